@@ -1,0 +1,74 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { BulkIssue } from "../domain/bulk.js";
+import type { MetricConfig, UnitType } from "../domain/metric.js";
+import type { TenantConfig } from "../domain/tenant.js";
+import type { UserState, UserUpsert } from "../domain/user.js";
+import * as common from "../gen/gamification/v1/common_pb.js";
+import * as metric from "../gen/gamification/v1/metric_pb.js";
+import * as tenant from "../gen/gamification/v1/tenant_pb.js";
+import * as user from "../gen/gamification/v1/user_pb.js";
+
+/** Converts between domain values and generated protobuf messages; the only place the two meet. */
+
+export function issueToProto(issue: BulkIssue): common.AdminIssue {
+  return create(common.AdminIssueSchema, {
+    index: issue.index,
+    id: issue.id,
+    severity: issue.severity === "error" ? common.IssueSeverity.ERROR : common.IssueSeverity.WARNING,
+    message: issue.message,
+  });
+}
+
+export function unitTypeFromProto(value: metric.MetricUnitType | undefined): UnitType | undefined {
+  if (value === undefined || value === metric.MetricUnitType.UNSPECIFIED) return undefined;
+  return value === metric.MetricUnitType.CURRENCY ? "currency" : "number";
+}
+
+export function metricToProto(m: MetricConfig): metric.Metric {
+  return create(metric.MetricSchema, {
+    id: m.id,
+    key: m.key,
+    name: m.name,
+    unitType: m.unitType === "currency" ? metric.MetricUnitType.CURRENCY : metric.MetricUnitType.NUMBER,
+    units: m.units,
+  });
+}
+
+export function tenantToProto(t: TenantConfig): tenant.Tenant {
+  return create(tenant.TenantSchema, {
+    id: t.id,
+    customerId: t.customerId,
+    name: t.name,
+    status: t.status === "active" ? tenant.TenantStatus.ACTIVE : tenant.TenantStatus.ARCHIVED,
+    created: timestampFromDate(t.created),
+    updated: timestampFromDate(t.updated),
+  });
+}
+
+export function userUpsertFromProto(u: user.UpsertedUser): UserUpsert {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    tz: u.tz,
+    deviceTokens: u.deviceTokens.length > 0 ? u.deviceTokens : undefined,
+    subscribeToEmails: u.subscribeToEmails,
+    attributes: Object.keys(u.attributes).length > 0 ? u.attributes : undefined,
+  };
+}
+
+export function userToProto(u: UserState): user.User {
+  return create(user.UserSchema, {
+    id: u.userId,
+    email: u.email ?? undefined,
+    name: u.name ?? undefined,
+    tz: u.tz ?? undefined,
+    deviceTokens: u.deviceTokens,
+    subscribeToEmails: u.subscribeToEmails,
+    attributes: u.attributes,
+    control: u.control,
+    created: timestampFromDate(u.created),
+    updated: timestampFromDate(u.updated),
+  });
+}

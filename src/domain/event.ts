@@ -1,0 +1,41 @@
+import { addDecimals, decimalFromNumber, ZERO, type DecimalString } from "./decimal.js";
+import { invalidArgument } from "./errors.js";
+import { isValidTimeZone } from "./rules.js";
+import { upsertUser, type UserState, type UserUpsert } from "./user.js";
+
+/** One interaction of one user against one metric. */
+export interface MetricEvent {
+  eventId: string;
+  metricId: string;
+  user: UserUpsert;
+  value: number;
+  attributes: Record<string, string>;
+}
+
+/** Everything an event changed, for the response. Later features add their parts here. */
+export interface EventOutcome {
+  eventId: string;
+  metricId: string;
+  total: DecimalString;
+}
+
+/** Checks the parts of an event that the proto rules cannot state. */
+export function validateEvent(event: MetricEvent): void {
+  if (!Number.isFinite(event.value)) throw invalidArgument("value must be a finite number");
+  if (event.user.tz !== undefined && !isValidTimeZone(event.user.tz)) {
+    throw invalidArgument(`user.tz "${event.user.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
+  }
+}
+
+/**
+ * Applies an event to a user's state: updates the user's fields, then adds the value to the metric
+ * total exactly. Pure: `now` is an argument, the result is the next state and the outcome.
+ */
+export function applyEvent(state: UserState, event: MetricEvent, now: Date): { state: UserState; outcome: EventOutcome } {
+  validateEvent(event);
+  const user = upsertUser(state, event.user, now);
+  const previous = user.metrics[event.metricId]?.total ?? ZERO;
+  const total = addDecimals(previous, decimalFromNumber(event.value));
+  const next: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total } } };
+  return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total } };
+}

@@ -1,0 +1,78 @@
+import type { DecimalString } from "./decimal.js";
+
+/** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
+export interface TimeZoneChange {
+  tz: string;
+  from: Date;
+}
+
+/** A metric's running state for one user. */
+export interface UserMetricState {
+  total: DecimalString;
+}
+
+/**
+ * The game state of one user in one tenant: everything the engine needs to react to an event, kept
+ * in one document so that one write applies an event atomically.
+ */
+export interface UserState {
+  userId: string;
+  email: string | null;
+  name: string | null;
+  tz: string | null;
+  tzHistory: TimeZoneChange[];
+  deviceTokens: string[];
+  subscribeToEmails: boolean;
+  control: boolean;
+  attributes: Record<string, string>;
+  /** By metric ID. */
+  metrics: Record<string, UserMetricState>;
+  created: Date;
+  updated: Date;
+}
+
+/** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
+export interface UserUpsert {
+  id: string;
+  email?: string;
+  name?: string;
+  tz?: string;
+  deviceTokens?: string[];
+  subscribeToEmails?: boolean;
+  attributes?: Record<string, string>;
+}
+
+export function createUserState(userId: string, now: Date): UserState {
+  return {
+    userId,
+    email: null,
+    name: null,
+    tz: null,
+    tzHistory: [],
+    deviceTokens: [],
+    subscribeToEmails: true,
+    control: false,
+    attributes: {},
+    metrics: {},
+    created: now,
+    updated: now,
+  };
+}
+
+/**
+ * Applies the fields sent for a user. A new time zone is appended to the history with the instant it
+ * took effect, so later period calculations can use the zone that was in force at each moment.
+ */
+export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): UserState {
+  const next: UserState = { ...state, updated: now };
+  if (upsert.email !== undefined) next.email = upsert.email;
+  if (upsert.name !== undefined) next.name = upsert.name;
+  if (upsert.deviceTokens !== undefined && upsert.deviceTokens.length > 0) next.deviceTokens = upsert.deviceTokens;
+  if (upsert.subscribeToEmails !== undefined) next.subscribeToEmails = upsert.subscribeToEmails;
+  if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
+  if (upsert.tz !== undefined && upsert.tz !== state.tz) {
+    next.tz = upsert.tz;
+    next.tzHistory = [...state.tzHistory, { tz: upsert.tz, from: now }];
+  }
+  return next;
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import pino from "pino";
+import { readConfig } from "./config.js";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-db.js";
+import { startService } from "./service.js";
+
+/**
+ * Starts the service. Without MONGODB_URI it starts an embedded development database whose data,
+ * and a generated admin key, live in DATA_DIR (default `.data/`, git-ignored) between runs.
+ */
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = pino({ level: config.logLevel, redact: ["req.headers['x-api-key']", "*.apiKey", "*.adminApiKey"] });
+  let embedded: EmbeddedDatabase | undefined;
+  let mongodbUri = config.mongodbUri;
+  let adminApiKey = config.adminApiKey;
+  if (!mongodbUri) {
+    const dataDir = resolve(config.dataDir);
+    await mkdir(dataDir, { recursive: true });
+    embedded = await startEmbeddedDatabase({ dataDir, logger });
+    mongodbUri = embedded.uri;
+    adminApiKey ??= await readOrCreateDevAdminKey(dataDir);
+  }
+  const service = await startService({
+    mongodbUri,
+    mongodbDb: config.mongodbDb ?? (embedded ? "gamification" : undefined),
+    port: config.port,
+    host: config.host,
+    adminApiKey,
+    maxRequestBytes: config.maxRequestBytes,
+    logger,
+  });
+  logger.info({ port: service.port, database: embedded?.kind ?? "MONGODB_URI" }, "gamification service listening");
+  if (embedded) {
+    // Printed on purpose, once, for the developer running the embedded database (never in production).
+    console.log(`\nAdmin API key (embedded development database): ${adminApiKey}\nTry: curl -H "X-API-KEY: ${adminApiKey}" localhost:${service.port}/admin/v1/metrics\n`);
+  } else if (!adminApiKey) {
+    logger.warn("ADMIN_API_KEY is not set; only admin keys already stored in the database can call the Admin API");
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    await service.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/** The embedded database's admin key, generated on first start and kept in the data directory. */
+async function readOrCreateDevAdminKey(dataDir: string): Promise<string> {
+  const file = join(dataDir, "admin-api-key");
+  try {
+    return (await readFile(file, "utf8")).trim();
+  } catch {
+    const key = `adm_dev${randomBytes(3).toString("hex")}.${randomBytes(24).toString("base64url")}`;
+    await writeFile(file, `${key}\n`, { mode: 0o600 });
+    return key;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

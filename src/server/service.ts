@@ -1,0 +1,94 @@
+import type { ConnectRouter } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../api/admin-service.js";
+import { createApplicationMethods } from "../api/application-service.js";
+import { guardService } from "../api/guard.js";
+import { registerReflection } from "../api/reflection.js";
+import { createRestRouter, type RestService } from "../api/rest.js";
+import { AdminService, file_gamification_v1_admin_service } from "../gen/gamification/v1/admin_service_pb.js";
+import { ApplicationService, file_gamification_v1_application_service } from "../gen/gamification/v1/application_service_pb.js";
+import type { ServiceContext } from "../pipeline/context.js";
+import { ensureAdminKey } from "../store/api-keys.js";
+import { ConfigCache } from "../store/config-cache.js";
+import { openDatabase } from "../store/database.js";
+import { KeyedLock } from "../store/keyed-lock.js";
+import { startHttpServer, type RunningHttpServer } from "./http-server.js";
+
+export interface ServiceOptions {
+  mongodbUri: string;
+  mongodbDb?: string;
+  port: number;
+  host?: string;
+  adminApiKey?: string;
+  maxRequestBytes?: number;
+  logger: Logger;
+  now?: () => Date;
+}
+
+export interface RunningService {
+  port: number;
+  context: ServiceContext;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database (creating indexes), makes sure the bootstrap admin key exists, and serves
+ * every protocol on one port. `close()` stops accepting requests, then closes the database.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { logger } = options;
+  const database = await openDatabase(options.mongodbUri, options.mongodbDb);
+  const now = options.now ?? (() => new Date());
+  if (options.adminApiKey) await ensureAdminKey(database.collections.apiKeys, options.adminApiKey, now());
+  const context: ServiceContext = { database, config: new ConfigCache(database.collections), userLocks: new KeyedLock(), now };
+
+  const services: RestService[] = [
+    {
+      service: ApplicationService,
+      methods: guardService(ApplicationService, createApplicationMethods(context), { adminOnly: false }, context, logger),
+    },
+    {
+      service: AdminService,
+      methods: guardService(
+        AdminService,
+        createAdminMethods(context),
+        { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
+        context,
+        logger,
+      ),
+    },
+  ];
+  const routes = (router: ConnectRouter) => {
+    // The guarded methods are typed loosely (any request); the router checks them against the descriptors.
+    for (const { service, methods } of services) router.service(service, methods as never);
+    registerReflection(router, [file_gamification_v1_application_service, file_gamification_v1_admin_service]);
+  };
+  let server: RunningHttpServer;
+  try {
+    server = await startHttpServer(
+      {
+        routes,
+        rest: createRestRouter(services),
+        health: async () =>
+          (await database.isReachable())
+            ? { status: 200, body: { status: "ok", database: "reachable" } }
+            : { status: 503, body: { status: "unavailable", database: "unreachable" } },
+        maxRequestBytes: options.maxRequestBytes ?? 1024 * 1024,
+        logger,
+      },
+      options.port,
+      options.host ?? "0.0.0.0",
+    );
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return {
+    port: server.port,
+    context,
+    async close() {
+      await server.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import type { Collection } from "mongodb";
+
+export type ApiKeyKind = "admin" | "application";
+
+/**
+ * An API key as stored: never the key itself, only its SHA-256 and its public prefix. Keys are 256
+ * random bits, so a fast hash is safe; the prefix finds the record, the hash proves the key.
+ */
+export interface ApiKeyDocument {
+  _id: string;
+  prefix: string;
+  sha256: Buffer;
+  kind: ApiKeyKind;
+  /** Application keys act for one user of one tenant. */
+  tenantId: string | null;
+  userId: string | null;
+  created: Date;
+  revoked: Date | null;
+}
+
+export interface Caller {
+  keyId: string;
+  kind: ApiKeyKind;
+  tenantId: string | null;
+  userId: string | null;
+}
+
+/** The prefix is the part before the first ".", or the first 8 characters of a key without one. */
+export function prefixOf(key: string): string {
+  const dot = key.indexOf(".");
+  return dot > 0 ? key.slice(0, dot) : key.slice(0, 8);
+}
+
+function sha256(key: string): Buffer {
+  return createHash("sha256").update(key, "utf8").digest();
+}
+
+/** Binary fields come back from the driver as a `Binary`; this is its bytes. */
+function storedHash(doc: ApiKeyDocument): Buffer {
+  const value = doc.sha256 as unknown as Buffer | { buffer: Uint8Array };
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer);
+}
+
+/** Creates a new key and returns it in full; it is not retrievable afterwards. */
+export async function createApiKey(
+  apiKeys: Collection<ApiKeyDocument>,
+  kind: ApiKeyKind,
+  scope: { tenantId: string | null; userId: string | null },
+  now: Date,
+): Promise<{ id: string; key: string; prefix: string }> {
+  const prefix = `${kind === "admin" ? "adm" : "app"}_${randomBytes(6).toString("hex")}`;
+  const key = `${prefix}.${randomBytes(32).toString("base64url")}`;
+  const id = randomUUID();
+  await apiKeys.insertOne({ _id: id, prefix, sha256: sha256(key), kind, ...scope, created: now, revoked: null });
+  return { id, key, prefix };
+}
+
+/** Makes sure an admin key with exactly this value exists (operator bootstrap through ADMIN_API_KEY). */
+export async function ensureAdminKey(apiKeys: Collection<ApiKeyDocument>, key: string, now: Date): Promise<void> {
+  const prefix = prefixOf(key);
+  const existing = await apiKeys.findOne({ prefix });
+  if (existing && timingSafeEqual(storedHash(existing), sha256(key))) {
+    if (existing.revoked) await apiKeys.updateOne({ _id: existing._id }, { $set: { revoked: null } });
+    return;
+  }
+  if (existing) throw new Error(`ADMIN_API_KEY shares its prefix "${prefix}" with another key; choose another value`);
+  await apiKeys.insertOne({
+    _id: randomUUID(),
+    prefix,
+    sha256: sha256(key),
+    kind: "admin",
+    tenantId: null,
+    userId: null,
+    created: now,
+    revoked: null,
+  });
+}
+
+/** The caller a key belongs to, or null for an unknown or revoked key. Compares in constant time. */
+export async function findCaller(apiKeys: Collection<ApiKeyDocument>, key: string): Promise<Caller | null> {
+  const doc = await apiKeys.findOne({ prefix: prefixOf(key) });
+  const presented = sha256(key);
+  const stored = doc ? storedHash(doc) : Buffer.alloc(presented.length);
+  const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
+  if (!doc || !matches || doc.revoked) return null;
+  return { keyId: doc._id, kind: doc.kind, tenantId: doc.tenantId, userId: doc.userId };
+}

@@ -1,0 +1,44 @@
+import type { MetricConfig } from "../domain/metric.js";
+import type { TenantConfig } from "../domain/tenant.js";
+import type { Collections } from "./database.js";
+import { findMetricByKey } from "./metrics.js";
+import { tenantFromDocument } from "./tenants.js";
+
+/**
+ * Configuration reads on the hot path, cached for at most `ttlMs` (1 s by default). An admin write on
+ * this instance clears the cache at once; other instances see it within the TTL. That bound is the
+ * documented staleness of configuration across instances.
+ */
+export class ConfigCache {
+  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+
+  constructor(
+    private readonly collections: Collections,
+    private readonly ttlMs = 1000,
+    private readonly nowMs: () => number = Date.now,
+  ) {}
+
+  metricByKey(tenantId: string, key: string): Promise<MetricConfig | null> {
+    return this.cached(`metric:${tenantId}:${key}`, () => findMetricByKey(this.collections.metrics, tenantId, key));
+  }
+
+  tenantByCustomerId(customerId: string): Promise<TenantConfig | null> {
+    return this.cached(`tenant:${customerId}`, async () => {
+      const doc = await this.collections.tenants.findOne({ customerId });
+      return doc ? tenantFromDocument(doc) : null;
+    });
+  }
+
+  /** Forgets everything; called after every configuration write. */
+  invalidate(): void {
+    this.entries.clear();
+  }
+
+  private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > this.nowMs()) return hit.value as T;
+    const value = await load();
+    this.entries.set(key, { value, expires: this.nowMs() + this.ttlMs });
+    return value;
+  }
+}

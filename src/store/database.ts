@@ -1,0 +1,64 @@
+import { MongoClient, type Collection, type Db } from "mongodb";
+import type { ApiKeyDocument } from "./api-keys.js";
+import type { MetricDocument } from "./metrics.js";
+import type { TenantDocument } from "./tenants.js";
+import type { UserDocument } from "./users.js";
+
+/** The service's collections. Every document but tenants and API keys carries `tenantId`. */
+export interface Collections {
+  tenants: Collection<TenantDocument>;
+  metrics: Collection<MetricDocument>;
+  apiKeys: Collection<ApiKeyDocument>;
+  users: Collection<UserDocument>;
+}
+
+export interface Database {
+  client: MongoClient;
+  db: Db;
+  collections: Collections;
+  /** True when the server answers a ping. */
+  isReachable(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Connects and makes sure every index exists (idempotent; run at every start-up). */
+export async function openDatabase(uri: string, dbName?: string): Promise<Database> {
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+  await client.connect();
+  const db = client.db(dbName);
+  const collections: Collections = {
+    tenants: db.collection("tenants"),
+    metrics: db.collection("metrics"),
+    apiKeys: db.collection("api_keys"),
+    users: db.collection("users"),
+  };
+  await createIndexes(collections);
+  return {
+    client,
+    db,
+    collections,
+    async isReachable() {
+      try {
+        await db.command({ ping: 1 });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+async function createIndexes(c: Collections): Promise<void> {
+  await Promise.all([
+    c.tenants.createIndex({ customerId: 1 }, { unique: true, name: "customerId_unique" }),
+    c.metrics.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
+    c.apiKeys.createIndex({ prefix: 1 }, { unique: true, name: "prefix_unique" }),
+    c.users.createIndex({ tenantId: 1, userId: 1 }, { unique: true, name: "tenant_user_unique" }),
+  ]);
+}
+
+/** True when a driver error is a unique-index violation. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === 11000;
+}

@@ -1,0 +1,53 @@
+import type { Collection } from "mongodb";
+import type { UserState } from "../domain/user.js";
+
+/** One document per user and tenant: the user's whole game state plus a version for compare-and-set. */
+export interface UserDocument extends UserState {
+  _id: string;
+  tenantId: string;
+  version: number;
+}
+
+export interface VersionedUser {
+  state: UserState;
+  /** 0 when the user does not exist yet. */
+  version: number;
+}
+
+/** Tenant IDs never contain "/", so the pair is unambiguous. */
+function userDocumentId(tenantId: string, userId: string): string {
+  return `${tenantId}/${userId}`;
+}
+
+export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
+  const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
+  if (!doc) return null;
+  const { _id, tenantId: _tenant, version, ...state } = doc;
+  return { state, version };
+}
+
+/**
+ * Writes the next state if the stored version is still `expectedVersion` (0: the user must not exist
+ * yet). Returns false on a version conflict: another writer (another instance) got there first, and
+ * the caller reloads and applies again.
+ */
+export async function saveUser(
+  users: Collection<UserDocument>,
+  tenantId: string,
+  state: UserState,
+  expectedVersion: number,
+): Promise<boolean> {
+  const _id = userDocumentId(tenantId, state.userId);
+  const doc: UserDocument = { ...state, _id, tenantId, version: expectedVersion + 1 };
+  if (expectedVersion === 0) {
+    try {
+      await users.insertOne(doc);
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 11000) return false;
+      throw error;
+    }
+  }
+  const result = await users.replaceOne({ _id, version: expectedVersion }, doc);
+  return result.matchedCount === 1;
+}
