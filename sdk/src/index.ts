@@ -1,0 +1,56 @@
+import { createClient as createConnectClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
+import { AdminService } from "./gen/gamification/v1/admin_service_pb.js";
+import { ApplicationService } from "./gen/gamification/v1/application_service_pb.js";
+
+export * from "./gen/gamification/v1/achievement_pb.js";
+export * from "./gen/gamification/v1/admin_service_pb.js";
+export * from "./gen/gamification/v1/application_service_pb.js";
+export * from "./gen/gamification/v1/common_pb.js";
+export * from "./gen/gamification/v1/leaderboard_pb.js";
+export * from "./gen/gamification/v1/metric_pb.js";
+export * from "./gen/gamification/v1/points_pb.js";
+export * from "./gen/gamification/v1/streak_pb.js";
+export * from "./gen/gamification/v1/tenant_pb.js";
+export * from "./gen/gamification/v1/user_pb.js";
+
+export interface ClientOptions {
+  /** The service's base URL, e.g. `http://localhost:8080`. */
+  baseUrl: string;
+  /** An application key (one user) or an admin key. Use admin keys from server-side code only. */
+  apiKey: string;
+  /** Scopes every call to this tenant (your own identifier for it, the tenant's `customerId`). */
+  tenantId?: string;
+  /** Wire protocol: Connect (default; JSON unless `binary`) or gRPC-web. */
+  protocol?: "connect" | "grpc-web";
+  /** Use the binary protobuf encoding instead of JSON (Connect protocol). */
+  binary?: boolean;
+  /** Supply your own transport (e.g. gRPC over HTTP/2 from @connectrpc/connect-node); headers are still set. */
+  transport?: (interceptors: Interceptor[]) => Transport;
+}
+
+export interface GamificationClient {
+  /** Records events and reads user state. */
+  application: Client<typeof ApplicationService>;
+  /** Configures every feature; needs an admin key. */
+  admin: Client<typeof AdminService>;
+}
+
+/** Creates typed clients for both APIs that send `X-API-KEY` (and `Tenant-ID`) on every call. */
+export function createClient(options: ClientOptions): GamificationClient {
+  const setHeaders: Interceptor = (next) => (request) => {
+    request.header.set("X-API-KEY", options.apiKey);
+    if (options.tenantId !== undefined) request.header.set("Tenant-ID", options.tenantId);
+    return next(request);
+  };
+  const interceptors = [setHeaders];
+  const transport = options.transport
+    ? options.transport(interceptors)
+    : options.protocol === "grpc-web"
+      ? createGrpcWebTransport({ baseUrl: options.baseUrl, interceptors, useBinaryFormat: options.binary ?? true })
+      : createConnectTransport({ baseUrl: options.baseUrl, interceptors, useBinaryFormat: options.binary ?? false });
+  return {
+    application: createConnectClient(ApplicationService, transport),
+    admin: createConnectClient(AdminService, transport),
+  };
+}

@@ -1,0 +1,67 @@
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import pino from "pino";
+import { createClient, type GamificationClient } from "../../sdk/src/index.js";
+import { startService, type RunningService } from "../../src/server/service.js";
+import { openTestDatabase, type TestDatabase } from "./database.js";
+
+export const ADMIN_KEY = "adm_testkey.0123456789abcdefghijklmnopqrstuvwxyz";
+
+export type Protocol = "rest" | "connect-json" | "connect-binary" | "grpc" | "grpc-web";
+export const CLIENT_PROTOCOLS = ["connect-json", "connect-binary", "grpc", "grpc-web"] as const;
+
+/** A real server on a free port, over its own database; every test talks to it over the network. */
+export interface TestServer {
+  baseUrl: string;
+  service: RunningService;
+  database: TestDatabase;
+  /** A typed client over the given protocol, with these headers. */
+  client(protocol: (typeof CLIENT_PROTOCOLS)[number], options?: { apiKey?: string; tenantId?: string }): GamificationClient;
+  /** A raw REST call; returns the status and parsed JSON body. */
+  rest(method: string, path: string, options?: { body?: unknown; rawBody?: string; apiKey?: string | null; tenantId?: string }): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(): Promise<TestServer> {
+  const database = await openTestDatabase();
+  const service = await startService({
+    mongodbUri: database.uri,
+    mongodbDb: database.dbName,
+    port: 0,
+    host: "127.0.0.1",
+    adminApiKey: ADMIN_KEY,
+    logger: pino({ level: "silent" }),
+  });
+  const baseUrl = `http://127.0.0.1:${service.port}`;
+  return {
+    baseUrl,
+    service,
+    database,
+    client(protocol, options = {}) {
+      return createClient({
+        baseUrl,
+        apiKey: options.apiKey ?? ADMIN_KEY,
+        tenantId: options.tenantId,
+        protocol: protocol === "grpc-web" ? "grpc-web" : "connect",
+        binary: protocol === "connect-binary" || protocol === "grpc-web",
+        transport: protocol === "grpc" ? (interceptors) => createGrpcTransport({ baseUrl, interceptors }) : undefined,
+      });
+    },
+    async rest(method, path, options = {}) {
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      const apiKey = options.apiKey === undefined ? ADMIN_KEY : options.apiKey;
+      if (apiKey !== null) headers["x-api-key"] = apiKey;
+      if (options.tenantId !== undefined) headers["tenant-id"] = options.tenantId;
+      const response = await fetch(baseUrl + path, {
+        method,
+        headers,
+        body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    },
+    async close() {
+      await service.close();
+      await database.close();
+    },
+  };
+}
