@@ -12,11 +12,11 @@ export const ZERO: DecimalString = "0";
 /** The exact decimal of a finite number as JavaScript prints it (shortest round-trip form). */
 export function decimalFromNumber(value: number): DecimalString {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-  return new Big(value).toString();
+  return new Big(value).toFixed();
 }
 
 export function addDecimals(a: DecimalString, b: DecimalString): DecimalString {
-  return new Big(a).plus(b).toString();
+  return new Big(a).plus(b).toFixed();
 }
 
 export function decimalToNumber(value: DecimalString): number {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { addDecimals, decimalFromNumber } from "./decimal.js";
+import { DomainError } from "./errors.js";
+import { applyEvent, type MetricEvent } from "./event.js";
+import { createUserState } from "./user.js";
+
+const t0 = new Date("2026-03-01T12:00:00Z");
+const t1 = new Date("2026-03-02T12:00:00Z");
+
+function event(value: number, user: MetricEvent["user"] = { id: "u1" }): MetricEvent {
+  return { eventId: "e", metricId: "m1", user, value, attributes: {} };
+}
+
+describe("exact decimal totals", () => {
+  it("sums a thousand events of 0.1 to exactly 100", () => {
+    let total = "0";
+    for (let i = 0; i < 1000; i++) total = addDecimals(total, decimalFromNumber(0.1));
+    expect(total).toBe("100");
+  });
+
+  it("handles negative and mixed values exactly", () => {
+    expect(addDecimals(decimalFromNumber(0.3), decimalFromNumber(-0.1))).toBe("0.2");
+    expect(addDecimals(decimalFromNumber(1e21), decimalFromNumber(1))).toBe("1000000000000000000001");
+    expect(decimalFromNumber(1e-7)).toBe("0.0000001");
+    expect(() => decimalFromNumber(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("applyEvent", () => {
+  it("adds the value to the metric's total and leaves other metrics alone", () => {
+    const start = { ...createUserState("u1", t0), metrics: { other: { total: "7" } } };
+    const { state, outcome } = applyEvent(start, event(2.5), t1);
+    expect(outcome.total).toBe("2.5");
+    expect(state.metrics).toEqual({ other: { total: "7" }, m1: { total: "2.5" } });
+    expect(applyEvent(state, event(-3), t1).outcome.total).toBe("-0.5");
+  });
+
+  it("records a time-zone change with its instant, and not a repeat of the same zone", () => {
+    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Europe/London" }), t0).state;
+    const same = applyEvent(first, event(1, { id: "u1", tz: "Europe/London" }), t1).state;
+    const moved = applyEvent(same, event(1, { id: "u1", tz: "Asia/Tokyo" }), t1).state;
+    expect(same.tzHistory).toEqual([{ tz: "Europe/London", from: t0 }]);
+    expect(moved.tz).toBe("Asia/Tokyo");
+    expect(moved.tzHistory).toEqual([
+      { tz: "Europe/London", from: t0 },
+      { tz: "Asia/Tokyo", from: t1 },
+    ]);
+  });
+
+  it("keeps stored fields that an event does not send", () => {
+    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", email: "a@example.com", name: "Ann" }), t0).state;
+    const next = applyEvent(first, event(1), t1).state;
+    expect([next.email, next.name, next.created, next.updated]).toEqual(["a@example.com", "Ann", t0, t1]);
+  });
+
+  it("refuses invalid time zones and non-finite values", () => {
+    expect(() => applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Moon/Base" }), t0)).toThrow(DomainError);
+    expect(() => applyEvent(createUserState("u1", t0), event(Number.POSITIVE_INFINITY), t0)).toThrow(/finite/);
+  });
+});
