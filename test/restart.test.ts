@@ -40,7 +40,7 @@ async function post(port: number, path: string, body: unknown) {
     headers: { "x-api-key": KEY, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as any };
 }
 
 describe("durability", () => {

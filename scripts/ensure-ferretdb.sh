@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Prints the absolute path of a working FerretDB binary (the development and test database),
+# building it from the Go module proxy on first use. Only the path goes to stdout; progress goes
+# to stderr.
+#
+# Cache: ${FERRETDB_CACHE:-$HOME/.cache/gamification-ferretdb} (outside the clone, so reruns and
+# CI reruns reuse it). Safe to rerun after an interrupted build: each build starts from a fresh
+# work directory and the binary is moved into place only once it runs.
+#
+# Why not `go install ...@v1.24.2`: the proxy refuses the module's version list, which `go install`
+# reads for its deprecation check. Requiring the exact version from a throwaway module avoids that.
+# The published module also lacks the generated build/version/version.txt, without which the
+# binary panics at start, so the build uses a writable copy of the source with that file added.
+set -euo pipefail
+
+readonly VERSION="v1.24.2"
+readonly MODULE="github.com/FerretDB/FerretDB"
+readonly CACHE="${FERRETDB_CACHE:-$HOME/.cache/gamification-ferretdb}"
+readonly BIN="$CACHE/bin/ferretdb"
+
+log() { echo "ensure-ferretdb: $*" >&2; }
+
+is_ready() {
+  [[ -x "$BIN" ]] && "$BIN" --version 2>/dev/null | grep -qx "version: $VERSION"
+}
+
+mkdir -p "$CACHE/bin"
+CACHE_ABS="$(cd "$CACHE" && pwd -P)"
+
+# Serialize concurrent callers (e.g. two test runs on a fresh machine) when flock is available.
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$CACHE_ABS/.lock"
+  flock 9
+fi
+
+if is_ready; then
+  echo "$CACHE_ABS/bin/ferretdb"
+  exit 0
+fi
+
+if ! command -v go >/dev/null 2>&1; then
+  log "FerretDB $VERSION is not in $CACHE_ABS/bin and 'go' is not on PATH to build it."
+  log "Install Go 1.24 or newer, or set FERRETDB_BIN to an existing ferretdb $VERSION binary."
+  exit 1
+fi
+
+log "building FerretDB $VERSION with $(go version) (one time, about a minute or two)"
+
+work="$CACHE_ABS/build"
+tmp_bin="$CACHE_ABS/bin/ferretdb.tmp.$$"
+rm -rf "$work" "$CACHE_ABS"/bin/ferretdb.tmp.*
+mkdir -p "$work"
+trap 'rm -rf "$work" "$tmp_bin"' EXIT
+
+export GOWORK=off
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-mod=mod"
+
+cd "$work"
+cat >go.mod <<EOF
+module ferretdbbuild
+
+go 1.22
+
+require $MODULE $VERSION
+EOF
+cat >tools.go <<EOF
+//go:build tools
+
+package tools
+
+import _ "$MODULE/cmd/ferretdb"
+EOF
+
+# Runs a go command with its output on stderr. If it fails (typically: the checksum database is
+# unreachable), retries it with GOSUMDB=off, the module proxy being the trusted source, and keeps
+# that setting for the rest of the build.
+run_go() {
+  if ! go "$@" >&2; then
+    [[ "${GOSUMDB:-}" == "off" ]] && return 1
+    log "retrying 'go $*' with GOSUMDB=off"
+    export GOSUMDB=off
+    go "$@" >&2
+  fi
+}
+
+run_go mod download "$MODULE"
+src_dir="$(go list -m -f '{{.Dir}}' "$MODULE")"
+if [[ -z "$src_dir" || ! -d "$src_dir" ]]; then
+  log "could not locate the downloaded $MODULE source"
+  exit 1
+fi
+
+cp -R "$src_dir" ./src
+chmod -R u+w ./src
+printf '%s\n' "$VERSION" >src/build/version/version.txt
+go mod edit -replace "$MODULE=./src"
+
+run_go build -o "$tmp_bin" "$MODULE/cmd/ferretdb"
+if ! "$tmp_bin" --version 2>/dev/null | grep -qx "version: $VERSION"; then
+  rm -f "$tmp_bin"
+  log "the freshly built binary does not report version $VERSION"
+  exit 1
+fi
+mv -f "$tmp_bin" "$BIN"
+log "built $CACHE_ABS/bin/ferretdb"
+echo "$CACHE_ABS/bin/ferretdb"

@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { MongoClient, type Db } from "mongodb";
+import { inject } from "vitest";
+
+/** A database of its own for one test file, on the server started by test/global-setup.ts. */
+export interface TestDatabase {
+  client: MongoClient;
+  db: Db;
+  /** Connection string naming this database, for servers started by the test as child processes. */
+  uri: string;
+  dbName: string;
+  /** Drops the database and closes the client. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a new, uniquely named, empty database. Call it once per test file (in `beforeAll`) and
+ * `close()` it in `afterAll`, so files running in parallel never see each other's data.
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const serverUri = inject("mongoUri");
+  const dbName = `t_${randomBytes(6).toString("hex")}`;
+  const url = new URL(serverUri);
+  url.pathname = `/${dbName}`;
+  const uri = url.toString();
+
+  const client = await new MongoClient(uri).connect();
+  const db = client.db(dbName);
+  return {
+    client,
+    db,
+    uri,
+    dbName,
+    async close() {
+      try {
+        await db.dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
