@@ -1,89 +1,134 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { DEFAULT_LIST_LIMIT, type BulkResult } from "../domain/bulk.js";
 import { notFound } from "../domain/errors.js";
-import type * as admin from "../gen/gamification/v1/admin_service_pb.js";
-import * as adminMetrics from "../pipeline/admin-metrics.js";
+import * as admin from "../gen/gamification/v1/admin_service_pb.js";
+import { createApplicationKeys, revokeKeys } from "../pipeline/admin-api-keys.js";
+import { attributeSpec } from "../pipeline/admin-attributes.js";
+import { metricSpec } from "../pipeline/admin-metrics.js";
+import * as resources from "../pipeline/admin-resources.js";
 import * as adminTenants from "../pipeline/admin-tenants.js";
 import type { ServiceContext } from "../pipeline/context.js";
+import { createApiKey, listAdminKeys } from "../store/api-keys.js";
 import { issueToProto, metricToProto, tenantToProto, unitTypeFromProto } from "./convert.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 
-/** Tenant management acts on the account: the Tenant-ID header does not apply to it. */
+/** Account-level methods: tenants and admin keys belong to the account, so Tenant-ID does not apply. */
 export const ACCOUNT_LEVEL_ADMIN_METHODS: ReadonlySet<string> = new Set([
   "createTenants",
   "listTenants",
   "getTenant",
   "updateTenants",
   "deleteTenants",
+  "listAdminApiKeys",
+  "createAdminApiKey",
+  "deleteAdminApiKeys",
 ]);
 
 /** The Admin API methods; the guard has checked the admin key, the request rules and the tenant. */
 export function createAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+  const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
+  const attributeToProto = (a: { id: string; key: string; name: string; type: "user" | "event" }) =>
+    create(admin.AttributeSchema, { ...a, type: a.type === "user" ? admin.AttributeType.USER : admin.AttributeType.EVENT });
+  const attributeTypeFromProto = (t: admin.AttributeType): "user" | "event" | undefined =>
+    t === admin.AttributeType.USER ? "user" : t === admin.AttributeType.EVENT ? "event" : undefined;
+
   return {
     async createMetrics(req: admin.CreateMetricsRequest, scope: CallScope) {
-      const result = await adminMetrics.createMetrics(
-        services,
-        scope.tenantId,
-        req.metrics.map((m) => ({ name: m.name, key: m.key, unitType: unitTypeFromProto(m.unitType), units: m.units })),
-      );
-      markCreated(scope, result);
-      return { created: result.done.map(metricToProto), issues: result.issues.map(issueToProto) };
+      const drafts = req.metrics.map((m) => ({ name: m.name, key: m.key, unitType: unitTypeFromProto(m.unitType), units: m.units }));
+      return created(scope, await resources.createResources(metricSpec, services, scopeOf(scope), drafts), metricToProto);
     },
     async listMetrics(req: admin.ListMetricsRequest, scope: CallScope) {
-      const metrics = await adminMetrics.listMetrics(services, scope.tenantId, pageOf(req));
-      return { metrics: metrics.map(metricToProto) };
+      return { metrics: (await resources.listResources(metricSpec, services, scopeOf(scope), pageOf(req))).map(metricToProto) };
     },
     async getMetric(req: admin.GetMetricRequest, scope: CallScope) {
-      const metric = await adminMetrics.getMetric(services, scope.tenantId, req.id);
-      if (!metric) throw notFound(`Metric "${req.id}" not found`);
-      return { metric: metricToProto(metric) };
+      return { metric: metricToProto(found(await resources.getResource(metricSpec, services, scopeOf(scope), req.id), "Metric", req.id)) };
     },
     async updateMetrics(req: admin.UpdateMetricsRequest, scope: CallScope) {
-      const result = await adminMetrics.updateMetrics(
-        services,
-        scope.tenantId,
-        req.metrics.map((m) => ({ id: m.id, name: m.name, unitType: unitTypeFromProto(m.unitType), units: m.units })),
-      );
-      return { updated: result.done.map(metricToProto), issues: result.issues.map(issueToProto) };
+      const updates = req.metrics.map((m) => ({ id: m.id, changes: { name: m.name, key: m.key, unitType: unitTypeFromProto(m.unitType), units: m.units } }));
+      return updated(await resources.updateResources(metricSpec, services, scopeOf(scope), updates), metricToProto);
     },
     async deleteMetrics(req: admin.DeleteMetricsRequest, scope: CallScope) {
-      const result = await adminMetrics.deleteMetrics(services, scope.tenantId, req.ids);
-      return { deleted: result.done, issues: result.issues.map(issueToProto) };
+      return deleted(await resources.deleteResources(metricSpec, services, scopeOf(scope), req.ids));
+    },
+
+    async createAttributes(req: admin.CreateAttributesRequest, scope: CallScope) {
+      const drafts = req.attributes.map((a) => ({ name: a.name, key: a.key, type: attributeTypeFromProto(a.type) }));
+      return created(scope, await resources.createResources(attributeSpec, services, scopeOf(scope), drafts), attributeToProto);
+    },
+    async listAttributes(req: admin.ListAttributesRequest, scope: CallScope) {
+      return { attributes: (await resources.listResources(attributeSpec, services, scopeOf(scope), pageOf(req))).map(attributeToProto) };
+    },
+    async getAttribute(req: admin.GetAttributeRequest, scope: CallScope) {
+      return { attribute: attributeToProto(found(await resources.getResource(attributeSpec, services, scopeOf(scope), req.id), "Attribute", req.id)) };
+    },
+    async updateAttributes(req: admin.UpdateAttributesRequest, scope: CallScope) {
+      const updates = req.attributes.map((a) => ({ id: a.id, changes: { name: a.name } }));
+      return updated(await resources.updateResources(attributeSpec, services, scopeOf(scope), updates), attributeToProto);
+    },
+    async deleteAttributes(req: admin.DeleteAttributesRequest, scope: CallScope) {
+      return deleted(await resources.deleteResources(attributeSpec, services, scopeOf(scope), req.ids));
+    },
+
+    async createApplicationApiKeys(req: admin.CreateApplicationApiKeysRequest, scope: CallScope) {
+      const result = await createApplicationKeys(services, scope.tenantId, req.keys.map((k) => k.userId));
+      return created(scope, result, (k) => create(admin.CreatedApplicationApiKeySchema, { id: k.id, key: k.key, prefix: k.prefix, userId: k.userId ?? "" }));
+    },
+    async deleteApplicationApiKeys(req: admin.DeleteApplicationApiKeysRequest, scope: CallScope) {
+      return deleted(await revokeKeys(services, "application", scope.tenantId, scope.caller, req.ids));
+    },
+    async listAdminApiKeys() {
+      const keys = await listAdminKeys(services.database.collections.apiKeys);
+      return { keys: keys.map((k) => create(admin.AdminApiKeySchema, { id: k.id, prefix: k.prefix, created: timestampFromDate(k.created) })) };
+    },
+    async createAdminApiKey(_req: admin.CreateAdminApiKeyRequest, scope: CallScope) {
+      const key = await createApiKey(services.database.collections.apiKeys, "admin", { tenantId: null, userId: null }, services.now());
+      setRestStatus(scope.ctx, 201);
+      return { key: create(admin.CreatedAdminApiKeySchema, key) };
+    },
+    async deleteAdminApiKeys(req: admin.DeleteAdminApiKeysRequest, scope: CallScope) {
+      return deleted(await revokeKeys(services, "admin", scope.tenantId, scope.caller, req.ids));
     },
 
     async createTenants(req: admin.CreateTenantsRequest, scope: CallScope) {
-      const result = await adminTenants.createTenants(services, req.tenants.map((t) => ({ customerId: t.customerId, name: t.name })));
-      markCreated(scope, result);
-      return { created: result.done.map(tenantToProto), issues: result.issues.map(issueToProto) };
+      return created(scope, await adminTenants.createTenants(services, req.tenants.map((t) => ({ customerId: t.customerId, name: t.name }))), tenantToProto);
     },
     async listTenants(req: admin.ListTenantsRequest) {
-      const tenants = await adminTenants.listTenants(services, pageOf(req));
-      return { tenants: tenants.map(tenantToProto) };
+      return { tenants: (await adminTenants.listTenants(services, pageOf(req))).map(tenantToProto) };
     },
     async getTenant(req: admin.GetTenantRequest) {
-      const tenant = await adminTenants.getTenant(services, req.id);
-      if (!tenant) throw notFound(`Tenant "${req.id}" not found`);
-      return { tenant: tenantToProto(tenant) };
+      return { tenant: tenantToProto(found(await adminTenants.getTenant(services, req.id), "Tenant", req.id)) };
     },
     async updateTenants(req: admin.UpdateTenantsRequest) {
-      const result = await adminTenants.updateTenants(
-        services,
-        req.tenants.map((t) => ({ id: t.id, customerId: t.customerId, name: t.name })),
-      );
-      return { updated: result.done.map(tenantToProto), issues: result.issues.map(issueToProto) };
+      const updates = req.tenants.map((t) => ({ id: t.id, customerId: t.customerId, name: t.name }));
+      return updated(await adminTenants.updateTenants(services, updates), tenantToProto);
     },
     async deleteTenants(req: admin.DeleteTenantsRequest) {
-      const result = await adminTenants.deleteTenants(services, req.ids);
-      return { deleted: result.done, issues: result.issues.map(issueToProto) };
+      return deleted(await adminTenants.deleteTenants(services, req.ids));
     },
   };
 }
 
-/** REST answers 201 when a bulk create created at least one item, 200 otherwise. */
-function markCreated(scope: CallScope, result: BulkResult<unknown>): void {
+/** The `{created, issues}` answer of a bulk create; REST answers 201 when at least one was created. */
+export function created<T, P>(scope: CallScope, result: BulkResult<T>, toProto: (item: T) => P) {
   if (result.done.length > 0) setRestStatus(scope.ctx, 201);
+  return { created: result.done.map(toProto), issues: result.issues.map(issueToProto) };
 }
 
-function pageOf(req: { limit?: number; skip: number }): { limit: number; skip: number } {
+export function updated<T, P>(result: BulkResult<T>, toProto: (item: T) => P) {
+  return { updated: result.done.map(toProto), issues: result.issues.map(issueToProto) };
+}
+
+export function deleted(result: BulkResult<{ id: string }>) {
+  return { deleted: result.done, issues: result.issues.map(issueToProto) };
+}
+
+export function found<T>(value: T | null, noun: string, id: string): T {
+  if (value === null) throw notFound(`${noun} "${id}" not found`);
+  return value;
+}
+
+export function pageOf(req: { limit?: number; skip: number }): { limit: number; skip: number } {
   return { limit: req.limit ?? DEFAULT_LIST_LIMIT, skip: req.skip };
 }

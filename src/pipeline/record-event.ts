@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { findUnknownKeys, invalidAttributeKeysMessage } from "../domain/attribute.js";
 import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
 import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "../domain/event.js";
 import { createUserState, type UserUpsert } from "../domain/user.js";
@@ -23,7 +24,7 @@ const MAX_ATTEMPTS = 10;
 export async function recordEvent(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<EventOutcome> {
   const metric = await ctx.config.metricByKey(tenantId, input.metricKey);
   if (!metric) throw notFound(`Metric with key "${input.metricKey}" not found`);
-  checkAttributeKeys(input);
+  await checkAttributeKeys(ctx, tenantId, input);
   const event: MetricEvent = {
     eventId: randomUUID(),
     metricId: metric.id,
@@ -43,15 +44,9 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
   });
 }
 
-/**
- * Only attributes created through the Admin API may be sent. None can be created yet, so every key
- * is refused; the attribute feature replaces this with a lookup of the tenant's attributes.
- */
-function checkAttributeKeys(input: EventInput): void {
-  const invalid = [...Object.keys(input.attributes), ...Object.keys(input.user.attributes ?? {})];
-  if (invalid.length > 0) {
-    throw invalidArgument(
-      `Invalid attribute keys: ${invalid.join(", ")}. Please make sure all keys match attributes created in the dashboard.`,
-    );
-  }
+/** Only attributes created through the Admin API may be sent, on the event and on the user. */
+async function checkAttributeKeys(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<void> {
+  const [eventKeys, userKeys] = await Promise.all([ctx.config.attributeKeys(tenantId, "event"), ctx.config.attributeKeys(tenantId, "user")]);
+  const invalid = [...findUnknownKeys(input.attributes, eventKeys), ...findUnknownKeys(input.user.attributes, userKeys)];
+  if (invalid.length > 0) throw invalidArgument(invalidAttributeKeysMessage(invalid));
 }

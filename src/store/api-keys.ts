@@ -86,3 +86,22 @@ export async function findCaller(apiKeys: Collection<ApiKeyDocument>, key: strin
   if (!doc || !matches || doc.revoked) return null;
   return { keyId: doc._id, kind: doc.kind, tenantId: doc.tenantId, userId: doc.userId };
 }
+
+/** The account's active admin keys, oldest first (no secrets). */
+export async function listAdminKeys(apiKeys: Collection<ApiKeyDocument>): Promise<Array<{ id: string; prefix: string; created: Date }>> {
+  const docs = await apiKeys.find({ kind: "admin", revoked: null }).sort({ created: 1, _id: 1 }).toArray();
+  return docs.map((d) => ({ id: d._id, prefix: d.prefix, created: d.created }));
+}
+
+/** Revokes a key of the given kind (and tenant, for application keys); false when there is none. */
+export async function revokeApiKey(
+  apiKeys: Collection<ApiKeyDocument>,
+  id: string,
+  kind: ApiKeyKind,
+  tenantId: string | null,
+  now: Date,
+): Promise<boolean> {
+  const filter = kind === "admin" ? { _id: id, kind, revoked: null } : { _id: id, kind, tenantId, revoked: null };
+  const result = await apiKeys.updateOne(filter, { $set: { revoked: now } });
+  return result.matchedCount === 1;
+}

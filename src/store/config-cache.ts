@@ -1,3 +1,4 @@
+import type { AttributeType } from "../domain/attribute.js";
 import type { MetricConfig } from "../domain/metric.js";
 import type { TenantConfig } from "../domain/tenant.js";
 import type { Collections } from "./database.js";
@@ -20,6 +21,14 @@ export class ConfigCache {
 
   metricByKey(tenantId: string, key: string): Promise<MetricConfig | null> {
     return this.cached(`metric:${tenantId}:${key}`, () => findMetricByKey(this.collections.metrics, tenantId, key));
+  }
+
+  /** The keys of the tenant's custom attributes of one type. */
+  attributeKeys(tenantId: string, type: AttributeType): Promise<ReadonlySet<string>> {
+    return this.cached(`attributes:${tenantId}:${type}`, async () => {
+      const docs = await this.collections.attributes.find({ tenantId, type }, { projection: { key: 1 } }).toArray();
+      return new Set(docs.map((d) => d.key as string));
+    });
   }
 
   tenantByCustomerId(customerId: string): Promise<TenantConfig | null> {

@@ -1,5 +1,6 @@
 import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
+import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
 import type { TenantDocument } from "./tenants.js";
 import type { UserDocument } from "./users.js";
@@ -10,6 +11,8 @@ export interface Collections {
   metrics: Collection<MetricDocument>;
   apiKeys: Collection<ApiKeyDocument>;
   users: Collection<UserDocument>;
+  /** Custom user and event attributes. */
+  attributes: Collection<Document>;
 }
 
 export interface Database {
@@ -31,6 +34,7 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     metrics: db.collection("metrics"),
     apiKeys: db.collection("api_keys"),
     users: db.collection("users"),
+    attributes: db.collection("attributes"),
   };
   await createIndexes(collections);
   return {
@@ -55,6 +59,7 @@ async function createIndexes(c: Collections): Promise<void> {
     c.metrics.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
     c.apiKeys.createIndex({ prefix: 1 }, { unique: true, name: "prefix_unique" }),
     c.users.createIndex({ tenantId: 1, userId: 1 }, { unique: true, name: "tenant_user_unique" }),
+    c.attributes.createIndex({ tenantId: 1, type: 1, key: 1 }, { unique: true, name: "tenant_type_key_unique" }),
   ]);
 }
 

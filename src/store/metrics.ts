@@ -10,10 +10,6 @@ export function metricFromDocument({ _id, tenantId: _tenant, ...rest }: MetricDo
   return { id: _id, ...rest };
 }
 
-export function metricToDocument(tenantId: string, { id, ...rest }: MetricConfig): MetricDocument {
-  return { _id: id, tenantId, ...rest };
-}
-
 export async function findMetricByKey(metrics: Collection<MetricDocument>, tenantId: string, key: string): Promise<MetricConfig | null> {
   const doc = await metrics.findOne({ tenantId, key });
   return doc ? metricFromDocument(doc) : null;

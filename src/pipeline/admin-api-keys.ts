@@ -1,0 +1,48 @@
+import type { BulkResult } from "../domain/bulk.js";
+import { createApiKey, revokeApiKey, type Caller } from "../store/api-keys.js";
+import type { ServiceContext } from "./context.js";
+
+export interface CreatedKey {
+  id: string;
+  key: string;
+  prefix: string;
+  userId: string | null;
+}
+
+/** Creates application keys, each acting for one user of the tenant; the full key is returned once. */
+export async function createApplicationKeys(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<CreatedKey>> {
+  const result: BulkResult<CreatedKey> = { done: [], issues: [] };
+  for (const [index, userId] of userIds.entries()) {
+    if (userId === "" || userId.length > 255) {
+      result.issues.push({ index, severity: "error", message: "userId must be 1 to 255 characters" });
+      continue;
+    }
+    const created = await createApiKey(ctx.database.collections.apiKeys, "application", { tenantId, userId }, ctx.now());
+    result.done.push({ ...created, userId });
+  }
+  return result;
+}
+
+/**
+ * Revokes keys by ID. Application keys are revoked only within the caller's tenant; an admin key
+ * may not revoke itself (that would lock the caller out mid-operation).
+ */
+export async function revokeKeys(
+  ctx: ServiceContext,
+  kind: "admin" | "application",
+  tenantId: string,
+  caller: Caller,
+  ids: string[],
+): Promise<BulkResult<{ id: string }>> {
+  const result: BulkResult<{ id: string }> = { done: [], issues: [] };
+  for (const id of ids) {
+    if (kind === "admin" && id === caller.keyId) {
+      result.issues.push({ id, severity: "error", message: "An admin key cannot revoke itself; use another admin key" });
+    } else if (await revokeApiKey(ctx.database.collections.apiKeys, id, kind, tenantId, ctx.now())) {
+      result.done.push({ id });
+    } else {
+      result.issues.push({ id, severity: "error", message: "API key not found by ID" });
+    }
+  }
+  return result;
+}
