@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Collection, Document } from "mongodb";
 import type { BulkResult } from "../domain/bulk.js";
 import { checkCustomerId, checkTenantName, type TenantConfig } from "../domain/tenant.js";
 import { isDuplicateKeyError } from "../store/database.js";
@@ -81,11 +82,12 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
       result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
       continue;
     }
-    await Promise.all([
-      collections.metrics.deleteMany({ tenantId: id }),
-      collections.users.deleteMany({ tenantId: id }),
-      collections.apiKeys.deleteMany({ tenantId: id }),
-    ]);
+    // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null).
+    await Promise.all(
+      Object.entries(collections)
+        .filter(([name]) => name !== "tenants")
+        .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
+    );
     result.done.push({ id });
   }
   ctx.config.invalidate();

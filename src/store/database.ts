@@ -13,6 +13,15 @@ export interface Collections {
   users: Collection<UserDocument>;
   /** Custom user and event attributes. */
   attributes: Collection<Document>;
+  achievements: Collection<Document>;
+  /** One document per tenant: the streak rules. */
+  streakSettings: Collection<Document>;
+  pointsSystems: Collection<Document>;
+  /** Points triggers, levels and boosts carry the `systemId` of their points system. */
+  pointsTriggers: Collection<Document>;
+  pointsLevels: Collection<Document>;
+  pointsBoosts: Collection<Document>;
+  leaderboards: Collection<Document>;
 }
 
 export interface Database {
@@ -35,6 +44,13 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     apiKeys: db.collection("api_keys"),
     users: db.collection("users"),
     attributes: db.collection("attributes"),
+    achievements: db.collection("achievements"),
+    streakSettings: db.collection("streak_settings"),
+    pointsSystems: db.collection("points_systems"),
+    pointsTriggers: db.collection("points_triggers"),
+    pointsLevels: db.collection("points_levels"),
+    pointsBoosts: db.collection("points_boosts"),
+    leaderboards: db.collection("leaderboards"),
   };
   await createIndexes(collections);
   return {
@@ -60,6 +76,14 @@ async function createIndexes(c: Collections): Promise<void> {
     c.apiKeys.createIndex({ prefix: 1 }, { unique: true, name: "prefix_unique" }),
     c.users.createIndex({ tenantId: 1, userId: 1 }, { unique: true, name: "tenant_user_unique" }),
     c.attributes.createIndex({ tenantId: 1, type: 1, key: 1 }, { unique: true, name: "tenant_type_key_unique" }),
+    c.achievements.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
+    c.streakSettings.createIndex({ tenantId: 1 }, { unique: true, name: "tenant_unique" }),
+    c.pointsSystems.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
+    c.pointsTriggers.createIndex({ tenantId: 1, systemId: 1 }, { name: "tenant_system" }),
+    c.pointsLevels.createIndex({ tenantId: 1, systemId: 1, key: 1 }, { unique: true, name: "tenant_system_key_unique" }),
+    c.pointsLevels.createIndex({ tenantId: 1, systemId: 1, points: 1 }, { unique: true, name: "tenant_system_points_unique" }),
+    c.pointsBoosts.createIndex({ tenantId: 1, systemId: 1 }, { name: "tenant_system" }),
+    c.leaderboards.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
   ]);
 }
 
