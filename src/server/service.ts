@@ -2,7 +2,8 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../api/admin-service.js";
 import { createApplicationMethods } from "../api/application-service.js";
-import { guardService } from "../api/guard.js";
+import type { DescFile, DescService } from "@bufbuild/protobuf";
+import { guardService, type GuardOptions, type ScopedMethod } from "../api/guard.js";
 import { registerReflection } from "../api/reflection.js";
 import { createRestRouter, type RestService } from "../api/rest.js";
 import { AdminService, file_gamification_v1_admin_service } from "../gen/gamification/v1/admin_service_pb.js";
@@ -42,26 +43,25 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (options.adminApiKey) await ensureAdminKey(database.collections.apiKeys, options.adminApiKey, now());
   const context: ServiceContext = { database, config: new ConfigCache(database.collections), userLocks: new KeyedLock(), now };
 
-  const services: RestService[] = [
-    {
-      service: ApplicationService,
-      methods: guardService(ApplicationService, createApplicationMethods(context), { adminOnly: false }, context, logger),
-    },
+  // Every service the server exposes, with its methods and who may call them. Adding a service is
+  // one entry here: Connect, gRPC, gRPC-web, REST and reflection all follow from it.
+  const definitions: Array<{ service: DescService; methods: Record<string, ScopedMethod>; options: GuardOptions; file: DescFile }> = [
+    { service: ApplicationService, methods: createApplicationMethods(context), options: { adminOnly: false }, file: file_gamification_v1_application_service },
     {
       service: AdminService,
-      methods: guardService(
-        AdminService,
-        createAdminMethods(context),
-        { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
-        context,
-        logger,
-      ),
+      methods: createAdminMethods(context),
+      options: { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
+      file: file_gamification_v1_admin_service,
     },
   ];
+  const services: RestService[] = definitions.map(({ service, methods, options }) => ({
+    service,
+    methods: guardService(service, methods, options, context, logger),
+  }));
   const routes = (router: ConnectRouter) => {
     // The guarded methods are typed loosely (any request); the router checks them against the descriptors.
     for (const { service, methods } of services) router.service(service, methods as never);
-    registerReflection(router, [file_gamification_v1_application_service, file_gamification_v1_admin_service]);
+    registerReflection(router, [...new Set(definitions.map((d) => d.file))]);
   };
   let server: RunningHttpServer;
   try {
