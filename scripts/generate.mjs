@@ -7,7 +7,7 @@
 // - google/api/{annotations,http}.proto: copied from google-proto-files.
 // Everything lands in .proto-deps/ (git-ignored), a buf module excluded from lint and breaking checks.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -88,7 +88,6 @@ function printExtensions(extensions, indent, out) {
 main();
 
 function main() {
-  rmSync(depsDir, { recursive: true, force: true });
   mkdirSync(join(depsDir, "buf/validate"), { recursive: true });
   mkdirSync(join(depsDir, "google/api"), { recursive: true });
   writeFileSync(join(depsDir, "buf/validate/validate.proto"), printProto2File(file_buf_validate_validate.proto));
@@ -97,7 +96,6 @@ function main() {
     copyFileSync(join(googleProtos, "google/api", name), join(depsDir, "google/api", name));
   }
 
-  rmSync(join(root, "src/gen"), { recursive: true, force: true });
-  rmSync(join(root, "sdk/src/gen"), { recursive: true, force: true });
+  // Files are overwritten in place (not deleted first), so a test run in parallel never sees them missing.
   execFileSync(join(root, "node_modules/.bin/buf"), ["generate"], { cwd: root, stdio: "inherit" });
 }
