@@ -1,3 +1,4 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { decimalToNumber } from "../domain/decimal.js";
 import { notFound } from "../domain/errors.js";
 import type * as app from "../gen/gamification/v1/application_service_pb.js";
@@ -14,13 +15,20 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
   return {
     async trackMetricEvent(req: app.TrackMetricEventRequest, scope: CallScope): Promise<Partial<app.TrackMetricEventResponse>> {
       checkUserScope(scope, req.user!.id);
-      const outcome = await recordEvent(services, scope.tenantId, {
+      if (req.timestamp && scope.caller.kind !== "admin") {
+        throw new DomainError("permission_denied", "Only admin keys may set an event timestamp");
+      }
+      const idempotencyKey = req.idempotencyKey || scope.ctx.requestHeader.get("idempotency-key") || undefined;
+      const result = await recordEvent(services, scope.tenantId, {
         metricKey: req.key,
         user: userUpsertFromProto(req.user!),
         value: req.value!,
         attributes: req.attributes,
+        timestamp: req.timestamp ? timestampDate(req.timestamp) : undefined,
+        idempotencyKey,
       });
-      setRestStatus(scope.ctx, 201);
+      setRestStatus(scope.ctx, result.kind === "replayed" ? 202 : 201);
+      const { outcome } = result;
       return {
         metricId: outcome.metricId,
         eventId: outcome.eventId,
@@ -28,6 +36,7 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
         achievements: [],
         points: {},
         leaderboards: {},
+        ...(idempotencyKey !== undefined && { idempotencyKey, idempotentReplayed: result.kind === "replayed" }),
       };
     },
 

@@ -7,8 +7,8 @@ import { createUserState } from "./user.js";
 const t0 = new Date("2026-03-01T12:00:00Z");
 const t1 = new Date("2026-03-02T12:00:00Z");
 
-function event(value: number, user: MetricEvent["user"] = { id: "u1" }): MetricEvent {
-  return { eventId: "e", metricId: "m1", user, value, attributes: {} };
+function event(value: number, user: MetricEvent["user"] = { id: "u1" }, at = t1): MetricEvent {
+  return { eventId: "e", metricId: "m1", at, user, value, attributes: {} };
 }
 
 describe("exact decimal totals", () => {
@@ -36,7 +36,7 @@ describe("applyEvent", () => {
   });
 
   it("records a time-zone change with its instant, and not a repeat of the same zone", () => {
-    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Europe/London" }), t0).state;
+    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Europe/London" }, t0), t0).state;
     const same = applyEvent(first, event(1, { id: "u1", tz: "Europe/London" }), t1).state;
     const moved = applyEvent(same, event(1, { id: "u1", tz: "Asia/Tokyo" }), t1).state;
     expect(same.tzHistory).toEqual([{ tz: "Europe/London", from: t0 }]);
@@ -48,9 +48,16 @@ describe("applyEvent", () => {
   });
 
   it("keeps stored fields that an event does not send", () => {
-    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", email: "a@example.com", name: "Ann" }), t0).state;
+    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", email: "a@example.com", name: "Ann" }, t0), t0).state;
     const next = applyEvent(first, event(1), t1).state;
     expect([next.email, next.name, next.created, next.updated]).toEqual(["a@example.com", "Ann", t0, t1]);
+  });
+
+  it("applies a user's events in time order and refuses an older one", () => {
+    const later = applyEvent(createUserState("u1", t0), event(1, { id: "u1" }, t1), t1).state;
+    expect(later.lastEventAt).toEqual(t1);
+    expect(() => applyEvent(later, event(1, { id: "u1" }, t0), t1)).toThrow(/older than this user's latest applied event/);
+    expect(applyEvent(later, event(1, { id: "u1" }, t1), t1).outcome.total).toBe("2");
   });
 
   it("refuses invalid time zones and non-finite values", () => {

@@ -1,5 +1,5 @@
 import { addDecimals, decimalFromNumber, ZERO, type DecimalString } from "./decimal.js";
-import { invalidArgument } from "./errors.js";
+import { DomainError, invalidArgument } from "./errors.js";
 import { isValidTimeZone } from "./rules.js";
 import { upsertUser, type UserState, type UserUpsert } from "./user.js";
 
@@ -7,6 +7,8 @@ import { upsertUser, type UserState, type UserUpsert } from "./user.js";
 export interface MetricEvent {
   eventId: string;
   metricId: string;
+  /** When the event happened: now, or an admin-set timestamp. */
+  at: Date;
   user: UserUpsert;
   value: number;
   attributes: Record<string, string>;
@@ -33,7 +35,13 @@ export function validateEvent(event: MetricEvent): void {
  */
 export function applyEvent(state: UserState, event: MetricEvent, now: Date): { state: UserState; outcome: EventOutcome } {
   validateEvent(event);
-  const user = upsertUser(state, event.user, now);
+  if (state.lastEventAt !== null && event.at < state.lastEventAt) {
+    throw new DomainError(
+      "unprocessable",
+      `Event timestamp ${event.at.toISOString()} is older than this user's latest applied event (${state.lastEventAt.toISOString()}); events of a user are applied in time order`,
+    );
+  }
+  const user = { ...upsertUser(state, event.user, event.at), lastEventAt: event.at };
   const previous = user.metrics[event.metricId]?.total ?? ZERO;
   const total = addDecimals(previous, decimalFromNumber(event.value));
   const next: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total } } };

@@ -1,4 +1,5 @@
 import type { DecimalString } from "./decimal.js";
+import type { IdempotencyRecord } from "./idempotency.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -29,6 +30,13 @@ export interface UserState {
   metrics: Record<string, UserMetricState>;
   created: Date;
   updated: Date;
+  /** The moment of the latest applied event; events of one user are applied in time order. */
+  lastEventAt: Date | null;
+  /**
+   * Idempotency keys used recently, written in the same document write as the state change they
+   * caused, so a crash can never separate the two. Moved to the idempotency collection in batches.
+   */
+  recentIdempotency: IdempotencyRecord[];
 }
 
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
@@ -56,6 +64,8 @@ export function createUserState(userId: string, now: Date): UserState {
     metrics: {},
     created: now,
     updated: now,
+    lastEventAt: null,
+    recentIdempotency: [],
   };
 }
 

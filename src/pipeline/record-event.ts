@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { findUnknownKeys, invalidAttributeKeysMessage } from "../domain/attribute.js";
+import { ZERO, type DecimalString } from "../domain/decimal.js";
 import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
 import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "../domain/event.js";
-import { createUserState, type UserUpsert } from "../domain/user.js";
+import { fingerprintRequest, idempotencyRecordId, isWithinWindow, type IdempotencyRecord } from "../domain/idempotency.js";
+import { createUserState, type UserState, type UserUpsert } from "../domain/user.js";
+import { findIdempotencyRecord, saveIdempotencyRecords } from "../store/idempotency.js";
 import { findUser, saveUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 
@@ -11,37 +14,115 @@ export interface EventInput {
   user: UserUpsert;
   value: number;
   attributes: Record<string, string>;
+  /** Admin-set event time; absent means now. */
+  timestamp?: Date;
+  idempotencyKey?: string;
 }
+
+/** A processed event, or the replay of an earlier one with the same idempotency key. */
+export type EventResult = { kind: "applied"; outcome: EventOutcome } | { kind: "replayed"; outcome: EventOutcome };
 
 /** How often a version conflict (another instance wrote the user meanwhile) is retried. */
 const MAX_ATTEMPTS = 10;
+/** Idempotency records kept in the user document before they are moved to their collection. */
+const RECENT_IDEMPOTENCY_LIMIT = 50;
+/** Admin timestamps may lead the server clock by this much (clock skew), no more. */
+const MAX_FUTURE_MS = 60_000;
 
 /**
- * Records one metric event for a user in a tenant: resolves the metric, then loads, applies and
- * writes the user's state under the user's lock, with a version check so that writers on other
- * instances never overwrite each other (a conflict reloads and applies again).
+ * Records one metric event for a user in a tenant, exactly once.
+ *
+ * Under the user's lock: load the user, apply the event, write the next state with a version check
+ * (a conflict with another instance reloads and applies again). An idempotency key is recorded in
+ * that same document write, so the state change and the record of it cannot be separated by a crash:
+ * a retry after a crash at any point finds the record (202, nothing applied again) or finds nothing
+ * applied (201). Records move to the `idempotency_keys` collection in batches, before the write that
+ * drops them from the document.
  */
-export async function recordEvent(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<EventOutcome> {
+export async function recordEvent(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<EventResult> {
   const metric = await ctx.config.metricByKey(tenantId, input.metricKey);
   if (!metric) throw notFound(`Metric with key "${input.metricKey}" not found`);
   await checkAttributeKeys(ctx, tenantId, input);
+  if (input.timestamp && input.timestamp.getTime() > ctx.now().getTime() + MAX_FUTURE_MS) {
+    throw invalidArgument(`timestamp ${input.timestamp.toISOString()} is in the future`);
+  }
+  const fingerprint = fingerprintRequest(input);
+  const recordId = input.idempotencyKey ? idempotencyRecordId(metric.id, input.idempotencyKey) : null;
   const event: MetricEvent = {
     eventId: randomUUID(),
     metricId: metric.id,
+    at: input.timestamp ?? ctx.now(), // set again per attempt below
     user: input.user,
     value: input.value,
     attributes: input.attributes,
   };
   validateEvent(event);
+  const { users, idempotencyKeys } = ctx.database.collections;
+
   return ctx.userLocks.run(`${tenantId}/${input.user.id}`, async () => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const now = ctx.now();
-      const stored = await findUser(ctx.database.collections.users, tenantId, input.user.id);
-      const { state, outcome } = applyEvent(stored?.state ?? createUserState(input.user.id, now), event, now);
-      if (await saveUser(ctx.database.collections.users, tenantId, state, stored?.version ?? 0)) return outcome;
+      const [stored, movedRecord] = await Promise.all([
+        findUser(users, tenantId, input.user.id),
+        recordId ? findIdempotencyRecord(idempotencyKeys, tenantId, input.user.id, recordId) : null,
+      ]);
+      const current = stored?.state ?? createUserState(input.user.id, now);
+      const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
+      if (earlier) {
+        if (earlier.fingerprint !== fingerprint) {
+          throw new DomainError(
+            "unprocessable",
+            `Idempotency key "${input.idempotencyKey}" was already used for a different request on this metric (request fingerprint ${fingerprint}, original ${earlier.fingerprint}); use a new key for a new request`,
+          );
+        }
+        return { kind: "replayed", outcome: { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id) } };
+      }
+
+      // Without an admin timestamp the event happens now, never before the latest applied event
+      // (clocks of several instances may differ slightly).
+      const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
+      const { state, outcome } = applyEvent(current, { ...event, at }, now);
+      const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
+      const next: UserState = {
+        ...state,
+        recentIdempotency: recordId ? [...recent, { id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : recent,
+      };
+      await ctx.atPipelinePoint?.("before-user-write", attempt);
+      if (await saveUser(users, tenantId, next, stored?.version ?? 0)) {
+        await ctx.atPipelinePoint?.("after-user-write", attempt);
+        return { kind: "applied", outcome };
+      }
     }
     throw new DomainError("conflict", "The user was modified concurrently too many times; retry the request");
   });
+}
+
+/** The earlier use of a key: in the user document (recent) or moved to the collection. */
+function findRecord(
+  state: UserState,
+  moved: IdempotencyRecord | null,
+  recordId: string,
+  now: Date,
+  windowMs: number | null,
+): IdempotencyRecord | null {
+  const record = state.recentIdempotency.find((r) => r.id === recordId) ?? moved;
+  return record && isWithinWindow(record, now, windowMs) ? record : null;
+}
+
+/**
+ * Keeps the user document small: once it holds the limit of recent records, they are stored in
+ * the idempotency collection (idempotent upserts) before the write that drops them from the document.
+ */
+async function moveRecentRecordsIfFull(ctx: ServiceContext, tenantId: string, state: UserState, now: Date): Promise<IdempotencyRecord[]> {
+  const live = state.recentIdempotency.filter((r) => isWithinWindow(r, now, ctx.idempotencyWindowMs));
+  if (live.length < RECENT_IDEMPOTENCY_LIMIT) return live;
+  await saveIdempotencyRecords(ctx.database.collections.idempotencyKeys, tenantId, state.userId, live);
+  await ctx.atPipelinePoint?.("after-idempotency-flush", 0);
+  return [];
+}
+
+function totalOf(state: UserState, metricId: string): DecimalString {
+  return state.metrics[metricId]?.total ?? ZERO;
 }
 
 /** Only attributes created through the Admin API may be sent, on the event and on the user. */

@@ -13,6 +13,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes. */
   maxRequestBytes: number;
+  /** How long idempotency keys are remembered, in hours; null: forever. */
+  idempotencyWindowHours: number | null;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -27,5 +29,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR ?? ".data",
     logLevel: env.LOG_LEVEL ?? "info",
     maxRequestBytes: Number(env.MAX_REQUEST_BYTES ?? 1024 * 1024),
+    idempotencyWindowHours: env.IDEMPOTENCY_WINDOW_HOURS ? Number(env.IDEMPOTENCY_WINDOW_HOURS) : null,
   };
 }

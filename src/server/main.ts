@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import pino from "pino";
 import { readConfig } from "./config.js";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-db.js";
+import type { ServiceContext } from "../pipeline/context.js";
 import { startService } from "./service.js";
 
 /**
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
     host: config.host,
     adminApiKey,
     maxRequestBytes: config.maxRequestBytes,
+    idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
+    atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
     logger,
   });
   logger.info({ port: service.port, database: embedded?.kind ?? "MONGODB_URI" }, "gamification service listening");
@@ -51,6 +54,17 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * Test-only fault injection for the crash-safety tests: with GAMIFICATION_TEST_CRASH_AT set to a
+ * pipeline point, the process kills itself (SIGKILL, no clean-up) the first time it reaches it.
+ */
+function crashAtPipelinePoint(point: string | undefined): ServiceContext["atPipelinePoint"] {
+  if (!point) return undefined;
+  return (reached) => {
+    if (reached === point) process.kill(process.pid, "SIGKILL");
+  };
 }
 
 /** The embedded database's admin key, generated on first start and kept in the data directory. */

@@ -24,6 +24,10 @@ export interface ServiceOptions {
   maxRequestBytes?: number;
   logger: Logger;
   now?: () => Date;
+  /** How long idempotency keys are remembered; unset: forever. */
+  idempotencyWindowMs?: number | null;
+  /** Test-only fault injection at named pipeline points. */
+  atPipelinePoint?: ServiceContext["atPipelinePoint"];
 }
 
 export interface RunningService {
@@ -41,7 +45,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const database = await openDatabase(options.mongodbUri, options.mongodbDb);
   const now = options.now ?? (() => new Date());
   if (options.adminApiKey) await ensureAdminKey(database.collections.apiKeys, options.adminApiKey, now());
-  const context: ServiceContext = { database, config: new ConfigCache(database.collections), userLocks: new KeyedLock(), now };
+  const context: ServiceContext = {
+    database,
+    config: new ConfigCache(database.collections),
+    userLocks: new KeyedLock(),
+    now,
+    idempotencyWindowMs: options.idempotencyWindowMs ?? null,
+    atPipelinePoint: options.atPipelinePoint,
+  };
 
   // Every service the server exposes, with its methods and who may call them. Adding a service is
   // one entry here: Connect, gRPC, gRPC-web, REST and reflection all follow from it.

@@ -1,5 +1,6 @@
 import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
+import type { IdempotencyDocument } from "./idempotency.js";
 import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
 import type { TenantDocument } from "./tenants.js";
@@ -11,6 +12,8 @@ export interface Collections {
   metrics: Collection<MetricDocument>;
   apiKeys: Collection<ApiKeyDocument>;
   users: Collection<UserDocument>;
+  /** Idempotency keys moved out of user documents (see pipeline/record-event.ts). */
+  idempotencyKeys: Collection<IdempotencyDocument>;
   /** Custom user and event attributes. */
   attributes: Collection<Document>;
   achievements: Collection<Document>;
@@ -43,6 +46,7 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     metrics: db.collection("metrics"),
     apiKeys: db.collection("api_keys"),
     users: db.collection("users"),
+    idempotencyKeys: db.collection("idempotency_keys"),
     attributes: db.collection("attributes"),
     achievements: db.collection("achievements"),
     streakSettings: db.collection("streak_settings"),

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { TestDatabase } from "./database.js";
+
+export const CHILD_ADMIN_KEY = "adm_childkey.0123456789abcdefghijklmnopqrstuvwxyz";
+
+/** The real service entry point in a child process, as `npm start` runs it with MONGODB_URI. */
+export interface ChildServer {
+  port: number;
+  process: ChildProcess;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+  /** Resolves when the process has exited (e.g. killed itself at an injected crash point). */
+  exited: Promise<number | null>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+}
+
+export async function startChildServer(database: TestDatabase, port: number, env: Record<string, string> = {}): Promise<ChildServer> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MONGODB_URI: database.uri,
+      MONGODB_DB: database.dbName,
+      ADMIN_API_KEY: CHILD_ADMIN_KEY,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method: "POST",
+      headers: { "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
+        return {
+          port,
+          process: child,
+          exited,
+          post,
+          stop: async () => {
+            child.kill("SIGTERM");
+            return exited;
+          },
+        };
+      }
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  child.kill("SIGKILL");
+  throw new Error("service did not start");
+}
