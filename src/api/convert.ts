@@ -46,15 +46,16 @@ export function tenantToProto(t: TenantConfig): tenant.Tenant {
   });
 }
 
-export function userUpsertFromProto(u: user.UpsertedUser): UserUpsert {
+/** The user fields sent (an UpsertedUser, or UserFields plus the ID from the path). */
+export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUser, "$typeName" | "id">> = {}): UserUpsert {
   return {
-    id: u.id,
+    id,
     email: u.email,
     name: u.name,
     tz: u.tz,
-    deviceTokens: u.deviceTokens.length > 0 ? u.deviceTokens : undefined,
+    deviceTokens: u.deviceTokens?.length ? u.deviceTokens : undefined,
     subscribeToEmails: u.subscribeToEmails,
-    attributes: Object.keys(u.attributes).length > 0 ? u.attributes : undefined,
+    attributes: u.attributes && Object.keys(u.attributes).length > 0 ? u.attributes : undefined,
   };
 }
 

@@ -19,6 +19,10 @@ export function addDecimals(a: DecimalString, b: DecimalString): DecimalString {
   return new Big(a).plus(b).toFixed();
 }
 
+export function subtractDecimals(a: DecimalString, b: DecimalString): DecimalString {
+  return new Big(a).minus(b).toFixed();
+}
+
 export function decimalToNumber(value: DecimalString): number {
   return Number(value);
 }

@@ -28,10 +28,10 @@ describe("exact decimal totals", () => {
 
 describe("applyEvent", () => {
   it("adds the value to the metric's total and leaves other metrics alone", () => {
-    const start = { ...createUserState("u1", t0), metrics: { other: { total: "7" } } };
+    const start = { ...createUserState("u1", t0), metrics: { other: { total: "7", daily: {} } } };
     const { state, outcome } = applyEvent(start, event(2.5), t1);
     expect(outcome.total).toBe("2.5");
-    expect(state.metrics).toEqual({ other: { total: "7" }, m1: { total: "2.5" } });
+    expect(state.metrics).toEqual({ other: { total: "7", daily: {} }, m1: { total: "2.5", daily: { "2026-03-02": "2.5" } } });
     expect(applyEvent(state, event(-3), t1).outcome.total).toBe("-0.5");
   });
 

@@ -1,5 +1,6 @@
 import { addDecimals, decimalFromNumber, ZERO, type DecimalString } from "./decimal.js";
 import { DomainError, invalidArgument } from "./errors.js";
+import { localDate, recordDailyChange } from "./history.js";
 import { isValidTimeZone } from "./rules.js";
 import { upsertUser, type UserState, type UserUpsert } from "./user.js";
 
@@ -42,8 +43,11 @@ export function applyEvent(state: UserState, event: MetricEvent, now: Date): { s
     );
   }
   const user = { ...upsertUser(state, event.user, event.at), lastEventAt: event.at };
-  const previous = user.metrics[event.metricId]?.total ?? ZERO;
-  const total = addDecimals(previous, decimalFromNumber(event.value));
-  const next: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total } } };
+  const previous = user.metrics[event.metricId] ?? { total: ZERO, daily: {} };
+  const change = decimalFromNumber(event.value);
+  const total = addDecimals(previous.total, change);
+  // The day is the user's local day at the event's moment, in the zone in force then.
+  const daily = recordDailyChange(previous.daily ?? {}, localDate(event.at, user.tz), change);
+  const next: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } } };
   return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total } };
 }

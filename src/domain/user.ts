@@ -1,4 +1,5 @@
 import type { DecimalString } from "./decimal.js";
+import type { DailyChanges } from "./history.js";
 import type { IdempotencyRecord } from "./idempotency.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
@@ -10,6 +11,8 @@ export interface TimeZoneChange {
 /** A metric's running state for one user. */
 export interface UserMetricState {
   total: DecimalString;
+  /** Changes per local day, for summaries (kept for HISTORY_DAYS). */
+  daily: DailyChanges;
 }
 
 /**

@@ -6,7 +6,7 @@ import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "
 import { fingerprintRequest, idempotencyRecordId, isWithinWindow, type IdempotencyRecord } from "../domain/idempotency.js";
 import { createUserState, type UserState, type UserUpsert } from "../domain/user.js";
 import { findIdempotencyRecord, saveIdempotencyRecords } from "../store/idempotency.js";
-import { findUser, saveUser } from "../store/users.js";
+import { changeUserState, type UserChange } from "./user-state.js";
 import type { ServiceContext } from "./context.js";
 
 export interface EventInput {
@@ -22,8 +22,6 @@ export interface EventInput {
 /** A processed event, or the replay of an earlier one with the same idempotency key. */
 export type EventResult = { kind: "applied"; outcome: EventOutcome } | { kind: "replayed"; outcome: EventOutcome };
 
-/** How often a version conflict (another instance wrote the user meanwhile) is retried. */
-const MAX_ATTEMPTS = 10;
 /** Idempotency records kept in the user document before they are moved to their collection. */
 const RECENT_IDEMPOTENCY_LIMIT = 50;
 /** Admin timestamps may lead the server clock by this much (clock skew), no more. */
@@ -32,8 +30,8 @@ const MAX_FUTURE_MS = 60_000;
 /**
  * Records one metric event for a user in a tenant, exactly once.
  *
- * Under the user's lock: load the user, apply the event, write the next state with a version check
- * (a conflict with another instance reloads and applies again). An idempotency key is recorded in
+ * The user's state changes through `changeUserState` (per-user lock, version-checked write, retry on
+ * conflict). An idempotency key is recorded in
  * that same document write, so the state change and the record of it cannot be separated by a crash:
  * a retry after a crash at any point finds the record (202, nothing applied again) or finds nothing
  * applied (201). Records move to the `idempotency_keys` collection in batches, before the write that
@@ -57,44 +55,30 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
     attributes: input.attributes,
   };
   validateEvent(event);
-  const { users, idempotencyKeys } = ctx.database.collections;
+  const { idempotencyKeys } = ctx.database.collections;
 
-  return ctx.userLocks.run(`${tenantId}/${input.user.id}`, async () => {
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const now = ctx.now();
-      const [stored, movedRecord] = await Promise.all([
-        findUser(users, tenantId, input.user.id),
-        recordId ? findIdempotencyRecord(idempotencyKeys, tenantId, input.user.id, recordId) : null,
-      ]);
-      const current = stored?.state ?? createUserState(input.user.id, now);
-      const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
-      if (earlier) {
-        if (earlier.fingerprint !== fingerprint) {
-          throw new DomainError(
-            "unprocessable",
-            `Idempotency key "${input.idempotencyKey}" was already used for a different request on this metric (request fingerprint ${fingerprint}, original ${earlier.fingerprint}); use a new key for a new request`,
-          );
-        }
-        return { kind: "replayed", outcome: { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id) } };
+  const findMovedRecord = async () => (recordId ? findIdempotencyRecord(idempotencyKeys, tenantId, input.user.id, recordId) : null);
+  return changeUserState(ctx, tenantId, input.user.id, async (stored, now, movedRecord): Promise<UserChange<EventResult>> => {
+    const current = stored?.state ?? createUserState(input.user.id, now);
+    const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
+    if (earlier) {
+      if (earlier.fingerprint !== fingerprint) {
+        throw new DomainError(
+          "unprocessable",
+          `Idempotency key "${input.idempotencyKey}" was already used for a different request on this metric (request fingerprint ${fingerprint}, original ${earlier.fingerprint}); use a new key for a new request`,
+        );
       }
-
-      // Without an admin timestamp the event happens now, never before the latest applied event
-      // (clocks of several instances may differ slightly).
-      const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
-      const { state, outcome } = applyEvent(current, { ...event, at }, now);
-      const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
-      const next: UserState = {
-        ...state,
-        recentIdempotency: recordId ? [...recent, { id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : recent,
-      };
-      await ctx.atPipelinePoint?.("before-user-write", attempt);
-      if (await saveUser(users, tenantId, next, stored?.version ?? 0)) {
-        await ctx.atPipelinePoint?.("after-user-write", attempt);
-        return { kind: "applied", outcome };
-      }
+      const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id) };
+      return { write: null, result: { kind: "replayed", outcome } };
     }
-    throw new DomainError("conflict", "The user was modified concurrently too many times; retry the request");
-  });
+    // Without an admin timestamp the event happens now, never before the latest applied event
+    // (clocks of several instances may differ slightly).
+    const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
+    const { state, outcome } = applyEvent(current, { ...event, at }, now);
+    const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
+    const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
+    return { write: { ...state, recentIdempotency: [...recent, ...record] }, result: { kind: "applied", outcome } };
+  }, findMovedRecord);
 }
 
 /** The earlier use of a key: in the user document (recent) or moved to the collection. */

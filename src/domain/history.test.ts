@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { localDate, recordDailyChange, summarizeChanges } from "./history.js";
+
+describe("localDate", () => {
+  it.each([
+    ["2026-03-01T23:30:00Z", "Europe/London", "2026-03-01"],
+    ["2026-03-01T23:30:00Z", "Asia/Tokyo", "2026-03-02"],
+    ["2026-03-01T03:00:00Z", "America/Los_Angeles", "2026-02-28"],
+    ["2026-03-29T00:30:00Z", "Europe/London", "2026-03-29"], // DST starts at 01:00 UTC
+    ["2026-10-25T23:30:00Z", "Europe/London", "2026-10-25"], // after the autumn change, GMT again
+    ["2026-03-01T10:00:00Z", "Pacific/Kiritimati", "2026-03-02"], // UTC+14
+    ["2026-03-01T10:00:00Z", "Pacific/Pago_Pago", "2026-02-28"], // UTC-11
+    ["2028-02-29T12:00:00Z", null, "2028-02-29"],
+  ])("%s in %s is %s", (iso, tz, expected) => expect(localDate(new Date(iso), tz)).toBe(expected));
+});
+
+describe("recordDailyChange", () => {
+  it("sums changes of a day exactly and drops days older than the kept history", () => {
+    let daily = recordDailyChange({ "2023-01-01": "5" }, "2026-01-10", "0.1");
+    daily = recordDailyChange(daily, "2026-01-10", "0.2");
+    expect(daily).toEqual({ "2026-01-10": "0.3" });
+  });
+});
+
+describe("summarizeChanges", () => {
+  const daily = { "2026-01-01": "100", "2026-01-02": "200", "2026-01-03": "300", "2026-01-05": "-50" };
+  const current = "550";
+
+  it("gives daily totals and changes, with zero-change days in between", () => {
+    expect(summarizeChanges(daily, current, "daily", "2026-01-01", "2026-01-05", "2026-01-05")).toEqual([
+      { date: "2026-01-01", total: "100", change: "100" },
+      { date: "2026-01-02", total: "300", change: "200" },
+      { date: "2026-01-03", total: "600", change: "300" },
+      { date: "2026-01-04", total: "600", change: "0" },
+      { date: "2026-01-05", total: "550", change: "-50" },
+    ]);
+  });
+
+  it("groups ISO weeks from Monday and calendar months", () => {
+    // 2026-01-01 is a Thursday: its week starts Monday 2025-12-29; 2026-01-05 is the next Monday.
+    expect(summarizeChanges(daily, current, "weekly", "2026-01-01", "2026-01-05", "2026-01-05")).toEqual([
+      { date: "2025-12-29", total: "600", change: "600" },
+      { date: "2026-01-05", total: "550", change: "-50" },
+    ]);
+    expect(summarizeChanges({ ...daily, "2026-02-28": "1" }, "551", "monthly", "2026-01-15", "2026-02-01", "2026-03-01")).toEqual([
+      { date: "2026-01-01", total: "550", change: "550" },
+      { date: "2026-02-01", total: "551", change: "1" },
+    ]);
+  });
+
+  it("derives totals from the current total, so history before the range still counts", () => {
+    expect(summarizeChanges({ "2026-01-10": "5" }, "1005", "daily", "2026-01-09", "2026-01-10", "2026-01-10")).toEqual([
+      { date: "2026-01-09", total: "1000", change: "0" },
+      { date: "2026-01-10", total: "1005", change: "5" },
+    ]);
+  });
+
+  it("refuses bad ranges with specific messages", () => {
+    expect(() => summarizeChanges({}, "0", "daily", "2026-02-30", "2026-03-01", "2026-03-01")).toThrow('startDate must be a date (YYYY-MM-DD), got "2026-02-30"');
+    expect(() => summarizeChanges({}, "0", "daily", "2026-03-02", "2026-03-01", "2026-03-02")).toThrow("endDate must not be before startDate");
+    expect(() => summarizeChanges({}, "0", "daily", "2025-01-01", "2026-03-01", "2026-03-01")).toThrow("at most 400 days");
+    expect(() => summarizeChanges({}, "0", "daily", "2020-01-01", "2020-01-02", "2026-03-01")).toThrow("within the last 730 days");
+  });
+});

@@ -1,0 +1,59 @@
+import { findUnknownKeys, invalidAttributeKeysMessage } from "../domain/attribute.js";
+import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
+import { summarizeChanges, localDate, type Aggregation } from "../domain/history.js";
+import type { MetricConfig } from "../domain/metric.js";
+import { isValidTimeZone } from "../domain/rules.js";
+import { createUserState, upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
+import { findUser } from "../store/users.js";
+import type { ServiceContext } from "./context.js";
+import { changeUserState } from "./user-state.js";
+
+/** How a user write treats a user that does or does not exist yet. */
+export type UserWriteMode = "create" | "identify" | "update";
+
+/**
+ * Creates, identifies (creates or updates) or updates a user with the fields sent. Attribute keys
+ * must be user attributes of the tenant; the time zone must be an IANA zone.
+ */
+export async function writeUser(ctx: ServiceContext, tenantId: string, mode: UserWriteMode, upsert: UserUpsert): Promise<UserState> {
+  if (upsert.tz !== undefined && !isValidTimeZone(upsert.tz)) {
+    throw invalidArgument(`tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
+  }
+  const unknown = findUnknownKeys(upsert.attributes, await ctx.config.attributeKeys(tenantId, "user"));
+  if (unknown.length > 0) throw invalidArgument(invalidAttributeKeysMessage(unknown));
+  return changeUserState(ctx, tenantId, upsert.id, async (stored, now) => {
+    if (stored && mode === "create") {
+      throw new DomainError("unprocessable", `User "${upsert.id}" already exists; identify it with PUT /v1/users/${upsert.id} to update it`);
+    }
+    if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
+    const next = upsertUser(stored?.state ?? createUserState(upsert.id, now), upsert, now);
+    return { write: next, result: next };
+  });
+}
+
+export async function readUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
+  const found = await findUser(ctx.database.collections.users, tenantId, userId);
+  if (!found) throw notFound(`User "${userId}" not found`);
+  return found.state;
+}
+
+/** The tenant's metrics, with the metric found by key when one is asked for. */
+export async function findMetricByKeyOrFail(ctx: ServiceContext, tenantId: string, key: string): Promise<MetricConfig> {
+  const metric = await ctx.config.metricByKey(tenantId, key);
+  if (!metric) throw notFound(`Metric with key "${key}" not found`);
+  return metric;
+}
+
+/** A user's metric changes per period, in the user's time zone. */
+export async function summarizeUserMetric(
+  ctx: ServiceContext,
+  tenantId: string,
+  userId: string,
+  key: string,
+  aggregation: Aggregation,
+  range: { start: string; end: string },
+) {
+  const [user, metric] = await Promise.all([readUser(ctx, tenantId, userId), findMetricByKeyOrFail(ctx, tenantId, key)]);
+  const state = user.metrics[metric.id] ?? { total: "0", daily: {} };
+  return summarizeChanges(state.daily, state.total, aggregation, range.start, range.end, localDate(ctx.now(), user.tz));
+}
