@@ -1,15 +1,23 @@
 import { createClient as createConnectClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
+import { AchievementAdminService } from "./gen/gamification/v1/achievement_admin_service_pb.js";
 import { AdminService } from "./gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService } from "./gen/gamification/v1/application_service_pb.js";
+import { LeaderboardAdminService } from "./gen/gamification/v1/leaderboard_admin_service_pb.js";
+import { PointsAdminService } from "./gen/gamification/v1/points_admin_service_pb.js";
+import { StreakAdminService } from "./gen/gamification/v1/streak_admin_service_pb.js";
 
+export * from "./gen/gamification/v1/achievement_admin_service_pb.js";
 export * from "./gen/gamification/v1/achievement_pb.js";
 export * from "./gen/gamification/v1/admin_service_pb.js";
 export * from "./gen/gamification/v1/application_service_pb.js";
 export * from "./gen/gamification/v1/common_pb.js";
+export * from "./gen/gamification/v1/leaderboard_admin_service_pb.js";
 export * from "./gen/gamification/v1/leaderboard_pb.js";
 export * from "./gen/gamification/v1/metric_pb.js";
+export * from "./gen/gamification/v1/points_admin_service_pb.js";
 export * from "./gen/gamification/v1/points_pb.js";
+export * from "./gen/gamification/v1/streak_admin_service_pb.js";
 export * from "./gen/gamification/v1/streak_pb.js";
 export * from "./gen/gamification/v1/tenant_pb.js";
 export * from "./gen/gamification/v1/user_pb.js";
@@ -34,6 +42,14 @@ export interface GamificationClient {
   application: Client<typeof ApplicationService>;
   /** Configures every feature; needs an admin key. */
   admin: Client<typeof AdminService>;
+  /** Achievement configuration; needs an admin key. */
+  achievements: Client<typeof AchievementAdminService>;
+  /** Leaderboard configuration; needs an admin key. */
+  leaderboards: Client<typeof LeaderboardAdminService>;
+  /** Streak settings; needs an admin key. */
+  streaks: Client<typeof StreakAdminService>;
+  /** Points systems and their triggers, levels and boosts; needs an admin key. */
+  points: Client<typeof PointsAdminService>;
 }
 
 /** Creates typed clients for both APIs that send `X-API-KEY` (and `Tenant-ID`) on every call. */
@@ -52,5 +68,9 @@ export function createClient(options: ClientOptions): GamificationClient {
   return {
     application: createConnectClient(ApplicationService, transport),
     admin: createConnectClient(AdminService, transport),
+    achievements: createConnectClient(AchievementAdminService, transport),
+    leaderboards: createConnectClient(LeaderboardAdminService, transport),
+    streaks: createConnectClient(StreakAdminService, transport),
+    points: createConnectClient(PointsAdminService, transport),
   };
 }

@@ -8,6 +8,14 @@ import { registerReflection } from "../api/reflection.js";
 import { createRestRouter, type RestService } from "../api/rest.js";
 import { AdminService, file_gamification_v1_admin_service } from "../gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService, file_gamification_v1_application_service } from "../gen/gamification/v1/application_service_pb.js";
+import { createAchievementAdminMethods } from "../api/achievement-admin-service.js";
+import { createLeaderboardAdminMethods } from "../api/leaderboard-admin-service.js";
+import { createStreakAdminMethods } from "../api/streak-admin-service.js";
+import { createPointsAdminMethods } from "../api/points-admin-service.js";
+import { PointsAdminService, file_gamification_v1_points_admin_service } from "../gen/gamification/v1/points_admin_service_pb.js";
+import { AchievementAdminService, file_gamification_v1_achievement_admin_service } from "../gen/gamification/v1/achievement_admin_service_pb.js";
+import { LeaderboardAdminService, file_gamification_v1_leaderboard_admin_service } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
+import { StreakAdminService, file_gamification_v1_streak_admin_service } from "../gen/gamification/v1/streak_admin_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";
@@ -64,6 +72,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options: { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
       file: file_gamification_v1_admin_service,
     },
+    { service: AchievementAdminService, methods: createAchievementAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_achievement_admin_service },
+    { service: LeaderboardAdminService, methods: createLeaderboardAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_leaderboard_admin_service },
+    { service: StreakAdminService, methods: createStreakAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_streak_admin_service },
+    { service: PointsAdminService, methods: createPointsAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_points_admin_service },
   ];
   const services: RestService[] = definitions.map(({ service, methods, options }) => ({
     service,

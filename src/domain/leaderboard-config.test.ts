@@ -1,0 +1,154 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkLeaderboardDraft,
+  checkLeaderboardReferences,
+  checkStatusDates,
+  leaderboardSettings,
+  mergeLeaderboardChanges,
+  statusRulesApply,
+  utcDay,
+  type LeaderboardDraft,
+  type LeaderboardSettings,
+} from "./leaderboard-config.js";
+
+const TODAY = "2026-04-20";
+const metric: LeaderboardDraft = { name: "Revenue Champions", key: "revenue-champions", rankBy: "metric", metricId: "m1" };
+
+describe("checkLeaderboardDraft", () => {
+  it.each<[string, LeaderboardDraft]>([
+    ["a metric leaderboard", metric],
+    ["a points leaderboard", { name: "XP", key: "xp_weekly", rankBy: "points", pointsSystemId: "p1", runUnit: "day", runInterval: 7 }],
+    ["a perpetual streak leaderboard", { name: "Streaks", key: "streaks", rankBy: "streak" }],
+    ["more than the reference's 1,000 participants", { ...metric, maxParticipants: 250_000 }],
+    ["dates, a window and breakdowns", { ...metric, start: "2026-04-20", end: "2026-04-20", startTime: "09:00", endTime: "17:30", breakdownAttributes: ["city", "plan"] }],
+  ])("accepts %s", (_name, draft) => expect(checkLeaderboardDraft(draft, TODAY)).toBeNull());
+
+  it.each<[LeaderboardDraft, string]>([
+    [{ ...metric, name: "" }, "name is required"],
+    [{ ...metric, name: "n".repeat(256) }, "name must be at most 255 characters"],
+    [{ ...metric, key: "" }, "key is required"],
+    [{ ...metric, key: "a/b" }, 'key "a/b" is invalid: use letters, digits, hyphens and underscores, at most 100 characters'],
+    [{ ...metric, description: "d".repeat(1001) }, "description must be at most 1000 characters"],
+    [{ name: "x", key: "x" }, 'rankBy is required: "metric", "points" or "streak"'],
+    [{ ...metric, metricId: undefined }, "metricId is required when rankBy is metric"],
+    [{ name: "x", key: "x", rankBy: "points" }, "pointsSystemId is required when rankBy is points"],
+    [{ ...metric, pointsSystemId: "p1" }, "pointsSystemId is only allowed when rankBy is points, not metric"],
+    [{ name: "x", key: "x", rankBy: "streak", metricId: "m1" }, "metricId is only allowed when rankBy is metric, not streak"],
+    [{ ...metric, maxParticipants: 0 }, "maxParticipants must be a whole number of at least 1, got 0"],
+    [{ ...metric, maxParticipants: 2.5 }, "maxParticipants must be a whole number of at least 1, got 2.5"],
+    [{ ...metric, start: "2026-02-30" }, 'start "2026-02-30" is not a date (YYYY-MM-DD)'],
+    [{ ...metric, start: "20-04-2026" }, 'start "20-04-2026" is not a date (YYYY-MM-DD)'],
+    [{ ...metric, end: "2026-13-01" }, 'end "2026-13-01" is not a date (YYYY-MM-DD)'],
+    [{ ...metric, start: "2026-05-01", end: "2026-04-30" }, "end (2026-04-30) must not be before start (2026-05-01)"],
+    [{ ...metric, end: "2026-04-19" }, "end (2026-04-19) must not be before start (2026-04-20)"],
+    [{ ...metric, startTime: "09:00" }, "startTime and endTime must be set together (a daily window) or not at all"],
+    [{ ...metric, endTime: "09:00" }, "startTime and endTime must be set together (a daily window) or not at all"],
+    [{ ...metric, startTime: "9:00", endTime: "10:00" }, 'startTime "9:00" is not a time of day (HH:mm)'],
+    [{ ...metric, startTime: "09:00", endTime: "24:00" }, 'endTime "24:00" is not a time of day (HH:mm)'],
+    [{ ...metric, startTime: "17:00", endTime: "09:00" }, "startTime (17:00) must be before endTime (09:00)"],
+    [{ ...metric, breakdownAttributes: ["city", ""] }, "breakdownAttributes[1] must not be empty"],
+    [{ ...metric, breakdownAttributes: ["city", "city"] }, 'breakdownAttributes lists "city" more than once'],
+    [{ ...metric, runUnit: "day" }, "runUnit and runInterval must be set together (a repeating leaderboard) or not at all"],
+    [{ ...metric, runInterval: 7 }, "runUnit and runInterval must be set together (a repeating leaderboard) or not at all"],
+    [{ ...metric, runUnit: "day", runInterval: 0 }, "runInterval must be a whole number of at least 1, got 0"],
+    [
+      { name: "x", key: "x", rankBy: "streak", runUnit: "month", runInterval: 1 },
+      "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual",
+    ],
+  ])("refuses %j: %s", (draft, message) => expect(checkLeaderboardDraft(draft, TODAY)).toBe(message));
+});
+
+describe("checkStatusDates", () => {
+  it.each<[Pick<LeaderboardSettings, "status" | "start" | "end">, boolean, string | null]>([
+    [{ status: "inactive", start: "2030-01-01", end: null }, true, null],
+    [{ status: "scheduled", start: "2026-04-21", end: null }, true, null],
+    [{ status: "scheduled", start: TODAY, end: null }, true, "status scheduled needs a start date after today (2026-04-20); the start is 2026-04-20"],
+    [{ status: "active", start: TODAY, end: TODAY }, true, null],
+    [{ status: "active", start: "2026-04-21", end: null }, true, "status active needs a start date no later than today (2026-04-20); use scheduled for a start on 2026-04-21"],
+    [{ status: "active", start: "2026-01-01", end: "2026-04-19" }, false, "status active needs an end date no earlier than today (2026-04-20); the end was 2026-04-19"],
+    [{ status: "finished", start: "2026-01-01", end: "2026-04-19" }, true, null],
+    [{ status: "finished", start: "2026-01-01", end: null }, true, "status finished is only for a new leaderboard whose end date is before today (2026-04-20)"],
+    [{ status: "finished", start: "2026-01-01", end: null }, false, null],
+  ])("%j (creating: %s)", (settings, creating, message) => expect(checkStatusDates(settings, TODAY, creating)).toBe(message));
+});
+
+describe("leaderboardSettings", () => {
+  it("applies the defaults: inactive, 1000 participants, starting today, perpetual", () => {
+    expect(leaderboardSettings(metric, TODAY)).toEqual({
+      key: "revenue-champions",
+      name: "Revenue Champions",
+      description: null,
+      status: "inactive",
+      rankBy: "metric",
+      metricId: "m1",
+      pointsSystemId: null,
+      maxParticipants: 1000,
+      start: TODAY,
+      end: null,
+      startTime: null,
+      endTime: null,
+      breakdownAttributes: [],
+      runUnit: null,
+      runInterval: null,
+    });
+  });
+});
+
+describe("mergeLeaderboardChanges", () => {
+  const inactive = leaderboardSettings({ ...metric, end: "2026-05-20", runUnit: "month", runInterval: 1, breakdownAttributes: ["city"] }, TODAY);
+  const active: LeaderboardSettings = { ...inactive, status: "active" };
+
+  it("changes only what is set", () => {
+    expect(mergeLeaderboardChanges(active, { name: "Renamed", maxParticipants: 5000 })).toMatchObject({
+      name: "Renamed",
+      maxParticipants: 5000,
+      key: "revenue-champions",
+      end: "2026-05-20",
+      breakdownAttributes: ["city"],
+    });
+  });
+
+  it("switches what it ranks by while inactive, dropping the old metric", () => {
+    expect(mergeLeaderboardChanges(inactive, { rankBy: "points", pointsSystemId: "p1" })).toMatchObject({ rankBy: "points", pointsSystemId: "p1", metricId: undefined });
+  });
+
+  it.each<[Parameters<typeof mergeLeaderboardChanges>[1], string]>([
+    [{ key: "new-key" }, "key can only be changed while the leaderboard is inactive (it is active)"],
+    [{ rankBy: "streak" }, "rankBy can only be changed while the leaderboard is inactive (it is active)"],
+    [{ metricId: "m2" }, "metricId can only be changed while the leaderboard is inactive (it is active)"],
+    [{ pointsSystemId: "p1" }, "pointsSystemId can only be changed while the leaderboard is inactive (it is active)"],
+  ])("refuses %j on an active leaderboard", (changes, message) => expect(mergeLeaderboardChanges(active, changes)).toBe(message));
+
+  it("accepts the unchanged key and ranking of an active leaderboard", () => {
+    expect(typeof mergeLeaderboardChanges(active, { key: "revenue-champions", rankBy: "metric", metricId: "m1" })).toBe("object");
+  });
+
+  it("removes optional values set to null; a null runUnit makes it perpetual", () => {
+    const merged = mergeLeaderboardChanges(active, { end: null, runUnit: null, breakdownAttributes: null }) as LeaderboardDraft;
+    expect([merged.end, merged.runUnit, merged.runInterval, merged.breakdownAttributes]).toEqual([undefined, undefined, undefined, []]);
+    expect(checkLeaderboardDraft(merged, TODAY)).toBeNull();
+    const halfRun = mergeLeaderboardChanges(active, { runUnit: null, runInterval: 3 }) as LeaderboardDraft;
+    expect(checkLeaderboardDraft(halfRun, TODAY)).toBe("runUnit and runInterval must be set together (a repeating leaderboard) or not at all");
+  });
+
+  it.each<[Parameters<typeof statusRulesApply>[0], boolean]>([
+    [{ name: "x" }, false],
+    [{ status: "active" }, true],
+    [{ start: TODAY }, true],
+    [{ end: null }, true],
+  ])("status rules apply to %j: %s", (changes, applies) => expect(statusRulesApply(changes)).toBe(applies));
+});
+
+describe("checkLeaderboardReferences", () => {
+  const refs = { metricIds: new Set(["m1"]), pointsSystemIds: new Set(["p1"]), userAttributeKeys: new Set(["city"]) };
+  it.each<[LeaderboardDraft, string | null]>([
+    [{ ...metric, breakdownAttributes: ["city"] }, null],
+    [{ ...metric, metricId: "m2" }, 'metricId "m2" is not a metric of this tenant'],
+    [{ name: "x", key: "x", rankBy: "points", pointsSystemId: "p2" }, 'pointsSystemId "p2" is not a points system of this tenant'],
+    [{ ...metric, breakdownAttributes: ["city", "plan"] }, 'breakdownAttributes[1] "plan" is not a user attribute of this tenant'],
+  ])("%j", (draft, message) => expect(checkLeaderboardReferences(leaderboardSettings(draft, TODAY), refs)).toBe(message));
+});
+
+it("utcDay is the UTC calendar day", () => {
+  expect(utcDay(new Date("2026-04-20T23:30:00-05:00"))).toBe("2026-04-21");
+});

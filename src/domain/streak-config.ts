@@ -1,0 +1,98 @@
+/**
+ * The tenant's streak rules as configured through the Admin API: one settings document per tenant.
+ * Pure: the tenant's metric IDs come in as an argument.
+ */
+
+export type StreakFrequency = "daily" | "weekly" | "monthly";
+/**
+ * How several metric conditions combine. The reference documentation says `ALL`/`OR`, its OpenAPI
+ * `AND`/`OR`; we name them `all` (every threshold met) and `any` (one threshold met).
+ */
+export type StreakEvaluationMode = "all" | "any";
+
+export interface StreakMetricCondition {
+  metricId: string;
+  /** The minimum total of the metric's event values within one period. */
+  threshold: number;
+}
+
+export interface StreakFreezeSettings {
+  /** Freezes a user holds when first identified. */
+  initialGrant: number;
+  /** The most freezes a user can hold. */
+  maxFreezes: number;
+  /** Freezes granted every `intervalDays` days, or null for no automatic earning. */
+  autoEarn: { amount: number; intervalDays: number } | null;
+}
+
+export interface StreakSettings {
+  frequency: StreakFrequency;
+  metrics: StreakMetricCondition[];
+  evaluationMode: StreakEvaluationMode;
+  /** Null when freezes are off. */
+  freezes: StreakFreezeSettings | null;
+}
+
+/** The settings as requested; `undefined` means not given. */
+export interface StreakSettingsDraft {
+  frequency?: StreakFrequency;
+  metrics: StreakMetricCondition[];
+  evaluationMode?: StreakEvaluationMode;
+  freezes?: StreakFreezeSettings | null;
+}
+
+export const MAX_FREEZES_LIMIT = 100;
+
+/** What is wrong with the settings (field and rule), or null. */
+export function checkStreakSettings(draft: StreakSettingsDraft): string | null {
+  if (draft.frequency === undefined) return 'frequency is required: "daily", "weekly" or "monthly"';
+  if (draft.metrics.length === 0) return "metrics must list at least one metric and its threshold";
+  for (const [i, condition] of draft.metrics.entries()) {
+    if (condition.metricId === "") return `metrics[${i}].metricId is required`;
+    if (!Number.isFinite(condition.threshold) || condition.threshold <= 0) {
+      return `metrics[${i}].threshold must be a number greater than 0, got ${condition.threshold}`;
+    }
+    if (draft.metrics.findIndex((c) => c.metricId === condition.metricId) !== i) {
+      return `metrics[${i}].metricId "${condition.metricId}" is listed more than once: give each metric one threshold`;
+    }
+  }
+  return draft.freezes ? checkFreezes(draft.freezes) : null;
+}
+
+function checkFreezes(freezes: StreakFreezeSettings): string | null {
+  const { initialGrant, maxFreezes, autoEarn } = freezes;
+  if (!Number.isInteger(maxFreezes) || maxFreezes < 0 || maxFreezes > MAX_FREEZES_LIMIT) {
+    return `freezes.maxFreezes must be a whole number from 0 to ${MAX_FREEZES_LIMIT}, got ${maxFreezes}`;
+  }
+  if (!Number.isInteger(initialGrant) || initialGrant < 0) return `freezes.initialGrant must be a whole number of at least 0, got ${initialGrant}`;
+  if (initialGrant > maxFreezes) return `freezes.initialGrant (${initialGrant}) must not exceed freezes.maxFreezes (${maxFreezes})`;
+  if (autoEarn) {
+    if (!Number.isInteger(autoEarn.amount) || autoEarn.amount < 1) return `freezes.autoEarn.amount must be a whole number of at least 1, got ${autoEarn.amount}`;
+    if (!Number.isInteger(autoEarn.intervalDays) || autoEarn.intervalDays < 1) {
+      return `freezes.autoEarn.intervalDays must be a whole number of at least 1, got ${autoEarn.intervalDays}`;
+    }
+  }
+  return null;
+}
+
+/** The settings of a checked draft, defaults applied (`all` when the mode is not given). */
+export function streakSettings(draft: StreakSettingsDraft): StreakSettings {
+  return {
+    frequency: draft.frequency!,
+    metrics: draft.metrics.map(({ metricId, threshold }) => ({ metricId, threshold })),
+    evaluationMode: draft.evaluationMode ?? "all",
+    freezes: draft.freezes
+      ? {
+          initialGrant: draft.freezes.initialGrant,
+          maxFreezes: draft.freezes.maxFreezes,
+          autoEarn: draft.freezes.autoEarn ? { amount: draft.freezes.autoEarn.amount, intervalDays: draft.freezes.autoEarn.intervalDays } : null,
+        }
+      : null,
+  };
+}
+
+/** What is wrong with the metrics the settings refer to, or null: they must be the tenant's. */
+export function checkStreakReferences(settings: StreakSettings, metricIds: ReadonlySet<string>): string | null {
+  const index = settings.metrics.findIndex((c) => !metricIds.has(c.metricId));
+  return index >= 0 ? `metrics[${index}].metricId "${settings.metrics[index]!.metricId}" is not a metric of this tenant` : null;
+}

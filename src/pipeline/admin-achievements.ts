@@ -1,0 +1,68 @@
+import {
+  achievementSettings,
+  checkAchievementDraft,
+  checkAchievementReferences,
+  mergeAchievementChanges,
+  type AchievementChanges,
+  type AchievementConfig,
+  type AchievementDraft,
+  type AchievementReferences,
+  type AchievementSettings,
+} from "../domain/achievement-config.js";
+import type { ResourceScope, ResourceSpec } from "./admin-resources.js";
+import type { ServiceContext } from "./context.js";
+import { describeReferrers, registerReference } from "./references.js";
+
+// What achievements refer to: deleting any of these is refused while an achievement uses it.
+registerReference({ kind: "metric", collection: "achievements", noun: "achievement", filter: (id) => ({ metricId: id }) });
+registerReference({ kind: "achievement", collection: "achievements", noun: "achievement", filter: (id) => ({ achievementIds: id }) });
+// Attribute filters name attributes by key. Keys are unique per type only, so a user and an event
+// attribute with the same key both count as used by a filter of either kind (a refusal, never a loss).
+registerReference({ kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "userAttributes.key": key }) });
+registerReference({ kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "eventAttributes.key": key }) });
+
+/** Loads what a configuration refers to: only what it needs, always within the tenant. */
+async function loadReferences(ctx: ServiceContext, tenantId: string, settings: AchievementSettings): Promise<AchievementReferences> {
+  const { collections } = ctx.database;
+  const metric = settings.metricId === null ? null : await collections.metrics.findOne({ _id: settings.metricId, tenantId });
+  const prerequisites = new Map<string, string[]>();
+  if (settings.achievementIds.length > 0) {
+    // The whole prerequisite graph of the tenant, to find cycles; configuration is small.
+    const docs = await collections.achievements.find({ tenantId }, { projection: { achievementIds: 1 } }).toArray();
+    for (const doc of docs) prerequisites.set(doc._id as unknown as string, (doc.achievementIds as string[] | undefined) ?? []);
+  }
+  return {
+    metricIds: new Set(metric ? [metric._id] : []),
+    userAttributeKeys: await ctx.config.attributeKeys(tenantId, "user"),
+    eventAttributeKeys: await ctx.config.attributeKeys(tenantId, "event"),
+    prerequisites,
+  };
+}
+
+async function checkComplete(ctx: ServiceContext, scope: ResourceScope, draft: AchievementDraft, id: string | null): Promise<string | null> {
+  const problem = checkAchievementDraft(draft, id);
+  if (problem) return problem;
+  const settings = achievementSettings(draft);
+  return checkAchievementReferences(settings, id, await loadReferences(ctx, scope.tenantId, settings));
+}
+
+/**
+ * Achievements: keys unique per tenant; every rule of the domain plus the tenant's own metrics,
+ * attributes and prerequisites. An update is checked as the whole achievement it results in.
+ * (Two concurrent updates could each pass the cycle check and close a cycle together; admin
+ * writes are rare and a cycle only makes those achievements uncompletable, never corrupts data.)
+ */
+export const achievementSpec: ResourceSpec<AchievementConfig, AchievementDraft, AchievementChanges> = {
+  noun: "Achievement",
+  collection: (ctx) => ctx.database.collections.achievements,
+  checkDraft: (ctx, scope, draft) => checkComplete(ctx, scope, draft, null),
+  build: (draft, id, now) => ({ id, ...achievementSettings(draft), created: now, updated: now }),
+  async checkChanges(ctx, scope, current, changes) {
+    return checkComplete(ctx, scope, mergeAchievementChanges(current, changes), current.id);
+  },
+  applyChanges(current, changes, now) {
+    return { ...current, ...achievementSettings(mergeAchievementChanges(current, changes)), updated: now };
+  },
+  duplicateMessage: (achievement) => `Key "${achievement.key}" is already in use by another achievement`,
+  checkDelete: (ctx, scope, achievement) => describeReferrers(ctx, scope.tenantId, "achievement", achievement.id, achievement.key),
+};
