@@ -14,6 +14,10 @@ let otherTenant: string;
 let otherMetric: string;
 let points: string;
 let otherPoints: string;
+/** Attribute IDs: breakdowns name user attributes by ID, as in the reference. */
+let city: string;
+let source: string;
+let region: string;
 
 /** A calendar day (YYYY-MM-DD, UTC) relative to today: the admin rules compare dates with today. */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -22,14 +26,16 @@ beforeAll(async () => {
   server = await startTestServer();
   otherTenant = (await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "other", name: "Other" }] })).body.created[0].id;
   words = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }] })).body.created[0].id;
-  await server.rest("POST", "/admin/v1/attributes", {
-    body: [
-      { key: "city", name: "City", type: "user" },
-      { key: "source", name: "Source", type: "event" },
-    ],
-  });
+  [city, source] = (
+    await server.rest("POST", "/admin/v1/attributes", {
+      body: [
+        { key: "city", name: "City", type: "user" },
+        { key: "source", name: "Source", type: "event" },
+      ],
+    })
+  ).body.created.map((a: { id: string }) => a.id);
   otherMetric = (await server.rest("POST", "/admin/v1/metrics", { tenantId: "other", body: [{ key: "steps", name: "Steps" }] })).body.created[0].id;
-  await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "region", name: "Region", type: "user" }] });
+  region = (await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "region", name: "Region", type: "user" }] })).body.created[0].id;
   // Points systems are administered elsewhere; a leaderboard only needs one to exist in its tenant.
   points = randomUUID();
   otherPoints = randomUUID();
@@ -57,7 +63,7 @@ describe("leaderboards over REST", () => {
           maxParticipants: 100,
           start: day(-1),
           end: day(30),
-          breakdownAttributes: ["city"],
+          breakdownAttributes: [city],
           runUnit: "month",
           runInterval: 1,
         },
@@ -79,7 +85,7 @@ describe("leaderboards over REST", () => {
           maxParticipants: 100,
           start: day(-1),
           end: day(30),
-          breakdownAttributes: ["city"],
+          breakdownAttributes: [city],
           runUnit: "month",
           runInterval: 1,
         },
@@ -177,9 +183,9 @@ describe("leaderboard validation", () => {
       item: () => ({ ...base, rankBy: "streak", runUnit: "day", runInterval: 7 }),
       message: () => "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual",
     },
-    { name: "an unknown breakdown attribute", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: ["team"] }), message: () => 'breakdownAttributes[0] "team" is not a user attribute of this tenant' },
-    { name: "an event attribute as breakdown", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: ["source"] }), message: () => 'breakdownAttributes[0] "source" is not a user attribute of this tenant' },
-    { name: "another tenant's attribute as breakdown", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: ["region"] }), message: () => 'breakdownAttributes[0] "region" is not a user attribute of this tenant' },
+    { name: "an unknown breakdown attribute", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: ["team"] }), message: () => 'breakdownAttributes[0] "team" is not the ID of a user attribute of this tenant' },
+    { name: "an event attribute as breakdown", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: [source] }), message: () => `breakdownAttributes[0] "${source}" is not the ID of a user attribute of this tenant` },
+    { name: "another tenant's attribute as breakdown", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: [region] }), message: () => `breakdownAttributes[0] "${region}" is not the ID of a user attribute of this tenant` },
     {
       name: "scheduled without a future start",
       item: () => ({ ...base, rankBy: "streak", status: "scheduled" }),
@@ -211,7 +217,7 @@ describe("leaderboard validation", () => {
     { name: "a time that is not HH:mm", body: [{ ...base, rankBy: "streak", startTime: "9am", endTime: "10am" }], error: expect.stringMatching(/^Invalid request: leaderboards\[0\]\.start_time: does not match regex pattern/) as never },
     { name: "an unknown rank", body: [{ ...base, rankBy: "votes" }], error: 'leaderboards[0].rankBy: "votes" is not one of "points", "streak", "metric"' },
     { name: "an unknown run unit", body: [{ ...base, rankBy: "metric", metricId: "m", runUnit: "week", runInterval: 1 }], error: 'leaderboards[0].runUnit: "week" is not one of "day", "month", "year"' },
-    { name: "a repeated breakdown", body: [{ ...base, rankBy: "streak", breakdownAttributes: ["city", "city"] }], error: "Invalid request: leaderboards[0].breakdown_attributes: repeated value must contain unique items" },
+    { name: "a repeated breakdown", body: [{ ...base, rankBy: "streak", breakdownAttributes: ["same-id", "same-id"] }], error: "Invalid request: leaderboards[0].breakdown_attributes: repeated value must contain unique items" },
   ];
 
   it.each(REQUEST_CASES)("REST: $name is refused as a whole with 400", async ({ body, error }) => {
@@ -269,9 +275,9 @@ describe("leaderboards over Connect and gRPC", () => {
     expect((await grpc.getLeaderboard({ id: board.id })).leaderboard).toEqual(board);
     expect((await grpc.listLeaderboards({ limit: 100 })).leaderboards.map((l) => l.key)).toContain("daily-words");
     const { updated } = await grpc.updateLeaderboards({
-      leaderboards: [{ id: board.id, breakdownAttributes: fromJson(ValueSchema, ["city"]), runUnit: fromJson(ValueSchema, null) }],
+      leaderboards: [{ id: board.id, breakdownAttributes: fromJson(ValueSchema, [city]), runUnit: fromJson(ValueSchema, null) }],
     });
-    expect(updated[0]!.breakdownAttributes).toEqual(["city"]);
+    expect(updated[0]!.breakdownAttributes).toEqual([city]);
     expect([updated[0]!.runUnit, updated[0]!.runInterval]).toEqual([undefined, undefined]);
 
     const error = await grpc.createLeaderboards({ leaderboards: [{ name: "x", key: "x", rankBy: LeaderboardRankBy.STREAK, maxParticipants: 0 }] }).catch((e) => ConnectError.from(e));
@@ -289,7 +295,7 @@ describe("references", () => {
     const [metricBoard, pointsBoard] = (
       await server.rest("POST", "/admin/v1/leaderboards", {
         body: [
-          { name: "Ref words", key: "ref-words", rankBy: "metric", metricId: words, breakdownAttributes: ["city"] },
+          { name: "Ref words", key: "ref-words", rankBy: "metric", metricId: words, breakdownAttributes: [city] },
           { name: "Ref points", key: "ref-points", rankBy: "points", pointsSystemId: coins },
         ],
       })
@@ -297,15 +303,14 @@ describe("references", () => {
     const metricDelete = await server.rest("DELETE", `/admin/v1/metrics?ids=${words}`);
     expect(metricDelete.body.deleted).toEqual([]);
     expect(metricDelete.body.issues[0].message).toMatch(/^Cannot delete: still used by leaderboard "/);
-    const [city] = (await server.rest("GET", "/admin/v1/attributes")).body;
-    const attributeDelete = await server.rest("DELETE", `/admin/v1/attributes?ids=${city.id}`);
+    const attributeDelete = await server.rest("DELETE", `/admin/v1/attributes?ids=${city}`);
     expect(attributeDelete.body.issues[0].message).toMatch(/^Cannot delete: still used by leaderboard "/);
     // The points system's own delete call lives with the points administration; the rule is registered here.
     expect(await describeReferrers(server.service.context, DEFAULT_SCOPE, "points_system", coins, "coins")).toBe(
       `Cannot delete: still used by leaderboard "Ref points" (${pointsBoard.id}); remove that reference first`,
     );
     expect(await describeReferrers(server.service.context, otherTenant, "points_system", coins, "coins")).toBeNull();
-    expect(metricBoard.breakdownAttributes).toEqual(["city"]);
+    expect(metricBoard.breakdownAttributes).toEqual([city]);
   });
 });
 

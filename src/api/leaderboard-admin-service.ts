@@ -99,7 +99,7 @@ export function createLeaderboardAdminMethods(services: ServiceContext): Record<
             end: readNullable(l.end, path("end"), "a date string (YYYY-MM-DD)", asString),
             startTime: readNullable(l.startTime, path("startTime"), "a time string (HH:mm)", asString),
             endTime: readNullable(l.endTime, path("endTime"), "a time string (HH:mm)", asString),
-            breakdownAttributes: readNullable(l.breakdownAttributes, path("breakdownAttributes"), "an array of user attribute keys", asStringList),
+            breakdownAttributes: readNullable(l.breakdownAttributes, path("breakdownAttributes"), "an array of user attribute IDs", asStringList),
             runUnit: readNullable(l.runUnit, path("runUnit"), '"day", "month" or "year"', (json) => RUN_UNIT_NAMES.find((unit) => unit === json)),
             runInterval: l.runInterval,
           },

@@ -140,12 +140,12 @@ describe("mergeLeaderboardChanges", () => {
 });
 
 describe("checkLeaderboardReferences", () => {
-  const refs = { metricIds: new Set(["m1"]), pointsSystemIds: new Set(["p1"]), userAttributeKeys: new Set(["city"]) };
+  const refs = { metricIds: new Set(["m1"]), pointsSystemIds: new Set(["p1"]), userAttributeIds: new Set(["city"]) };
   it.each<[LeaderboardDraft, string | null]>([
     [{ ...metric, breakdownAttributes: ["city"] }, null],
     [{ ...metric, metricId: "m2" }, 'metricId "m2" is not a metric of this tenant'],
     [{ name: "x", key: "x", rankBy: "points", pointsSystemId: "p2" }, 'pointsSystemId "p2" is not a points system of this tenant'],
-    [{ ...metric, breakdownAttributes: ["city", "plan"] }, 'breakdownAttributes[1] "plan" is not a user attribute of this tenant'],
+    [{ ...metric, breakdownAttributes: ["city", "plan"] }, 'breakdownAttributes[1] "plan" is not the ID of a user attribute of this tenant'],
   ])("%j", (draft, message) => expect(checkLeaderboardReferences(leaderboardSettings(draft, TODAY), refs)).toBe(message));
 });
 

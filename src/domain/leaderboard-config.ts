@@ -76,7 +76,8 @@ export type LeaderboardChanges = Partial<Omit<LeaderboardDraft, "description" | 
 export interface LeaderboardReferences {
   metricIds: ReadonlySet<string>;
   pointsSystemIds: ReadonlySet<string>;
-  userAttributeKeys: ReadonlySet<string>;
+  /** IDs of the tenant's user attributes (breakdowns name attributes by ID, as the reference does). */
+  userAttributeIds: ReadonlySet<string>;
 }
 
 /** The reference's default participant limit. Ours has no upper bound (see the README). */
@@ -258,7 +259,7 @@ export function checkLeaderboardReferences(settings: LeaderboardSettings, refs: 
   if (settings.pointsSystemId !== null && !refs.pointsSystemIds.has(settings.pointsSystemId)) {
     return `pointsSystemId "${settings.pointsSystemId}" is not a points system of this tenant`;
   }
-  const index = settings.breakdownAttributes.findIndex((key) => !refs.userAttributeKeys.has(key));
-  if (index >= 0) return `breakdownAttributes[${index}] "${settings.breakdownAttributes[index]}" is not a user attribute of this tenant`;
+  const index = settings.breakdownAttributes.findIndex((id) => !refs.userAttributeIds.has(id));
+  if (index >= 0) return `breakdownAttributes[${index}] "${settings.breakdownAttributes[index]}" is not the ID of a user attribute of this tenant`;
   return null;
 }

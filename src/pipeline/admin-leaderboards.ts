@@ -18,7 +18,7 @@ import { registerReference } from "./references.js";
 // What leaderboards refer to: deleting any of these is refused while a leaderboard uses it.
 registerReference({ kind: "metric", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ metricId: id }) });
 registerReference({ kind: "points_system", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ pointsSystemId: id }) });
-registerReference({ kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (_id, key) => ({ breakdownAttributes: key }) });
+registerReference({ kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ breakdownAttributes: id }) });
 
 /** Checks the tenant has what the configuration refers to; loads only what it needs. */
 async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settings: LeaderboardSettings): Promise<string | null> {
@@ -29,7 +29,9 @@ async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settin
   return checkLeaderboardReferences(settings, {
     metricIds: new Set(metric ? [metric._id] : []),
     pointsSystemIds: new Set(system ? [system._id as unknown as string] : []),
-    userAttributeKeys: await ctx.config.attributeKeys(tenantId, "user"),
+    userAttributeIds: new Set(
+      (await ctx.database.collections.attributes.find({ tenantId, type: "user" }, { projection: { _id: 1 } }).toArray()).map((a) => String(a._id)),
+    ),
   });
 }
 
