@@ -5,10 +5,11 @@ import type { ServiceContext } from "../pipeline/context.js";
 import { recordEvent } from "../pipeline/record-event.js";
 import type { MetricConfig } from "../domain/metric.js";
 import type { UserState } from "../domain/user.js";
-import { metricSpec } from "../pipeline/admin-metrics.js";
-import { listResources } from "../pipeline/admin-resources.js";
+import type { AchievementConfig } from "../domain/achievement-config.js";
+import { isVisibleTo } from "../domain/achievements.js";
+import { completeApiAchievement, listAchievementStats, listUserAchievements } from "../pipeline/achievements.js";
 import { findMetricByKeyOrFail, readUser, summarizeUserMetric, writeUser } from "../pipeline/users.js";
-import { userToProto, userUpsertFromProto } from "./convert.js";
+import { achievementToProto, userToProto, userUpsertFromProto } from "./convert.js";
 import { DomainError } from "../domain/errors.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
@@ -32,11 +33,12 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
       });
       setRestStatus(scope.ctx, result.kind === "replayed" ? 202 : 201);
       const { outcome } = result;
+      const metricNames = await metricNamesOf(services, scope.tenantId);
       return {
         metricId: outcome.metricId,
         eventId: outcome.eventId,
         total: decimalToNumber(outcome.total),
-        achievements: [],
+        achievements: outcome.achievements.map((a) => achievementToProto({ ...a, stats: undefined }, metricNames)),
         points: {},
         leaderboards: {},
         ...(idempotencyKey !== undefined && { idempotencyKey, idempotentReplayed: result.kind === "replayed" }),
@@ -63,16 +65,37 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
     },
     async listUserMetrics(req: app.ListUserMetricsRequest, scope: CallScope) {
       checkUserScope(scope, req.id);
-      const [user, metrics] = await Promise.all([
+      const [user, metrics, achievements] = await Promise.all([
         readUser(services, scope.tenantId, req.id),
-        listResources(metricSpec, services, { tenantId: scope.tenantId }, { limit: 1000, skip: 0 }),
+        services.config.metrics(scope.tenantId),
+        services.config.achievements(scope.tenantId),
       ]);
-      return { metrics: metrics.map((m) => userMetricToProto(m, user)) };
+      return { metrics: metrics.map((m) => userMetricToProto(m, user, achievements)) };
     },
     async getUserMetric(req: app.GetUserMetricRequest, scope: CallScope) {
       checkUserScope(scope, req.id);
-      const [user, metric] = await Promise.all([readUser(services, scope.tenantId, req.id), findMetricByKeyOrFail(services, scope.tenantId, req.key)]);
-      return { metric: userMetricToProto(metric, user) };
+      const [user, metric, achievements] = await Promise.all([
+        readUser(services, scope.tenantId, req.id),
+        findMetricByKeyOrFail(services, scope.tenantId, req.key),
+        services.config.achievements(scope.tenantId),
+      ]);
+      return { metric: userMetricToProto(metric, user, achievements) };
+    },
+    async completeAchievement(req: app.CompleteAchievementRequest, scope: CallScope) {
+      checkUserScope(scope, req.user!.id);
+      const { view, alreadyCompleted } = await completeApiAchievement(services, scope.tenantId, req.key, userUpsertFromProto(req.user!.id, req.user));
+      setRestStatus(scope.ctx, alreadyCompleted ? 200 : 201);
+      return { completionId: view.completion!.completionId, achievement: achievementToProto(view, await metricNamesOf(services, scope.tenantId)), points: {} };
+    },
+    async listUserAchievements(req: app.ListUserAchievementsRequest, scope: CallScope) {
+      checkUserScope(scope, req.id);
+      const views = await listUserAchievements(services, scope.tenantId, req.id, req.includeIncomplete);
+      const names = await metricNamesOf(services, scope.tenantId);
+      return { achievements: views.map((v) => achievementToProto(v, names)) };
+    },
+    async listAchievementStats(_req: app.ListAchievementStatsRequest, scope: CallScope) {
+      const names = await metricNamesOf(services, scope.tenantId);
+      return { achievements: (await listAchievementStats(services, scope.tenantId)).map((v) => achievementToProto(v, names)) };
     },
     async getUserMetricEventSummary(req: app.GetUserMetricEventSummaryRequest, scope: CallScope) {
       checkUserScope(scope, req.id);
@@ -90,7 +113,19 @@ function checkUserScope(scope: CallScope, userId: string): void {
   }
 }
 
-/** A user's progress on a metric. Achievements of the metric join here once achievements exist. */
-function userMetricToProto(metric: MetricConfig, user: UserState) {
-  return { id: metric.id, key: metric.key, name: metric.name, current: decimalToNumber(user.metrics[metric.id]?.total ?? "0"), achievements: [] };
+/** A user's progress on a metric, with the metric's achievements visible to the user. */
+function userMetricToProto(metric: MetricConfig, user: UserState, achievements: readonly AchievementConfig[]) {
+  const names = new Map([[metric.id, metric.name]]);
+  const own = achievements.filter((a) => a.trigger === "metric" && a.metricId === metric.id && isVisibleTo(a, user));
+  return {
+    id: metric.id,
+    key: metric.key,
+    name: metric.name,
+    current: decimalToNumber(user.metrics[metric.id]?.total ?? "0"),
+    achievements: own.map((achievement) => achievementToProto({ achievement, completion: user.achievements[achievement.id] ?? null }, names)),
+  };
+}
+
+async function metricNamesOf(services: ServiceContext, tenantId: string): Promise<Map<string, string>> {
+  return new Map((await services.config.metrics(tenantId)).map((m) => [m.id, m.name]));
 }

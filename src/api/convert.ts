@@ -1,9 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { BulkIssue } from "../domain/bulk.js";
+import type { AchievementView } from "../pipeline/achievements.js";
 import type { MetricConfig, UnitType } from "../domain/metric.js";
 import type { TenantConfig } from "../domain/tenant.js";
 import type { UserState, UserUpsert } from "../domain/user.js";
+import * as achievementPb from "../gen/gamification/v1/achievement_pb.js";
 import * as common from "../gen/gamification/v1/common_pb.js";
 import * as metric from "../gen/gamification/v1/metric_pb.js";
 import * as tenant from "../gen/gamification/v1/tenant_pb.js";
@@ -71,5 +73,38 @@ export function userToProto(u: UserState): user.User {
     control: u.control,
     created: timestampFromDate(u.created),
     updated: timestampFromDate(u.updated),
+  });
+}
+
+const ACHIEVEMENT_TRIGGERS = {
+  metric: achievementPb.AchievementTrigger.METRIC,
+  streak: achievementPb.AchievementTrigger.STREAK,
+  api: achievementPb.AchievementTrigger.API,
+  achievement: achievementPb.AchievementTrigger.ACHIEVEMENT,
+} as const;
+
+/**
+ * An achievement as the Application API shows it: the fields of its trigger only, the user's
+ * completion time (null when incomplete) and, in lists, completions and rarity.
+ */
+export function achievementToProto(view: AchievementView, metricNames: ReadonlyMap<string, string>): achievementPb.Achievement {
+  const a = view.achievement;
+  return create(achievementPb.AchievementSchema, {
+    id: a.id,
+    name: a.name,
+    trigger: ACHIEVEMENT_TRIGGERS[a.trigger],
+    description: a.description ?? undefined,
+    badgeUrl: a.badgeUrl ?? undefined,
+    key: a.key,
+    streakLength: a.trigger === "streak" ? (a.streakLength ?? undefined) : undefined,
+    achievementIds: a.trigger === "achievement" ? a.achievementIds : [],
+    metricId: a.trigger === "metric" ? (a.metricId ?? undefined) : undefined,
+    metricValue: a.trigger === "metric" ? (a.metricValue ?? undefined) : undefined,
+    metricName: a.trigger === "metric" ? metricNames.get(a.metricId ?? "") : undefined,
+    userAttributes: a.userAttributes,
+    eventAttributes: a.trigger === "metric" ? a.eventAttributes : [],
+    achievedAt: view.completion ? timestampFromDate(view.completion.achievedAt) : undefined,
+    completions: view.stats ? BigInt(view.stats.completions) : undefined,
+    rarity: view.stats?.rarity,
   });
 }

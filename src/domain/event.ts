@@ -1,3 +1,5 @@
+import type { AchievementConfig } from "./achievement-config.js";
+import { completeAchievements, type AchievementCompletion } from "./achievements.js";
 import { addDecimals, decimalFromNumber, ZERO, type DecimalString } from "./decimal.js";
 import { DomainError, invalidArgument } from "./errors.js";
 import { localDate, recordDailyChange } from "./history.js";
@@ -20,6 +22,8 @@ export interface EventOutcome {
   eventId: string;
   metricId: string;
   total: DecimalString;
+  /** Achievements this event completed, with their completion. */
+  achievements: Array<{ achievement: AchievementConfig; completion: AchievementCompletion }>;
 }
 
 /** Checks the parts of an event that the proto rules cannot state. */
@@ -34,7 +38,12 @@ export function validateEvent(event: MetricEvent): void {
  * Applies an event to a user's state: updates the user's fields, then adds the value to the metric
  * total exactly. Pure: `now` is an argument, the result is the next state and the outcome.
  */
-export function applyEvent(state: UserState, event: MetricEvent, now: Date): { state: UserState; outcome: EventOutcome } {
+export function applyEvent(
+  state: UserState,
+  event: MetricEvent,
+  now: Date,
+  config: { achievements: readonly AchievementConfig[]; newId: () => string } = { achievements: [], newId: () => "" },
+): { state: UserState; outcome: EventOutcome } {
   validateEvent(event);
   if (state.lastEventAt !== null && event.at < state.lastEventAt) {
     throw new DomainError(
@@ -48,6 +57,8 @@ export function applyEvent(state: UserState, event: MetricEvent, now: Date): { s
   const total = addDecimals(previous.total, change);
   // The day is the user's local day at the event's moment, in the zone in force then.
   const daily = recordDailyChange(previous.daily ?? {}, localDate(event.at, user.tz), change);
-  const next: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } } };
-  return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total } };
+  const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } } };
+  const { state: next, completed } = completeAchievements(counted, config.achievements, { event }, event.at, config.newId);
+  const achievements = completed.map((achievement) => ({ achievement, completion: next.achievements[achievement.id]! }));
+  return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total, achievements } };
 }

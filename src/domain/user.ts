@@ -1,4 +1,5 @@
 import type { DecimalString } from "./decimal.js";
+import type { AchievementCompletion } from "./achievements.js";
 import type { DailyChanges } from "./history.js";
 import type { IdempotencyRecord } from "./idempotency.js";
 
@@ -31,6 +32,8 @@ export interface UserState {
   attributes: Record<string, string>;
   /** By metric ID. */
   metrics: Record<string, UserMetricState>;
+  /** Completed achievements, by achievement ID. */
+  achievements: Record<string, AchievementCompletion>;
   created: Date;
   updated: Date;
   /** The moment of the latest applied event; events of one user are applied in time order. */
@@ -65,6 +68,7 @@ export function createUserState(userId: string, now: Date): UserState {
     control: false,
     attributes: {},
     metrics: {},
+    achievements: {},
     created: now,
     updated: now,
     lastEventAt: null,

@@ -11,6 +11,7 @@ import {
 } from "../domain/achievement-config.js";
 import type { ResourceScope, ResourceSpec } from "./admin-resources.js";
 import type { ServiceContext } from "./context.js";
+import { backfillAchievement } from "./achievements.js";
 import { describeReferrers, registerReference } from "./references.js";
 
 // What achievements refer to: deleting any of these is refused while an achievement uses it.
@@ -65,4 +66,8 @@ export const achievementSpec: ResourceSpec<AchievementConfig, AchievementDraft, 
   },
   duplicateMessage: (achievement) => `Key "${achievement.key}" is already in use by another achievement`,
   checkDelete: (ctx, scope, achievement) => describeReferrers(ctx, scope.tenantId, "achievement", achievement.id, achievement.key),
+  // Saving an active achievement backdates it to every user who already qualifies (no notifications).
+  afterSave: async (ctx, scope, achievement) => {
+    await backfillAchievement(ctx, scope.tenantId, achievement);
+  },
 };

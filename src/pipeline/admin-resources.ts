@@ -29,6 +29,8 @@ export interface ResourceSpec<T extends { id: string }, Draft, Changes> {
   duplicateMessage(resource: T): string;
   /** Why the resource cannot be deleted (e.g. what still refers to it), or null. */
   checkDelete?(ctx: ServiceContext, scope: ResourceScope, current: T): Promise<string | null>;
+  /** Work that follows a successful create or update, once the configuration cache is fresh. */
+  afterSave?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
   /** Sort order of lists; creation order by default. */
   sort?: Record<string, 1 | -1>;
 }
@@ -71,7 +73,12 @@ export async function createResources<T extends { id: string }, D, C>(
     }
   }
   ctx.config.invalidate();
+  await runAfterSave(spec, ctx, scope, result.done);
   return result;
+}
+
+async function runAfterSave<T extends { id: string }>(spec: ResourceSpec<T, any, any>, ctx: ServiceContext, scope: ResourceScope, saved: T[]): Promise<void> {
+  for (const resource of saved) await spec.afterSave?.(ctx, scope, resource);
 }
 
 export async function listResources<T extends { id: string }>(
@@ -128,6 +135,7 @@ export async function updateResources<T extends { id: string }, D, C>(
     }
   }
   ctx.config.invalidate();
+  await runAfterSave(spec, ctx, scope, result.done);
   return result;
 }
 

@@ -1,3 +1,4 @@
+import type { AchievementConfig } from "../domain/achievement-config.js";
 import type { AttributeType } from "../domain/attribute.js";
 import type { MetricConfig } from "../domain/metric.js";
 import type { TenantConfig } from "../domain/tenant.js";
@@ -21,6 +22,22 @@ export class ConfigCache {
 
   metricByKey(tenantId: string, key: string): Promise<MetricConfig | null> {
     return this.cached(`metric:${tenantId}:${key}`, () => findMetricByKey(this.collections.metrics, tenantId, key));
+  }
+
+  /** The tenant's metrics, oldest first. */
+  metrics(tenantId: string): Promise<MetricConfig[]> {
+    return this.cached(`metrics:${tenantId}`, async () => {
+      const docs = await this.collections.metrics.find({ tenantId }).sort({ created: 1, _id: 1 }).toArray();
+      return docs.map(({ _id, tenantId: _t, ...rest }) => ({ id: _id, ...rest }));
+    });
+  }
+
+  /** The tenant's achievements of every status, oldest first. */
+  achievements(tenantId: string): Promise<AchievementConfig[]> {
+    return this.cached(`achievements:${tenantId}`, async () => {
+      const docs = await this.collections.achievements.find({ tenantId }).sort({ created: 1, _id: 1 }).toArray();
+      return docs.map(({ _id, tenantId: _t, ...rest }) => ({ id: String(_id), ...rest }) as AchievementConfig);
+    });
   }
 
   /** The keys of the tenant's custom attributes of one type. */

@@ -1,5 +1,5 @@
 import type { Collection } from "mongodb";
-import type { UserState } from "../domain/user.js";
+import { createUserState, type UserState } from "../domain/user.js";
 
 /** One document per user and tenant: the user's whole game state plus a version for compare-and-set. */
 export interface UserDocument extends UserState {
@@ -22,8 +22,9 @@ function userDocumentId(tenantId: string, userId: string): string {
 export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
   if (!doc) return null;
-  const { _id, tenantId: _tenant, version, ...state } = doc;
-  return { state, version };
+  const { _id, tenantId: _tenant, version, ...stored } = doc;
+  // Fields added after a document was written take their defaults.
+  return { state: { ...createUserState(userId, stored.created), ...stored }, version };
 }
 
 /**

@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import type { AchievementConfig } from "../domain/achievement-config.js";
+import { completeAchievements, isVisibleTo, rarityOf, type AchievementCompletion } from "../domain/achievements.js";
+import { DomainError, notFound } from "../domain/errors.js";
+import { createUserState, upsertUser, type UserUpsert } from "../domain/user.js";
+import { findUser } from "../store/users.js";
+import type { ServiceContext } from "./context.js";
+import { changeUserState, type UserChange } from "./user-state.js";
+import { writeUser } from "./users.js";
+
+/** An achievement as seen by one user (with the completion when there is one) and, in lists, statistics. */
+export interface AchievementView {
+  achievement: AchievementConfig;
+  completion: AchievementCompletion | null;
+  stats?: { completions: number; rarity: number };
+}
+
+/**
+ * Completes an API achievement for a user (created on first sight, with the fields sent). Completing
+ * it again answers with the original completion (`alreadyCompleted`). Composite achievements whose
+ * last prerequisite this was complete too.
+ */
+export async function completeApiAchievement(
+  ctx: ServiceContext,
+  tenantId: string,
+  key: string,
+  user: UserUpsert,
+): Promise<{ view: AchievementView; alreadyCompleted: boolean }> {
+  const achievement = (await ctx.config.achievements(tenantId)).find((a) => a.key === key && a.status !== "inactive");
+  if (!achievement) throw notFound(`Achievement with key "${key}" not found`);
+  if (achievement.trigger !== "api") {
+    throw new DomainError("unprocessable", `Achievement "${key}" completes automatically (trigger ${achievement.trigger}), not through the API`);
+  }
+  await writeUser(ctx, tenantId, "identify", user); // validates the fields and creates the user on first sight
+  const achievements = await ctx.config.achievements(tenantId);
+  return changeUserState(ctx, tenantId, user.id, async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean }>> => {
+    const state = stored?.state ?? upsertUser(createUserState(user.id, now), user, now);
+    const existing = state.achievements[achievement.id];
+    if (existing) return { write: null, result: { view: { achievement, completion: existing }, alreadyCompleted: true } };
+    if (achievement.status === "locked") throw new DomainError("unprocessable", `Achievement "${key}" is locked and can no longer be completed`);
+    const result = completeAchievements(state, achievements, { apiAchievementId: achievement.id }, now, randomUUID);
+    const completion = result.state.achievements[achievement.id];
+    if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
+    return { write: result.state, result: { view: { achievement, completion }, alreadyCompleted: false } };
+  });
+}
+
+/** How many users of the tenant completed each achievement, and how many users the tenant has. */
+async function countCompletions(ctx: ServiceContext, tenantId: string, achievements: AchievementConfig[]) {
+  const users = ctx.database.collections.users;
+  const [total, ...counts] = await Promise.all([
+    users.countDocuments({ tenantId }),
+    ...achievements.map((a) => users.countDocuments({ tenantId, [`achievements.${a.id}`]: { $exists: true } })),
+  ]);
+  return new Map(achievements.map((a, i) => [a.id, { completions: counts[i]!, rarity: rarityOf(counts[i]!, total!) }]));
+}
+
+/** Every active achievement with completions and rarity. */
+export async function listAchievementStats(ctx: ServiceContext, tenantId: string): Promise<AchievementView[]> {
+  const active = (await ctx.config.achievements(tenantId)).filter((a) => isVisibleTo(a, null));
+  const stats = await countCompletions(ctx, tenantId, active);
+  return active.map((achievement) => ({ achievement, completion: null, stats: stats.get(achievement.id) }));
+}
+
+/** A user's completed achievements, oldest completion first, then (when asked) the incomplete ones. */
+export async function listUserAchievements(ctx: ServiceContext, tenantId: string, userId: string, includeIncomplete: boolean): Promise<AchievementView[]> {
+  const [found, all] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), ctx.config.achievements(tenantId)]);
+  if (!found) throw notFound(`User "${userId}" not found`);
+  const visible = all.filter((a) => isVisibleTo(a, found.state));
+  const stats = await countCompletions(ctx, tenantId, visible);
+  const views = visible.map((achievement) => ({ achievement, completion: found.state.achievements[achievement.id] ?? null, stats: stats.get(achievement.id) }));
+  const done = views.filter((v) => v.completion).sort((a, b) => a.completion!.achievedAt.getTime() - b.completion!.achievedAt.getTime());
+  return includeIncomplete ? [...done, ...views.filter((v) => !v.completion)] : done;
+}
+
+/**
+ * Backdating: when an achievement is active, every user of the tenant who already qualifies gets it,
+ * without notifications. Runs after an admin write; users are visited one by one through the same
+ * compare-and-set path as events, so it is safe alongside live traffic.
+ */
+export async function backfillAchievement(ctx: ServiceContext, tenantId: string, achievement: AchievementConfig): Promise<number> {
+  if (achievement.status !== "active" || achievement.trigger === "api") return 0;
+  const achievements = await ctx.config.achievements(tenantId);
+  let completed = 0;
+  const cursor = ctx.database.collections.users.find({ tenantId }, { projection: { userId: 1 } });
+  for await (const { userId } of cursor) {
+    completed += await changeUserState(ctx, tenantId, userId, async (stored, now) => {
+      if (!stored || stored.state.achievements[achievement.id]) return { write: null, result: 0 };
+      const result = completeAchievements(stored.state, achievements, { backfill: true }, now, randomUUID);
+      return result.completed.length > 0 ? { write: result.state, result: result.completed.length } : { write: null, result: 0 };
+    });
+  }
+  return completed;
+}
