@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
 import { pathToString } from "@bufbuild/protobuf/reflect";
 import { createValidator } from "@bufbuild/protovalidate";
@@ -77,18 +78,24 @@ function validateRequest(method: DescMethod, request: unknown): void {
   throw result.error;
 }
 
-/** Resolves API keys, caching results for a second so the hot path rarely waits on the database. */
+/**
+ * Resolves API keys, caching results for a second (by the key's SHA-256, never the key itself) so
+ * the hot path rarely waits on the database; concurrent lookups of one key share one read.
+ */
 function createAuthenticator(services: ServiceContext): (key: string | null) => Promise<Caller> {
-  const cache = new Map<string, { caller: Caller | null; expires: number }>();
+  const cache = new Map<string, { caller: Promise<Caller | null>; expires: number }>();
   return async (key) => {
     if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
-    const hit = cache.get(key);
+    const id = createHash("sha256").update(key).digest("base64");
     const now = Date.now();
-    const caller = hit && hit.expires > now ? hit.caller : await findCaller(services.database.collections.apiKeys, key);
-    if (!hit || hit.expires <= now) {
+    let entry = cache.get(id);
+    if (!entry || entry.expires <= now) {
       if (cache.size > 10_000) cache.clear();
-      cache.set(key, { caller, expires: now + AUTH_CACHE_MS });
+      entry = { caller: findCaller(services.database.collections.apiKeys, key), expires: now + AUTH_CACHE_MS };
+      cache.set(id, entry);
+      entry.caller.catch(() => cache.delete(id));
     }
+    const caller = await entry.caller;
     if (!caller) throw new DomainError("unauthenticated", "Invalid API key");
     return caller;
   };

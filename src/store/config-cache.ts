@@ -12,7 +12,7 @@ import { tenantFromDocument } from "./tenants.js";
  * documented staleness of configuration across instances.
  */
 export class ConfigCache {
-  private readonly entries = new Map<string, { value: unknown; expires: number }>();
+  private readonly entries = new Map<string, { value: Promise<unknown>; expires: number }>();
 
   constructor(
     private readonly collections: Collections,
@@ -60,11 +60,15 @@ export class ConfigCache {
     this.entries.clear();
   }
 
-  private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /** Concurrent misses of one entry share one load (single flight), so an expiry costs one read. */
+  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
-    if (hit && hit.expires > this.nowMs()) return hit.value as T;
-    const value = await load();
+    if (hit && hit.expires > this.nowMs()) return hit.value as Promise<T>;
+    const value = load();
     this.entries.set(key, { value, expires: this.nowMs() + this.ttlMs });
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
     return value;
   }
 }
