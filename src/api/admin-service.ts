@@ -11,6 +11,7 @@ import * as adminTenants from "../pipeline/admin-tenants.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { createApiKey, listAdminKeys } from "../store/api-keys.js";
 import { issueToProto, metricToProto, tenantToProto, unitTypeFromProto } from "./convert.js";
+import { createEventBatchMethods } from "./event-batch-methods.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 
@@ -26,8 +27,11 @@ export const ACCOUNT_LEVEL_ADMIN_METHODS: ReadonlySet<string> = new Set([
   "deleteAdminApiKeys",
 ]);
 
-/** The Admin API methods; the guard has checked the admin key, the request rules and the tenant. */
-export function createAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+/**
+ * The Admin API methods; the guard has checked the admin key, the request rules and the tenant.
+ * `eventBatchSubmitted` wakes this instance's batch worker when a batch of events was stored.
+ */
+export function createAdminMethods(services: ServiceContext, options: { eventBatchSubmitted?: () => void } = {}): Record<string, ScopedMethod> {
   const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
   const attributeToProto = (a: { id: string; key: string; name: string; type: "user" | "event" }) =>
     create(admin.AttributeSchema, { ...a, type: a.type === "user" ? admin.AttributeType.USER : admin.AttributeType.EVENT });
@@ -35,6 +39,8 @@ export function createAdminMethods(services: ServiceContext): Record<string, Sco
     t === admin.AttributeType.USER ? "user" : t === admin.AttributeType.EVENT ? "event" : undefined;
 
   return {
+    ...createEventBatchMethods(services, options.eventBatchSubmitted),
+
     async createMetrics(req: admin.CreateMetricsRequest, scope: CallScope) {
       const drafts = req.metrics.map((m) => ({ name: m.name, key: m.key, unitType: unitTypeFromProto(m.unitType), units: m.units }));
       return created(scope, await resources.createResources(metricSpec, services, scopeOf(scope), drafts), metricToProto);

@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     maxRequestBytes: config.maxRequestBytes,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
     atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
+    // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.
+    eventBatchLeaseMs: Number(process.env.GAMIFICATION_TEST_BATCH_LEASE_MS) || undefined,
     logger,
   });
   logger.info({ port: service.port, database: embedded?.kind ?? "MONGODB_URI" }, "gamification service listening");

@@ -17,6 +17,7 @@ import { AchievementAdminService, file_gamification_v1_achievement_admin_service
 import { LeaderboardAdminService, file_gamification_v1_leaderboard_admin_service } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
 import { StreakAdminService, file_gamification_v1_streak_admin_service } from "../gen/gamification/v1/streak_admin_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
+import { createEventBatchWorker } from "../pipeline/event-batches.js";
 import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";
 import { openDatabase } from "../store/database.js";
@@ -36,6 +37,8 @@ export interface ServiceOptions {
   idempotencyWindowMs?: number | null;
   /** Test-only fault injection at named pipeline points. */
   atPipelinePoint?: ServiceContext["atPipelinePoint"];
+  /** How long a claim on a batch of events lasts unless renewed (default 30 s; tests shorten it). */
+  eventBatchLeaseMs?: number;
 }
 
 export interface RunningService {
@@ -61,6 +64,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     idempotencyWindowMs: options.idempotencyWindowMs ?? null,
     atPipelinePoint: options.atPipelinePoint,
   };
+  // Processes admin batches of events in the background; started once the server listens.
+  const batchWorker = createEventBatchWorker(context, logger, { leaseMs: options.eventBatchLeaseMs });
 
   // Every service the server exposes, with its methods and who may call them. Adding a service is
   // one entry here: Connect, gRPC, gRPC-web, REST and reflection all follow from it.
@@ -68,7 +73,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: ApplicationService, methods: createApplicationMethods(context), options: { adminOnly: false }, file: file_gamification_v1_application_service },
     {
       service: AdminService,
-      methods: createAdminMethods(context),
+      methods: createAdminMethods(context, { eventBatchSubmitted: () => batchWorker.wake() }),
       options: { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
       file: file_gamification_v1_admin_service,
     },
@@ -106,11 +111,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     await database.close();
     throw error;
   }
+  batchWorker.start();
   return {
     port: server.port,
     context,
     async close() {
-      await server.close();
+      await Promise.all([server.close(), batchWorker.stop()]);
       await database.close();
     },
   };

@@ -1,5 +1,6 @@
 import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
+import type { EventBatchDocument, EventBatchEventsDocument } from "./event-batches.js";
 import type { IdempotencyDocument } from "./idempotency.js";
 import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
@@ -25,6 +26,10 @@ export interface Collections {
   pointsLevels: Collection<Document>;
   pointsBoosts: Collection<Document>;
   leaderboards: Collection<Document>;
+  /** Admin batches of metric events, with their progress (see pipeline/event-batches.ts). */
+  metricEventBatches: Collection<EventBatchDocument>;
+  /** The events of batches not yet completed, one document per batch. */
+  metricEventBatchEvents: Collection<EventBatchEventsDocument>;
 }
 
 export interface Database {
@@ -55,6 +60,8 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     pointsLevels: db.collection("points_levels"),
     pointsBoosts: db.collection("points_boosts"),
     leaderboards: db.collection("leaderboards"),
+    metricEventBatches: db.collection("metric_event_batches"),
+    metricEventBatchEvents: db.collection("metric_event_batch_events"),
   };
   await createIndexes(collections);
   return {
@@ -88,6 +95,8 @@ async function createIndexes(c: Collections): Promise<void> {
     c.pointsLevels.createIndex({ tenantId: 1, systemId: 1, points: 1 }, { unique: true, name: "tenant_system_points_unique" }),
     c.pointsBoosts.createIndex({ tenantId: 1, systemId: 1 }, { name: "tenant_system" }),
     c.leaderboards.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
+    // The worker looks for queued batches and ended leases; the retention sweep for old completed ones.
+    c.metricEventBatches.createIndex({ status: 1, leaseUntil: 1 }, { name: "status_lease" }),
   ]);
 }
 

@@ -1,0 +1,58 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import * as admin from "../gen/gamification/v1/admin_service_pb.js";
+import type { ServiceContext } from "../pipeline/context.js";
+import { readEventBatch, submitEventBatch } from "../pipeline/event-batches.js";
+import type { EventBatchStatus } from "../store/event-batches.js";
+import { userUpsertFromProto } from "./convert.js";
+import type { CallScope, ScopedMethod } from "./guard.js";
+import { setRestStatus } from "./rest-status.js";
+
+const STATUS = {
+  queued: admin.MetricEventBatchStatus.QUEUED,
+  processing: admin.MetricEventBatchStatus.PROCESSING,
+  completed: admin.MetricEventBatchStatus.COMPLETED,
+} as const;
+
+/**
+ * Admin batch ingestion (part of AdminService): submit a batch, read its status. `submitted` tells
+ * this instance's worker to look for work at once instead of at its next poll.
+ */
+export function createEventBatchMethods(services: ServiceContext, submitted: () => void = () => {}): Record<string, ScopedMethod> {
+  return {
+    async createMetricEventBatch(req: admin.CreateMetricEventBatchRequest, scope: CallScope) {
+      const events = req.events.map((e) => ({
+        metricKey: e.key,
+        user: userUpsertFromProto(e.user!.id, e.user),
+        value: e.value!,
+        attributes: e.attributes,
+        timestamp: e.timestamp ? timestampDate(e.timestamp) : undefined,
+        idempotencyKey: e.idempotencyKey,
+      }));
+      const { id, accepted } = await submitEventBatch(services, scope.tenantId, events);
+      submitted();
+      setRestStatus(scope.ctx, 202);
+      return { accepted, batchId: id };
+    },
+    async getMetricEventBatch(req: admin.GetMetricEventBatchRequest, scope: CallScope) {
+      return { batch: batchToProto(await readEventBatch(services, scope.tenantId, req.batchId)) };
+    },
+  };
+}
+
+function batchToProto(b: EventBatchStatus): admin.MetricEventBatch {
+  return create(admin.MetricEventBatchSchema, {
+    id: b._id,
+    status: STATUS[b.status],
+    total: b.total,
+    processed: b.applied + b.replayed + b.failed,
+    applied: b.applied,
+    replayed: b.replayed,
+    failed: b.failed,
+    errors: b.errors.map((e) => create(admin.MetricEventBatchErrorSchema, e)),
+    attempts: b.attempts,
+    created: timestampFromDate(b.created),
+    updated: timestampFromDate(b.updated),
+    completed: b.completed ? timestampFromDate(b.completed) : undefined,
+  });
+}

@@ -1,0 +1,357 @@
+import { randomUUID } from "node:crypto";
+import { BSON } from "mongodb";
+import type { Logger } from "pino";
+import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
+import {
+  claimBatch,
+  completeBatch,
+  countOutcomes,
+  deleteCompletedBefore,
+  findBatchEvents,
+  findBatchStatus,
+  insertBatch,
+  releaseBatch,
+  saveProgress,
+  type BatchProgress,
+  type EventBatchDocument,
+  type EventBatchStatus,
+  type StoredAttribute,
+  type StoredBatchEvent,
+} from "../store/event-batches.js";
+import type { ServiceContext } from "./context.js";
+import { recordEvent, type EventInput } from "./record-event.js";
+
+/** An event of a batch: the event call's input, with its idempotency key required. */
+export type BatchEventInput = EventInput & { idempotencyKey: string };
+
+/** A batch's events are one document, which must stay under MongoDB's 16 MiB. */
+const MAX_EVENTS_DOCUMENT_BYTES = 15 * 1024 * 1024;
+/** Stored error messages are cut to this length (they may quote caller input). */
+const MAX_ERROR_MESSAGE_CHARS = 1000;
+/** How many names or indexes an error message of the submit call lists before "and N more". */
+const MAX_LISTED = 10;
+
+/**
+ * Accepts a batch of events: checks what can be checked for the whole batch (idempotency keys
+ * unique per user and metric, every metric exists), then stores it as one document. The batch is
+ * durable when this returns; the worker processes it in the background.
+ */
+export async function submitEventBatch(ctx: ServiceContext, tenantId: string, events: BatchEventInput[]): Promise<{ id: string; accepted: number }> {
+  checkDuplicateKeys(events);
+  await checkMetricsExist(ctx, tenantId, events);
+  const now = ctx.now();
+  const doc: EventBatchDocument = {
+    _id: randomUUID(),
+    tenantId,
+    status: "queued",
+    total: events.length,
+    applied: 0,
+    replayed: 0,
+    failed: 0,
+    errors: [],
+    outcomes: events.map(() => null),
+    attempts: 0,
+    leaseOwner: null,
+    leaseUntil: new Date(0),
+    lastError: null,
+    created: now,
+    updated: now,
+    completed: null,
+  };
+  const stored = events.map(toStored);
+  const size = BSON.calculateObjectSize({ events: stored });
+  if (size > MAX_EVENTS_DOCUMENT_BYTES) {
+    throw invalidArgument(`The batch is too large to store (${size} bytes, the limit is ${MAX_EVENTS_DOCUMENT_BYTES}); send fewer or smaller events per batch`);
+  }
+  await insertBatch(ctx.database.collections, doc, stored);
+  return { id: doc._id, accepted: events.length };
+}
+
+export async function readEventBatch(ctx: ServiceContext, tenantId: string, id: string): Promise<EventBatchStatus> {
+  const batch = await findBatchStatus(ctx.database.collections.metricEventBatches, tenantId, id);
+  if (!batch) throw notFound(`Metric event batch "${id}" not found`);
+  return batch;
+}
+
+/** An idempotency key may appear once per user and metric: a second use would only be a replay of the first. */
+function checkDuplicateKeys(events: BatchEventInput[]): void {
+  const indexesByKey = new Map<string, number[]>();
+  events.forEach((e, index) => {
+    const scope = JSON.stringify([e.user.id, e.metricKey, e.idempotencyKey]);
+    indexesByKey.set(scope, [...(indexesByKey.get(scope) ?? []), index]);
+  });
+  const duplicates = [...indexesByKey.values()].filter((indexes) => indexes.length > 1);
+  if (duplicates.length === 0) return;
+  const described = duplicates.map((indexes) => {
+    const e = events[indexes[0]!]!;
+    return `events ${indexes.join(", ")} (user "${e.user.id}", metric "${e.metricKey}", key "${e.idempotencyKey}")`;
+  });
+  throw invalidArgument(`Duplicate idempotency keys for the same user and metric: ${listed(described, "; ")}`);
+}
+
+/** Unknown metric keys refuse the whole batch (404), as the reference lists "Metric not found". */
+async function checkMetricsExist(ctx: ServiceContext, tenantId: string, events: BatchEventInput[]): Promise<void> {
+  const indexesByMetric = new Map<string, number[]>();
+  events.forEach((e, index) => indexesByMetric.set(e.metricKey, [...(indexesByMetric.get(e.metricKey) ?? []), index]));
+  const keys = [...indexesByMetric.keys()];
+  const metrics = await Promise.all(keys.map((key) => ctx.config.metricByKey(tenantId, key)));
+  const missing = keys.filter((_, i) => metrics[i] === null);
+  if (missing.length === 0) return;
+  const described = missing.map((key) => {
+    const indexes = indexesByMetric.get(key)!;
+    return `"${key}" (event${indexes.length > 1 ? "s" : ""} ${listed(indexes.map(String), ", ")})`;
+  });
+  throw notFound(`Metrics not found: ${listed(described, ", ")}`);
+}
+
+function listed(items: string[], separator: string): string {
+  const shown = items.slice(0, MAX_LISTED).join(separator);
+  return items.length > MAX_LISTED ? `${shown}${separator}and ${items.length - MAX_LISTED} more` : shown;
+}
+
+/** Stored without undefined fields, and with attribute maps as pairs (any string may be a key). */
+function toStored(e: BatchEventInput): StoredBatchEvent {
+  const { attributes, ...user } = e.user;
+  return withoutUndefined({
+    key: e.metricKey,
+    user: withoutUndefined({ ...user, attributes: attributes && toPairs(attributes) }),
+    value: e.value,
+    attributes: toPairs(e.attributes),
+    timestamp: e.timestamp,
+    idempotencyKey: e.idempotencyKey,
+  });
+}
+
+function fromStored(e: StoredBatchEvent): BatchEventInput {
+  const { attributes, ...user } = e.user;
+  return {
+    metricKey: e.key,
+    user: { ...user, ...(attributes && { attributes: fromPairs(attributes) }) },
+    value: e.value,
+    attributes: fromPairs(e.attributes),
+    ...(e.timestamp && { timestamp: e.timestamp }),
+    idempotencyKey: e.idempotencyKey,
+  };
+}
+
+const toPairs = (map: Record<string, string>): StoredAttribute[] => Object.entries(map).map(([key, value]) => ({ key, value }));
+const fromPairs = (pairs: StoredAttribute[]): Record<string, string> => Object.fromEntries(pairs.map((p) => [p.key, p.value]));
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The worker
+
+export interface EventBatchWorkerOptions {
+  /** How long a claim on a batch lasts unless renewed (30 s); a crashed instance's batch is resumed after it. */
+  leaseMs?: number;
+  /** How often an idle worker looks for batches (200 ms). */
+  pollMs?: number;
+}
+
+export interface EventBatchWorker {
+  start(): void;
+  /** Looks for work now instead of at the next poll (a batch was just submitted on this instance). */
+  wake(): void;
+  /** Stops after the events in progress; a batch not finished is released for any instance to resume. */
+  stop(): Promise<void>;
+}
+
+/** Progress is saved (and the lease renewed) after this many events, and at least every third of the lease. */
+const SAVE_EVERY_EVENTS = 50;
+/** Users of a batch processed in parallel; each user's events run one after another, in order. */
+const USER_CONCURRENCY = 8;
+/** After this many claims (crashes, failed attempts) the events not yet processed are marked failed. */
+const MAX_ATTEMPTS = 10;
+/** A failed attempt is retried after 2 s, doubling up to 2 minutes. */
+const RETRY_BASE_MS = 2_000;
+const RETRY_MAX_MS = 120_000;
+/** Completed batches (their counters and errors) can be read this long. */
+const RETENTION_MS = 7 * 24 * 3_600_000;
+const SWEEP_EVERY_MS = 3_600_000;
+const ERROR_DELAY_MS = 1_000;
+
+/**
+ * The background loop of one instance: claims the oldest batch that needs work under a lease,
+ * processes it, and looks again; idle, it polls. Any number of instances may run it.
+ */
+export function createEventBatchWorker(ctx: ServiceContext, logger: Logger, options: EventBatchWorkerOptions = {}): EventBatchWorker {
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 200;
+  const owner = randomUUID();
+  const batches = ctx.database.collections.metricEventBatches;
+  let stopping = false;
+  let woken = false;
+  let wakeUp: (() => void) | null = null;
+  let loop: Promise<void> | null = null;
+  let lastSweep = 0;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (woken || stopping) {
+        woken = false;
+        return resolve();
+      }
+      const timer = setTimeout(() => done(), ms);
+      const done = () => {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      };
+      wakeUp = done;
+    });
+
+  const sweepIfDue = async () => {
+    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = Date.now();
+    await deleteCompletedBefore(ctx.database.collections, new Date(ctx.now().getTime() - RETENTION_MS));
+  };
+
+  const run = async () => {
+    while (!stopping) {
+      let delay = pollMs;
+      try {
+        await sweepIfDue();
+        const batch = await claimBatch(batches, owner, ctx.now(), leaseMs);
+        if (batch) {
+          await processBatch(ctx, logger, batch, { leaseMs, stopping: () => stopping });
+          continue;
+        }
+      } catch (error) {
+        logger.error({ err: error }, "metric event batch worker failed; retrying");
+        delay = ERROR_DELAY_MS;
+      }
+      await sleep(delay);
+    }
+  };
+
+  return {
+    start() {
+      loop ??= run();
+    },
+    wake() {
+      if (wakeUp) wakeUp();
+      else woken = true;
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await loop;
+    },
+  };
+}
+
+/** Per-event failures (bad input, rule broken) are the event's outcome; anything else fails the attempt. */
+function isEventError(error: unknown): error is DomainError {
+  return error instanceof DomainError && error.code !== "conflict" && error.code !== "rate_limited";
+}
+
+/**
+ * Processes the events of a claimed batch that have no outcome yet: each user's events in
+ * submission order, users in parallel. Each event goes through `recordEvent` with its idempotency
+ * key, so an event applied by an interrupted attempt comes back as a replay, never applied twice.
+ */
+async function processBatch(
+  ctx: ServiceContext,
+  logger: Logger,
+  batch: EventBatchDocument,
+  options: { leaseMs: number; stopping: () => boolean },
+): Promise<void> {
+  const batches = ctx.database.collections.metricEventBatches;
+  const stored = await findBatchEvents(ctx.database.collections, batch);
+  const events = (stored ?? []).map(fromStored);
+  const progress: BatchProgress = { outcomes: batch.outcomes ?? Array(batch.total).fill(null), errors: [...batch.errors] };
+  const log = logger.child({ batchId: batch._id, tenantId: batch.tenantId, attempt: batch.attempts });
+  const fail = (index: number, message: string) => {
+    progress.outcomes[index] = "failed";
+    progress.errors.push({ index, idempotencyKey: events[index]?.idempotencyKey ?? "", message: message.slice(0, MAX_ERROR_MESSAGE_CHARS) });
+  };
+  const snapshot = (): BatchProgress => ({ outcomes: [...progress.outcomes], errors: [...progress.errors].sort((a, b) => a.index - b.index) });
+
+  // Give up on a batch that keeps failing (or crashing its instance), or whose events are gone.
+  const giveUp = stored === null ? "its events are missing" : batch.attempts > MAX_ATTEMPTS ? `processing of the batch failed ${MAX_ATTEMPTS} times` : null;
+  if (giveUp !== null) {
+    log.error({ lastError: batch.lastError }, `metric event batch not processed: ${giveUp}; its remaining events are marked failed`);
+    progress.outcomes.forEach((outcome, index) => {
+      if (outcome === null) fail(index, `Not processed: ${giveUp}`);
+    });
+    await completeBatch(ctx.database.collections, batch, snapshot(), ctx.now());
+    return;
+  }
+
+  let lost = false;
+  let failure: unknown = null;
+  let sinceSave = 0;
+  let lastSave = Date.now();
+  // Saves run one at a time; each writes the progress as it is when it starts.
+  let saving: Promise<void> = Promise.resolve();
+  const save = () => {
+    sinceSave = 0;
+    lastSave = Date.now();
+    saving = saving.then(async () => {
+      if (lost) return;
+      await ctx.atPipelinePoint?.("batch-progress", batch.attempts);
+      if (!(await saveProgress(batches, batch, snapshot(), ctx.now(), options.leaseMs))) lost = true;
+    });
+    return saving;
+  };
+
+  const processUser = async (indexes: number[]) => {
+    for (const index of indexes) {
+      if (lost || failure !== null || options.stopping()) return;
+      try {
+        progress.outcomes[index] = (await recordEvent(ctx, batch.tenantId, events[index]!)).kind;
+      } catch (error) {
+        if (!isEventError(error)) throw error;
+        fail(index, error.message);
+      }
+      if (++sinceSave >= SAVE_EVERY_EVENTS || Date.now() - lastSave > options.leaseMs / 3) await save();
+    }
+  };
+  await forEachLimited(pendingByUser(events, progress.outcomes), USER_CONCURRENCY, async (indexes) => {
+    try {
+      await processUser(indexes);
+    } catch (error) {
+      failure ??= error;
+    }
+  });
+  await saving.catch((error) => void (failure ??= error));
+
+  if (lost) {
+    log.warn("lost the lease of a metric event batch (another instance resumed it, or it was deleted)");
+  } else if (failure !== null) {
+    const retryMs = Math.min(RETRY_BASE_MS * 2 ** (batch.attempts - 1), RETRY_MAX_MS);
+    log.error({ err: failure, retryMs }, "processing a metric event batch failed; it will be retried");
+    const now = ctx.now();
+    await releaseBatch(batches, batch, snapshot(), now, new Date(now.getTime() + retryMs), String(failure));
+  } else if (progress.outcomes.includes(null)) {
+    // Stopping: another instance (or this one after a restart) resumes the batch at once.
+    await releaseBatch(batches, batch, snapshot(), ctx.now(), ctx.now(), null);
+  } else {
+    const done = snapshot();
+    await completeBatch(ctx.database.collections, batch, done, ctx.now());
+    log.info({ total: batch.total, ...countOutcomes(done.outcomes) }, "metric event batch completed");
+  }
+}
+
+/** The indexes of the events still to process, grouped by user, each group in submission order. */
+function pendingByUser(events: BatchEventInput[], outcomes: ReadonlyArray<unknown>): number[][] {
+  const byUser = new Map<string, number[]>();
+  events.forEach((e, index) => {
+    if (outcomes[index] !== null) return;
+    const group = byUser.get(e.user.id);
+    if (group) group.push(index);
+    else byUser.set(e.user.id, [index]);
+  });
+  return [...byUser.values()];
+}
+
+async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(runners);
+}
