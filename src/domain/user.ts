@@ -43,6 +43,8 @@ export interface UserState {
    * caused, so a crash can never separate the two. Moved to the idempotency collection in batches.
    */
   recentIdempotency: IdempotencyRecord[];
+  /** When time-driven work (streak period ends, freeze earning, time triggers) is next due; null: none. */
+  dueAt: Date | null;
 }
 
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
@@ -73,6 +75,7 @@ export function createUserState(userId: string, now: Date): UserState {
     updated: now,
     lastEventAt: null,
     recentIdempotency: [],
+    dueAt: null,
   };
 }
 

@@ -85,7 +85,7 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
     // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null).
     await Promise.all(
       Object.entries(collections)
-        .filter(([name]) => name !== "tenants")
+        .filter(([name]) => name !== "tenants" && name !== "leases")
         .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
     );
     result.done.push({ id });

@@ -2,6 +2,7 @@ import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
 import type { EventBatchDocument, EventBatchEventsDocument } from "./event-batches.js";
 import type { IdempotencyDocument } from "./idempotency.js";
+import type { LeaseDocument } from "./leases.js";
 import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
 import type { TenantDocument } from "./tenants.js";
@@ -13,6 +14,8 @@ export interface Collections {
   metrics: Collection<MetricDocument>;
   apiKeys: Collection<ApiKeyDocument>;
   users: Collection<UserDocument>;
+  /** Leases and cursors of background work (the scheduler). */
+  leases: Collection<LeaseDocument>;
   /** Idempotency keys moved out of user documents (see pipeline/record-event.ts). */
   idempotencyKeys: Collection<IdempotencyDocument>;
   /** Custom user and event attributes. */
@@ -52,6 +55,7 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     apiKeys: db.collection("api_keys"),
     users: db.collection("users"),
     idempotencyKeys: db.collection("idempotency_keys"),
+    leases: db.collection("leases"),
     attributes: db.collection("attributes"),
     achievements: db.collection("achievements"),
     streakSettings: db.collection("streak_settings"),
@@ -86,6 +90,8 @@ async function createIndexes(c: Collections): Promise<void> {
     c.metrics.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
     c.apiKeys.createIndex({ prefix: 1 }, { unique: true, name: "prefix_unique" }),
     c.users.createIndex({ tenantId: 1, userId: 1 }, { unique: true, name: "tenant_user_unique" }),
+    // The scheduler finds users due in a minute by equality (FerretDB may not use an index for a range).
+    c.users.createIndex({ dueMinute: 1 }, { name: "due_minute" }),
     c.attributes.createIndex({ tenantId: 1, type: 1, key: 1 }, { unique: true, name: "tenant_type_key_unique" }),
     c.achievements.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
     c.streakSettings.createIndex({ tenantId: 1 }, { unique: true, name: "tenant_unique" }),

@@ -6,6 +6,13 @@ export interface UserDocument extends UserState {
   _id: string;
   tenantId: string;
   version: number;
+  /** `dueAt` in whole minutes since the epoch, for the scheduler's equality lookups; null: nothing due. */
+  dueMinute: number | null;
+}
+
+/** The scheduler's bucket of an instant: whole minutes since the epoch. */
+export function minuteOf(at: Date): number {
+  return Math.floor(at.getTime() / 60_000);
 }
 
 export interface VersionedUser {
@@ -22,7 +29,7 @@ function userDocumentId(tenantId: string, userId: string): string {
 export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
   if (!doc) return null;
-  const { _id, tenantId: _tenant, version, ...stored } = doc;
+  const { _id, tenantId: _tenant, version, dueMinute: _due, ...stored } = doc;
   // Fields added after a document was written take their defaults.
   return { state: { ...createUserState(userId, stored.created), ...stored }, version };
 }
@@ -39,7 +46,7 @@ export async function saveUser(
   expectedVersion: number,
 ): Promise<boolean> {
   const _id = userDocumentId(tenantId, state.userId);
-  const doc: UserDocument = { ...state, _id, tenantId, version: expectedVersion + 1 };
+  const doc: UserDocument = { ...state, _id, tenantId, version: expectedVersion + 1, dueMinute: state.dueAt ? minuteOf(state.dueAt) : null };
   if (expectedVersion === 0) {
     try {
       await users.insertOne(doc);
@@ -51,4 +58,9 @@ export async function saveUser(
   }
   const result = await users.replaceOne({ _id, version: expectedVersion }, doc);
   return result.matchedCount === 1;
+}
+
+/** Users whose time-driven work is due in the given minute (an index lookup by equality). */
+export async function findUsersDueInMinute(users: Collection<UserDocument>, minute: number, limit: number): Promise<Array<{ tenantId: string; userId: string }>> {
+  return users.find({ dueMinute: minute }, { projection: { tenantId: 1, userId: 1 } }).limit(limit).toArray();
 }

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import { advanceLease, claimLease, releaseLease } from "../store/leases.js";
+import { findUsersDueInMinute, minuteOf } from "../store/users.js";
+import type { ServiceContext } from "./context.js";
+
+/** Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState). */
+export type DueUserWork = (ctx: ServiceContext, tenantId: string, userId: string) => Promise<void>;
+
+export interface SchedulerOptions {
+  work: DueUserWork;
+  /** How often the loop wakes (default 1 s). */
+  tickMs?: number;
+  /** How long the claim lasts unless renewed (default 30 s). */
+  leaseMs?: number;
+  /** Where a scheduler that never ran starts (default: one day back). */
+  lookbackMinutes?: number;
+  /** Users fetched per query. */
+  batchSize?: number;
+}
+
+export interface Scheduler {
+  /** Processes every fully elapsed minute not yet processed; returns how many users it visited. */
+  tick(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+const LEASE_NAME = "scheduler:users";
+
+/**
+ * The one scheduler of time-driven work (streak period ends, freeze earning, time-based points).
+ * Each user document carries the minute its work is next due (`dueMinute`, written with the state
+ * that decided it); the scheduler walks the minutes in order, finding each minute's users by an
+ * indexed equality lookup, never scanning every user. A lease with a cursor (in `leases`) makes
+ * one instance at a time do it and makes the work survive restarts: a minute is marked done only
+ * after all its users were processed, and the work itself is idempotent (it recomputes from the
+ * stored state and `now`), so a minute processed twice after a crash changes nothing twice.
+ * Reads never depend on the scheduler: they compute the same catch-up before answering.
+ */
+export function createScheduler(ctx: ServiceContext, logger: Logger, options: SchedulerOptions): Scheduler {
+  const owner = randomUUID();
+  const leaseMs = options.leaseMs ?? 30_000;
+  const batchSize = options.batchSize ?? 200;
+  const leases = ctx.database.collections.leases;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = false;
+
+  async function processMinute(minute: number): Promise<number> {
+    const seen = new Set<string>();
+    for (;;) {
+      const due = (await findUsersDueInMinute(ctx.database.collections.users, minute, batchSize + seen.size)).filter(
+        (u) => !seen.has(`${u.tenantId}/${u.userId}`),
+      );
+      if (due.length === 0) return seen.size;
+      for (const { tenantId, userId } of due) {
+        seen.add(`${tenantId}/${userId}`);
+        try {
+          await options.work(ctx, tenantId, userId);
+        } catch (error) {
+          // One user's failure must not stop everyone else's work; the user is retried by its next read or event.
+          logger.error({ err: error, tenantId, userId, minute }, "scheduled work failed");
+        }
+      }
+    }
+  }
+
+  async function tick(): Promise<number> {
+    const now = ctx.now();
+    const lease = await claimLease(leases, LEASE_NAME, owner, now, leaseMs);
+    if (!lease) return 0;
+    // Only fully elapsed minutes: everything due in them is due by now.
+    const lastElapsed = minuteOf(now) - 1;
+    let minute = lease.cursor ?? lastElapsed - (options.lookbackMinutes ?? 24 * 60);
+    let visited = 0;
+    while (minute < lastElapsed && !stopped) {
+      minute += 1;
+      visited += await processMinute(minute);
+      if (!(await advanceLease(leases, lease, minute, ctx.now(), leaseMs))) return visited; // lost the lease
+    }
+    return visited;
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick()
+        .catch((error) => logger.error({ err: error }, "scheduler tick failed"))
+        .finally(schedule);
+    }, options.tickMs ?? 1000);
+    timer.unref();
+  }
+
+  return {
+    tick,
+    start: schedule,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      const lease = await leases.findOne({ _id: LEASE_NAME, owner });
+      if (lease) await releaseLease(leases, { name: LEASE_NAME, owner, version: lease.version, cursor: lease.cursor });
+    },
+  };
+}
