@@ -9,7 +9,7 @@ import type { AchievementConfig } from "../domain/achievement-config.js";
 import { isVisibleTo } from "../domain/achievements.js";
 import { completeApiAchievement, listAchievementStats, listUserAchievements } from "../pipeline/achievements.js";
 import { findMetricByKeyOrFail, readUser, summarizeUserMetric, writeUser } from "../pipeline/users.js";
-import { achievementToProto, userToProto, userUpsertFromProto } from "./convert.js";
+import { achievementToProto, pointsChangesToProto, userToProto, userUpsertFromProto } from "./convert.js";
 import { DomainError } from "../domain/errors.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
@@ -33,13 +33,13 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
       });
       setRestStatus(scope.ctx, result.kind === "replayed" ? 202 : 201);
       const { outcome } = result;
-      const metricNames = await metricNamesOf(services, scope.tenantId);
+      const [metricNames, pointsConfig] = await Promise.all([metricNamesOf(services, scope.tenantId), services.config.pointsConfig(scope.tenantId)]);
       return {
         metricId: outcome.metricId,
         eventId: outcome.eventId,
         total: decimalToNumber(outcome.total),
-        achievements: outcome.achievements.map((a) => achievementToProto({ ...a, stats: undefined }, metricNames)),
-        points: {},
+        achievements: outcome.reactions.achievements.map((a) => achievementToProto(a, metricNames)),
+        points: pointsChangesToProto(outcome.reactions.points, pointsConfig),
         leaderboards: {},
         ...(idempotencyKey !== undefined && { idempotencyKey, idempotentReplayed: result.kind === "replayed" }),
       };
@@ -83,9 +83,14 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
     },
     async completeAchievement(req: app.CompleteAchievementRequest, scope: CallScope) {
       checkUserScope(scope, req.user!.id);
-      const { view, alreadyCompleted } = await completeApiAchievement(services, scope.tenantId, req.key, userUpsertFromProto(req.user!.id, req.user));
+      const { view, alreadyCompleted, reactions } = await completeApiAchievement(services, scope.tenantId, req.key, userUpsertFromProto(req.user!.id, req.user));
       setRestStatus(scope.ctx, alreadyCompleted ? 200 : 201);
-      return { completionId: view.completion!.completionId, achievement: achievementToProto(view, await metricNamesOf(services, scope.tenantId)), points: {} };
+      const pointsConfig = await services.config.pointsConfig(scope.tenantId);
+      return {
+        completionId: view.completion!.completionId,
+        achievement: achievementToProto(view, await metricNamesOf(services, scope.tenantId)),
+        points: pointsChangesToProto(reactions.points, pointsConfig),
+      };
     },
     async listUserAchievements(req: app.ListUserAchievementsRequest, scope: CallScope) {
       checkUserScope(scope, req.id);

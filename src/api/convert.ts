@@ -2,11 +2,14 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { BulkIssue } from "../domain/bulk.js";
 import type { AchievementView } from "../pipeline/achievements.js";
+import type { PointsAward, PointsChange, PointsConfig } from "../domain/points.js";
+import type { PointsLevelConfig } from "../domain/points-config.js";
 import type { MetricConfig, UnitType } from "../domain/metric.js";
 import type { TenantConfig } from "../domain/tenant.js";
 import type { UserState, UserUpsert } from "../domain/user.js";
 import * as achievementPb from "../gen/gamification/v1/achievement_pb.js";
 import * as common from "../gen/gamification/v1/common_pb.js";
+import * as pointsPb from "../gen/gamification/v1/points_pb.js";
 import * as metric from "../gen/gamification/v1/metric_pb.js";
 import * as tenant from "../gen/gamification/v1/tenant_pb.js";
 import * as user from "../gen/gamification/v1/user_pb.js";
@@ -107,4 +110,75 @@ export function achievementToProto(view: AchievementView, metricNames: ReadonlyM
     completions: view.stats ? BigInt(view.stats.completions) : undefined,
     rarity: view.stats?.rarity,
   });
+}
+
+const TRIGGER_TYPES = {
+  metric: pointsPb.PointsTriggerType.METRIC,
+  achievement: pointsPb.PointsTriggerType.ACHIEVEMENT,
+  streak: pointsPb.PointsTriggerType.STREAK,
+  time: pointsPb.PointsTriggerType.TIME,
+  user_creation: pointsPb.PointsTriggerType.USER_CREATION,
+} as const;
+const ROUNDINGS = { down: pointsPb.BoostRounding.DOWN, up: pointsPb.BoostRounding.UP, nearest: pointsPb.BoostRounding.NEAREST } as const;
+
+export function levelToProto(level: PointsLevelConfig): pointsPb.PointsLevel {
+  return create(pointsPb.PointsLevelSchema, {
+    id: level.id,
+    key: level.key,
+    name: level.name,
+    description: level.description,
+    badgeUrl: level.badge?.url,
+    points: BigInt(level.points),
+  });
+}
+
+export function awardToProto(award: PointsAward): pointsPb.PointsAward {
+  const t = award.trigger;
+  return create(pointsPb.PointsAwardSchema, {
+    id: award.id,
+    awarded: BigInt(award.awarded),
+    date: timestampFromDate(award.date),
+    total: BigInt(award.total),
+    trigger: {
+      id: t.id,
+      type: TRIGGER_TYPES[t.type],
+      points: BigInt(t.points),
+      metricId: t.metricId,
+      metricName: t.metricName,
+      metricThreshold: t.metricThreshold,
+      achievementId: t.achievementId,
+      achievementName: t.achievementName,
+      streakLengthThreshold: t.streakLengthThreshold,
+      timeUnit: t.timeUnit === undefined ? undefined : t.timeUnit === "hour" ? pointsPb.TimeUnit.HOUR : pointsPb.TimeUnit.DAY,
+      timeInterval: t.timeInterval,
+    },
+    boosts: award.boosts.map((b) =>
+      create(pointsPb.PointsBoostSchema, { id: b.id, name: b.name, status: "active", start: b.start, end: b.end ?? undefined, multiplier: b.multiplier, rounding: ROUNDINGS[b.rounding] }),
+    ),
+  });
+}
+
+/**
+ * The `points` map of an event or achievement response: only systems this call changed, by key,
+ * with `level` only when the change moved the user to another level.
+ */
+export function pointsChangesToProto(changes: readonly PointsChange[], config: PointsConfig): Record<string, pointsPb.PointsChange> {
+  const out: Record<string, pointsPb.PointsChange> = {};
+  for (const change of changes) {
+    const system = config.systems.find((s) => s.system.id === change.systemId)?.system;
+    if (!system) continue;
+    out[change.systemKey] = create(pointsPb.PointsChangeSchema, {
+      id: system.id,
+      key: system.key,
+      name: system.name,
+      description: system.description || undefined,
+      badgeUrl: system.badge?.url,
+      maxPoints: system.maxPoints === null ? undefined : BigInt(system.maxPoints),
+      total: BigInt(change.total),
+      level: change.levelChanged?.next ? levelToProto(change.levelChanged.next) : undefined,
+      added: BigInt(change.added),
+      awards: change.awards.map(awardToProto),
+    });
+  }
+  return out;
 }

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { addDecimals, decimalFromNumber } from "./decimal.js";
 import { DomainError } from "./errors.js";
-import { applyEvent, type MetricEvent } from "./event.js";
+import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
+import type { UserState } from "./user.js";
 import { createUserState } from "./user.js";
+
+/** Applies an event with no achievements or points configured. */
+function applyEvent(state: UserState, event: MetricEvent, now: Date) {
+  return applyEventWith(state, event, now, { achievements: [], points: { systems: [], attributeKeys: {} }, newId: () => "id" }, false);
+}
 
 const t0 = new Date("2026-03-01T12:00:00Z");
 const t1 = new Date("2026-03-02T12:00:00Z");

@@ -1,8 +1,7 @@
-import type { AchievementConfig } from "./achievement-config.js";
-import { completeAchievements, type AchievementCompletion } from "./achievements.js";
 import { addDecimals, decimalFromNumber, ZERO, type DecimalString } from "./decimal.js";
 import { DomainError, invalidArgument } from "./errors.js";
 import { localDate, recordDailyChange } from "./history.js";
+import { react, type EngineConfig, type Reactions } from "./reactions.js";
 import { isValidTimeZone } from "./rules.js";
 import { upsertUser, type UserState, type UserUpsert } from "./user.js";
 
@@ -22,8 +21,8 @@ export interface EventOutcome {
   eventId: string;
   metricId: string;
   total: DecimalString;
-  /** Achievements this event completed, with their completion. */
-  achievements: Array<{ achievement: AchievementConfig; completion: AchievementCompletion }>;
+  /** Achievements completed and points changed by this event. */
+  reactions: Reactions;
 }
 
 /** Checks the parts of an event that the proto rules cannot state. */
@@ -42,7 +41,8 @@ export function applyEvent(
   state: UserState,
   event: MetricEvent,
   now: Date,
-  config: { achievements: readonly AchievementConfig[]; newId: () => string } = { achievements: [], newId: () => "" },
+  config: EngineConfig,
+  userCreated: boolean,
 ): { state: UserState; outcome: EventOutcome } {
   validateEvent(event);
   if (state.lastEventAt !== null && event.at < state.lastEventAt) {
@@ -58,7 +58,7 @@ export function applyEvent(
   // The day is the user's local day at the event's moment, in the zone in force then.
   const daily = recordDailyChange(previous.daily ?? {}, localDate(event.at, user.tz), change);
   const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } } };
-  const { state: next, completed } = completeAchievements(counted, config.achievements, { event }, event.at, config.newId);
-  const achievements = completed.map((achievement) => ({ achievement, completion: next.achievements[achievement.id]! }));
-  return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total, achievements } };
+  const trigger = { event: { metricId: event.metricId, value: event.value, attributes: event.attributes, totalAfter: total }, userCreated };
+  const { state: next, reactions } = react(counted, trigger, config, event.at);
+  return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total, reactions } };
 }

@@ -2,6 +2,7 @@ import type { DecimalString } from "./decimal.js";
 import type { AchievementCompletion } from "./achievements.js";
 import type { DailyChanges } from "./history.js";
 import type { IdempotencyRecord } from "./idempotency.js";
+import type { PointsState } from "./points.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -34,6 +35,8 @@ export interface UserState {
   metrics: Record<string, UserMetricState>;
   /** Completed achievements, by achievement ID. */
   achievements: Record<string, AchievementCompletion>;
+  /** Points by points system ID. */
+  points: Record<string, PointsState>;
   created: Date;
   updated: Date;
   /** The moment of the latest applied event; events of one user are applied in time order. */
@@ -71,6 +74,7 @@ export function createUserState(userId: string, now: Date): UserState {
     attributes: {},
     metrics: {},
     achievements: {},
+    points: {},
     created: now,
     updated: now,
     lastEventAt: null,

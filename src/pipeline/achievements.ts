@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { AchievementConfig } from "../domain/achievement-config.js";
 import { completeAchievements, isVisibleTo, rarityOf, type AchievementCompletion } from "../domain/achievements.js";
 import { DomainError, notFound } from "../domain/errors.js";
+import { NO_REACTIONS, react, type Reactions } from "../domain/reactions.js";
+import { loadEngineConfig } from "./engine-config.js";
 import { createUserState, upsertUser, type UserUpsert } from "../domain/user.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
@@ -25,23 +27,23 @@ export async function completeApiAchievement(
   tenantId: string,
   key: string,
   user: UserUpsert,
-): Promise<{ view: AchievementView; alreadyCompleted: boolean }> {
+): Promise<{ view: AchievementView; alreadyCompleted: boolean; reactions: Reactions }> {
   const achievement = (await ctx.config.achievements(tenantId)).find((a) => a.key === key && a.status !== "inactive");
   if (!achievement) throw notFound(`Achievement with key "${key}" not found`);
   if (achievement.trigger !== "api") {
     throw new DomainError("unprocessable", `Achievement "${key}" completes automatically (trigger ${achievement.trigger}), not through the API`);
   }
   await writeUser(ctx, tenantId, "identify", user); // validates the fields and creates the user on first sight
-  const achievements = await ctx.config.achievements(tenantId);
-  return changeUserState(ctx, tenantId, user.id, async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean }>> => {
+  const engine = await loadEngineConfig(ctx, tenantId);
+  return changeUserState(ctx, tenantId, user.id, async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean; reactions: Reactions }>> => {
     const state = stored?.state ?? upsertUser(createUserState(user.id, now), user, now);
     const existing = state.achievements[achievement.id];
-    if (existing) return { write: null, result: { view: { achievement, completion: existing }, alreadyCompleted: true } };
+    if (existing) return { write: null, result: { view: { achievement, completion: existing }, alreadyCompleted: true, reactions: NO_REACTIONS } };
     if (achievement.status === "locked") throw new DomainError("unprocessable", `Achievement "${key}" is locked and can no longer be completed`);
-    const result = completeAchievements(state, achievements, { apiAchievementId: achievement.id }, now, randomUUID);
+    const result = react(state, { apiAchievementId: achievement.id, userCreated: false }, engine, now);
     const completion = result.state.achievements[achievement.id];
     if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
-    return { write: result.state, result: { view: { achievement, completion }, alreadyCompleted: false } };
+    return { write: result.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions: result.reactions } };
   });
 }
 

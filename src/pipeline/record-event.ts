@@ -8,6 +8,8 @@ import { createUserState, type UserState, type UserUpsert } from "../domain/user
 import { findIdempotencyRecord, saveIdempotencyRecords } from "../store/idempotency.js";
 import { changeUserState, type UserChange } from "./user-state.js";
 import type { ServiceContext } from "./context.js";
+import { loadEngineConfig } from "./engine-config.js";
+import { NO_REACTIONS } from "../domain/reactions.js";
 
 export interface EventInput {
   metricKey: string;
@@ -56,7 +58,7 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
   };
   validateEvent(event);
   const { idempotencyKeys } = ctx.database.collections;
-  const achievements = await ctx.config.achievements(tenantId);
+  const engine = await loadEngineConfig(ctx, tenantId);
 
   const findMovedRecord = async () => (recordId ? findIdempotencyRecord(idempotencyKeys, tenantId, input.user.id, recordId) : null);
   return changeUserState(ctx, tenantId, input.user.id, async (stored, now, movedRecord): Promise<UserChange<EventResult>> => {
@@ -69,13 +71,13 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
           `Idempotency key "${input.idempotencyKey}" was already used for a different request on this metric (request fingerprint ${fingerprint}, original ${earlier.fingerprint}); use a new key for a new request`,
         );
       }
-      const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id), achievements: [] };
+      const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id), reactions: NO_REACTIONS };
       return { write: null, result: { kind: "replayed", outcome } };
     }
     // Without an admin timestamp the event happens now, never before the latest applied event
     // (clocks of several instances may differ slightly).
     const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
-    const { state, outcome } = applyEvent(current, { ...event, at }, now, { achievements, newId: randomUUID });
+    const { state, outcome } = applyEvent(current, { ...event, at }, now, engine, stored === null);
     const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
     const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
     return { write: { ...state, recentIdempotency: [...recent, ...record] }, result: { kind: "applied", outcome } };

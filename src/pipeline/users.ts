@@ -4,7 +4,9 @@ import { summarizeChanges, localDate, type Aggregation } from "../domain/history
 import type { MetricConfig } from "../domain/metric.js";
 import { isValidTimeZone } from "../domain/rules.js";
 import { createUserState, upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
+import { react } from "../domain/reactions.js";
 import { findUser } from "../store/users.js";
+import { loadEngineConfig } from "./engine-config.js";
 import type { ServiceContext } from "./context.js";
 import { changeUserState } from "./user-state.js";
 
@@ -21,13 +23,16 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
   }
   const unknown = findUnknownKeys(upsert.attributes, await ctx.config.attributeKeys(tenantId, "user"));
   if (unknown.length > 0) throw invalidArgument(invalidAttributeKeysMessage(unknown));
+  const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(ctx, tenantId, upsert.id, async (stored, now) => {
     if (stored && mode === "create") {
       throw new DomainError("unprocessable", `User "${upsert.id}" already exists; identify it with PUT /v1/users/${upsert.id} to update it`);
     }
     if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
     const next = upsertUser(stored?.state ?? createUserState(upsert.id, now), upsert, now);
-    return { write: next, result: next };
+    // A first identification may award points (user-creation triggers).
+    const { state } = stored ? { state: next } : react(next, { userCreated: true }, engine, now);
+    return { write: state, result: state };
   });
 }
 

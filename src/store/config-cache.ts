@@ -1,6 +1,8 @@
 import type { AchievementConfig } from "../domain/achievement-config.js";
 import type { AttributeType } from "../domain/attribute.js";
 import type { MetricConfig } from "../domain/metric.js";
+import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
+import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
 import type { TenantConfig } from "../domain/tenant.js";
 import type { Collections } from "./database.js";
 import { findMetricByKey } from "./metrics.js";
@@ -37,6 +39,43 @@ export class ConfigCache {
     return this.cached(`achievements:${tenantId}`, async () => {
       const docs = await this.collections.achievements.find({ tenantId }).sort({ created: 1, _id: 1 }).toArray();
       return docs.map(({ _id, tenantId: _t, ...rest }) => ({ id: String(_id), ...rest }) as AchievementConfig);
+    });
+  }
+
+  /**
+   * Everything that decides points awards in a tenant: systems with their triggers, levels and
+   * boosts, plus the names and attribute keys awards and filters need. Four reads, cached.
+   */
+  pointsConfig(tenantId: string): Promise<PointsConfig> {
+    return this.cached(`points:${tenantId}`, async () => {
+      const c = this.collections;
+      const byTenant = { tenantId };
+      const [systems, triggers, levels, boosts, attributes, metrics, achievements] = await Promise.all([
+        c.pointsSystems.find(byTenant).sort({ created: 1, _id: 1 }).toArray(),
+        c.pointsTriggers.find(byTenant).sort({ created: 1, _id: 1 }).toArray(),
+        c.pointsLevels.find(byTenant).sort({ points: 1 }).toArray(),
+        c.pointsBoosts.find(byTenant).sort({ created: 1, _id: 1 }).toArray(),
+        c.attributes.find(byTenant, { projection: { key: 1 } }).toArray(),
+        this.metrics(tenantId),
+        this.achievements(tenantId),
+      ]);
+      const ofSystem = <T>(docs: Array<Record<string, unknown>>, systemId: string) =>
+        docs.filter((d) => d.systemId === systemId).map(({ _id, tenantId: _t, systemId: _s, ...rest }) => ({ id: String(_id), ...rest }) as T);
+      const snapshots: PointsSystemSnapshot[] = systems.map(({ _id, tenantId: _t, ...rest }) => {
+        const system = { id: String(_id), ...rest } as PointsSystemConfig;
+        return {
+          system,
+          triggers: ofSystem<PointsTriggerConfig>(triggers, system.id),
+          levels: ofSystem<PointsLevelConfig>(levels, system.id),
+          boosts: ofSystem<PointsBoostConfig>(boosts, system.id),
+        };
+      });
+      return {
+        systems: snapshots,
+        attributeKeys: Object.fromEntries(attributes.map((a) => [String(a._id), a.key as string])),
+        metricNames: Object.fromEntries(metrics.map((m) => [m.id, m.name])),
+        achievementNames: Object.fromEntries(achievements.map((a) => [a.id, a.name])),
+      };
     });
   }
 

@@ -1,0 +1,9 @@
+import { randomUUID } from "node:crypto";
+import type { EngineConfig } from "../domain/reactions.js";
+import type { ServiceContext } from "./context.js";
+
+/** The tenant's configuration snapshot for the engine, read once per call from the config cache. */
+export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): Promise<EngineConfig> {
+  const [achievements, points] = await Promise.all([ctx.config.achievements(tenantId), ctx.config.pointsConfig(tenantId)]);
+  return { achievements, points, newId: randomUUID };
+}
