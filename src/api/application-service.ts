@@ -1,4 +1,4 @@
-import { timestampDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { decimalToNumber } from "../domain/decimal.js";
 import type * as app from "../gen/gamification/v1/application_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
@@ -8,8 +8,9 @@ import type { UserState } from "../domain/user.js";
 import type { AchievementConfig } from "../domain/achievement-config.js";
 import { isVisibleTo } from "../domain/achievements.js";
 import { completeApiAchievement, listAchievementStats, listUserAchievements } from "../pipeline/achievements.js";
+import { listStreakLengths, readUserStreak } from "../pipeline/streaks.js";
 import { findMetricByKeyOrFail, readUser, summarizeUserMetric, writeUser } from "../pipeline/users.js";
-import { achievementToProto, pointsChangesToProto, userToProto, userUpsertFromProto } from "./convert.js";
+import { achievementToProto, pointsChangesToProto, streakFields, streakToProto, userToProto, userUpsertFromProto } from "./convert.js";
 import { DomainError } from "../domain/errors.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
@@ -39,6 +40,7 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
         eventId: outcome.eventId,
         total: decimalToNumber(outcome.total),
         achievements: outcome.reactions.achievements.map((a) => achievementToProto(a, metricNames)),
+        currentStreak: outcome.reactions.streak ? streakToProto(outcome.reactions.streak, outcome.reactions.streak.extended) : undefined,
         points: pointsChangesToProto(outcome.reactions.points, pointsConfig),
         leaderboards: {},
         ...(idempotencyKey !== undefined && { idempotencyKey, idempotentReplayed: result.kind === "replayed" }),
@@ -98,6 +100,23 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
       const names = await metricNamesOf(services, scope.tenantId);
       return { achievements: views.map((v) => achievementToProto(v, names)) };
     },
+    async getUserStreak(req: app.GetUserStreakRequest, scope: CallScope) {
+      checkUserScope(scope, req.id);
+      const streak = await readUserStreak(services, scope.tenantId, req.id, req.historyPeriods);
+      return {
+        streak: {
+          ...streakFields(streak),
+          extended: streak.extended ? timestampFromDate(streak.extended) : undefined,
+          streakHistory: streak.streakHistory,
+          pauses: streak.pauses,
+        },
+      };
+    },
+    async listStreaks(req: app.ListStreaksRequest, scope: CallScope) {
+      if (scope.caller.userId !== null) req.userIds.forEach((id) => checkUserScope(scope, id));
+      const rows = await listStreakLengths(services, scope.tenantId, req.userIds);
+      return { streaks: rows.map((r) => ({ userId: r.userId, streakLength: r.streakLength, extended: r.extended ? timestampFromDate(r.extended) : undefined })) };
+    },
     async listAchievementStats(_req: app.ListAchievementStatsRequest, scope: CallScope) {
       const names = await metricNamesOf(services, scope.tenantId);
       return { achievements: (await listAchievementStats(services, scope.tenantId)).map((v) => achievementToProto(v, names)) };
@@ -112,7 +131,7 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
 }
 
 /** Application keys act for one user only. */
-function checkUserScope(scope: CallScope, userId: string): void {
+export function checkUserScope(scope: CallScope, userId: string): void {
   if (scope.caller.userId !== null && scope.caller.userId !== userId) {
     throw new DomainError("permission_denied", "This API key may only act for its own user");
   }

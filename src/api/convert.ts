@@ -4,12 +4,14 @@ import type { BulkIssue } from "../domain/bulk.js";
 import type { AchievementView } from "../pipeline/achievements.js";
 import type { PointsAward, PointsChange, PointsConfig } from "../domain/points.js";
 import type { PointsLevelConfig } from "../domain/points-config.js";
+import type { StreakView } from "../domain/streak.js";
 import type { MetricConfig, UnitType } from "../domain/metric.js";
 import type { TenantConfig } from "../domain/tenant.js";
 import type { UserState, UserUpsert } from "../domain/user.js";
 import * as achievementPb from "../gen/gamification/v1/achievement_pb.js";
 import * as common from "../gen/gamification/v1/common_pb.js";
 import * as pointsPb from "../gen/gamification/v1/points_pb.js";
+import * as streakPb from "../gen/gamification/v1/streak_pb.js";
 import * as metric from "../gen/gamification/v1/metric_pb.js";
 import * as tenant from "../gen/gamification/v1/tenant_pb.js";
 import * as user from "../gen/gamification/v1/user_pb.js";
@@ -181,4 +183,27 @@ export function pointsChangesToProto(changes: readonly PointsChange[], config: P
     });
   }
   return out;
+}
+
+const FREQUENCIES = { daily: streakPb.StreakFrequency.DAILY, weekly: streakPb.StreakFrequency.WEEKLY, monthly: streakPb.StreakFrequency.MONTHLY } as const;
+
+/** The fields every streak shape shares (event response and read), as a plain init object. */
+export function streakFields(view: StreakView) {
+  return {
+    length: view.length,
+    frequency: FREQUENCIES[view.frequency],
+    started: view.started ?? undefined,
+    periodStart: view.periodStart ?? undefined,
+    periodEnd: view.periodEnd ?? undefined,
+    expires: view.expires ?? undefined,
+    freezes: view.freezes,
+    maxFreezes: view.maxFreezes,
+    freezeAutoEarnInterval: view.freezeAutoEarnInterval,
+    freezeAutoEarnAmount: view.freezeAutoEarnAmount,
+  };
+}
+
+/** The streak of an event response; `extended` is true when this event made the current period count. */
+export function streakToProto(view: StreakView, extended: boolean): streakPb.Streak {
+  return create(streakPb.StreakSchema, { ...streakFields(view), extended });
 }

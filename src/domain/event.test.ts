@@ -7,7 +7,7 @@ import { createUserState } from "./user.js";
 
 /** Applies an event with no achievements or points configured. */
 function applyEvent(state: UserState, event: MetricEvent, now: Date) {
-  return applyEventWith(state, event, now, { achievements: [], points: { systems: [], attributeKeys: {} }, newId: () => "id" }, false);
+  return applyEventWith(state, event, now, { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id" }, false);
 }
 
 const t0 = new Date("2026-03-01T12:00:00Z");

@@ -3,12 +3,16 @@ import { completeAchievements, type AchievementCompletion } from "./achievements
 import type { DecimalString } from "./decimal.js";
 import { DomainError } from "./errors.js";
 import { applyPointsForEvent, nextTimeTriggerDueAt, type PointsChange, type PointsConfig, type PointsEvent } from "./points.js";
+import type { StreakSettings } from "./streak-config.js";
+import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, nextStreakDueAt, type StreakDomainEvent, type StreakView } from "./streak.js";
 import type { UserState } from "./user.js";
 
 /** The configuration the engine reacts with (a snapshot read once per call). */
 export interface EngineConfig {
   achievements: readonly AchievementConfig[];
   points: PointsConfig;
+  /** The tenant's streak settings; null when streaks are not configured. */
+  streak: StreakSettings | null;
   newId: () => string;
 }
 
@@ -17,9 +21,12 @@ export interface Reactions {
   achievements: Array<{ achievement: AchievementConfig; completion: AchievementCompletion }>;
   points: PointsChange[];
   pointsEvents: PointsEvent[];
+  /** The streak after the call (null when streaks are not configured), and whether this call extended it. */
+  streak: (StreakView & { extended: boolean }) | null;
+  streakEvents: StreakDomainEvent[];
 }
 
-export const NO_REACTIONS: Reactions = { achievements: [], points: [], pointsEvents: [] };
+export const NO_REACTIONS: Reactions = { achievements: [], points: [], pointsEvents: [], streak: null, streakEvents: [] };
 
 /** What happened in the call. */
 export interface ReactionTrigger {
@@ -30,16 +37,18 @@ export interface ReactionTrigger {
 }
 
 /**
- * The engine's reactions to one call, in order: achievements complete (metric, API, composite),
- * then points systems award or deduct for the event, the completed achievements and a first
+ * The engine's reactions to one call, in order: the streak (brought up to the moment, then the
+ * event counted in its period), achievements (metric, streak length, API, composite), then points
+ * systems for the event, the completed achievements, the streak's growth and a first
  * identification, with boosts, caps and levels. A deduction that `blockIfOutOfPoints` forbids
  * refuses the whole call (nothing of it is written). Also sets when time-driven work is next due.
  */
 export function react(state: UserState, trigger: ReactionTrigger, config: EngineConfig, at: Date): { state: UserState; reactions: Reactions } {
+  const streaked = advanceStreak(state, trigger, config.streak, at);
   const achieved = completeAchievements(
-    state,
+    streaked.state,
     config.achievements,
-    { event: trigger.event, apiAchievementId: trigger.apiAchievementId },
+    { event: trigger.event, apiAchievementId: trigger.apiAchievementId, streakLength: streaked.after },
     at,
     config.newId,
   );
@@ -47,19 +56,55 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
     achieved.state.points,
     config.points,
     achieved.state,
-    { event: trigger.event, completedAchievementIds: achieved.completed.map((a) => a.id), userCreated: trigger.userCreated },
+    {
+      event: trigger.event,
+      completedAchievementIds: achieved.completed.map((a) => a.id),
+      streakLength: streaked.after > streaked.before ? { before: streaked.before, after: streaked.after } : undefined,
+      userCreated: trigger.userCreated,
+    },
     at,
     config.newId,
   );
   if (points.kind === "blocked") throw new DomainError("unprocessable", points.message);
   const next: UserState = { ...achieved.state, points: points.states };
-  next.dueAt = nextTimeTriggerDueAt(next.points, config.points, next);
+  next.dueAt = nextDueAt(next, config);
   return {
     state: next,
     reactions: {
       achievements: achieved.completed.map((achievement) => ({ achievement, completion: next.achievements[achievement.id]! })),
       points: points.changes,
       pointsEvents: points.events,
+      streak: streaked.view,
+      streakEvents: streaked.events,
     },
   };
+}
+
+/** The streak part of a call: catch up to `at`, then count the event (when there is one). */
+function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: StreakSettings | null, at: Date) {
+  if (!settings) return { state, before: 0, after: 0, view: null, events: [] as StreakDomainEvent[] };
+  const current = state.streak ?? createStreakState(settings, state.created, at);
+  const caught = catchUpStreak(current, settings, state.tzHistory, at);
+  const before = caught.state.length;
+  if (!trigger.event) {
+    const view = { ...describeStreak(caught.state, settings, state.tzHistory, at), extended: false };
+    return { state: { ...state, streak: caught.state }, before, after: before, view, events: caught.events };
+  }
+  const applied = applyStreakEvent(caught.state, settings, { metricId: trigger.event.metricId, value: trigger.event.value, at, tz: state.tz }, state.tzHistory);
+  return {
+    state: { ...state, streak: applied.state },
+    before,
+    after: applied.state.length,
+    view: { ...applied.streak, extended: applied.extended },
+    events: [...caught.events, ...applied.events],
+  };
+}
+
+/** When time-driven work is next due: a streak period end or freeze earning, or a time trigger. */
+export function nextDueAt(state: UserState, config: EngineConfig): Date | null {
+  const candidates = [
+    config.streak && state.streak ? nextStreakDueAt(state.streak, config.streak, state.tzHistory) : null,
+    nextTimeTriggerDueAt(state.points, config.points, state),
+  ].filter((d): d is Date => d !== null);
+  return candidates.length === 0 ? null : new Date(Math.min(...candidates.map((d) => d.getTime())));
 }

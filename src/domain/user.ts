@@ -3,6 +3,7 @@ import type { AchievementCompletion } from "./achievements.js";
 import type { DailyChanges } from "./history.js";
 import type { IdempotencyRecord } from "./idempotency.js";
 import type { PointsState } from "./points.js";
+import type { StreakState } from "./streak.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -37,6 +38,8 @@ export interface UserState {
   achievements: Record<string, AchievementCompletion>;
   /** Points by points system ID. */
   points: Record<string, PointsState>;
+  /** The streak, once the tenant has streak settings and the user has been seen since. */
+  streak: StreakState | null;
   created: Date;
   updated: Date;
   /** The moment of the latest applied event; events of one user are applied in time order. */
@@ -75,6 +78,7 @@ export function createUserState(userId: string, now: Date): UserState {
     metrics: {},
     achievements: {},
     points: {},
+    streak: null,
     created: now,
     updated: now,
     lastEventAt: null,

@@ -4,6 +4,10 @@ import type { ServiceContext } from "./context.js";
 
 /** The tenant's configuration snapshot for the engine, read once per call from the config cache. */
 export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): Promise<EngineConfig> {
-  const [achievements, points] = await Promise.all([ctx.config.achievements(tenantId), ctx.config.pointsConfig(tenantId)]);
-  return { achievements, points, newId: randomUUID };
+  const [achievements, points, streak] = await Promise.all([
+    ctx.config.achievements(tenantId),
+    ctx.config.pointsConfig(tenantId),
+    ctx.config.streakSettings(tenantId),
+  ]);
+  return { achievements, points, streak, newId: randomUUID };
 }

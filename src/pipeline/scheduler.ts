@@ -13,7 +13,7 @@ export interface SchedulerOptions {
   tickMs?: number;
   /** How long the claim lasts unless renewed (default 30 s). */
   leaseMs?: number;
-  /** Where a scheduler that never ran starts (default: one day back). */
+  /** Where a scheduler that never ran starts (default: one hour back; afterwards its cursor persists). */
   lookbackMinutes?: number;
   /** Users fetched per query. */
   batchSize?: number;
@@ -72,7 +72,7 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
     if (!lease) return 0;
     // Only fully elapsed minutes: everything due in them is due by now.
     const lastElapsed = minuteOf(now) - 1;
-    let minute = lease.cursor ?? lastElapsed - (options.lookbackMinutes ?? 24 * 60);
+    let minute = lease.cursor ?? lastElapsed - (options.lookbackMinutes ?? 60);
     let visited = 0;
     while (minute < lastElapsed && !stopped) {
       minute += 1;

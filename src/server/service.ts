@@ -18,6 +18,8 @@ import { LeaderboardAdminService, file_gamification_v1_leaderboard_admin_service
 import { StreakAdminService, file_gamification_v1_streak_admin_service } from "../gen/gamification/v1/streak_admin_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { createEventBatchWorker } from "../pipeline/event-batches.js";
+import { runDueWork } from "../pipeline/due-work.js";
+import { createScheduler } from "../pipeline/scheduler.js";
 import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";
 import { openDatabase } from "../store/database.js";
@@ -112,11 +114,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw error;
   }
   batchWorker.start();
+  // Time-driven work of every user (streak period ends, freezes, time-triggered points).
+  const scheduler = createScheduler(context, logger, { work: runDueWork });
+  scheduler.start();
   return {
     port: server.port,
     context,
     async close() {
-      await Promise.all([server.close(), batchWorker.stop()]);
+      await Promise.all([server.close(), batchWorker.stop(), scheduler.stop()]);
       await database.close();
     },
   };

@@ -1,6 +1,7 @@
 import type { AchievementConfig } from "../domain/achievement-config.js";
 import type { AttributeType } from "../domain/attribute.js";
 import type { MetricConfig } from "../domain/metric.js";
+import type { StreakSettings } from "../domain/streak-config.js";
 import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
 import type { TenantConfig } from "../domain/tenant.js";
@@ -76,6 +77,14 @@ export class ConfigCache {
         metricNames: Object.fromEntries(metrics.map((m) => [m.id, m.name])),
         achievementNames: Object.fromEntries(achievements.map((a) => [a.id, a.name])),
       };
+    });
+  }
+
+  /** The tenant's streak settings, or null when they were never set. */
+  streakSettings(tenantId: string): Promise<StreakSettings | null> {
+    return this.cached(`streak:${tenantId}`, async () => {
+      const doc = await this.collections.streakSettings.findOne({ tenantId });
+      return doc ? { frequency: doc.frequency, metrics: doc.metrics, evaluationMode: doc.evaluationMode, freezes: doc.freezes ?? null } : null;
     });
   }
 

@@ -1,0 +1,44 @@
+import { notFound } from "../domain/errors.js";
+import { nextDueAt } from "../domain/reactions.js";
+import { createStreakState, readStreak, type StreakReadView } from "../domain/streak.js";
+import { findUser } from "../store/users.js";
+import type { ServiceContext } from "./context.js";
+import { loadEngineConfig } from "./engine-config.js";
+import { changeUserState } from "./user-state.js";
+
+const DEFAULT_HISTORY_PERIODS = 7;
+
+/**
+ * A user's streak as of now. Reads never show a stale state: the streak is caught up first
+ * (freezes consumed, a missed period judged, freezes earned), and when that changed anything the
+ * caught-up state is stored (compute, then persist), exactly as the scheduler would have.
+ */
+export async function readUserStreak(ctx: ServiceContext, tenantId: string, userId: string, historyPeriods?: number): Promise<StreakReadView> {
+  const engine = await loadEngineConfig(ctx, tenantId);
+  const settings = engine.streak;
+  if (!settings) throw notFound("Streaks are not configured for this tenant (set them with PUT /admin/v1/streaks/settings)");
+  return changeUserState(ctx, tenantId, userId, async (stored, now) => {
+    if (!stored) throw notFound(`User "${userId}" not found`);
+    const user = stored.state;
+    const read = readStreak(user.streak ?? createStreakState(settings, user.created, now), settings, user.tzHistory, now, historyPeriods ?? DEFAULT_HISTORY_PERIODS);
+    if (read.events.length === 0) return { write: null, result: read.streak };
+    const next = { ...user, streak: read.state };
+    next.dueAt = nextDueAt(next, engine);
+    return { write: next, result: read.streak };
+  });
+}
+
+/** The streak lengths of up to 100 users, longest first (unknown users and users without a streak: 0). */
+export async function listStreakLengths(ctx: ServiceContext, tenantId: string, userIds: string[]) {
+  const settings = await ctx.config.streakSettings(tenantId);
+  const now = ctx.now();
+  const rows = await Promise.all(
+    [...new Set(userIds)].map(async (userId) => {
+      const found = await findUser(ctx.database.collections.users, tenantId, userId);
+      if (!settings || !found?.state.streak) return { userId, streakLength: 0, extended: null };
+      const read = readStreak(found.state.streak, settings, found.state.tzHistory, now, 1);
+      return { userId, streakLength: read.streak.length, extended: read.streak.extended };
+    }),
+  );
+  return rows.sort((a, b) => b.streakLength - a.streakLength || (a.userId < b.userId ? -1 : 1));
+}

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./helpers/server.js";
+
+let server: TestServer;
+
+/** Noon UTC `offset` days from today, and that day's date. */
+const noon = (offset: number) => {
+  const d = new Date();
+  d.setUTCHours(12, 0, 0, 0);
+  return new Date(d.getTime() + offset * 86_400_000);
+};
+const date = (offset: number) => noon(offset).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const metric = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "minutes", name: "Minutes practised" }] })).body.created[0].id;
+  const settings = await server.rest("PUT", "/admin/v1/streaks/settings", {
+    body: { frequency: "daily", metrics: [{ metricId: metric, threshold: 10 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2 } },
+  });
+  expect(settings.status).toBe(201);
+});
+afterAll(() => server.close());
+
+const practise = (user: string, value: number, at: Date, tz = "UTC") =>
+  server.rest("POST", "/api/metrics/minutes/event", { body: { user: { id: user, tz }, value, timestamp: at.toISOString() } });
+
+describe("streaks", () => {
+  it("extend once per day when the threshold is met, in the event response", async () => {
+    const below = await practise("ann", 5, noon(-2));
+    expect(below.body.currentStreak).toMatchObject({ length: 0, frequency: "daily", started: null, extended: false });
+    const met = await practise("ann", 5, new Date(noon(-2).getTime() + 3_600_000));
+    expect(met.body.currentStreak).toMatchObject({ length: 1, started: date(-2), periodStart: date(-2), periodEnd: date(-2), expires: date(-1), extended: true });
+    const again = await practise("ann", 20, new Date(noon(-2).getTime() + 7_200_000));
+    expect(again.body.currentStreak).toMatchObject({ length: 1, extended: false });
+    const nextDay = await server.client("connect-json").application.trackMetricEvent({ key: "minutes", user: { id: "ann" }, value: 10 });
+    // Yesterday was missed: the freeze held the length at 1, and today extends it to 2.
+    expect([nextDay.currentStreak?.length, nextDay.currentStreak?.extended, nextDay.currentStreak?.freezes]).toEqual([2, true, 0]);
+  });
+
+  it("show a missed day on read: a freeze consumed, then the streak lost", async () => {
+    await practise("bob", 10, noon(-4));
+    await practise("bob", 10, noon(-3)); // length 2; then days -2 and -1 missed
+    const read = await server.rest("GET", "/v1/users/bob/streak?historyPeriods=5");
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ length: 0, frequency: "daily", started: null, extended: null, freezes: 0, maxFreezes: 2, pauses: [] });
+    expect(read.body.streakHistory).toEqual([
+      { periodStart: date(-4), periodEnd: date(-4), length: 1, usedFreeze: false, usedPause: false },
+      { periodStart: date(-3), periodEnd: date(-3), length: 2, usedFreeze: false, usedPause: false },
+      { periodStart: date(-2), periodEnd: date(-2), length: 2, usedFreeze: true, usedPause: false },
+      { periodStart: date(-1), periodEnd: date(-1), length: 0, usedFreeze: false, usedPause: false },
+      { periodStart: date(0), periodEnd: date(0), length: 0, usedFreeze: false, usedPause: false },
+    ]);
+    // The caught-up state was stored (compute, then persist).
+    const stored = await server.service.context.database.collections.users.findOne({ userId: "bob" });
+    expect(stored!.streak!.length).toBe(0);
+  });
+
+  it("count days in the user's own time zone", async () => {
+    // 23:30 in Los Angeles is already the next day in UTC: both events fall on one local day.
+    const lateEvening = new Date(`${date(-1)}T23:30:00-08:00`);
+    await practise("cal", 10, new Date(lateEvening.getTime() - 86_400_000), "America/Los_Angeles");
+    const second = await practise("cal", 10, lateEvening, "America/Los_Angeles");
+    expect(second.body.currentStreak).toMatchObject({ length: 2, extended: true });
+  });
+
+  it("list several users' lengths, longest first", async () => {
+    const list = await server.rest("GET", "/v1/streaks?userIds=bob,ann,cal,nobody");
+    expect(list.body.map((r: { userId: string; streakLength: number }) => [r.userId, r.streakLength])).toEqual([
+      ["ann", 2], // ties: by user ID
+      ["cal", 2],
+      ["bob", 0],
+      ["nobody", 0],
+    ]);
+    expect((await server.rest("GET", "/v1/users/nobody/streak")).status).toBe(404);
+  });
+});
