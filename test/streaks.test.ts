@@ -74,3 +74,38 @@ describe("streaks", () => {
     expect((await server.rest("GET", "/v1/users/nobody/streak")).status).toBe(404);
   });
 });
+
+describe("streak administration", () => {
+  it("grants freezes up to the maximum", async () => {
+    await practise("fay", 10, new Date(Date.now() - 60_000)); // created with the initial grant of 1 (maximum 2)
+    const granted = await server.rest("POST", "/admin/v1/streaks/freezes", { body: { freezes: [{ userId: "fay" }, { userId: "fay" }, { userId: "ghost" }] } });
+    expect(granted).toEqual({
+      status: 200,
+      body: {
+        issues: [
+          { userId: "fay", severity: "warning", message: "Would exceed maximum freeze limit" },
+          { userId: "ghost", severity: "error", message: "User does not exist" },
+        ],
+      },
+    });
+    expect((await server.rest("GET", "/v1/users/fay/streak")).body.freezes).toBe(2);
+  });
+
+  it("pauses hold a streak through missed days; past starts are refused; pauses can be deleted", async () => {
+    const past = await server.rest("POST", "/admin/v1/streaks/pauses", { body: { pauses: [{ userId: "fay", start: date(-1), end: date(1) }] } });
+    expect(past.status).toBe(200);
+    expect(past.body.issues[0]).toMatchObject({ userId: "fay", severity: "error" });
+    const created = await server.client("grpc").streaks.createStreakPauses({ pauses: [{ userId: "fay", start: date(1), end: date(3) }] });
+    expect(created.created[0]).toMatchObject({ userId: "fay", start: date(1), end: date(3), status: "active" });
+    expect((await server.rest("GET", "/v1/users/fay/streak")).body.pauses).toEqual([{ id: created.created[0]!.id, start: date(1), end: date(3) }]);
+    const removed = await server.rest("DELETE", `/admin/v1/streaks/pauses?ids=${created.created[0]!.id},nope`);
+    expect(removed.body).toEqual({ deleted: [{ id: created.created[0]!.id }], issues: [{ id: "nope", severity: "error", message: "Pause not found by ID" }] });
+  });
+
+  it("restores a lost streak to its length when lost", async () => {
+    const restored = await server.rest("POST", "/admin/v1/streaks/restore", { body: { users: [{ id: "bob" }, { id: "fay" }] } });
+    expect(restored.status).toBe(201);
+    expect(restored.body).toEqual({ restoredUsers: ["bob"], issues: [{ userId: "fay", severity: "warning", message: "No streak to restore" }] });
+    expect((await server.rest("GET", "/v1/users/bob/streak")).body.length).toBe(2);
+  });
+});

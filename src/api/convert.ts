@@ -22,6 +22,7 @@ export function issueToProto(issue: BulkIssue): common.AdminIssue {
   return create(common.AdminIssueSchema, {
     index: issue.index,
     id: issue.id,
+    userId: issue.userId,
     severity: issue.severity === "error" ? common.IssueSeverity.ERROR : common.IssueSeverity.WARNING,
     message: issue.message,
   });

@@ -7,6 +7,9 @@ import type { ServiceContext } from "../pipeline/context.js";
 import { enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
+import { created, deleted } from "./admin-service.js";
+import { issueToProto } from "./convert.js";
+import { createStreakPauses, deleteStreakPauses, grantStreakFreezes, restoreStreaks } from "../pipeline/streak-admin.js";
 
 const frequencies = enumMapping<StreakFrequency, ProtoFrequency>([
   ["daily", ProtoFrequency.DAILY],
@@ -36,6 +39,23 @@ export function streakSettingsToProto(s: StreakSettings): pb.StreakSettings {
 /** StreakAdminService; the guard has checked the admin key, the request rules and the tenant. */
 export function createStreakAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
   return {
+    async createStreakFreezes(req: pb.CreateStreakFreezesRequest, scope: CallScope) {
+      const result = await grantStreakFreezes(services, scope.tenantId, req.freezes.map((f) => f.userId));
+      if (result.issues.length === 0) setRestStatus(scope.ctx, 201);
+      return { issues: result.issues.map(issueToProto) };
+    },
+    async createStreakPauses(req: pb.CreateStreakPausesRequest, scope: CallScope) {
+      const result = await createStreakPauses(services, scope.tenantId, req.pauses);
+      return created(scope, result, (p) => create(pb.AdminStreakPauseSchema, { ...p, status: "active" }));
+    },
+    async deleteStreakPauses(req: pb.DeleteStreakPausesRequest, scope: CallScope) {
+      return deleted(await deleteStreakPauses(services, scope.tenantId, req.ids));
+    },
+    async restoreStreaks(req: pb.RestoreStreaksRequest, scope: CallScope) {
+      const result = await restoreStreaks(services, scope.tenantId, req.users.map((u) => u.id));
+      if (result.done.length > 0) setRestStatus(scope.ctx, 201);
+      return { restoredUsers: result.done, issues: result.issues.map(issueToProto) };
+    },
     async getStreakSettings(_req: pb.GetStreakSettingsRequest, scope: CallScope) {
       return { settings: streakSettingsToProto(await getStreakSettings(services, scope.tenantId)) };
     },

@@ -2,6 +2,7 @@
 export interface BulkIssue {
   index?: number;
   id?: string;
+  userId?: string;
   severity: "error" | "warning";
   message: string;
 }

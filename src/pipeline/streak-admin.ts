@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import type { BulkResult } from "../domain/bulk.js";
+import { DomainError, notFound } from "../domain/errors.js";
+import { nextDueAt } from "../domain/reactions.js";
+import { addPause, createStreakState, grantFreezes, removePause, restoreStreak, type StreakPause, type StreakState } from "../domain/streak.js";
+import type { UserState } from "../domain/user.js";
+import type { ServiceContext } from "./context.js";
+import { loadEngineConfig } from "./engine-config.js";
+import { changeUserState } from "./user-state.js";
+
+/**
+ * Changes one user's streak through the same compare-and-set path as events; the user must
+ * exist and the tenant must have streak settings. Returns an issue message instead of throwing.
+ */
+async function changeStreak<T>(
+  ctx: ServiceContext,
+  tenantId: string,
+  userId: string,
+  change: (streak: StreakState, user: UserState, now: Date) => { streak: StreakState; result: T },
+): Promise<{ ok: true; result: T } | { ok: false; message: string }> {
+  const engine = await loadEngineConfig(ctx, tenantId);
+  const settings = engine.streak;
+  if (!settings) throw notFound("Streaks are not configured for this tenant (set them with PUT /admin/v1/streaks/settings)");
+  try {
+    const result = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
+      if (!stored) throw new DomainError("not_found", "User does not exist");
+      const user = stored.state;
+      const changed = change(user.streak ?? createStreakState(settings, user.created, now), user, now);
+      const next = { ...user, streak: changed.streak };
+      next.dueAt = nextDueAt(next, engine);
+      return { write: next, result: changed.result };
+    });
+    return { ok: true, result };
+  } catch (error) {
+    if (error instanceof DomainError && error.code !== "conflict") return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+/** Grants one freeze per listed user ID (a user listed twice gets two), up to the maximum. */
+export async function grantStreakFreezes(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  const settings = await ctx.config.streakSettings(tenantId);
+  const result: BulkResult<string> = { done: [], issues: [] };
+  for (const userId of userIds) {
+    const outcome = await changeStreak(ctx, tenantId, userId, (streak) => {
+      const granted = grantFreezes(streak, settings!, 1);
+      return { streak: granted.state, result: granted.granted };
+    });
+    if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
+    else if (outcome.result === 0) result.issues.push({ userId, severity: "warning", message: "Would exceed maximum freeze limit" });
+    else result.done.push(userId);
+  }
+  return result;
+}
+
+/** Creates pauses; a start before today in the user's zone, or an end before the start, is an issue. */
+export async function createStreakPauses(
+  ctx: ServiceContext,
+  tenantId: string,
+  drafts: Array<{ userId: string; start: string; end: string }>,
+): Promise<BulkResult<StreakPause & { userId: string }>> {
+  const result: BulkResult<StreakPause & { userId: string }> = { done: [], issues: [] };
+  for (const draft of drafts) {
+    const pause = { id: randomUUID(), start: draft.start, end: draft.end };
+    const outcome = await changeStreak(ctx, tenantId, draft.userId, (streak, user, now) => ({ streak: addPause(streak, pause, user.tzHistory, now), result: pause }));
+    if (outcome.ok) result.done.push({ ...outcome.result, userId: draft.userId });
+    else result.issues.push({ userId: draft.userId, severity: "error", message: outcome.message });
+  }
+  return result;
+}
+
+/** Deletes pauses by ID, wherever (whichever user of the tenant) they are. */
+export async function deleteStreakPauses(ctx: ServiceContext, tenantId: string, ids: string[]): Promise<BulkResult<{ id: string }>> {
+  const result: BulkResult<{ id: string }> = { done: [], issues: [] };
+  for (const id of ids) {
+    const holder = await ctx.database.collections.users.findOne({ tenantId, "streak.pauses.id": id }, { projection: { userId: 1 } });
+    const outcome = holder
+      ? await changeStreak(ctx, tenantId, holder.userId, (streak) => {
+          const removed = removePause(streak, id);
+          return { streak: removed.state, result: removed.removed };
+        })
+      : { ok: true as const, result: false };
+    if (outcome.ok && outcome.result) result.done.push({ id });
+    else result.issues.push({ id, severity: "error", message: outcome.ok ? "Pause not found by ID" : outcome.message });
+  }
+  return result;
+}
+
+/** Restores each user's streak to the length when last lost (continued by the run since). */
+export async function restoreStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  const settings = await ctx.config.streakSettings(tenantId);
+  const result: BulkResult<string> = { done: [], issues: [] };
+  for (const userId of userIds) {
+    const outcome = await changeStreak(ctx, tenantId, userId, (streak, user, now) => {
+      const restored = restoreStreak(streak, settings!, user.tzHistory, now);
+      return { streak: restored.state, result: restored.restored };
+    });
+    if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
+    else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: "No streak to restore" });
+    else result.done.push(userId);
+  }
+  return result;
+}
