@@ -109,3 +109,42 @@ describe("streak administration", () => {
     expect((await server.rest("GET", "/v1/users/bob/streak")).body.length).toBe(2);
   });
 });
+
+describe("weekly and monthly streaks (each in its own tenant)", () => {
+  async function tenantWithStreak(customerId: string, frequency: string) {
+    await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId, name: customerId }] });
+    const metric = (await server.rest("POST", "/admin/v1/metrics", { tenantId: customerId, body: [{ key: "minutes", name: "Minutes" }] })).body.created[0].id;
+    const settings = await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: customerId, body: { frequency, metrics: [{ metricId: metric, threshold: 1 }] } });
+    expect(settings.status).toBe(201);
+    return (at: Date) => server.rest("POST", "/api/metrics/minutes/event", { tenantId: customerId, body: { user: { id: "u" }, value: 1, timestamp: at.toISOString() } });
+  }
+  const justNow = () => new Date(Date.now() - 60_000);
+
+  it("weekly: one event in each of three consecutive ISO weeks makes a streak of 3", async () => {
+    const send = await tenantWithStreak("weekly-tenant", "weekly");
+    await send(noon(-14));
+    await send(noon(-7));
+    const third = await send(justNow());
+    expect(third.body.currentStreak).toMatchObject({ length: 3, frequency: "weekly", extended: true });
+    // The current ISO week runs Monday to Sunday.
+    const start = new Date(`${third.body.currentStreak.periodStart}T00:00:00Z`);
+    expect(start.getUTCDay()).toBe(1);
+    expect(third.body.currentStreak.periodEnd).toBe(new Date(start.getTime() + 6 * 86_400_000).toISOString().slice(0, 10));
+  });
+
+  it("monthly: one event in each of three consecutive calendar months makes a streak of 3", async () => {
+    const send = await tenantWithStreak("monthly-tenant", "monthly");
+    const today = new Date();
+    const monthStart = (back: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 1, 12));
+    await send(monthStart(2));
+    await send(monthStart(1));
+    const third = await send(justNow());
+    expect(third.body.currentStreak).toMatchObject({ length: 3, frequency: "monthly", extended: true, periodStart: monthStart(0).toISOString().slice(0, 10) });
+    const read = await server.rest("GET", "/v1/users/u/streak?historyPeriods=3", { tenantId: "monthly-tenant" });
+    expect(read.body.streakHistory.map((p: { periodStart: string; length: number }) => [p.periodStart, p.length])).toEqual([
+      [monthStart(2).toISOString().slice(0, 10), 1],
+      [monthStart(1).toISOString().slice(0, 10), 2],
+      [monthStart(0).toISOString().slice(0, 10), 3],
+    ]);
+  });
+});
