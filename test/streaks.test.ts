@@ -148,3 +148,23 @@ describe("weekly and monthly streaks (each in its own tenant)", () => {
     ]);
   });
 });
+
+describe("time-driven work", () => {
+  it("consumes a freeze and then loses the streak without any read, and stores the next due minute", async () => {
+    const { runDueWork } = await import("../src/pipeline/due-work.js");
+    await practise("sam", 10, noon(-1)); // length 1, one freeze; then days 0 and +1 are missed
+    const users = server.service.context.database.collections.users;
+    const before = await users.findOne({ userId: "sam" });
+    expect(before!.dueMinute).toBeGreaterThan(Math.floor(Date.now() / 60_000) - 1);
+
+    const later = new Date(noon(2).getTime() + 60_000);
+    await runDueWork({ ...server.service.context, now: () => later }, "default", "sam");
+    const after = await users.findOne({ userId: "sam" });
+    expect(after!.streak!.length).toBe(0);
+    expect(after!.streak!.freezes).toBe(0);
+    expect(after!.dueMinute).toBeNull(); // no streak left and no freeze earning configured: nothing is due
+    // Running it again with the same clock changes nothing (idempotent).
+    await runDueWork({ ...server.service.context, now: () => later }, "default", "sam");
+    expect((await users.findOne({ userId: "sam" }))!.streak).toEqual(after!.streak);
+  });
+});

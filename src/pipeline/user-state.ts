@@ -26,10 +26,14 @@ export async function changeUserState<T, P = undefined>(
   return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const [stored, prefetched] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), prefetch()]);
-      const change = await decide(stored, ctx.now(), prefetched);
+      const now = ctx.now();
+      const change = await decide(stored, now, prefetched);
       if (change.write === null) return change.result;
+      // Work already overdue (e.g. after a backfilled event) is due now: the scheduler only walks
+      // forward from its cursor, so a due time in the past would never be visited.
+      const write = change.write.dueAt && change.write.dueAt < now ? { ...change.write, dueAt: now } : change.write;
       await ctx.atPipelinePoint?.("before-user-write", attempt);
-      if (await saveUser(ctx.database.collections.users, tenantId, change.write, stored?.version ?? 0)) {
+      if (await saveUser(ctx.database.collections.users, tenantId, write, stored?.version ?? 0)) {
         await ctx.atPipelinePoint?.("after-user-write", attempt);
         return change.result;
       }
