@@ -5,6 +5,7 @@ import { AdminService } from "./gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService } from "./gen/gamification/v1/application_service_pb.js";
 import { LeaderboardAdminService } from "./gen/gamification/v1/leaderboard_admin_service_pb.js";
 import { PointsAdminService } from "./gen/gamification/v1/points_admin_service_pb.js";
+import { PointsService } from "./gen/gamification/v1/points_service_pb.js";
 import { StreakAdminService } from "./gen/gamification/v1/streak_admin_service_pb.js";
 
 export * from "./gen/gamification/v1/achievement_admin_service_pb.js";
@@ -16,6 +17,7 @@ export * from "./gen/gamification/v1/leaderboard_admin_service_pb.js";
 export * from "./gen/gamification/v1/leaderboard_pb.js";
 export * from "./gen/gamification/v1/metric_pb.js";
 export * from "./gen/gamification/v1/points_admin_service_pb.js";
+export * from "./gen/gamification/v1/points_service_pb.js";
 export * from "./gen/gamification/v1/points_pb.js";
 export * from "./gen/gamification/v1/streak_admin_service_pb.js";
 export * from "./gen/gamification/v1/streak_pb.js";
@@ -50,6 +52,8 @@ export interface GamificationClient {
   streaks: Client<typeof StreakAdminService>;
   /** Points systems and their triggers, levels and boosts; needs an admin key. */
   points: Client<typeof PointsAdminService>;
+  /** Points reads: a user's points, history and boosts; a system's triggers, boosts, levels and summaries. */
+  pointsReads: Client<typeof PointsService>;
 }
 
 /** Creates typed clients for both APIs that send `X-API-KEY` (and `Tenant-ID`) on every call. */
@@ -72,5 +76,6 @@ export function createClient(options: ClientOptions): GamificationClient {
     leaderboards: createConnectClient(LeaderboardAdminService, transport),
     streaks: createConnectClient(StreakAdminService, transport),
     points: createConnectClient(PointsAdminService, transport),
+    pointsReads: createConnectClient(PointsService, transport),
   };
 }

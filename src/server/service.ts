@@ -13,6 +13,8 @@ import { createLeaderboardAdminMethods } from "../api/leaderboard-admin-service.
 import { createStreakAdminMethods } from "../api/streak-admin-service.js";
 import { createPointsAdminMethods } from "../api/points-admin-service.js";
 import { PointsAdminService, file_gamification_v1_points_admin_service } from "../gen/gamification/v1/points_admin_service_pb.js";
+import { createPointsMethods } from "../api/points-service.js";
+import { PointsService, file_gamification_v1_points_service } from "../gen/gamification/v1/points_service_pb.js";
 import { AchievementAdminService, file_gamification_v1_achievement_admin_service } from "../gen/gamification/v1/achievement_admin_service_pb.js";
 import { LeaderboardAdminService, file_gamification_v1_leaderboard_admin_service } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
 import { StreakAdminService, file_gamification_v1_streak_admin_service } from "../gen/gamification/v1/streak_admin_service_pb.js";
@@ -83,6 +85,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: LeaderboardAdminService, methods: createLeaderboardAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_leaderboard_admin_service },
     { service: StreakAdminService, methods: createStreakAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_streak_admin_service },
     { service: PointsAdminService, methods: createPointsAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_points_admin_service },
+    { service: PointsService, methods: createPointsMethods(context), options: { adminOnly: false }, file: file_gamification_v1_points_service },
   ];
   const services: RestService[] = definitions.map(({ service, methods, options }) => ({
     service,
