@@ -115,14 +115,15 @@ export function achievementToProto(view: AchievementView, metricNames: ReadonlyM
   });
 }
 
-const TRIGGER_TYPES = {
+/** Domain trigger types and boost roundings as their protobuf enum values. */
+export const TRIGGER_TYPES = {
   metric: pointsPb.PointsTriggerType.METRIC,
   achievement: pointsPb.PointsTriggerType.ACHIEVEMENT,
   streak: pointsPb.PointsTriggerType.STREAK,
   time: pointsPb.PointsTriggerType.TIME,
   user_creation: pointsPb.PointsTriggerType.USER_CREATION,
 } as const;
-const ROUNDINGS = { down: pointsPb.BoostRounding.DOWN, up: pointsPb.BoostRounding.UP, nearest: pointsPb.BoostRounding.NEAREST } as const;
+export const ROUNDINGS = { down: pointsPb.BoostRounding.DOWN, up: pointsPb.BoostRounding.UP, nearest: pointsPb.BoostRounding.NEAREST } as const;
 
 export function levelToProto(level: PointsLevelConfig): pointsPb.PointsLevel {
   return create(pointsPb.PointsLevelSchema, {

@@ -8,7 +8,7 @@ import type * as ps from "../gen/gamification/v1/points_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import * as reads from "../pipeline/points-reads.js";
 import { checkUserScope } from "./application-service.js";
-import { awardToProto, levelToProto } from "./convert.js";
+import { awardToProto, levelToProto, ROUNDINGS, TRIGGER_TYPES } from "./convert.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 
 /** Awards returned by GetUserPoints when `awards` is not given (the reference's default). */
@@ -84,14 +84,6 @@ function systemFields(system: PointsSystemConfig) {
   };
 }
 
-const TRIGGER_TYPES = {
-  metric: pointsPb.PointsTriggerType.METRIC,
-  achievement: pointsPb.PointsTriggerType.ACHIEVEMENT,
-  streak: pointsPb.PointsTriggerType.STREAK,
-  time: pointsPb.PointsTriggerType.TIME,
-  user_creation: pointsPb.PointsTriggerType.USER_CREATION,
-} as const;
-const ROUNDINGS = { down: pointsPb.BoostRounding.DOWN, up: pointsPb.BoostRounding.UP, nearest: pointsPb.BoostRounding.NEAREST } as const;
 
 /**
  * A configured trigger as the Application API shows it (the reference's PointsTrigger): only the
