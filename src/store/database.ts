@@ -2,6 +2,7 @@ import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
 import type { EventBatchDocument, EventBatchEventsDocument } from "./event-batches.js";
 import type { IdempotencyDocument } from "./idempotency.js";
+import type { ChunkDocument, RankingDocument } from "./leaderboard-rankings.js";
 import type { LeaseDocument } from "./leases.js";
 import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
@@ -33,6 +34,11 @@ export interface Collections {
   metricEventBatches: Collection<EventBatchDocument>;
   /** The events of batches not yet completed, one document per batch. */
   metricEventBatchEvents: Collection<EventBatchEventsDocument>;
+  /** Leaderboard rankings: per run and group, root versions and a head (see store/leaderboard-rankings.ts). */
+  leaderboardRankings: Collection<RankingDocument>;
+  /** Chunks of rankings' lines in rank order, and in user order. */
+  leaderboardRankChunks: Collection<ChunkDocument>;
+  leaderboardUserChunks: Collection<ChunkDocument>;
 }
 
 export interface Database {
@@ -66,6 +72,9 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     leaderboards: db.collection("leaderboards"),
     metricEventBatches: db.collection("metric_event_batches"),
     metricEventBatchEvents: db.collection("metric_event_batch_events"),
+    leaderboardRankings: db.collection("leaderboard_rankings"),
+    leaderboardRankChunks: db.collection("leaderboard_rank_chunks"),
+    leaderboardUserChunks: db.collection("leaderboard_user_chunks"),
   };
   await createIndexes(collections);
   return {
@@ -103,6 +112,10 @@ async function createIndexes(c: Collections): Promise<void> {
     c.leaderboards.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
     // The worker looks for queued batches and ended leases; the retention sweep for old completed ones.
     c.metricEventBatches.createIndex({ status: 1, leaseUntil: 1 }, { name: "status_lease" }),
+    // Rankings are read by _id only; these serve deleting a leaderboard's or a tenant's rankings.
+    c.leaderboardRankings.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
+    c.leaderboardRankChunks.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
+    c.leaderboardUserChunks.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
   ]);
 }
 

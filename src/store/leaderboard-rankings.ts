@@ -1,0 +1,665 @@
+import { randomBytes } from "node:crypto";
+import type { Collection, Db } from "mongodb";
+import type { DecimalString } from "../domain/decimal.js";
+import {
+  chunkAtPosition,
+  chunkFor,
+  chunkSortedLines,
+  countBefore,
+  DEFAULT_CHUNK_LIMITS,
+  emptyIndex,
+  encodeValue,
+  lowerBound,
+  packIndex,
+  parseRankLine,
+  rankLine,
+  rankLineOfUserLine,
+  rankListDraft,
+  rankWithin,
+  unpackIndex,
+  userKeyOf,
+  userLine,
+  userListDraft,
+  userProbe,
+  valueCodeOf,
+  type ChunkIndex,
+  type ChunkLimits,
+  type ChunkListDraft,
+  type PackedIndex,
+  type RankedStanding,
+  type Standing,
+} from "../domain/leaderboard-ranking.js";
+import { isDuplicateKeyError, type Collections } from "./database.js";
+
+/**
+ * Leaderboard rankings in the database: one ranking per leaderboard, run and breakdown group (a
+ * SCOPE), laid out as src/domain/leaderboard-ranking.ts describes (chunks of lines in rank order, a
+ * second chunked list by user ID, and an index of both).
+ *
+ * Documents, all read and written by `_id` only:
+ * - `leaderboard_rank_chunks` / `leaderboard_user_chunks`: `{_id, tenantId, leaderboardId, lines}`,
+ *   `lines` the chunk's lines joined by "\n". A chunk is never changed: a change writes a new chunk.
+ * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", version,
+ *   participants, rank, users, garbage, createdAt, oldest}` (`rank` and `users` the packed
+ *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version.
+ *
+ * Commit. A change loads the latest root and the chunks it touches, applies the change in memory,
+ * inserts the changed chunks under new IDs, then INSERTS the root of the next version. The unique
+ * `_id` of that insert is the commit: of two writers that read the same version, exactly one can
+ * insert the next (the loser deletes its chunks, reloads and applies again). Insert-if-absent is the
+ * one write that FerretDB makes atomic (it applies an update as a read then a write, so even a
+ * version check in an update's filter can let two writers both win, and `$inc` can lose counts),
+ * and on MongoDB it is atomic too, so counts stay exact with any number of writers on any number of
+ * instances. Nothing is ever half-applied: a crash before the root insert leaves only unreferenced
+ * chunks behind, and after it the change is complete. Retrying a write with the same value changes
+ * nothing (a participant keeps the time they reached their value), so the event pipeline can repeat
+ * it after a crash.
+ *
+ * A version's root must outlive every writer that could still try to insert it: were root v + 1
+ * deleted while a slow writer still held root v as the latest, that writer's insert of v + 1 would
+ * succeed and fork the ranking (its change lost). So an attempt gives up (and starts again) when
+ * more than `ATTEMPT_MS` passed since it began reading, and a superseded root is kept, stripped to a
+ * small tombstone, until its successor is `RETAIN_MS` old; later commits delete such roots, a few
+ * at a time, from the oldest (`oldest`). This assumes instances' clocks agree within
+ * `RETAIN_MS - ATTEMPT_MS` (100 s), as the leases of background work already do.
+ *
+ * Reads. A reader reads the head, then the root of that version and of the next in parallel (and
+ * further while they exist: the head may lag behind a commit whose writer has not updated it yet),
+ * then the chunks it needs. Chunks named by a root stay readable until a later commit deletes them
+ * (replaced chunks are collected in the root's `garbage` and deleted in batches); a reader that
+ * finds one gone reads again from the head. A user's rank: head, roots, one user chunk, one rank
+ * chunk. A page: head, roots and the one or two rank chunks holding it. The number of documents read
+ * does not grow with the number of participants; the index grows by one entry per chunk (about 1,300
+ * per list for a million participants, a few tens of kilobytes).
+ *
+ * In one process the writes of a scope are queued and committed in groups (every change waiting
+ * while a commit runs goes into the next one), so concurrent events cost one commit per group, not
+ * one each, and never conflict with each other.
+ */
+
+export interface RankingScope {
+  tenantId: string;
+  leaderboardId: string;
+  /** The run's first day (YYYY-MM-DD); a perpetual leaderboard's one run starts on its `start`. */
+  run: string;
+  /** The breakdown group (`groupKey`); "" without breakdowns. */
+  group: string;
+}
+
+export interface RankingDocument {
+  _id: string;
+  tenantId: string;
+  leaderboardId: string;
+  run: string;
+  group: string;
+  version: number;
+  /** Root versions only. */
+  participants?: number;
+  rank?: PackedIndex;
+  users?: PackedIndex;
+  /** Chunk IDs the root no longer names, space-separated, deleted in batches by later commits. */
+  garbage?: string;
+  /** When the version was committed (the committing instance's clock). */
+  createdAt?: Date;
+  /** The oldest version of the scope not deleted yet. */
+  oldest?: number;
+  /** Set when a later version replaced this one (a tombstone: no index any more). */
+  supersededAt?: Date;
+}
+
+export interface ChunkDocument {
+  _id: string;
+  tenantId: string;
+  leaderboardId: string;
+  lines: string;
+}
+
+export interface RankingCollections {
+  rankings: Collection<RankingDocument>;
+  rankChunks: Collection<ChunkDocument>;
+  userChunks: Collection<ChunkDocument>;
+}
+
+/** The ranking collections of the service's database. */
+export function rankingCollectionsOf(c: Pick<Collections, "leaderboardRankings" | "leaderboardRankChunks" | "leaderboardUserChunks">): RankingCollections {
+  return { rankings: c.leaderboardRankings, rankChunks: c.leaderboardRankChunks, userChunks: c.leaderboardUserChunks };
+}
+
+/** The same collections, by name, in any database (tests, benchmarks). */
+export function rankingCollections(db: Db): RankingCollections {
+  return {
+    rankings: db.collection("leaderboard_rankings"),
+    rankChunks: db.collection("leaderboard_rank_chunks"),
+    userChunks: db.collection("leaderboard_user_chunks"),
+  };
+}
+
+/** What a write did to one participant. Positions are 1-based places in the order. */
+export interface EntryChange {
+  userId: string;
+  /** Whether the ranking changed (false: same value as before, or removing a non-participant). */
+  changed: boolean;
+  previousPosition: number | null;
+  position: number | null;
+  /** The positions as ranks: within `maxParticipants` (when given), else null. */
+  previousRank: number | null;
+  rank: number | null;
+  previousValue: DecimalString | null;
+  value: DecimalString | null;
+  /** When the participant reached the current value. */
+  reachedAt: Date | null;
+  /** Participants after the change (everyone ordered, ranked or not). */
+  participants: number;
+  /**
+   * With `maxParticipants`: the value to beat to enter (the lowest ranked value when full, else
+   * null: any value enters). Undefined without `maxParticipants`.
+   */
+  threshold?: DecimalString | null;
+}
+
+export interface WriteOptions {
+  /** The leaderboard's limit: fills `previousRank`, `rank` and `threshold`. */
+  maxParticipants?: number;
+}
+
+export interface RankingPage {
+  participants: number;
+  entries: RankedStanding[];
+}
+
+export interface LeaderboardRankings {
+  /**
+   * Sets a participant's value (adding them if new). The time they reached it is `at`, unless the
+   * value is unchanged (then nothing is written). Returns the positions before and after.
+   */
+  upsertEntry(scope: RankingScope, userId: string, value: DecimalString | number, at: Date, options?: WriteOptions): Promise<EntryChange>;
+  /** Takes a participant out of the ranking. */
+  removeEntry(scope: RankingScope, userId: string, options?: WriteOptions): Promise<EntryChange>;
+  /** A participant's position and standing, or null when they are not in the ranking. */
+  rankOf(scope: RankingScope, userId: string): Promise<(RankedStanding & { participants: number }) | null>;
+  /** Participants at positions `offset + 1` to `offset + limit`, in order. */
+  page(scope: RankingScope, offset: number, limit: number): Promise<RankingPage>;
+  /** The value at position `maxParticipants` (the value to beat), or null when there is room. */
+  threshold(scope: RankingScope, maxParticipants: number): Promise<DecimalString | null>;
+  /** The number of participants. */
+  participants(scope: RankingScope): Promise<number>;
+  /**
+   * Writes a whole ranking at once into an EMPTY scope (imports, benchmarks): the same documents
+   * as one write per participant would leave, built in bulk.
+   */
+  bulkLoad(scope: RankingScope, standings: readonly Standing[]): Promise<void>;
+  /** Deletes every ranking of a leaderboard (all runs and groups). */
+  deleteLeaderboard(tenantId: string, leaderboardId: string): Promise<void>;
+}
+
+export interface RankingStoreOptions {
+  limits?: ChunkLimits;
+  /** Replaced chunks are deleted once this many have accumulated (default 64). */
+  garbageBatch?: number;
+  /** Commits attempted before giving up under contention (default 50). */
+  maxAttempts?: number;
+  /** Most writes per commit (default 500). */
+  batchSize?: number;
+  /** See `ATTEMPT_MS` and `RETAIN_MS` (tests shorten them). */
+  attemptMs?: number;
+  retainMs?: number;
+}
+
+/** Thrown when a write could not commit after `maxAttempts` (other instances kept winning). */
+export class RankingConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RankingConflictError";
+  }
+}
+
+/** A root read a moment ago named a chunk that is gone: a later commit replaced it; read again. */
+class StaleRead extends Error {}
+
+interface RootState {
+  version: number;
+  createdAt: Date;
+  oldest: number;
+  participants: number;
+  rank: ChunkIndex;
+  users: ChunkIndex;
+  garbage: string[];
+}
+
+interface Operation {
+  userId: string;
+  /** null: remove. */
+  value: DecimalString | null;
+  valueCode: string | null;
+  at: Date;
+  maxParticipants?: number;
+}
+
+interface Job {
+  op: Operation;
+  resolve(change: EntryChange): void;
+  reject(error: unknown): void;
+}
+
+const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), garbage: [] };
+/** How far past a missing root a reader looks for a later one (the head can lag a few commits). */
+const ROOT_PROBE_LIMIT = 16;
+/** The longest a commit attempt may take from its first read to its root insert. */
+export const ATTEMPT_MS = 20_000;
+/** How long a superseded root is kept after its successor was committed. */
+export const RETAIN_MS = 120_000;
+/** Superseded roots deleted per commit, at most. */
+const ROOTS_DELETED_PER_COMMIT = 4;
+
+/** The scope as a string (JSON, so no two scopes share one). */
+export function scopeKey(scope: RankingScope): string {
+  return JSON.stringify([scope.tenantId, scope.leaderboardId, scope.run, scope.group]);
+}
+
+const headId = (scope: string) => `h:${scope}`;
+const rootId = (scope: string, version: number) => `r${version}:${scope}`;
+/** Chunk IDs say which collection holds them: "R…" rank chunks, "U…" user chunks. */
+const newRankChunkId = () => "R" + randomBytes(9).toString("base64url");
+const newUserChunkId = () => "U" + randomBytes(9).toString("base64url");
+const splitLines = (lines: string) => (lines === "" ? [] : lines.split("\n"));
+
+function normalizeValue(value: DecimalString | number): DecimalString {
+  if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+  return String(value);
+}
+
+export function createLeaderboardRankings(collections: RankingCollections, options: RankingStoreOptions = {}): LeaderboardRankings {
+  const { rankings, rankChunks, userChunks } = collections;
+  const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
+  const garbageBatch = options.garbageBatch ?? 64;
+  const maxAttempts = options.maxAttempts ?? 50;
+  const batchSize = options.batchSize ?? 500;
+  const attemptMs = options.attemptMs ?? ATTEMPT_MS;
+  const retainMs = options.retainMs ?? RETAIN_MS;
+  if (retainMs < attemptMs) throw new RangeError("retainMs must be at least attemptMs");
+  const queues = new Map<string, Job[]>();
+
+  async function loadRoot(scope: string): Promise<RootState> {
+    const head = await rankings.findOne({ _id: headId(scope) }, { projection: { version: 1 } });
+    const version = head?.version ?? 0;
+    const [current, next] = await Promise.all([version > 0 ? rankings.findOne({ _id: rootId(scope, version) }) : null, rankings.findOne({ _id: rootId(scope, version + 1) })]);
+    if (!next && current?.rank) return toRootState(current);
+    if (!next && !current && version === 0) return EMPTY_ROOT;
+    let latest: RankingDocument | null = next;
+    let probe = version + 2;
+    // The head lags more than one version behind: look further for the latest.
+    for (; latest === null && probe < version + 2 + ROOT_PROBE_LIMIT; probe++) latest = await rankings.findOne({ _id: rootId(scope, probe) });
+    if (latest === null) throw new Error(`no ranking root found after version ${version} of ${scope}`);
+    for (;;) {
+      const later: RankingDocument | null = await rankings.findOne({ _id: rootId(scope, latest.version + 1) });
+      if (!later) return toRootState(latest);
+      latest = later;
+    }
+  }
+
+  function toRootState(doc: RankingDocument): RootState {
+    // A tombstone without a successor: its successor was read as missing a moment before it was
+    // committed (and this root stripped). Read again.
+    if (!doc.rank || !doc.users) throw new StaleRead();
+    return {
+      version: doc.version,
+      createdAt: doc.createdAt ?? new Date(0),
+      oldest: doc.oldest ?? 1,
+      participants: doc.participants ?? 0,
+      rank: unpackIndex(doc.rank),
+      users: unpackIndex(doc.users),
+      garbage: doc.garbage ? doc.garbage.split(" ") : [],
+    };
+  }
+
+  /**
+   * Points the head at a committed version (never back, on MongoDB; on FerretDB two concurrent
+   * moves can leave it one behind, which readers look past).
+   */
+  async function moveHead(scope: RankingScope, key: string, version: number): Promise<void> {
+    const move = () => rankings.updateOne({ _id: headId(key) }, { $max: { version }, $setOnInsert: scopeFields(scope) }, { upsert: true });
+    try {
+      await move();
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await move(); // another writer created the head first
+    }
+  }
+
+  async function fetchChunks(collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<string[][]> {
+    // One lookup by _id each, in parallel: an `$in` is not pushed down by FerretDB (a scan).
+    const docs = await Promise.all(ids.map((id) => collection.findOne({ _id: id })));
+    return docs.map((doc) => {
+      if (!doc) throw new StaleRead();
+      return splitLines(doc.lines);
+    });
+  }
+
+  async function loadInto(draft: ChunkListDraft, collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const chunks = await fetchChunks(collection, ids);
+    ids.forEach((id, i) => draft.load(id, chunks[i]!));
+  }
+
+  async function deleteChunks(ids: readonly string[]): Promise<void> {
+    const rank = ids.filter((id) => id.startsWith("R"));
+    const user = ids.filter((id) => id.startsWith("U"));
+    await Promise.all([
+      rank.length > 0 ? rankChunks.deleteMany({ _id: { $in: rank } }) : null,
+      user.length > 0 ? userChunks.deleteMany({ _id: { $in: user } }) : null,
+    ]);
+  }
+
+  /** One attempt to apply a group of writes; null when another writer committed first. */
+  async function tryCommit(scope: RankingScope, key: string, ops: readonly Operation[]): Promise<EntryChange[] | null> {
+    const started = performance.now();
+    const root = await loadRoot(key);
+    const ranks = rankListDraft(root.rank, limits);
+    const users = userListDraft(root.users, limits);
+
+    // 1. Where everyone stands now (the list by user ID), then what each write makes of it.
+    await loadInto(users, userChunks, users.missingFor(ops.map((op) => userProbe(op.userId))));
+    const current = new Map<string, string | null>();
+    const plan = ops.map((op) => {
+      let before = current.get(op.userId);
+      if (before === undefined) {
+        const found = users.findByPrefix(userProbe(op.userId));
+        before = found === null ? null : rankLineOfUserLine(found);
+      }
+      let after: string | null = null;
+      if (op.value !== null) {
+        after = before !== null && valueCodeOf(before) === op.valueCode ? before : rankLine({ userId: op.userId, value: op.value, reachedAt: op.at });
+      }
+      current.set(op.userId, after);
+      return { op, before, after };
+    });
+    const touched = plan.flatMap((p) => [p.before, p.after]).filter((line): line is string => line !== null);
+    await loadInto(ranks, rankChunks, ranks.missingFor(touched));
+
+    // 2. Apply in order, noting each write's positions.
+    const changes = plan.map(({ op, before, after }): EntryChange => {
+      const previousPosition = before === null ? null : ranks.positionOf(before);
+      if (after !== before) {
+        if (before !== null) {
+          ranks.remove(before);
+          users.remove(userLine(before));
+        }
+        if (after !== null) {
+          ranks.insert(after);
+          users.insert(userLine(after));
+        }
+      }
+      const position = after === null ? null : ranks.positionOf(after);
+      const was = before === null ? null : parseRankLine(before);
+      const is = after === null ? null : parseRankLine(after);
+      const max = op.maxParticipants ?? Number.POSITIVE_INFINITY;
+      return {
+        userId: op.userId,
+        changed: after !== before,
+        previousPosition,
+        position,
+        previousRank: rankWithin(previousPosition, max),
+        rank: rankWithin(position, max),
+        previousValue: was?.value ?? null,
+        value: is?.value ?? null,
+        reachedAt: is?.reachedAt ?? null,
+        participants: ranks.total,
+      };
+    });
+    if (!ranks.isChanged) return withThresholds(changes, ops, ranks, root.rank);
+
+    // 3. Split and merge, loading the neighbours that asks for.
+    for (;;) {
+      const [rankNeeds, userNeeds] = [ranks.rebalance(), users.rebalance()];
+      if (rankNeeds.length === 0 && userNeeds.length === 0) break;
+      await Promise.all([loadInto(ranks, rankChunks, rankNeeds), loadInto(users, userChunks, userNeeds)]);
+    }
+
+    // 4. Write the new chunks, then claim the next version by inserting its root.
+    const rank = ranks.finish(newRankChunkId);
+    const user = users.finish(newUserChunkId);
+    const chunkDoc = (id: string, lines: string[]): ChunkDocument => ({ _id: id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: lines.join("\n") });
+    await Promise.all([
+      rank.written.length > 0 ? rankChunks.insertMany(rank.written.map((c) => chunkDoc(c.id, c.lines))) : null,
+      user.written.length > 0 ? userChunks.insertMany(user.written.map((c) => chunkDoc(c.id, c.lines))) : null,
+    ]);
+    let garbage = [...root.garbage, ...ranks.replaced, ...users.replaced];
+    const collect = garbage.length >= garbageBatch ? garbage : [];
+    if (collect.length > 0) garbage = [];
+    const expired = await expiredRoots(key, root);
+    const version = root.version + 1;
+    const written = [...rank.written, ...user.written].map((c) => c.id);
+    if (performance.now() - started > attemptMs) {
+      // Too slow: the version after the one read may be committed and deleted by now (see above).
+      await deleteChunks(written);
+      throw new StaleRead();
+    }
+    try {
+      await rankings.insertOne({
+        _id: rootId(key, version),
+        ...scopeFields(scope),
+        version,
+        participants: ranks.total,
+        rank: packIndex(rank.index),
+        users: packIndex(user.index),
+        garbage: garbage.join(" "),
+        createdAt: new Date(),
+        oldest: root.oldest + expired.length,
+      });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      await deleteChunks(written);
+      return null;
+    }
+
+    // 5. Committed: move the head, strip the previous root to a tombstone, delete expired roots
+    //    and, now and then, replaced chunks.
+    await moveHead(scope, key, version);
+    await Promise.all([
+      root.version > 0 ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
+      ...expired.map((v) => rankings.deleteOne({ _id: rootId(key, v) })),
+      collect.length > 0 ? deleteChunks(collect) : null,
+    ]);
+    return withThresholds(changes, ops, ranks, rank.index);
+  }
+
+  /**
+   * The oldest superseded versions whose successor is older than `RETAIN_MS` (a few, in order from
+   * `oldest`): the next commit deletes them.
+   */
+  async function expiredRoots(key: string, root: RootState): Promise<number[]> {
+    const last = Math.min(root.oldest + ROOTS_DELETED_PER_COMMIT, root.version);
+    if (root.oldest >= last) return [];
+    const versions = Array.from({ length: last - root.oldest }, (_, i) => root.oldest + 1 + i);
+    const successors = await Promise.all(
+      versions.map((v) => (v === root.version ? { createdAt: root.createdAt } : rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1 } }))),
+    );
+    const expired: number[] = [];
+    const horizon = Date.now() - retainMs;
+    for (const [i, successor] of successors.entries()) {
+      // A missing successor was deleted already: it expired, so its predecessor did too.
+      if (successor && (successor.createdAt ?? new Date(0)).getTime() > horizon) break;
+      expired.push(versions[i]! - 1);
+    }
+    return expired;
+  }
+
+  /** Adds `threshold` to the changes of writes that gave `maxParticipants`. */
+  async function withThresholds(changes: EntryChange[], ops: readonly Operation[], ranks: ChunkListDraft, index: ChunkIndex): Promise<EntryChange[]> {
+    const lines = new Map<number, string | null>();
+    for (const [i, op] of ops.entries()) {
+      if (op.maxParticipants === undefined) continue;
+      const max = op.maxParticipants;
+      if (!lines.has(max)) {
+        let line = ranks.lineAt(max);
+        if (line === undefined) line = await lineAtPosition(rankChunks, index, max);
+        lines.set(max, line);
+      }
+      const line = lines.get(max)!;
+      changes[i]!.threshold = line === null ? null : parseRankLine(line).value;
+    }
+    return changes;
+  }
+
+  async function lineAtPosition(collection: Collection<ChunkDocument>, index: ChunkIndex, position: number): Promise<string | null> {
+    const found = chunkAtPosition(index.counts, position);
+    if (!found) return null;
+    const [lines] = await fetchChunks(collection, [index.ids[found.chunk]!]);
+    return lines![position - found.before - 1] ?? null;
+  }
+
+  async function commit(scope: RankingScope, ops: readonly Operation[]): Promise<EntryChange[]> {
+    const key = scopeKey(scope);
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      try {
+        const changes = await tryCommit(scope, key, ops);
+        if (changes) return changes;
+      } catch (error) {
+        if (!(error instanceof StaleRead)) throw error;
+      }
+      // Another instance committed first: wait a little (more after each loss), then apply again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
+    }
+    throw new RankingConflictError(`the ranking ${key} kept changing; ${ops.length} write(s) not applied after ${maxAttempts} attempts`);
+  }
+
+  async function drain(scope: RankingScope, key: string, queue: Job[]): Promise<void> {
+    await Promise.resolve(); // let writes submitted in the same tick join the first commit
+    while (queue.length > 0) {
+      const jobs = queue.splice(0, batchSize);
+      try {
+        const changes = await commit(
+          scope,
+          jobs.map((j) => j.op),
+        );
+        jobs.forEach((job, i) => job.resolve(changes[i]!));
+      } catch (error) {
+        for (const job of jobs) job.reject(error);
+      }
+    }
+    queues.delete(key);
+  }
+
+  function submit(scope: RankingScope, op: Operation): Promise<EntryChange> {
+    return new Promise((resolve, reject) => {
+      const key = scopeKey(scope);
+      const queue = queues.get(key);
+      if (queue) {
+        queue.push({ op, resolve, reject });
+        return;
+      }
+      const fresh: Job[] = [{ op, resolve, reject }];
+      queues.set(key, fresh);
+      void drain(scope, key, fresh);
+    });
+  }
+
+  /** Runs a read again when a commit replaced what it was reading. */
+  async function read<T>(run: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run();
+      } catch (error) {
+        if (!(error instanceof StaleRead) || attempt >= maxAttempts) throw error;
+      }
+    }
+  }
+
+  return {
+    async upsertEntry(scope, userId, value, at, writeOptions = {}) {
+      const decimal = normalizeValue(value);
+      const valueCode = encodeValue(decimal); // refuses what cannot be ranked before queueing
+      rankLine({ userId, value: decimal, reachedAt: at });
+      return submit(scope, { userId, value: decimal, valueCode, at, maxParticipants: writeOptions.maxParticipants });
+    },
+
+    removeEntry(scope, userId, writeOptions = {}) {
+      return submit(scope, { userId, value: null, valueCode: null, at: new Date(0), maxParticipants: writeOptions.maxParticipants });
+    },
+
+    rankOf(scope, userId) {
+      return read(async () => {
+        const root = await loadRoot(scopeKey(scope));
+        const probe = userProbe(userId);
+        const u = chunkFor(root.users.fences, probe);
+        if (u < 0) return null;
+        const [userLines] = await fetchChunks(userChunks, [root.users.ids[u]!]);
+        const found = userLines![lowerBound(userLines!, probe)];
+        if (found === undefined || userKeyOf(found) !== probe) return null;
+        const line = rankLineOfUserLine(found);
+        const r = chunkFor(root.rank.fences, line);
+        const [rankLines] = await fetchChunks(rankChunks, [root.rank.ids[r]!]);
+        const at = lowerBound(rankLines!, line);
+        if (rankLines![at] !== line) throw new StaleRead(); // cannot happen with one consistent root
+        return { ...parseRankLine(line), position: countBefore(root.rank.counts, r) + at + 1, participants: root.participants };
+      });
+    },
+
+    page(scope, offset, limit) {
+      return read(async () => {
+        const root = await loadRoot(scopeKey(scope));
+        const first = offset + 1;
+        const last = Math.min(offset + limit, root.participants);
+        if (limit <= 0 || first > last) return { participants: root.participants, entries: [] };
+        const from = chunkAtPosition(root.rank.counts, first)!;
+        const to = chunkAtPosition(root.rank.counts, last)!;
+        const chunks = await fetchChunks(rankChunks, root.rank.ids.slice(from.chunk, to.chunk + 1));
+        const lines = chunks.flat().slice(first - from.before - 1, last - from.before);
+        return { participants: root.participants, entries: lines.map((line, i) => ({ ...parseRankLine(line), position: first + i })) };
+      });
+    },
+
+    threshold(scope, maxParticipants) {
+      return read(async () => {
+        const root = await loadRoot(scopeKey(scope));
+        const line = await lineAtPosition(rankChunks, root.rank, maxParticipants);
+        return line === null ? null : parseRankLine(line).value;
+      });
+    },
+
+    async participants(scope) {
+      return (await loadRoot(scopeKey(scope))).participants;
+    },
+
+    async bulkLoad(scope, standings) {
+      const key = scopeKey(scope);
+      if ((await loadRoot(key)).version !== 0) throw new Error(`bulkLoad needs an empty ranking; ${key} has one`);
+      const lines = standings.map(rankLine).sort();
+      for (let i = 1; i < lines.length; i++) if (lines[i] === lines[i - 1]) throw new Error(`bulkLoad: a participant is listed twice`);
+      const fill = Math.floor((limits.max * 3) / 4);
+      const byUser = lines.map(userLine).sort();
+      const build = (sorted: string[], keyOf: ((line: string) => string) | undefined, newId: () => string) => {
+        const chunks = chunkSortedLines(sorted, fill, keyOf).map((c) => ({ ...c, id: newId() }));
+        return { chunks, index: { ids: chunks.map((c) => c.id), fences: chunks.map((c) => c.fence), counts: chunks.map((c) => c.lines.length) } };
+      };
+      const rank = build(lines, undefined, newRankChunkId);
+      const user = build(byUser, userKeyOf, newUserChunkId);
+      const write = async (collection: Collection<ChunkDocument>, chunks: Array<{ id: string; lines: string[] }>) => {
+        for (let i = 0; i < chunks.length; i += 50) {
+          await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") })));
+        }
+      };
+      await Promise.all([write(rankChunks, rank.chunks), write(userChunks, user.chunks)]);
+      await rankings.insertOne({
+        _id: rootId(key, 1),
+        ...scopeFields(scope),
+        version: 1,
+        participants: lines.length,
+        rank: packIndex(rank.index),
+        users: packIndex(user.index),
+        garbage: "",
+        createdAt: new Date(),
+        oldest: 1,
+      });
+      await moveHead(scope, key, 1);
+    },
+
+    async deleteLeaderboard(tenantId, leaderboardId) {
+      await Promise.all([rankings.deleteMany({ tenantId, leaderboardId }), rankChunks.deleteMany({ tenantId, leaderboardId }), userChunks.deleteMany({ tenantId, leaderboardId })]);
+    },
+  };
+}
+
+function scopeFields(scope: RankingScope): Pick<RankingDocument, "tenantId" | "leaderboardId" | "run" | "group"> {
+  return { tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run, group: scope.group };
+}
