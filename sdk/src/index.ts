@@ -7,6 +7,7 @@ import { LeaderboardAdminService } from "./gen/gamification/v1/leaderboard_admin
 import { PointsAdminService } from "./gen/gamification/v1/points_admin_service_pb.js";
 import { PointsService } from "./gen/gamification/v1/points_service_pb.js";
 import { StreakAdminService } from "./gen/gamification/v1/streak_admin_service_pb.js";
+import { WebhookAdminService } from "./gen/gamification/v1/webhook_admin_service_pb.js";
 
 export * from "./gen/gamification/v1/achievement_admin_service_pb.js";
 export * from "./gen/gamification/v1/achievement_pb.js";
@@ -23,6 +24,7 @@ export * from "./gen/gamification/v1/streak_admin_service_pb.js";
 export * from "./gen/gamification/v1/streak_pb.js";
 export * from "./gen/gamification/v1/tenant_pb.js";
 export * from "./gen/gamification/v1/user_pb.js";
+export * from "./gen/gamification/v1/webhook_admin_service_pb.js";
 
 export interface ClientOptions {
   /** The service's base URL, e.g. `http://localhost:8080`. */
@@ -54,6 +56,8 @@ export interface GamificationClient {
   points: Client<typeof PointsAdminService>;
   /** Points reads: a user's points, history and boosts; a system's triggers, boosts, levels and summaries. */
   pointsReads: Client<typeof PointsService>;
+  /** Webhook endpoints, secrets, deliveries and redelivery; needs an admin key. */
+  webhooks: Client<typeof WebhookAdminService>;
 }
 
 /** Creates typed clients for both APIs that send `X-API-KEY` (and `Tenant-ID`) on every call. */
@@ -77,5 +81,6 @@ export function createClient(options: ClientOptions): GamificationClient {
     streaks: createConnectClient(StreakAdminService, transport),
     points: createConnectClient(PointsAdminService, transport),
     pointsReads: createConnectClient(PointsService, transport),
+    webhooks: createConnectClient(WebhookAdminService, transport),
   };
 }

@@ -6,6 +6,7 @@ import { applyPointsForEvent, nextTimeTriggerDueAt, type PointsChange, type Poin
 import type { StreakSettings } from "./streak-config.js";
 import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, nextStreakDueAt, type StreakDomainEvent, type StreakView } from "./streak.js";
 import type { UserState } from "./user.js";
+import { messagesForUserEvents, type UserEvents, type WebhookSettings } from "./webhooks.js";
 
 /** The configuration the engine reacts with (a snapshot read once per call). */
 export interface EngineConfig {
@@ -14,6 +15,8 @@ export interface EngineConfig {
   /** The tenant's streak settings; null when streaks are not configured. */
   streak: StreakSettings | null;
   newId: () => string;
+  /** Who listens to the tenant's webhooks; absent or empty: no messages are built. */
+  webhooks?: WebhookSettings;
 }
 
 /** What a call caused besides the metric total: for the response and for webhooks. */
@@ -66,18 +69,26 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
     config.newId,
   );
   if (points.kind === "blocked") throw new DomainError("unprocessable", points.message);
-  const next: UserState = { ...achieved.state, points: points.states };
-  next.dueAt = nextDueAt(next, config);
-  return {
-    state: next,
-    reactions: {
-      achievements: achieved.completed.map((achievement) => ({ achievement, completion: next.achievements[achievement.id]! })),
-      points: points.changes,
-      pointsEvents: points.events,
-      streak: streaked.view,
-      streakEvents: streaked.events,
-    },
+  const counted: UserState = { ...achieved.state, points: points.states };
+  const reactions: Reactions = {
+    achievements: achieved.completed.map((achievement) => ({ achievement, completion: counted.achievements[achievement.id]! })),
+    points: points.changes,
+    pointsEvents: points.events,
+    streak: streaked.view,
+    streakEvents: streaked.events,
   };
+  const next = notify(counted, reactions, config, at);
+  next.dueAt = nextDueAt(next, config);
+  return { state: next, reactions };
+}
+
+/**
+ * Appends the webhook messages of a change to the user's outbox, so they are written with the change
+ * itself. `state` is the state after the change; only types someone subscribes to are built.
+ */
+export function notify(state: UserState, events: UserEvents, config: EngineConfig, at: Date): UserState {
+  const messages = messagesForUserEvents(state, events, config.webhooks, config.points, at, config.newId);
+  return messages.length === 0 ? { ...state } : { ...state, outbox: [...state.outbox, ...messages] };
 }
 
 /** The streak part of a call: catch up to `at`, then count the event (when there is one). */

@@ -4,6 +4,7 @@ import type { DailyChanges } from "./history.js";
 import type { IdempotencyRecord } from "./idempotency.js";
 import type { PointsState } from "./points.js";
 import type { StreakState } from "./streak.js";
+import type { OutboxMessage } from "./webhooks.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -51,6 +52,11 @@ export interface UserState {
   recentIdempotency: IdempotencyRecord[];
   /** When time-driven work (streak period ends, freeze earning, time triggers) is next due; null: none. */
   dueAt: Date | null;
+  /**
+   * Webhook messages this user's changes caused, not yet handed to delivery: written in the same
+   * document write as the change (an outbox), moved out by the webhook worker.
+   */
+  outbox: OutboxMessage[];
 }
 
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
@@ -84,6 +90,7 @@ export function createUserState(userId: string, now: Date): UserState {
     lastEventAt: null,
     recentIdempotency: [],
     dueAt: null,
+    outbox: [],
   };
 }
 

@@ -1,12 +1,28 @@
 import type { ConfigCache } from "../store/config-cache.js";
 import type { Database } from "../store/database.js";
 import type { KeyedLock } from "../store/keyed-lock.js";
+import type { SecretCodec } from "../store/webhook-secrets.js";
 
 /**
  * Named points of the event pipeline where tests inject faults (a crash, a concurrent write).
  * "batch-progress": batch processing, just before a batch's progress is saved.
+ * "after-outbox-handover": webhook messages were copied to deliveries, not yet removed from the user.
  */
-export type PipelinePoint = "before-user-write" | "after-user-write" | "after-idempotency-flush" | "batch-progress";
+export type PipelinePoint = "before-user-write" | "after-user-write" | "after-idempotency-flush" | "batch-progress" | "after-outbox-handover";
+
+/** How webhooks are delivered (see pipeline/webhook-worker.ts); every field has a default. */
+export interface WebhookOptions {
+  /** How signing secrets are kept at rest. */
+  secrets: SecretCodec;
+  /** Allow endpoints on loopback, private, link-local and other non-public addresses (default false). */
+  allowPrivateNetworks: boolean;
+  /** Delay before each attempt of a round, in ms (the first is normally 0). */
+  retryScheduleMs: readonly number[];
+  /** Timeout of one attempt, from connecting to the answer's status line (15 s). */
+  timeoutMs: number;
+  /** How long finished deliveries and their attempt logs are kept, in ms (30 days). */
+  retentionMs: number;
+}
 
 /** What the use cases need from the outside world; tests pass their own clock and hooks. */
 export interface ServiceContext {
@@ -16,6 +32,10 @@ export interface ServiceContext {
   now: () => Date;
   /** How long an idempotency key is remembered; null: forever (the default). */
   idempotencyWindowMs: number | null;
+  /** Webhook delivery settings; defaults when absent. */
+  webhooks?: WebhookOptions;
+  /** Wakes this instance's webhook worker (a user write left messages in an outbox; a message was redelivered). */
+  wakeWebhooks?: () => void;
   /** Test-only: called at each pipeline point; production leaves it unset. */
   atPipelinePoint?: (point: PipelinePoint, attempt: number) => Promise<void> | void;
 }

@@ -4,10 +4,11 @@ import type { ServiceContext } from "./context.js";
 
 /** The tenant's configuration snapshot for the engine, read once per call from the config cache. */
 export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): Promise<EngineConfig> {
-  const [achievements, points, streak] = await Promise.all([
+  const [achievements, points, streak, webhooks] = await Promise.all([
     ctx.config.achievements(tenantId),
     ctx.config.pointsConfig(tenantId),
     ctx.config.streakSettings(tenantId),
+    ctx.config.webhooks(tenantId),
   ]);
-  return { achievements, points, streak, newId: randomUUID };
+  return { achievements, points, streak, newId: randomUUID, webhooks };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { BulkResult } from "../domain/bulk.js";
 import { DomainError, notFound } from "../domain/errors.js";
-import { nextDueAt } from "../domain/reactions.js";
-import { addPause, createStreakState, grantFreezes, removePause, restoreStreak, type StreakPause, type StreakState } from "../domain/streak.js";
+import { nextDueAt, notify } from "../domain/reactions.js";
+import { addPause, createStreakState, grantFreezes, removePause, restoreStreak, type StreakDomainEvent, type StreakPause, type StreakState } from "../domain/streak.js";
 import type { UserState } from "../domain/user.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -11,12 +11,13 @@ import { changeUserState } from "./user-state.js";
 /**
  * Changes one user's streak through the same compare-and-set path as events; the user must
  * exist and the tenant must have streak settings. Returns an issue message instead of throwing.
+ * Events the change reports (a restore catches up first) are announced to webhooks in the same write.
  */
 async function changeStreak<T>(
   ctx: ServiceContext,
   tenantId: string,
   userId: string,
-  change: (streak: StreakState, user: UserState, now: Date) => { streak: StreakState; result: T },
+  change: (streak: StreakState, user: UserState, now: Date) => { streak: StreakState; result: T; events?: StreakDomainEvent[] },
 ): Promise<{ ok: true; result: T } | { ok: false; message: string }> {
   const engine = await loadEngineConfig(ctx, tenantId);
   const settings = engine.streak;
@@ -26,7 +27,7 @@ async function changeStreak<T>(
       if (!stored) throw new DomainError("not_found", "User does not exist");
       const user = stored.state;
       const changed = change(user.streak ?? createStreakState(settings, user.created, now), user, now);
-      const next = { ...user, streak: changed.streak };
+      const next = notify({ ...user, streak: changed.streak }, { streakEvents: changed.events }, engine, now);
       next.dueAt = nextDueAt(next, engine);
       return { write: next, result: changed.result };
     });
@@ -93,7 +94,7 @@ export async function restoreStreaks(ctx: ServiceContext, tenantId: string, user
   for (const userId of userIds) {
     const outcome = await changeStreak(ctx, tenantId, userId, (streak, user, now) => {
       const restored = restoreStreak(streak, settings!, user.tzHistory, now);
-      return { streak: restored.state, result: restored.restored };
+      return { streak: restored.state, result: restored.restored, events: restored.events };
     });
     if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
     else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: "No streak to restore" });

@@ -1,5 +1,5 @@
 import { notFound } from "../domain/errors.js";
-import { nextDueAt } from "../domain/reactions.js";
+import { nextDueAt, notify } from "../domain/reactions.js";
 import { createStreakState, readStreak, type StreakReadView } from "../domain/streak.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
@@ -22,7 +22,8 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
     const user = stored.state;
     const read = readStreak(user.streak ?? createStreakState(settings, user.created, now), settings, user.tzHistory, now, historyPeriods ?? DEFAULT_HISTORY_PERIODS);
     if (read.events.length === 0) return { write: null, result: read.streak };
-    const next = { ...user, streak: read.state };
+    // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now.
+    const next = notify({ ...user, streak: read.state }, { streakEvents: read.events }, engine, now);
     next.dueAt = nextDueAt(next, engine);
     return { write: next, result: read.streak };
   });

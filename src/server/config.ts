@@ -1,3 +1,5 @@
+import { parseRetrySchedule } from "../domain/webhooks.js";
+
 /** Service configuration, read once from the environment. */
 export interface Config {
   port: number;
@@ -15,6 +17,18 @@ export interface Config {
   maxRequestBytes: number;
   /** How long idempotency keys are remembered, in hours; null: forever. */
   idempotencyWindowHours: number | null;
+  webhooks: {
+    /** Allow webhook endpoints on loopback and private networks (development, tests, on-premises receivers). */
+    allowPrivateNetworks: boolean;
+    /** Delays before each attempt, in ms; unset: the default schedule (about a day). */
+    retryScheduleMs: number[] | undefined;
+    /** Timeout of one attempt, in ms. */
+    timeoutMs: number;
+    /** How long delivered and failed messages (with their attempt logs) are kept, in days. */
+    retentionDays: number;
+    /** Base64 of 32 bytes: signing secrets are encrypted at rest with it. */
+    secretsKey: string | undefined;
+  };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -30,5 +44,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? "info",
     maxRequestBytes: Number(env.MAX_REQUEST_BYTES ?? 1024 * 1024),
     idempotencyWindowHours: env.IDEMPOTENCY_WINDOW_HOURS ? Number(env.IDEMPOTENCY_WINDOW_HOURS) : null,
+    webhooks: {
+      allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS === "true",
+      retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_MS ? parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_MS) : undefined,
+      timeoutMs: positiveNumber(env, "WEBHOOK_TIMEOUT_MS", 15_000),
+      retentionDays: positiveNumber(env, "WEBHOOK_LOG_RETENTION_DAYS", 30),
+      secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
+    },
   };
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
 }

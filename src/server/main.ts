@@ -6,6 +6,7 @@ import { readConfig } from "./config.js";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-db.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { startService } from "./service.js";
+import { parseSecretsKey } from "../store/webhook-secrets.js";
 
 /**
  * Starts the service. Without MONGODB_URI it starts an embedded development database whose data,
@@ -13,16 +14,18 @@ import { startService } from "./service.js";
  */
 async function main(): Promise<void> {
   const config = readConfig();
-  const logger = pino({ level: config.logLevel, redact: ["req.headers['x-api-key']", "*.apiKey", "*.adminApiKey"] });
+  const logger = pino({ level: config.logLevel, redact: ["req.headers['x-api-key']", "*.apiKey", "*.adminApiKey", "*.secret", "*.secretsKey"] });
   let embedded: EmbeddedDatabase | undefined;
   let mongodbUri = config.mongodbUri;
   let adminApiKey = config.adminApiKey;
+  let webhookSecretsKey = config.webhooks.secretsKey;
   if (!mongodbUri) {
     const dataDir = resolve(config.dataDir);
     await mkdir(dataDir, { recursive: true });
     embedded = await startEmbeddedDatabase({ dataDir, logger });
     mongodbUri = embedded.uri;
     adminApiKey ??= await readOrCreateDevAdminKey(dataDir);
+    webhookSecretsKey ??= await readOrCreateDevSecretsKey(dataDir);
   }
   const service = await startService({
     mongodbUri,
@@ -35,8 +38,18 @@ async function main(): Promise<void> {
     atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.
     eventBatchLeaseMs: Number(process.env.GAMIFICATION_TEST_BATCH_LEASE_MS) || undefined,
+    webhooks: {
+      allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
+      retryScheduleMs: config.webhooks.retryScheduleMs,
+      timeoutMs: config.webhooks.timeoutMs,
+      retentionMs: config.webhooks.retentionDays * 86_400_000,
+      secretsKey: webhookSecretsKey ? parseSecretsKey(webhookSecretsKey) : null,
+      // Test-only: a short lease lets a restarted server take over a crashed server's webhook work at once.
+      leaseMs: Number(process.env.GAMIFICATION_TEST_WEBHOOK_LEASE_MS) || undefined,
+    },
     logger,
   });
+  if (!webhookSecretsKey) logger.warn("WEBHOOK_SECRETS_KEY is not set; webhook signing secrets are stored unencrypted in the database");
   logger.info({ port: service.port, database: embedded?.kind ?? "MONGODB_URI" }, "gamification service listening");
   if (embedded) {
     // Printed on purpose, once, for the developer running the embedded database (never in production).
@@ -76,6 +89,18 @@ async function readOrCreateDevAdminKey(dataDir: string): Promise<string> {
     return (await readFile(file, "utf8")).trim();
   } catch {
     const key = `adm_dev${randomBytes(3).toString("hex")}.${randomBytes(24).toString("base64url")}`;
+    await writeFile(file, `${key}\n`, { mode: 0o600 });
+    return key;
+  }
+}
+
+/** The embedded database's webhook secrets key, generated on first start and kept in the data directory. */
+async function readOrCreateDevSecretsKey(dataDir: string): Promise<string> {
+  const file = join(dataDir, "webhook-secrets-key");
+  try {
+    return (await readFile(file, "utf8")).trim();
+  } catch {
+    const key = randomBytes(32).toString("base64");
     await writeFile(file, `${key}\n`, { mode: 0o600 });
     return key;
   }

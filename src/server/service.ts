@@ -22,6 +22,11 @@ import type { ServiceContext } from "../pipeline/context.js";
 import { createEventBatchWorker } from "../pipeline/event-batches.js";
 import { runDueWork } from "../pipeline/due-work.js";
 import { createScheduler } from "../pipeline/scheduler.js";
+import { createWebhookWorker } from "../pipeline/webhook-worker.js";
+import { createWebhookAdminMethods } from "../api/webhook-admin-service.js";
+import { WebhookAdminService, file_gamification_v1_webhook_admin_service } from "../gen/gamification/v1/webhook_admin_service_pb.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../domain/webhooks.js";
+import { createSecretCodec } from "../store/webhook-secrets.js";
 import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";
 import { openDatabase } from "../store/database.js";
@@ -43,6 +48,21 @@ export interface ServiceOptions {
   atPipelinePoint?: ServiceContext["atPipelinePoint"];
   /** How long a claim on a batch of events lasts unless renewed (default 30 s; tests shorten it). */
   eventBatchLeaseMs?: number;
+  /** Webhook delivery; every field has a default (see pipeline/context.ts WebhookOptions). */
+  webhooks?: {
+    allowPrivateNetworks?: boolean;
+    retryScheduleMs?: readonly number[];
+    timeoutMs?: number;
+    retentionMs?: number;
+    /** 32 bytes: signing secrets are encrypted at rest with it; unset: stored as they are. */
+    secretsKey?: Buffer | null;
+    /** How often idle webhook loops look for work (1 s). */
+    pollMs?: number;
+    /** How often boosts are checked for a start or finish to announce (60 s). */
+    boostCheckMs?: number;
+    /** How long the webhook coordinator's lease lasts unless renewed (30 s; tests shorten it). */
+    leaseMs?: number;
+  };
 }
 
 export interface RunningService {
@@ -67,9 +87,23 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     now,
     idempotencyWindowMs: options.idempotencyWindowMs ?? null,
     atPipelinePoint: options.atPipelinePoint,
+    webhooks: {
+      secrets: createSecretCodec(options.webhooks?.secretsKey ?? null),
+      allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
+      retryScheduleMs: options.webhooks?.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS,
+      timeoutMs: options.webhooks?.timeoutMs ?? 15_000,
+      retentionMs: options.webhooks?.retentionMs ?? 30 * 86_400_000,
+    },
   };
   // Processes admin batches of events in the background; started once the server listens.
   const batchWorker = createEventBatchWorker(context, logger, { leaseMs: options.eventBatchLeaseMs });
+  // Hands webhook messages over from users' outboxes and delivers them; started once the server listens.
+  const webhookWorker = createWebhookWorker(context, logger, {
+    pollMs: options.webhooks?.pollMs,
+    boostCheckMs: options.webhooks?.boostCheckMs,
+    leaseMs: options.webhooks?.leaseMs,
+  });
+  context.wakeWebhooks = () => webhookWorker.wake();
 
   // Every service the server exposes, with its methods and who may call them. Adding a service is
   // one entry here: Connect, gRPC, gRPC-web, REST and reflection all follow from it.
@@ -86,6 +120,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: StreakAdminService, methods: createStreakAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_streak_admin_service },
     { service: PointsAdminService, methods: createPointsAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_points_admin_service },
     { service: PointsService, methods: createPointsMethods(context), options: { adminOnly: false }, file: file_gamification_v1_points_service },
+    { service: WebhookAdminService, methods: createWebhookAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_webhook_admin_service },
   ];
   const services: RestService[] = definitions.map(({ service, methods, options }) => ({
     service,
@@ -120,11 +155,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   // Time-driven work of every user (streak period ends, freezes, time-triggered points).
   const scheduler = createScheduler(context, logger, { work: runDueWork });
   scheduler.start();
+  webhookWorker.start();
   return {
     port: server.port,
     context,
     async close() {
-      await Promise.all([server.close(), batchWorker.stop(), scheduler.stop()]);
+      await Promise.all([server.close(), batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
       await database.close();
     },
   };

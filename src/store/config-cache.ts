@@ -4,10 +4,17 @@ import type { MetricConfig } from "../domain/metric.js";
 import type { StreakSettings } from "../domain/streak-config.js";
 import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
-import type { TenantConfig } from "../domain/tenant.js";
+import { DEFAULT_SCOPE, type TenantConfig } from "../domain/tenant.js";
+import type { WebhookEventType, WebhookSettings } from "../domain/webhooks.js";
 import type { Collections } from "./database.js";
 import { findMetricByKey } from "./metrics.js";
 import { tenantFromDocument } from "./tenants.js";
+
+/** A tenant's webhook listeners, as the event path and the hand-over to delivery need them. */
+export interface TenantWebhooks extends WebhookSettings {
+  /** Enabled endpoints and what each subscribes to. */
+  endpoints: Array<{ id: string; eventTypes: WebhookEventType[] }>;
+}
 
 /**
  * Configuration reads on the hot path, cached for at most `ttlMs` (1 s by default). An admin write on
@@ -85,6 +92,24 @@ export class ConfigCache {
     return this.cached(`streak:${tenantId}`, async () => {
       const doc = await this.collections.streakSettings.findOne({ tenantId });
       return doc ? { frequency: doc.frequency, metrics: doc.metrics, evaluationMode: doc.evaluationMode, freezes: doc.freezes ?? null } : null;
+    });
+  }
+
+  /**
+   * Who listens to the tenant's webhooks: its enabled endpoints (without secrets) and the event
+   * types they subscribe to, and the tenant's own identifier for the envelope. Two reads, cached.
+   */
+  webhooks(tenantId: string): Promise<TenantWebhooks> {
+    return this.cached(`webhooks:${tenantId}`, async () => {
+      const [endpoints, tenant] = await Promise.all([
+        this.collections.webhookEndpoints.find({ tenantId, enabled: true }, { projection: { _id: 1, eventTypes: 1 } }).toArray(),
+        tenantId === DEFAULT_SCOPE ? null : this.collections.tenants.findOne({ _id: tenantId }, { projection: { customerId: 1 } }),
+      ]);
+      return {
+        tenant: tenant?.customerId ?? null,
+        subscribed: new Set(endpoints.flatMap((e) => e.eventTypes)),
+        endpoints: endpoints.map((e) => ({ id: e._id, eventTypes: e.eventTypes })),
+      };
     });
   }
 

@@ -8,6 +8,7 @@ import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
 import type { TenantDocument } from "./tenants.js";
 import type { UserDocument } from "./users.js";
+import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument } from "./webhooks.js";
 
 /** The service's collections. Every document but tenants and API keys carries `tenantId`. */
 export interface Collections {
@@ -39,6 +40,12 @@ export interface Collections {
   /** Chunks of rankings' lines in rank order, and in user order. */
   leaderboardRankChunks: Collection<ChunkDocument>;
   leaderboardUserChunks: Collection<ChunkDocument>;
+  /** Webhook endpoints with their (at-rest) signing secrets. */
+  webhookEndpoints: Collection<WebhookEndpointDocument>;
+  /** One document per webhook message and endpoint: delivery state, lease and attempt log. */
+  webhookDeliveries: Collection<WebhookDeliveryDocument>;
+  /** Markers of delivery attempts in progress (the exclusive step of a claim; see store/webhooks.ts). */
+  webhookClaims: Collection<WebhookClaimDocument>;
 }
 
 export interface Database {
@@ -75,6 +82,9 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     leaderboardRankings: db.collection("leaderboard_rankings"),
     leaderboardRankChunks: db.collection("leaderboard_rank_chunks"),
     leaderboardUserChunks: db.collection("leaderboard_user_chunks"),
+    webhookEndpoints: db.collection("webhook_endpoints"),
+    webhookDeliveries: db.collection("webhook_deliveries"),
+    webhookClaims: db.collection("webhook_claims"),
   };
   await createIndexes(collections);
   return {
@@ -101,6 +111,8 @@ async function createIndexes(c: Collections): Promise<void> {
     c.users.createIndex({ tenantId: 1, userId: 1 }, { unique: true, name: "tenant_user_unique" }),
     // The scheduler finds users due in a minute by equality (FerretDB may not use an index for a range).
     c.users.createIndex({ dueMinute: 1 }, { name: "due_minute" }),
+    // The webhook worker finds users with messages to hand over by equality.
+    c.users.createIndex({ outboxPending: 1 }, { name: "outbox_pending" }),
     c.attributes.createIndex({ tenantId: 1, type: 1, key: 1 }, { unique: true, name: "tenant_type_key_unique" }),
     c.achievements.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
     c.streakSettings.createIndex({ tenantId: 1 }, { unique: true, name: "tenant_unique" }),
@@ -116,6 +128,13 @@ async function createIndexes(c: Collections): Promise<void> {
     c.leaderboardRankings.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
     c.leaderboardRankChunks.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
     c.leaderboardUserChunks.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
+    c.webhookEndpoints.createIndex({ tenantId: 1 }, { name: "tenant" }),
+    // Delivery work is found by equality: ready now, due in a minute, retention ending on a day.
+    c.webhookDeliveries.createIndex({ ready: 1 }, { name: "ready" }),
+    c.webhookDeliveries.createIndex({ dueMinute: 1 }, { name: "due_minute" }),
+    c.webhookDeliveries.createIndex({ purgeDay: 1 }, { name: "purge_day" }),
+    c.webhookDeliveries.createIndex({ tenantId: 1, endpointId: 1 }, { name: "tenant_endpoint" }),
+    c.webhookDeliveries.createIndex({ tenantId: 1, messageId: 1 }, { name: "tenant_message" }),
   ]);
 }
 

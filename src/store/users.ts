@@ -8,6 +8,8 @@ export interface UserDocument extends UserState {
   version: number;
   /** `dueAt` in whole minutes since the epoch, for the scheduler's equality lookups; null: nothing due. */
   dueMinute: number | null;
+  /** True while the outbox holds webhook messages, for the webhook worker's equality lookup. */
+  outboxPending: boolean;
 }
 
 /** The scheduler's bucket of an instant: whole minutes since the epoch. */
@@ -29,7 +31,7 @@ function userDocumentId(tenantId: string, userId: string): string {
 export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
   if (!doc) return null;
-  const { _id, tenantId: _tenant, version, dueMinute: _due, ...stored } = doc;
+  const { _id, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc;
   // Fields added after a document was written take their defaults.
   return { state: { ...createUserState(userId, stored.created), ...stored }, version };
 }
@@ -46,7 +48,14 @@ export async function saveUser(
   expectedVersion: number,
 ): Promise<boolean> {
   const _id = userDocumentId(tenantId, state.userId);
-  const doc: UserDocument = { ...state, _id, tenantId, version: expectedVersion + 1, dueMinute: state.dueAt ? minuteOf(state.dueAt) : null };
+  const doc: UserDocument = {
+    ...state,
+    _id,
+    tenantId,
+    version: expectedVersion + 1,
+    dueMinute: state.dueAt ? minuteOf(state.dueAt) : null,
+    outboxPending: state.outbox.length > 0,
+  };
   if (expectedVersion === 0) {
     try {
       await users.insertOne(doc);
@@ -58,6 +67,11 @@ export async function saveUser(
   }
   const result = await users.replaceOne({ _id, version: expectedVersion }, doc);
   return result.matchedCount === 1;
+}
+
+/** Users with webhook messages in their outbox (an index lookup by equality). */
+export async function findUsersWithOutbox(users: Collection<UserDocument>, limit: number): Promise<Array<{ tenantId: string; userId: string }>> {
+  return users.find({ outboxPending: true }, { projection: { tenantId: 1, userId: 1 } }).limit(limit).toArray();
 }
 
 /** Users whose time-driven work is due in the given minute (an index lookup by equality). */

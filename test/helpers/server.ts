@@ -1,7 +1,7 @@
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import pino from "pino";
 import { createClient, type GamificationClient } from "../../sdk/src/index.js";
-import { startService, type RunningService } from "../../src/server/service.js";
+import { startService, type RunningService, type ServiceOptions } from "../../src/server/service.js";
 import { openTestDatabase, type TestDatabase } from "./database.js";
 
 export const ADMIN_KEY = "adm_testkey.0123456789abcdefghijklmnopqrstuvwxyz";
@@ -21,7 +21,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(): Promise<TestServer> {
+/** `options` override the defaults (e.g. a clock, webhook settings). */
+export async function startTestServer(options: Partial<ServiceOptions> = {}): Promise<TestServer> {
   const database = await openTestDatabase();
   const service = await startService({
     mongodbUri: database.uri,
@@ -30,6 +31,7 @@ export async function startTestServer(): Promise<TestServer> {
     host: "127.0.0.1",
     adminApiKey: ADMIN_KEY,
     logger: pino({ level: "silent" }),
+    ...options,
   });
   const baseUrl = `http://127.0.0.1:${service.port}`;
   return {

@@ -1,0 +1,537 @@
+/**
+ * Webhooks (issue 8): what a notification says and how it is signed and retried. Pure: no I/O, no
+ * clock (moments are arguments), IDs and randomness are injected.
+ *
+ * Decisions:
+ * - Payloads are the reference's (`openapi-application.json`, `webhooks`), squashed into the top
+ *   level of the body (Standard Webhooks allows either), so a receiver written for the reference
+ *   reads `type`, `user`, `points`... where it expects them. The envelope adds `id` (also the
+ *   `webhook-id` header, stable across retries), `tenantId` (the tenant's own identifier, the
+ *   `Tenant-ID` header value; null in the default scope) and `timestamp` (when the event happened;
+ *   the boost events' own `timestamp` field has that meaning in the reference already).
+ * - A message is built once, when the state change that caused it is written, and its body is
+ *   stored as the exact JSON text that is signed and sent: retries send the same bytes.
+ * - `points.changed` is sent for every change: the reference fires it at most once per user and
+ *   system every fifteen minutes, which would drop intermediate totals; receivers that want less
+ *   can unsubscribe or coalesce by user (the body has the total after the change).
+ * - Timestamps in bodies are ISO 8601 UTC, without milliseconds when they are zero (as the REST API
+ *   renders them).
+ */
+import { createHash, createHmac } from "node:crypto";
+import type { AchievementConfig } from "./achievement-config.js";
+import type { AchievementCompletion } from "./achievements.js";
+import type { PointsAward, PointsConfig, PointsEvent } from "./points.js";
+import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig } from "./points-config.js";
+import type { StreakDomainEvent, StreakView } from "./streak.js";
+import type { UserState } from "./user.js";
+
+// ---------------------------------------------------------------------------------------------
+// Event types
+
+/** Every event type an endpoint can subscribe to (the reference's, without its e-mail events). */
+export const WEBHOOK_EVENT_TYPES = [
+  "achievement.completed",
+  "points.changed",
+  "points.level_changed",
+  "points.boost_started",
+  "points.boost_finished",
+  "streak.started",
+  "streak.extended",
+  "streak.lost",
+  "streak.freeze_consumed",
+  "streak.freeze_earned",
+  "leaderboard.started",
+  "leaderboard.changed",
+  "leaderboard.finished",
+  "leaderboard.rank_changed",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export function isWebhookEventType(value: string): value is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** What the engine needs to notify a tenant's endpoints: which types anyone listens to, and the tenant's name for itself. */
+export interface WebhookSettings {
+  /** The tenant's `customerId` (the `Tenant-ID` header value); null in the account's default scope. */
+  tenant: string | null;
+  /** Event types at least one enabled endpoint of the tenant subscribes to. Others are not even built. */
+  subscribed: ReadonlySet<WebhookEventType>;
+}
+
+/**
+ * A webhook message waiting to be handed to delivery: stored in the user document (the outbox) in
+ * the same write as the state change that caused it, so no crash can separate the two.
+ */
+export interface OutboxMessage {
+  /** `msg_` and 32 hex digits: the `webhook-id` and the body's `id`. */
+  id: string;
+  type: WebhookEventType;
+  /** When the event happened. */
+  at: Date;
+  /** The exact JSON text that is signed and sent. */
+  body: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payload shapes (the reference's schemas)
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json | undefined };
+
+/** The reference `User`. */
+export type UserPayload = {
+  id: string;
+  email: string | null;
+  name: string | null;
+  tz: string | null;
+  deviceTokens: string[];
+  subscribeToEmails: boolean;
+  attributes: Record<string, string>;
+  control: boolean;
+  created: string;
+  updated: string;
+};
+
+/** The reference `PointsResponse` (a points system's fields). */
+export type PointsSystemPayload = {
+  id: string;
+  key: string;
+  name: string;
+  description: string | null;
+  badgeUrl: string | null;
+  maxPoints: number | null;
+};
+
+/** The reference `PointsLevel`. */
+export type PointsLevelPayload = {
+  id: string;
+  key: string;
+  name: string;
+  description: string;
+  badgeUrl: string | null;
+  points: number;
+};
+
+/** The reference `PointsBoostWebhookPayload`. */
+export type PointsBoostPayload = {
+  id: string;
+  name: string;
+  status: "active" | "finished";
+  userId: string | null;
+  pointsSystemId: string;
+  pointsSystemKey: string;
+  pointsSystemName: string;
+  start: string;
+  end: string | null;
+  multiplier: number;
+  rounding: "down" | "up" | "nearest";
+};
+
+/** The reference `LeaderboardResponse` fields shared by the leaderboard events. */
+export type LeaderboardPayload = {
+  id: string;
+  name: string;
+  key: string;
+  rankBy: "points" | "streak" | "metric";
+  metricKey?: string;
+  metricName?: string;
+  pointsSystemKey?: string;
+  pointsSystemName?: string;
+  description: string | null;
+  start: string;
+  end: string | null;
+  maxParticipants: number | null;
+  breakdownAttribute: string | null;
+  runUnit: "day" | "month" | "year" | null;
+  runInterval: number | null;
+};
+
+/** The reference `LeaderboardRanking`. */
+export type LeaderboardRankingPayload = {
+  userId: string;
+  userName: string | null;
+  rank: number;
+  value: number;
+};
+
+/**
+ * The fields of each event type, without the envelope. The leaderboard types are defined for the
+ * leaderboard feature to emit (nothing emits them yet).
+ */
+export interface WebhookPayloads {
+  "achievement.completed": { user: UserPayload; achievement: Record<string, Json> };
+  "points.changed": { user: UserPayload; points: Record<string, Json> };
+  "points.level_changed": {
+    user: UserPayload;
+    points: PointsSystemPayload & { total: number };
+    previousLevel: PointsLevelPayload | null;
+    newLevel: PointsLevelPayload | null;
+  };
+  "points.boost_started": { boost: PointsBoostPayload };
+  "points.boost_finished": { boost: PointsBoostPayload };
+  "streak.started": { user: UserPayload; streak: StreakView };
+  "streak.extended": { user: UserPayload; streak: StreakView };
+  "streak.lost": { user: UserPayload; length: number };
+  "streak.freeze_consumed": { user: UserPayload; consumed: number; freezes: number };
+  "streak.freeze_earned": { user: UserPayload; earned: number; freezes: number };
+  "leaderboard.started": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[] } };
+  "leaderboard.changed": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[] } };
+  "leaderboard.finished": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[] } };
+  "leaderboard.rank_changed": {
+    user: UserPayload;
+    leaderboard: LeaderboardPayload & { rank: number | null; value: number | null; previousRank: number | null; previousValue: number | null };
+  };
+}
+
+/** ISO 8601 in UTC as the REST API renders timestamps: milliseconds only when not zero. */
+export function isoTime(at: Date): string {
+  return at.toISOString().replace(".000Z", "Z");
+}
+
+export function userPayload(user: UserState): UserPayload {
+  return {
+    id: user.userId,
+    email: user.email,
+    name: user.name,
+    tz: user.tz,
+    deviceTokens: user.deviceTokens,
+    subscribeToEmails: user.subscribeToEmails,
+    attributes: user.attributes,
+    control: user.control,
+    created: isoTime(user.created),
+    updated: isoTime(user.updated),
+  };
+}
+
+/** The reference `UserAchievementResponse`: the fields of the achievement's trigger only, and when it was completed. */
+export function achievementPayload(a: AchievementConfig, completion: AchievementCompletion, metricNames: Readonly<Record<string, string>> = {}): Record<string, Json> {
+  const out: Record<string, Json> = { id: a.id, name: a.name, trigger: a.trigger, description: a.description, badgeUrl: a.badgeUrl, key: a.key };
+  if (a.trigger === "streak" && a.streakLength !== null) out.streakLength = a.streakLength;
+  if (a.trigger === "achievement") out.achievementIds = a.achievementIds;
+  if (a.trigger === "metric") {
+    if (a.metricId !== null) out.metricId = a.metricId;
+    if (a.metricValue !== null) out.metricValue = a.metricValue;
+    const name = metricNames[a.metricId ?? ""];
+    if (name !== undefined) out.metricName = name;
+  }
+  out.userAttributes = a.userAttributes.map((f) => ({ key: f.key, value: f.value }));
+  if (a.trigger === "metric") out.eventAttributes = a.eventAttributes.map((f) => ({ key: f.key, value: f.value }));
+  out.achievedAt = isoTime(completion.achievedAt);
+  return out;
+}
+
+export function pointsSystemPayload(system: PointsSystemConfig): PointsSystemPayload {
+  return {
+    id: system.id,
+    key: system.key,
+    name: system.name,
+    description: system.description || null,
+    badgeUrl: system.badge?.url ?? null,
+    maxPoints: system.maxPoints,
+  };
+}
+
+export function levelPayload(level: PointsLevelConfig | null): PointsLevelPayload | null {
+  if (!level) return null;
+  return { id: level.id, key: level.key, name: level.name, description: level.description, badgeUrl: level.badge?.url ?? null, points: level.points };
+}
+
+/** The reference `PointsAward`, as the event response shows it (boosts only when some applied). */
+export function awardPayload(award: PointsAward): Record<string, Json> {
+  const t = award.trigger;
+  const trigger: Record<string, Json> = { id: t.id, type: t.type, points: t.points };
+  const optional = {
+    metricId: t.metricId,
+    metricName: t.metricName,
+    metricThreshold: t.metricThreshold,
+    achievementId: t.achievementId,
+    achievementName: t.achievementName,
+    streakLengthThreshold: t.streakLengthThreshold,
+    timeUnit: t.timeUnit,
+    timeInterval: t.timeInterval,
+  };
+  for (const [key, value] of Object.entries(optional)) if (value !== undefined) trigger[key] = value;
+  const out: Record<string, Json> = { id: award.id, awarded: award.awarded, date: isoTime(award.date), total: award.total, trigger };
+  if (award.boosts.length > 0) {
+    out.boosts = award.boosts.map((b) => ({ id: b.id, name: b.name, status: "active", start: b.start, end: b.end, multiplier: b.multiplier, rounding: b.rounding }));
+  }
+  return out;
+}
+
+export function boostPayload(boost: PointsBoostConfig, system: Pick<PointsSystemConfig, "id" | "key" | "name">, status: "active" | "finished"): PointsBoostPayload {
+  return {
+    id: boost.id,
+    name: boost.name,
+    status,
+    userId: boost.userId,
+    pointsSystemId: system.id,
+    pointsSystemKey: system.key,
+    pointsSystemName: system.name,
+    start: boost.start,
+    end: boost.end,
+    multiplier: boost.multiplier,
+    rounding: boost.rounding,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+/** A message ID from a UUID (the dashes dropped: IDs are signed as `id.timestamp.body`, so no `.` either). */
+export function messageIdFrom(uuid: string): string {
+  return `msg_${uuid.replaceAll("-", "").toLowerCase()}`;
+}
+
+/** A deterministic message ID for a fact that must be announced once (e.g. "boost X started"). */
+export function deterministicMessageId(fact: string): string {
+  return `msg_${createHash("sha256").update(fact).digest("hex").slice(0, 32)}`;
+}
+
+/**
+ * Wraps a payload in the envelope: `type`, `id`, `tenantId`, `timestamp`, then the reference fields.
+ */
+export function createMessage<T extends WebhookEventType>(type: T, payload: WebhookPayloads[T], meta: { id: string; tenant: string | null; at: Date }): OutboxMessage {
+  const body = JSON.stringify({ type, id: meta.id, tenantId: meta.tenant, timestamp: isoTime(meta.at), ...payload });
+  return { id: meta.id, type, at: meta.at, body };
+}
+
+/** What a call (or scheduled work) caused for one user, as the engine reports it. */
+export interface UserEvents {
+  achievements?: ReadonlyArray<{ achievement: AchievementConfig; completion: AchievementCompletion }>;
+  pointsEvents?: readonly PointsEvent[];
+  streakEvents?: readonly StreakDomainEvent[];
+}
+
+/**
+ * The messages one user's changes cause, in causal order (streak, achievements, points), for the
+ * types someone subscribes to. `user` is the state after the change; `at` dates points events
+ * (streak events and completions carry their own moment).
+ */
+export function messagesForUserEvents(
+  user: UserState,
+  events: UserEvents,
+  settings: WebhookSettings | undefined,
+  points: PointsConfig,
+  at: Date,
+  newId: () => string,
+): OutboxMessage[] {
+  if (!settings || settings.subscribed.size === 0) return [];
+  const wanted = (type: WebhookEventType) => settings.subscribed.has(type);
+  const messages: OutboxMessage[] = [];
+  let userJson: UserPayload | undefined;
+  const u = () => (userJson ??= userPayload(user));
+  const add = <T extends WebhookEventType>(type: T, payload: () => WebhookPayloads[T], moment: Date) => {
+    if (wanted(type)) messages.push(createMessage(type, payload(), { id: messageIdFrom(newId()), tenant: settings.tenant, at: moment }));
+  };
+
+  for (const e of events.streakEvents ?? []) {
+    switch (e.type) {
+      case "streak.started":
+      case "streak.extended":
+        add(e.type, () => ({ user: u(), streak: e.streak }), e.at);
+        break;
+      case "streak.lost":
+        add(e.type, () => ({ user: u(), length: e.length }), e.at);
+        break;
+      case "streak.freeze_consumed":
+        add(e.type, () => ({ user: u(), consumed: e.consumed, freezes: e.freezes }), e.at);
+        break;
+      case "streak.freeze_earned":
+        add(e.type, () => ({ user: u(), earned: e.earned, freezes: e.freezes }), e.at);
+        break;
+    }
+  }
+  for (const { achievement, completion } of events.achievements ?? []) {
+    add("achievement.completed", () => ({ user: u(), achievement: achievementPayload(achievement, completion, points.metricNames) }), completion.achievedAt);
+  }
+  const pointsEvents = events.pointsEvents ?? [];
+  for (const e of pointsEvents) {
+    const system = points.systems.find((s) => s.system.id === e.systemId)?.system;
+    if (!system) continue;
+    if (e.type === "points.changed") {
+      // As in the event response: `level` only when this change moved the user to another level.
+      const levelChange = pointsEvents.find((l) => l.type === "points.level_changed" && l.systemId === e.systemId);
+      add(
+        "points.changed",
+        () => {
+          const json: Record<string, Json> = { ...pointsSystemPayload(system), total: e.total };
+          if (levelChange?.type === "points.level_changed") json.level = levelPayload(levelChange.newLevel);
+          return { user: u(), points: { ...json, added: e.added, awards: e.awards.map(awardPayload) } };
+        },
+        at,
+      );
+    } else {
+      add(
+        "points.level_changed",
+        () => ({ user: u(), points: { ...pointsSystemPayload(system), total: e.total }, previousLevel: levelPayload(e.previousLevel), newLevel: levelPayload(e.newLevel) }),
+        at,
+      );
+    }
+  }
+  return messages;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endpoints
+
+/** Longest endpoint URL accepted. */
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * What is wrong with an endpoint URL, or null: it must be an absolute `http` or `https` URL
+ * without credentials (they would be sent, and shown, with every request) or a fragment.
+ */
+export function checkEndpointUrl(url: string): string | null {
+  if (url.length > MAX_URL_LENGTH) return `url must be at most ${MAX_URL_LENGTH} characters`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `url "${url}" is not an absolute URL`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `url must use http or https, got "${parsed.protocol.slice(0, -1)}"`;
+  if (parsed.username !== "" || parsed.password !== "") return "url must not contain credentials (user:password@)";
+  if (parsed.hash !== "") return "url must not contain a fragment (#...)";
+  if (parsed.hostname === "") return "url must name a host";
+  return null;
+}
+
+/** What is wrong with a list of subscribed event types, or null. */
+export function checkEventTypes(types: readonly string[]): string | null {
+  if (types.length === 0) return "eventTypes must name at least one event type";
+  const unknown = types.filter((t) => !isWebhookEventType(t));
+  if (unknown.length > 0) return `Unknown event types: ${unknown.join(", ")}; known types: ${WEBHOOK_EVENT_TYPES.join(", ")}`;
+  if (new Set(types).size !== types.length) return "eventTypes must not repeat a type";
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing (Standard Webhooks)
+
+/** The prefix of a serialized symmetric signing secret (Standard Webhooks). */
+export const SECRET_PREFIX = "whsec_";
+/** Random bytes in a signing secret (the specification asks for 24 to 64). */
+export const SECRET_BYTES = 32;
+
+/** A new signing secret from random bytes: `whsec_` and the bytes in base64. */
+export function formatSecret(bytes: Uint8Array): string {
+  return `${SECRET_PREFIX}${Buffer.from(bytes).toString("base64")}`;
+}
+
+/** The HMAC key of a secret: the base64 after `whsec_`, decoded. */
+export function secretKey(secret: string): Buffer {
+  if (!secret.startsWith(SECRET_PREFIX)) throw new Error("a webhook secret starts with whsec_");
+  return Buffer.from(secret.slice(SECRET_PREFIX.length), "base64");
+}
+
+/** What is signed: `{webhook-id}.{webhook-timestamp}.{body}`. */
+export function signingInput(messageId: string, timestampSeconds: number, body: string): string {
+  return `${messageId}.${timestampSeconds}.${body}`;
+}
+
+/** One `v1,` signature: base64 of HMAC-SHA256 of the signing input with the secret's key bytes. */
+export function sign(secret: string, messageId: string, timestampSeconds: number, body: string): string {
+  return `v1,${createHmac("sha256", secretKey(secret)).update(signingInput(messageId, timestampSeconds, body), "utf8").digest("base64")}`;
+}
+
+/**
+ * The `webhook-signature` header: one signature per secret, space-separated (the current secret
+ * first; during a rotation's grace period the previous one too, so receivers may switch at leisure).
+ */
+export function signatureHeader(secrets: readonly string[], messageId: string, timestampSeconds: number, body: string): string {
+  return secrets.map((s) => sign(s, messageId, timestampSeconds, body)).join(" ");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery policy
+
+/**
+ * Delays before each attempt, in milliseconds: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and
+ * 10 h (about 28 hours in all). Each retry delay is jittered by ±20%.
+ */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const RETRY_JITTER = 0.2;
+/** Longest Retry-After honoured (a receiver cannot park a message for longer than a day). */
+export const MAX_RETRY_AFTER_MS = 86_400_000;
+
+/** How an attempt's HTTP answer counts: only 2xx delivers; 410 Gone disables the endpoint. */
+export function classifyStatus(status: number): "delivered" | "gone" | "retry" {
+  if (status >= 200 && status < 300) return "delivered";
+  if (status === 410) return "gone";
+  return "retry";
+}
+
+/** A Retry-After header (seconds, or an HTTP date) as a delay from `now`; null when absent or unreadable. */
+export function parseRetryAfter(header: string | null | undefined, now: Date): number | null {
+  if (header === null || header === undefined || header.trim() === "") return null;
+  const value = header.trim();
+  if (/^\d+$/.test(value)) return Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return null;
+  return Math.min(Math.max(0, date - now.getTime()), MAX_RETRY_AFTER_MS);
+}
+
+/**
+ * The delay before the next attempt after `attemptsMade` failed attempts of the current round, or
+ * null when the schedule is exhausted (the message fails). The scheduled delay is jittered by
+ * ±20% (`random` in [0, 1)); a receiver's Retry-After is honoured as a lower bound, so neither the
+ * receiver's wish nor the backoff is cut short.
+ */
+export function nextRetryDelay(schedule: readonly number[], attemptsMade: number, random: number, retryAfterMs: number | null): number | null {
+  if (attemptsMade >= schedule.length) return null;
+  const base = schedule[attemptsMade]!;
+  const jittered = Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random));
+  return Math.max(jittered, retryAfterMs ?? 0);
+}
+
+/** Parses a retry schedule written as comma-separated milliseconds ("0,5000,300000"). */
+export function parseRetrySchedule(text: string): number[] {
+  const values = text.split(",").map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((v) => !Number.isSafeInteger(v) || v < 0)) {
+    throw new Error(`a retry schedule is comma-separated non-negative integers (milliseconds), got "${text}"`);
+  }
+  return values;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boost announcements
+
+/** What to announce about a boost now, given what was announced before. */
+export interface BoostNotices {
+  announce: Array<{ type: "points.boost_started" | "points.boost_finished"; at: Date }>;
+  markStarted: boolean;
+  markFinished: boolean;
+}
+
+/**
+ * Boosts start and finish by the calendar (UTC days, the end day included), not by a write, so a
+ * periodic check announces them: `points.boost_started` once the start day has come,
+ * `points.boost_finished` once the end day has passed (or the boost was archived while running),
+ * each once per boost (the caller records what was announced on the boost). A boost that was
+ * never live while it existed (created after its end, or archived before its start) is announced
+ * neither way. A boost that started and finished between two checks (the service was down) gets
+ * both, in order. Moments: the start of the start day (or the creation, if later), the last
+ * second of the end day (the reference's example), or the archiving.
+ */
+export function decideBoostNotices(
+  boost: Pick<PointsBoostConfig, "start" | "end" | "archived" | "created" | "updated">,
+  announced: { started: boolean },
+  now: Date,
+): BoostNotices {
+  const today = now.toISOString().slice(0, 10);
+  const startAt = new Date(Math.max(Date.parse(`${boost.start}T00:00:00Z`), boost.created.getTime()));
+  const endAt = boost.end === null ? null : new Date(`${boost.end}T23:59:59Z`);
+  const none: BoostNotices = { announce: [], markStarted: false, markFinished: false };
+  const ended = boost.end !== null && today > boost.end;
+  if (boost.archived) {
+    if (announced.started) return { announce: [{ type: "points.boost_finished", at: boost.updated }], markStarted: false, markFinished: true };
+    return { announce: [], markStarted: true, markFinished: true };
+  }
+  if (today < boost.start) return none;
+  if (!ended) return announced.started ? none : { announce: [{ type: "points.boost_started", at: startAt }], markStarted: true, markFinished: false };
+  const finished = { type: "points.boost_finished" as const, at: endAt! };
+  if (announced.started) return { announce: [finished], markStarted: false, markFinished: true };
+  const wasLive = boost.created.getTime() <= endAt!.getTime();
+  return { announce: wasLive ? [{ type: "points.boost_started", at: startAt }, finished] : [], markStarted: true, markFinished: true };
+}
