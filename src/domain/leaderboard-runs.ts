@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { LeaderboardSettings, LeaderboardStatus } from "./leaderboard-config.js";
+import { addDays, DAY_MS, isoDate, utcMillis, ymd } from "./plain-dates.js";
 
 /**
  * The calendar of a leaderboard: which run an event counts toward, when a run is final, and the
@@ -42,25 +43,6 @@ export type LeaderboardCalendar = Pick<LeaderboardSettings, "start" | "end" | "r
 const EARLIEST_OFFSET_MS = 14 * 3_600_000;
 /** UTC−12 (Etc/GMT+12, Baker Island): the last zone to end a date. */
 const LATEST_OFFSET_MS = 12 * 3_600_000;
-const DAY_MS = 86_400_000;
-
-function ymd(date: string): [number, number, number] {
-  return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
-}
-
-function utcMillis(date: string): number {
-  const [y, m, d] = ymd(date);
-  return Date.UTC(y, m - 1, d);
-}
-
-function isoDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function addDays(date: string, days: number): string {
-  return isoDate(utcMillis(date) + days * DAY_MS);
-}
-
 /** `date` plus whole months, on the same day of the month or the month's last day if shorter. */
 function addMonthsClamped(date: string, months: number): string {
   const [y, m, d] = ymd(date);

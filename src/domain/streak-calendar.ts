@@ -1,6 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import type { StreakFrequency } from "./streak-config.js";
 import type { TimeZoneChange } from "./user.js";
+import { addDays, isoDate, utcMillis, ymd } from "./plain-dates.js";
 
 /**
  * Calendar arithmetic for streaks. Periods are identified by the local date (YYYY-MM-DD) of their
@@ -8,26 +9,6 @@ import type { TimeZoneChange } from "./user.js";
  * done on plain dates (in UTC, where every day has 24 hours), so it never depends on a zone; zones
  * only turn an instant into a local date and a local date into the instant it begins.
  */
-
-const DAY_MS = 86_400_000;
-
-function ymd(date: string): [number, number, number] {
-  return [Number(date.slice(0, 4)), Number(date.slice(5, 7)), Number(date.slice(8, 10))];
-}
-
-/** Milliseconds of UTC midnight of a plain date. */
-function utcMillis(date: string): number {
-  const [y, m, d] = ymd(date);
-  return Date.UTC(y, m - 1, d);
-}
-
-function isoDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-function addDays(date: string, days: number): string {
-  return isoDate(utcMillis(date) + days * DAY_MS);
-}
 
 /** The first of the month `months` after the month of `date`. */
 function addMonthsToFirst(date: string, months: number): string {

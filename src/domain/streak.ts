@@ -65,6 +65,7 @@ import {
   startOfDateIn,
   zoneAt,
 } from "./streak-calendar.js";
+import { DAY_MS } from "./plain-dates.js";
 import type { TimeZoneChange } from "./user.js";
 
 /** Period arithmetic and the zone in force, for callers that date things the way streaks do. */
@@ -75,7 +76,6 @@ export const STREAK_HISTORY_LIMIT = 100;
 /** Upcoming and active pauses a user may hold at once. */
 export const MAX_STREAK_PAUSES = 100;
 
-const DAY_MS = 86_400_000;
 
 /** One period of the streak history, as the reference's `streakHistory` items. */
 export interface StreakPeriodRecord {
