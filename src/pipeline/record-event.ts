@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { findUnknownKeys, invalidAttributeKeysMessage } from "../domain/attribute.js";
 import { ZERO, type DecimalString } from "../domain/decimal.js";
-import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
+import { DomainError, invalidArgument } from "../domain/errors.js";
 import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "../domain/event.js";
 import { fingerprintRequest, idempotencyRecordId, isWithinWindow, type IdempotencyRecord } from "../domain/idempotency.js";
 import { createUserState, type UserState, type UserUpsert } from "../domain/user.js";
 import { findIdempotencyRecord, saveIdempotencyRecords } from "../store/idempotency.js";
 import { changeUserState, type UserChange } from "./user-state.js";
+import { findMetricByKeyOrFail } from "./users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { NO_REACTIONS } from "../domain/reactions.js";
@@ -40,8 +41,7 @@ const MAX_FUTURE_MS = 60_000;
  * drops them from the document.
  */
 export async function recordEvent(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<EventResult> {
-  const metric = await ctx.config.metricByKey(tenantId, input.metricKey);
-  if (!metric) throw notFound(`Metric with key "${input.metricKey}" not found`);
+  const metric = await findMetricByKeyOrFail(ctx, tenantId, input.metricKey);
   await checkAttributeKeys(ctx, tenantId, input);
   if (input.timestamp && input.timestamp.getTime() > ctx.now().getTime() + MAX_FUTURE_MS) {
     throw invalidArgument(`timestamp ${input.timestamp.toISOString()} is in the future`);

@@ -42,7 +42,7 @@ export async function readUser(ctx: ServiceContext, tenantId: string, userId: st
   return found.state;
 }
 
-/** The tenant's metrics, with the metric found by key when one is asked for. */
+/** The tenant's metric with this key, or a not-found error naming the key. */
 export async function findMetricByKeyOrFail(ctx: ServiceContext, tenantId: string, key: string): Promise<MetricConfig> {
   const metric = await ctx.config.metricByKey(tenantId, key);
   if (!metric) throw notFound(`Metric with key "${key}" not found`);
