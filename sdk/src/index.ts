@@ -4,6 +4,7 @@ import { AchievementAdminService } from "./gen/gamification/v1/achievement_admin
 import { AdminService } from "./gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService } from "./gen/gamification/v1/application_service_pb.js";
 import { LeaderboardAdminService } from "./gen/gamification/v1/leaderboard_admin_service_pb.js";
+import { LeaderboardService } from "./gen/gamification/v1/leaderboard_service_pb.js";
 import { PointsAdminService } from "./gen/gamification/v1/points_admin_service_pb.js";
 import { PointsService } from "./gen/gamification/v1/points_service_pb.js";
 import { StreakAdminService } from "./gen/gamification/v1/streak_admin_service_pb.js";
@@ -16,6 +17,7 @@ export * from "./gen/gamification/v1/application_service_pb.js";
 export * from "./gen/gamification/v1/common_pb.js";
 export * from "./gen/gamification/v1/leaderboard_admin_service_pb.js";
 export * from "./gen/gamification/v1/leaderboard_pb.js";
+export * from "./gen/gamification/v1/leaderboard_service_pb.js";
 export * from "./gen/gamification/v1/metric_pb.js";
 export * from "./gen/gamification/v1/points_admin_service_pb.js";
 export * from "./gen/gamification/v1/points_service_pb.js";
@@ -50,6 +52,8 @@ export interface GamificationClient {
   achievements: Client<typeof AchievementAdminService>;
   /** Leaderboard configuration; needs an admin key. */
   leaderboards: Client<typeof LeaderboardAdminService>;
+  /** Leaderboard reads: the live leaderboards, rankings of any run and group, a user's rank and history. */
+  leaderboardReads: Client<typeof LeaderboardService>;
   /** Streak settings; needs an admin key. */
   streaks: Client<typeof StreakAdminService>;
   /** Points systems and their triggers, levels and boosts; needs an admin key. */
@@ -78,6 +82,7 @@ export function createClient(options: ClientOptions): GamificationClient {
     admin: createConnectClient(AdminService, transport),
     achievements: createConnectClient(AchievementAdminService, transport),
     leaderboards: createConnectClient(LeaderboardAdminService, transport),
+    leaderboardReads: createConnectClient(LeaderboardService, transport),
     streaks: createConnectClient(StreakAdminService, transport),
     points: createConnectClient(PointsAdminService, transport),
     pointsReads: createConnectClient(PointsService, transport),

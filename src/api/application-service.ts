@@ -14,6 +14,7 @@ import { achievementToProto, pointsChangesToProto, streakFields, streakToProto, 
 import { DomainError } from "../domain/errors.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
+import { leaderboardChangesToProto } from "./leaderboard-service.js";
 
 /** The Application API methods; authentication, validation and tenant scope are done by the guard. */
 export function createApplicationMethods(services: ServiceContext): Record<string, ScopedMethod> {
@@ -42,7 +43,7 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
         achievements: outcome.reactions.achievements.map((a) => achievementToProto(a, metricNames)),
         currentStreak: outcome.reactions.streak ? streakToProto(outcome.reactions.streak, outcome.reactions.streak.extended) : undefined,
         points: pointsChangesToProto(outcome.reactions.points, pointsConfig),
-        leaderboards: {},
+        leaderboards: leaderboardChangesToProto(outcome.reactions.leaderboards),
         ...(idempotencyKey !== undefined && { idempotencyKey, idempotentReplayed: result.kind === "replayed" }),
       };
     },

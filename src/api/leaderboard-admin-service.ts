@@ -10,18 +10,18 @@ import { enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { asString, asStringList, readNullable } from "./nullable-value.js";
 
-const rankBys = enumMapping<LeaderboardRankBy, ProtoRankBy>([
+export const rankBys = enumMapping<LeaderboardRankBy, ProtoRankBy>([
   ["metric", ProtoRankBy.METRIC],
   ["points", ProtoRankBy.POINTS],
   ["streak", ProtoRankBy.STREAK],
 ]);
-const statuses = enumMapping<LeaderboardStatus, ProtoStatus>([
+export const statuses = enumMapping<LeaderboardStatus, ProtoStatus>([
   ["inactive", ProtoStatus.INACTIVE],
   ["scheduled", ProtoStatus.SCHEDULED],
   ["active", ProtoStatus.ACTIVE],
   ["finished", ProtoStatus.FINISHED],
 ]);
-const runUnits = enumMapping<LeaderboardRunUnit, ProtoRunUnit>([
+export const runUnits = enumMapping<LeaderboardRunUnit, ProtoRunUnit>([
   ["day", ProtoRunUnit.DAY],
   ["month", ProtoRunUnit.MONTH],
   ["year", ProtoRunUnit.YEAR],

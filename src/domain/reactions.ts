@@ -1,6 +1,7 @@
 import type { AchievementConfig } from "./achievement-config.js";
 import { completeAchievements, type AchievementCompletion } from "./achievements.js";
 import type { DecimalString } from "./decimal.js";
+import type { LeaderboardResult, RankedLeaderboard } from "./leaderboard-entries.js";
 import { DomainError } from "./errors.js";
 import { applyPointsForEvent, nextTimeTriggerDueAt, type PointsChange, type PointsConfig, type PointsEvent } from "./points.js";
 import type { StreakSettings } from "./streak-config.js";
@@ -17,6 +18,8 @@ export interface EngineConfig {
   newId: () => string;
   /** Who listens to the tenant's webhooks; absent or empty: no messages are built. */
   webhooks?: WebhookSettings;
+  /** The tenant's leaderboards (every status); absent: none. */
+  leaderboards?: readonly RankedLeaderboard[];
 }
 
 /** What a call caused besides the metric total: for the response and for webhooks. */
@@ -27,9 +30,11 @@ export interface Reactions {
   /** The streak after the call (null when streaks are not configured), and whether this call extended it. */
   streak: (StreakView & { extended: boolean }) | null;
   streakEvents: StreakDomainEvent[];
+  /** Leaderboards whose ranking the call changed (filled in by the pipeline, which writes rankings). */
+  leaderboards: LeaderboardResult[];
 }
 
-export const NO_REACTIONS: Reactions = { achievements: [], points: [], pointsEvents: [], streak: null, streakEvents: [] };
+export const NO_REACTIONS: Reactions = { achievements: [], points: [], pointsEvents: [], streak: null, streakEvents: [], leaderboards: [] };
 
 /** What happened in the call. */
 export interface ReactionTrigger {
@@ -76,6 +81,7 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
     pointsEvents: points.events,
     streak: streaked.view,
     streakEvents: streaked.events,
+    leaderboards: [],
   };
   const next = notify(counted, reactions, config, at);
   next.dueAt = nextDueAt(next, config);

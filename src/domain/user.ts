@@ -2,6 +2,7 @@ import type { DecimalString } from "./decimal.js";
 import type { AchievementCompletion } from "./achievements.js";
 import type { DailyChanges } from "./history.js";
 import type { IdempotencyRecord } from "./idempotency.js";
+import type { LeaderboardEntry } from "./leaderboard-entries.js";
 import type { PointsState } from "./points.js";
 import type { StreakState } from "./streak.js";
 import type { OutboxMessage } from "./webhooks.js";
@@ -41,6 +42,8 @@ export interface UserState {
   points: Record<string, PointsState>;
   /** The streak, once the tenant has streak settings and the user has been seen since. */
   streak: StreakState | null;
+  /** The user's value and rank history per leaderboard ID (see domain/leaderboard-entries.ts). */
+  leaderboards: Record<string, LeaderboardEntry>;
   created: Date;
   updated: Date;
   /** The moment of the latest applied event; events of one user are applied in time order. */
@@ -85,6 +88,7 @@ export function createUserState(userId: string, now: Date): UserState {
     achievements: {},
     points: {},
     streak: null,
+    leaderboards: {},
     created: now,
     updated: now,
     lastEventAt: null,

@@ -20,6 +20,9 @@
 import { createHash, createHmac } from "node:crypto";
 import type { AchievementConfig } from "./achievement-config.js";
 import type { AchievementCompletion } from "./achievements.js";
+import { decimalToNumber, type DecimalString } from "./decimal.js";
+import type { LeaderboardResult, RankedLeaderboard } from "./leaderboard-entries.js";
+import type { LeaderboardRun } from "./leaderboard-runs.js";
 import type { PointsAward, PointsConfig, PointsEvent } from "./points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig } from "./points-config.js";
 import type { StreakDomainEvent, StreakView } from "./streak.js";
@@ -155,10 +158,7 @@ export type LeaderboardRankingPayload = {
   value: number;
 };
 
-/**
- * The fields of each event type, without the envelope. The leaderboard types are defined for the
- * leaderboard feature to emit (nothing emits them yet).
- */
+/** The fields of each event type, without the envelope. */
 export interface WebhookPayloads {
   "achievement.completed": { user: UserPayload; achievement: Record<string, Json> };
   "points.changed": { user: UserPayload; points: Record<string, Json> };
@@ -180,7 +180,13 @@ export interface WebhookPayloads {
   "leaderboard.finished": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[] } };
   "leaderboard.rank_changed": {
     user: UserPayload;
-    leaderboard: LeaderboardPayload & { rank: number | null; value: number | null; previousRank: number | null; previousValue: number | null };
+    leaderboard: LeaderboardPayload & {
+      rank: number | null;
+      value: number | null;
+      previousRank: number | null;
+      previousValue: number | null;
+      breakdownAttributeValues?: Array<{ key: string; value: string }>;
+    };
   };
 }
 
@@ -296,8 +302,33 @@ export function createMessage<T extends WebhookEventType>(type: T, payload: Webh
   return { id: meta.id, type, at: meta.at, body };
 }
 
+/**
+ * The reference `LeaderboardResponse` of a leaderboard, with the dates of a run when given (the
+ * event and webhook shapes show the current run's dates; the configuration's otherwise).
+ */
+export function leaderboardPayload(ranked: RankedLeaderboard, run?: LeaderboardRun): LeaderboardPayload {
+  const c = ranked.config;
+  return {
+    id: c.id,
+    name: c.name,
+    key: c.key,
+    rankBy: c.rankBy,
+    ...(ranked.metric && { metricKey: ranked.metric.key, metricName: ranked.metric.name }),
+    ...(ranked.pointsSystem && { pointsSystemKey: ranked.pointsSystem.key, pointsSystemName: ranked.pointsSystem.name }),
+    description: c.description,
+    start: run?.runStart ?? c.start,
+    end: run ? run.runEnd : c.end,
+    maxParticipants: c.maxParticipants,
+    breakdownAttribute: ranked.breakdownKeys.length === 1 ? ranked.breakdownKeys[0]! : null,
+    runUnit: c.runUnit,
+    runInterval: c.runInterval,
+  };
+}
+
 /** What a call (or scheduled work) caused for one user, as the engine reports it. */
 export interface UserEvents {
+  /** Leaderboards whose ranking changed; `leaderboard.rank_changed` is sent where the rank moved. */
+  leaderboardResults?: readonly LeaderboardResult[];
   achievements?: ReadonlyArray<{ achievement: AchievementConfig; completion: AchievementCompletion }>;
   pointsEvents?: readonly PointsEvent[];
   streakEvents?: readonly StreakDomainEvent[];
@@ -368,6 +399,25 @@ export function messagesForUserEvents(
         at,
       );
     }
+  }
+  for (const { leaderboard, run, groupValues, outcome } of events.leaderboardResults ?? []) {
+    if (outcome.previousRank === outcome.rank) continue;
+    const number = (v: DecimalString | null) => (v === null ? null : decimalToNumber(v));
+    add(
+      "leaderboard.rank_changed",
+      () => ({
+        user: u(),
+        leaderboard: {
+          ...leaderboardPayload(leaderboard, run),
+          rank: outcome.rank,
+          value: number(outcome.value),
+          previousRank: outcome.previousRank,
+          previousValue: number(outcome.previousValue),
+          ...(groupValues.length > 0 && { breakdownAttributeValues: groupValues }),
+        },
+      }),
+      at,
+    );
   }
   return messages;
 }

@@ -9,6 +9,8 @@ import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { changeUserState, type UserChange } from "./user-state.js";
 import { writeUser } from "./users.js";
+import { contributionOf } from "../domain/leaderboard-entries.js";
+import { rankUserChanges } from "./leaderboard-entries.js";
 
 /** An achievement as seen by one user (with the completion when there is one) and, in lists, statistics. */
 export interface AchievementView {
@@ -43,7 +45,9 @@ export async function completeApiAchievement(
     const result = react(state, { apiAchievementId: achievement.id, userCreated: false }, engine, now);
     const completion = result.state.achievements[achievement.id];
     if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
-    return { write: result.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions: result.reactions } };
+    const ranked = await rankUserChanges(ctx, tenantId, engine, result.state, contributionOf(undefined, result.reactions.points, result.reactions.streak?.length), now);
+    const reactions = { ...result.reactions, leaderboards: ranked.leaderboards };
+    return { write: ranked.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions } };
   });
 }
 

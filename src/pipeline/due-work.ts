@@ -1,6 +1,8 @@
 import { applyTimeTriggers } from "../domain/points.js";
 import { nextDueAt, notify } from "../domain/reactions.js";
 import { catchUpStreak } from "../domain/streak.js";
+import { contributionOf } from "../domain/leaderboard-entries.js";
+import { rankUserChanges } from "./leaderboard-entries.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
@@ -22,6 +24,8 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
     if (caught) state = { ...state, streak: caught.state };
     const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
     state = notify({ ...state, points: paid.states }, { streakEvents: caught?.events, pointsEvents: paid.events }, engine, now);
+    // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
+    state = (await rankUserChanges(ctx, tenantId, engine, state, contributionOf(undefined, paid.changes, caught?.state.length), now)).state;
     state.dueAt = nextDueAt(state, engine);
     return { write: state, result: undefined };
   });

@@ -11,6 +11,8 @@ import { findMetricByKeyOrFail } from "./users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { NO_REACTIONS } from "../domain/reactions.js";
+import { contributionOf } from "../domain/leaderboard-entries.js";
+import { rankUserChanges } from "./leaderboard-entries.js";
 
 export interface EventInput {
   metricKey: string;
@@ -77,7 +79,12 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
     // Without an admin timestamp the event happens now, never before the latest applied event
     // (clocks of several instances may differ slightly).
     const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
-    const { state, outcome } = applyEvent(current, { ...event, at }, now, engine, stored === null);
+    const applied = applyEvent(current, { ...event, at }, now, engine, stored === null);
+    const { reactions } = applied.outcome;
+    const contribution = contributionOf({ metricId: metric.id, value: input.value }, reactions.points, reactions.streak?.length);
+    const ranked = await rankUserChanges(ctx, tenantId, engine, applied.state, contribution, at);
+    const state = ranked.state;
+    const outcome = { ...applied.outcome, reactions: { ...reactions, leaderboards: ranked.leaderboards } };
     const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
     const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
     return { write: { ...state, recentIdempotency: [...recent, ...record] }, result: { kind: "applied", outcome } };

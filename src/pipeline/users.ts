@@ -5,6 +5,8 @@ import type { MetricConfig } from "../domain/metric.js";
 import { isValidTimeZone } from "../domain/rules.js";
 import { createUserState, upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
 import { react } from "../domain/reactions.js";
+import { contributionOf } from "../domain/leaderboard-entries.js";
+import { rankUserChanges } from "./leaderboard-entries.js";
 import { findUser } from "../store/users.js";
 import { loadEngineConfig } from "./engine-config.js";
 import type { ServiceContext } from "./context.js";
@@ -30,8 +32,10 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
     }
     if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
     const next = upsertUser(stored?.state ?? createUserState(upsert.id, now), upsert, now);
-    // A first identification may award points (user-creation triggers).
-    const { state } = stored ? { state: next } : react(next, { userCreated: true }, engine, now);
+    if (stored) return { write: next, result: next };
+    // A first identification may award points (user-creation triggers), which leaderboards may rank.
+    const created = react(next, { userCreated: true }, engine, now);
+    const { state } = await rankUserChanges(ctx, tenantId, engine, created.state, contributionOf(undefined, created.reactions.points, undefined), now);
     return { write: state, result: state };
   });
 }

@@ -17,6 +17,8 @@ import { createPointsMethods } from "../api/points-service.js";
 import { PointsService, file_gamification_v1_points_service } from "../gen/gamification/v1/points_service_pb.js";
 import { AchievementAdminService, file_gamification_v1_achievement_admin_service } from "../gen/gamification/v1/achievement_admin_service_pb.js";
 import { LeaderboardAdminService, file_gamification_v1_leaderboard_admin_service } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
+import { LeaderboardService, file_gamification_v1_leaderboard_service } from "../gen/gamification/v1/leaderboard_service_pb.js";
+import { createLeaderboardMethods } from "../api/leaderboard-service.js";
 import { StreakAdminService, file_gamification_v1_streak_admin_service } from "../gen/gamification/v1/streak_admin_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { createEventBatchWorker } from "../pipeline/event-batches.js";
@@ -120,6 +122,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: StreakAdminService, methods: createStreakAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_streak_admin_service },
     { service: PointsAdminService, methods: createPointsAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_points_admin_service },
     { service: PointsService, methods: createPointsMethods(context), options: { adminOnly: false }, file: file_gamification_v1_points_service },
+    { service: LeaderboardService, methods: createLeaderboardMethods(context), options: { adminOnly: false }, file: file_gamification_v1_leaderboard_service },
     { service: WebhookAdminService, methods: createWebhookAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_webhook_admin_service },
   ];
   const services: RestService[] = definitions.map(({ service, methods, options }) => ({

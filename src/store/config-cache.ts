@@ -1,5 +1,7 @@
 import type { AchievementConfig } from "../domain/achievement-config.js";
 import type { AttributeType } from "../domain/attribute.js";
+import type { LeaderboardConfig } from "../domain/leaderboard-config.js";
+import type { RankedLeaderboard } from "../domain/leaderboard-entries.js";
 import type { MetricConfig } from "../domain/metric.js";
 import type { StreakSettings } from "../domain/streak-config.js";
 import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
@@ -84,6 +86,31 @@ export class ConfigCache {
         metricNames: Object.fromEntries(metrics.map((m) => [m.id, m.name])),
         achievementNames: Object.fromEntries(achievements.map((a) => [a.id, a.name])),
       };
+    });
+  }
+
+  /**
+   * The tenant's leaderboards of every status, oldest first, with the keys and names of what they
+   * rank by and the keys of their breakdown attributes. One read besides cached ones.
+   */
+  leaderboards(tenantId: string): Promise<RankedLeaderboard[]> {
+    return this.cached(`leaderboards:${tenantId}`, async () => {
+      const [docs, points, metrics] = await Promise.all([
+        this.collections.leaderboards.find({ tenantId }).sort({ created: 1, _id: 1 }).toArray(),
+        this.pointsConfig(tenantId),
+        this.metrics(tenantId),
+      ]);
+      return docs.map(({ _id, tenantId: _t, ...rest }) => {
+        const config = { id: String(_id), ...rest } as LeaderboardConfig;
+        const metric = metrics.find((m) => m.id === config.metricId);
+        const system = points.systems.find((s) => s.system.id === config.pointsSystemId)?.system;
+        return {
+          config,
+          metric: metric ? { key: metric.key, name: metric.name } : null,
+          pointsSystem: system ? { key: system.key, name: system.name } : null,
+          breakdownKeys: config.breakdownAttributes.map((id) => points.attributeKeys[id] ?? id),
+        };
+      });
     });
   }
 

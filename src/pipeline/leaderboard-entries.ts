@@ -1,0 +1,73 @@
+import {
+  planLeaderboardEntries,
+  recordLeaderboardOutcomes,
+  type EntryOutcome,
+  type LeaderboardContribution,
+  type LeaderboardResult,
+  type PlannedEntry,
+} from "../domain/leaderboard-entries.js";
+import { notify, type EngineConfig } from "../domain/reactions.js";
+import type { UserState } from "../domain/user.js";
+import type { Database } from "../store/database.js";
+import { createLeaderboardRankings, rankingCollectionsOf, type LeaderboardRankings, type RankingScope } from "../store/leaderboard-rankings.js";
+import type { ServiceContext } from "./context.js";
+
+const stores = new WeakMap<Database, LeaderboardRankings>();
+
+/** The rankings store of the service's database: one per process, so its write queues are shared. */
+export function rankingsOf(ctx: Pick<ServiceContext, "database">): LeaderboardRankings {
+  let store = stores.get(ctx.database);
+  if (!store) {
+    store = createLeaderboardRankings(rankingCollectionsOf(ctx.database.collections));
+    stores.set(ctx.database, store);
+  }
+  return store;
+}
+
+export function rankingScope(tenantId: string, leaderboardId: string, run: string, group: string): RankingScope {
+  return { tenantId, leaderboardId, run, group };
+}
+
+/**
+ * Brings the user's leaderboard rankings up to a call's changes and records the outcome (entries,
+ * history, `leaderboard.rank_changed` messages) in the state about to be written.
+ *
+ * Runs inside `changeUserState`'s decision, BEFORE the user write, so the ranks it learns go into
+ * the same write as the change (history and webhook messages cannot be lost). The ranking writes
+ * set absolute values, so repeating them changes nothing: a decision retried after a version
+ * conflict writes the values of the new decision, and an event retried after a crash between the
+ * ranking write and the user write (with its idempotency key) sets the same value again. Without a
+ * retry such a crash leaves the ranking ahead of the user's state until the user's next change to
+ * that leaderboard (documented in the README).
+ */
+export async function rankUserChanges(
+  ctx: ServiceContext,
+  tenantId: string,
+  engine: EngineConfig,
+  state: UserState,
+  contribution: LeaderboardContribution,
+  at: Date,
+): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
+  const plans = planLeaderboardEntries(state, engine.leaderboards ?? [], contribution, at);
+  if (plans.length === 0) return { state, leaderboards: [] };
+  const outcomes = await Promise.all(plans.map((plan) => writePlan(ctx, tenantId, state.userId, plan, at)));
+  const recorded = recordLeaderboardOutcomes(state, plans, outcomes, at);
+  return { state: notify(recorded.state, { leaderboardResults: recorded.results }, engine, at), leaderboards: recorded.results };
+}
+
+async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, plan: PlannedEntry, at: Date): Promise<EntryOutcome> {
+  const rankings = rankingsOf(ctx);
+  const { config } = plan.leaderboard;
+  const options = { maxParticipants: config.maxParticipants };
+  if (plan.leave) await rankings.removeEntry(rankingScope(tenantId, config.id, plan.leave.run, plan.leave.group), userId, options);
+  const scope = rankingScope(tenantId, config.id, plan.run.runStart, plan.group);
+  const change = plan.value === null ? await rankings.removeEntry(scope, userId, options) : await rankings.upsertEntry(scope, userId, plan.value, at, options);
+  return {
+    changed: change.changed || plan.leave !== null,
+    previousRank: change.previousRank,
+    rank: change.rank,
+    previousValue: change.previousValue,
+    value: change.value,
+    threshold: change.threshold ?? null,
+  };
+}
