@@ -14,6 +14,7 @@ import {
 import type { ResourceScope, ResourceSpec } from "./admin-resources.js";
 import type { ServiceContext } from "./context.js";
 import { registerReference } from "./references.js";
+import { rankingsOf } from "./leaderboard-entries.js";
 
 // What leaderboards refer to: deleting any of these is refused while a leaderboard uses it.
 registerReference({ kind: "metric", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ metricId: id }) });
@@ -65,4 +66,7 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
     return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes) as LeaderboardDraft, utcDay(now)), updated: now };
   },
   duplicateMessage: (leaderboard) => `Key "${leaderboard.key}" is already in use by another leaderboard`,
+  // Its rankings go with it (every run and group). Users' entries for it stay in their documents,
+  // unread, until they are rewritten.
+  afterDelete: (ctx, scope, leaderboard) => rankingsOf(ctx).deleteLeaderboard(scope.tenantId, leaderboard.id),
 };

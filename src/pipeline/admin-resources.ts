@@ -31,6 +31,8 @@ export interface ResourceSpec<T extends { id: string }, Draft, Changes> {
   checkDelete?(ctx: ServiceContext, scope: ResourceScope, current: T): Promise<string | null>;
   /** Work that follows a successful create or update, once the configuration cache is fresh. */
   afterSave?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
+  /** Clean-up of data derived from a deleted resource (runs after the resource is gone). */
+  afterDelete?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
   /** Sort order of lists; creation order by default. */
   sort?: Record<string, 1 | -1>;
 }
@@ -154,6 +156,7 @@ export async function deleteResources<T extends { id: string }>(
       continue;
     }
     await spec.collection(ctx).deleteOne({ _id: id as never, ...scopeFilter(scope) });
+    await spec.afterDelete?.(ctx, scope, current!);
     result.done.push({ id });
   }
   ctx.config.invalidate();
