@@ -9,7 +9,12 @@ beforeAll(async () => {
   database = await openTestDatabase();
   const port = await findFreePort();
   const setup = await startChildServer(database, port);
-  await setup.post("/admin/v1/metrics", [{ key: "steps", name: "Steps" }]);
+  const metric = await setup.post("/admin/v1/metrics", [{ key: "steps", name: "Steps" }]);
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const board = await setup.post("/admin/v1/leaderboards", [
+    { key: "steps-board", name: "Steps", rankBy: "metric", metricId: metric.body.created[0].id, status: "active", start: yesterday },
+  ]);
+  expect(board.body.issues).toEqual([]);
   await setup.stop();
 });
 afterAll(() => database.close());
@@ -39,6 +44,25 @@ describe("crash safety: a retry after SIGKILL applies the event exactly once", (
     const { retry, again } = await crashAndRetry("before-user-write", "crash-1");
     expect([retry.status, retry.body.total, retry.body.idempotentReplayed]).toEqual([201, 7, false]);
     expect([again.status, again.body.total]).toEqual([202, 7]);
+  });
+
+  it("killed between the ranking write and the user write: the event counts once in the ranking, and the retry reports the leaderboard", async () => {
+    const { retry, again } = await crashAndRetry("before-user-write", "crash-4");
+    expect([retry.status, retry.body.total]).toEqual([201, 7]);
+    // The crashed attempt had already ranked the value; the retry sets the same value (nothing moves).
+    expect(retry.body.leaderboards["steps-board"]).toMatchObject({ rank: expect.any(Number), threshold: 0 });
+    expect(again.status).toBe(202);
+    const port = await findFreePort();
+    const server = await startChildServer(database, port);
+    try {
+      const standing = await server.get("/v1/users/crash-4/leaderboards/steps-board");
+      expect([standing.status, standing.body.value]).toEqual([200, 7]);
+      expect(standing.body.history.map((h: { value: number; previousValue: number | null }) => [h.previousValue, h.value])).toEqual([[null, 7]]);
+      const page = await server.get("/v1/leaderboards/steps-board?limit=100");
+      expect(page.body.rankings.filter((r: { userId: string }) => r.userId === "crash-4").map((r: { value: number }) => r.value)).toEqual([7]);
+    } finally {
+      await server.stop();
+    }
   });
 
   it("killed after the user write, before answering: the retry replays it (202)", async () => {

@@ -50,7 +50,16 @@ export async function rankUserChanges(
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
   const plans = planLeaderboardEntries(state, engine.leaderboards ?? [], contribution, at);
   if (plans.length === 0) return { state, leaderboards: [] };
-  const outcomes = await Promise.all(plans.map((plan) => writePlan(ctx, tenantId, state.userId, plan, at)));
+  const outcomes = await Promise.all(
+    plans.map(async (plan): Promise<EntryOutcome> => {
+      const written = await writePlan(ctx, tenantId, state.userId, plan, at);
+      // The user's state is the truth: every planned entry changed the user's value (the ranking may
+      // already hold it, written by an attempt that crashed before its user write), and the value
+      // before is the state's.
+      const entry = state.leaderboards[plan.leaderboard.config.id];
+      return { ...written, changed: true, previousValue: entry && entry.run === plan.run.runStart ? entry.value : null };
+    }),
+  );
   const recorded = recordLeaderboardOutcomes(state, plans, outcomes, at);
   return { state: notify(recorded.state, { leaderboardResults: recorded.results }, engine, at), leaderboards: recorded.results };
 }
@@ -63,7 +72,7 @@ async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, 
   const scope = rankingScope(tenantId, config.id, plan.run.runStart, plan.group);
   const change = plan.value === null ? await rankings.removeEntry(scope, userId, options) : await rankings.upsertEntry(scope, userId, plan.value, at, options);
   return {
-    changed: change.changed || plan.leave !== null,
+    changed: change.changed,
     previousRank: change.previousRank,
     rank: change.rank,
     previousValue: change.previousValue,

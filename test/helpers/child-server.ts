@@ -12,6 +12,7 @@ export interface ChildServer {
   /** Resolves when the process has exited (e.g. killed itself at an injected crash point). */
   exited: Promise<number | null>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
+  get(path: string): Promise<{ status: number; body: any }>;
 }
 
 export async function startChildServer(database: TestDatabase, port: number, env: Record<string, string> = {}): Promise<ChildServer> {
@@ -37,6 +38,10 @@ export async function startChildServer(database: TestDatabase, port: number, env
     });
     return { status: response.status, body: (await response.json()) as any };
   };
+  const get = async (path: string) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { "x-api-key": CHILD_ADMIN_KEY } });
+    return { status: response.status, body: (await response.json()) as any };
+  };
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
@@ -45,6 +50,7 @@ export async function startChildServer(database: TestDatabase, port: number, env
           process: child,
           exited,
           post,
+          get,
           stop: async () => {
             child.kill("SIGTERM");
             return exited;
