@@ -440,4 +440,31 @@ describe("webhook delivery", () => {
       newLevel: { key: "regular", points: 10 },
     });
   });
+
+  it("sends leaderboard.rank_changed for the acting user when their rank moves, with the reference payload", async () => {
+    await createdIds("/admin/v1/tenants", [{ customerId: "initech", name: "Initech" }]);
+    const [metricId] = await createdIds("/admin/v1/metrics", [{ key: "words", name: "Words written" }], "initech");
+    const start = new Date(Date.now() + offsetMs - 86_400_000).toISOString().slice(0, 10);
+    const [boardId] = await createdIds("/admin/v1/leaderboards", [{ key: "top", name: "Top", rankBy: "metric", metricId, status: "active", start }], "initech");
+    const ranks = await endpoint("initech", "/initech-ranks", ["leaderboard.rank_changed"]);
+    expect((await send("initech", "ann", 10)).status).toBe(201); // ann: null -> 1
+    expect((await send("initech", "bob", 20)).status).toBe(201); // bob: null -> 1 (ann moves to 2: not her call)
+    expect((await send("initech", "bob", 5)).status).toBe(201); // bob stays 1: no message
+    expect((await send("initech", "ann", 20)).status).toBe(201); // ann: 2 -> 1 (30 > 25)
+
+    await receiver.waitFor("/initech-ranks", (got) => got.length >= 3);
+    await sleep(800);
+    const bodies = receiver.at("/initech-ranks").map((r) => verify(ranks.secret, r));
+    const moves = bodies.map((b) => [b.user.id, b.leaderboard.previousRank, b.leaderboard.rank, b.leaderboard.previousValue, b.leaderboard.value]);
+    expect(moves.sort()).toEqual([
+      ["ann", null, 1, null, 10],
+      ["ann", 2, 1, 10, 30],
+      ["bob", null, 1, null, 20],
+    ]);
+    expect(bodies[0]).toMatchObject({
+      type: "leaderboard.rank_changed",
+      tenantId: "initech",
+      leaderboard: { id: boardId, key: "top", name: "Top", rankBy: "metric", metricKey: "words", metricName: "Words written", start, end: null, maxParticipants: 1000, runUnit: null, runInterval: null, breakdownAttribute: null },
+    });
+  });
 });
