@@ -68,12 +68,13 @@ async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, 
   const rankings = rankingsOf(ctx);
   const { config } = plan.leaderboard;
   const options = { maxParticipants: config.maxParticipants };
-  if (plan.leave) await rankings.removeEntry(rankingScope(tenantId, config.id, plan.leave.run, plan.leave.group), userId, options);
+  // A move to another group: the rank before is the one in the group left.
+  const left = plan.leave ? await rankings.removeEntry(rankingScope(tenantId, config.id, plan.leave.run, plan.leave.group), userId, options) : null;
   const scope = rankingScope(tenantId, config.id, plan.run.runStart, plan.group);
   const change = plan.value === null ? await rankings.removeEntry(scope, userId, options) : await rankings.upsertEntry(scope, userId, plan.value, at, options);
   return {
     changed: change.changed,
-    previousRank: change.previousRank,
+    previousRank: left ? left.previousRank : change.previousRank,
     rank: change.rank,
     previousValue: change.previousValue,
     value: change.value,

@@ -123,7 +123,9 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   let start = query.offset ?? 0;
   if (query.userId !== undefined) {
     const own = await rankings.rankOf(scope, query.userId);
-    if (!own || rankWithin(own.position, config.maxParticipants) === null) return empty;
+    if (!own || rankWithin(own.position, config.maxParticipants) === null) {
+      return { ...empty, participants: Math.min(await rankings.participants(scope), config.maxParticipants) };
+    }
     start += own.position - 1;
   }
   const count = Math.max(0, Math.min(query.limit ?? DEFAULT_LIMIT, config.maxParticipants - start));
@@ -137,7 +139,7 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
 }
 
 /** The names of a page's users: one query for the page. */
-async function userNames(ctx: ServiceContext, tenantId: string, userIds: readonly string[]): Promise<Map<string, string | null>> {
+export async function userNames(ctx: ServiceContext, tenantId: string, userIds: readonly string[]): Promise<Map<string, string | null>> {
   if (userIds.length === 0) return new Map();
   const docs = await ctx.database.collections.users
     .find({ _id: { $in: userIds.map((id) => `${tenantId}/${id}`) } }, { projection: { userId: 1, name: 1 } })
