@@ -22,8 +22,11 @@ let region: string;
 /** A calendar day (YYYY-MM-DD, UTC) relative to today: the admin rules compare dates with today. */
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
+/** Moves the server's clock (the status a read shows depends on it). */
+let offsetMs = 0;
+
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ now: () => new Date(Date.now() + offsetMs) });
   otherTenant = (await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "other", name: "Other" }] })).body.created[0].id;
   words = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }] })).body.created[0].id;
   [city, source] = (
@@ -332,5 +335,26 @@ describe("access", () => {
     expect((await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: theirs.id, name: "Mine" }] })).body.issues[0].message).toBe("Leaderboard not found by ID");
     expect((await server.rest("DELETE", `/admin/v1/leaderboards?ids=${theirs.id}`)).body.deleted).toEqual([]);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("status in force", () => {
+  it("reads show scheduled turn active once the start begins, and active turn finished once the last run is final", async () => {
+    const made = await server.rest("POST", "/admin/v1/leaderboards", {
+      body: [
+        { key: "status-later", name: "Later", rankBy: "metric", metricId: words, status: "scheduled", start: day(2) },
+        { key: "status-ending", name: "Ending", rankBy: "metric", metricId: words, status: "active", start: day(-1), end: day(0) },
+      ],
+    });
+    expect(made.body.issues).toEqual([]);
+    const [later, ending] = made.body.created.map((l: { id: string }) => l.id);
+    const statusOf = async (id: string) => (await server.rest("GET", `/admin/v1/leaderboards/${id}`)).body.status;
+    try {
+      expect([await statusOf(later), await statusOf(ending)]).toEqual(["scheduled", "active"]);
+      offsetMs = 3 * 86_400_000; // past day(2)'s start everywhere, and past 12:00 UTC on the day after day(0)
+      expect([await statusOf(later), await statusOf(ending)]).toEqual(["active", "finished"]);
+    } finally {
+      offsetMs = 0;
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { LeaderboardConfig, LeaderboardRankBy, LeaderboardRunUnit, Leaderbo
 import * as pb from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
 import { LeaderboardRankBy as ProtoRankBy, LeaderboardRunUnit as ProtoRunUnit, LeaderboardStatus as ProtoStatus } from "../gen/gamification/v1/leaderboard_pb.js";
 import { leaderboardSpec } from "../pipeline/admin-leaderboards.js";
+import { statusOf } from "../domain/leaderboard-runs.js";
 import * as resources from "../pipeline/admin-resources.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { created, deleted, found, pageOf, updated } from "./admin-service.js";
@@ -29,13 +30,18 @@ export const runUnits = enumMapping<LeaderboardRunUnit, ProtoRunUnit>([
 
 const RUN_UNIT_NAMES: readonly LeaderboardRunUnit[] = ["day", "month", "year"];
 
-export function leaderboardToProto(l: LeaderboardConfig): pb.AdminLeaderboard {
+/**
+ * A leaderboard as the Admin API shows it. The status is the one in force at `now`: a scheduled
+ * leaderboard shows `active` once its start has begun, an active one `finished` once its last run
+ * is final (src/domain/leaderboard-runs.ts `statusOf`); the stored status stays as set.
+ */
+export function leaderboardToProto(l: LeaderboardConfig, now: Date): pb.AdminLeaderboard {
   return create(pb.AdminLeaderboardSchema, {
     id: l.id,
     name: l.name,
     key: l.key,
     description: l.description ?? undefined,
-    status: statuses.toProto(l.status),
+    status: statuses.toProto(statusOf(l, now)),
     rankBy: rankBys.toProto(l.rankBy),
     metricId: l.metricId ?? undefined,
     pointsSystemId: l.pointsSystemId ?? undefined,
@@ -53,6 +59,7 @@ export function leaderboardToProto(l: LeaderboardConfig): pb.AdminLeaderboard {
 /** LeaderboardAdminService; the guard has checked the admin key, the request rules and the tenant. */
 export function createLeaderboardAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
   const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
+  const toProto = (l: LeaderboardConfig) => leaderboardToProto(l, services.now());
   return {
     async createLeaderboards(req: pb.CreateLeaderboardsRequest, scope: CallScope) {
       const drafts = req.leaderboards.map((l) => ({
@@ -72,14 +79,14 @@ export function createLeaderboardAdminMethods(services: ServiceContext): Record<
         runUnit: runUnits.fromProto(l.runUnit),
         runInterval: l.runInterval,
       }));
-      return created(scope, await resources.createResources(leaderboardSpec, services, scopeOf(scope), drafts), leaderboardToProto);
+      return created(scope, await resources.createResources(leaderboardSpec, services, scopeOf(scope), drafts), toProto);
     },
     async listLeaderboards(req: pb.ListLeaderboardsRequest, scope: CallScope) {
-      return { leaderboards: (await resources.listResources(leaderboardSpec, services, scopeOf(scope), pageOf(req))).map(leaderboardToProto) };
+      return { leaderboards: (await resources.listResources(leaderboardSpec, services, scopeOf(scope), pageOf(req))).map(toProto) };
     },
     async getLeaderboard(req: pb.GetLeaderboardRequest, scope: CallScope) {
       const leaderboard = await resources.getResource(leaderboardSpec, services, scopeOf(scope), req.id);
-      return { leaderboard: leaderboardToProto(found(leaderboard, "Leaderboard", req.id)) };
+      return { leaderboard: toProto(found(leaderboard, "Leaderboard", req.id)) };
     },
     async updateLeaderboards(req: pb.UpdateLeaderboardsRequest, scope: CallScope) {
       const updates = req.leaderboards.map((l, i) => {
@@ -105,7 +112,7 @@ export function createLeaderboardAdminMethods(services: ServiceContext): Record<
           },
         };
       });
-      return updated(await resources.updateResources(leaderboardSpec, services, scopeOf(scope), updates), leaderboardToProto);
+      return updated(await resources.updateResources(leaderboardSpec, services, scopeOf(scope), updates), toProto);
     },
     async deleteLeaderboards(req: pb.DeleteLeaderboardsRequest, scope: CallScope) {
       return deleted(await resources.deleteResources(leaderboardSpec, services, scopeOf(scope), req.ids));
