@@ -442,9 +442,10 @@ describe("webhook delivery", () => {
   });
 
   it("sends leaderboard.rank_changed for the acting user when their rank moves, with the reference payload", async () => {
+    offsetMs = 0; // back to the real clock: receivers check the signature timestamp against theirs
     await createdIds("/admin/v1/tenants", [{ customerId: "initech", name: "Initech" }]);
     const [metricId] = await createdIds("/admin/v1/metrics", [{ key: "words", name: "Words written" }], "initech");
-    const start = new Date(Date.now() + offsetMs - 86_400_000).toISOString().slice(0, 10);
+    const start = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const [boardId] = await createdIds("/admin/v1/leaderboards", [{ key: "top", name: "Top", rankBy: "metric", metricId, status: "active", start }], "initech");
     const ranks = await endpoint("initech", "/initech-ranks", ["leaderboard.rank_changed"]);
     expect((await send("initech", "ann", 10)).status).toBe(201); // ann: null -> 1

@@ -175,9 +175,9 @@ export interface WebhookPayloads {
   "streak.lost": { user: UserPayload; length: number };
   "streak.freeze_consumed": { user: UserPayload; consumed: number; freezes: number };
   "streak.freeze_earned": { user: UserPayload; earned: number; freezes: number };
-  "leaderboard.started": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[] } };
-  "leaderboard.changed": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[] } };
-  "leaderboard.finished": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[] } };
+  "leaderboard.started": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[]; breakdownAttributeValues?: Array<{ key: string; value: string }> } };
+  "leaderboard.changed": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[]; breakdownAttributeValues?: Array<{ key: string; value: string }> } };
+  "leaderboard.finished": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[]; breakdownAttributeValues?: Array<{ key: string; value: string }> } };
   "leaderboard.rank_changed": {
     user: UserPayload;
     leaderboard: LeaderboardPayload & {

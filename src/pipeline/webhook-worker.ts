@@ -20,6 +20,7 @@ import {
 } from "../store/webhooks.js";
 import type { ServiceContext } from "./context.js";
 import { announceBoosts } from "./webhook-boosts.js";
+import { announceLeaderboards } from "./webhook-leaderboards.js";
 import { drainOutbox, webhookOptions } from "./webhook-outbox.js";
 import { sendWebhook } from "./webhook-sender.js";
 
@@ -189,6 +190,7 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
     if (Date.now() - lastBoostCheck >= (options.boostCheckMs ?? BOOST_CHECK_MS)) {
       lastBoostCheck = Date.now();
       if ((await announceBoosts(ctx)) > 0) wake();
+      if ((await announceLeaderboards(ctx)) > 0) wake();
     }
     await purgeIfDue();
   }

@@ -2,6 +2,7 @@ import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
 import type { EventBatchDocument, EventBatchEventsDocument } from "./event-batches.js";
 import type { IdempotencyDocument } from "./idempotency.js";
+import type { LeaderboardAnnouncementDocument } from "./leaderboard-announcements.js";
 import type { ChunkDocument, RankingDocument } from "./leaderboard-rankings.js";
 import type { LeaseDocument } from "./leases.js";
 import type { Document } from "mongodb";
@@ -40,6 +41,8 @@ export interface Collections {
   /** Chunks of rankings' lines in rank order, and in user order. */
   leaderboardRankChunks: Collection<ChunkDocument>;
   leaderboardUserChunks: Collection<ChunkDocument>;
+  /** What the webhook worker announced about leaderboard runs (see store/leaderboard-announcements.ts). */
+  leaderboardAnnouncements: Collection<LeaderboardAnnouncementDocument>;
   /** Webhook endpoints with their (at-rest) signing secrets. */
   webhookEndpoints: Collection<WebhookEndpointDocument>;
   /** One document per webhook message and endpoint: delivery state, lease and attempt log. */
@@ -82,6 +85,7 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     leaderboardRankings: db.collection("leaderboard_rankings"),
     leaderboardRankChunks: db.collection("leaderboard_rank_chunks"),
     leaderboardUserChunks: db.collection("leaderboard_user_chunks"),
+    leaderboardAnnouncements: db.collection("leaderboard_announcements"),
     webhookEndpoints: db.collection("webhook_endpoints"),
     webhookDeliveries: db.collection("webhook_deliveries"),
     webhookClaims: db.collection("webhook_claims"),
@@ -128,6 +132,8 @@ async function createIndexes(c: Collections): Promise<void> {
     c.leaderboardRankings.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
     c.leaderboardRankChunks.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
     c.leaderboardUserChunks.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
+    // The announcer reads a tenant's announcement state in one query.
+    c.leaderboardAnnouncements.createIndex({ tenantId: 1 }, { name: "tenant" }),
     c.webhookEndpoints.createIndex({ tenantId: 1 }, { name: "tenant" }),
     // Delivery work is found by equality: ready now, due in a minute, retention ending on a day.
     c.webhookDeliveries.createIndex({ ready: 1 }, { name: "ready" }),

@@ -190,6 +190,14 @@ export interface LeaderboardRankings {
   bulkLoad(scope: RankingScope, standings: readonly Standing[]): Promise<void>;
   /** Deletes every ranking of a leaderboard (all runs and groups). */
   deleteLeaderboard(tenantId: string, leaderboardId: string): Promise<void>;
+  /** The groups of a run that have a ranking (from their heads), by group, with the head's version (a hint). */
+  groupsOfRun(tenantId: string, leaderboardId: string, run: string): Promise<Array<{ group: string; version: number }>>;
+  /**
+   * The latest committed version of a scope (0: never written), which changes with every change of
+   * the ranking: the head, and later roots if it lags. `known`: a version known to be committed (a
+   * head's, from `groupsOfRun`), so the head is not read again.
+   */
+  version(scope: RankingScope, known?: number): Promise<number>;
 }
 
 export interface RankingStoreOptions {
@@ -656,6 +664,18 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
 
     async deleteLeaderboard(tenantId, leaderboardId) {
       await Promise.all([rankings.deleteMany({ tenantId, leaderboardId }), rankChunks.deleteMany({ tenantId, leaderboardId }), userChunks.deleteMany({ tenantId, leaderboardId })]);
+    },
+
+    async groupsOfRun(tenantId, leaderboardId, run) {
+      const heads = await rankings.find({ tenantId, leaderboardId, run, _id: { $regex: "^h:" } }, { projection: { group: 1, version: 1 } }).toArray();
+      return heads.map((h) => ({ group: h.group, version: h.version })).sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+    },
+
+    async version(scope, known) {
+      const key = scopeKey(scope);
+      let version = known ?? (await rankings.findOne({ _id: headId(key) }, { projection: { version: 1 } }))?.version ?? 0;
+      while (await rankings.findOne({ _id: rootId(key, version + 1) }, { projection: { _id: 1 } })) version += 1;
+      return version;
     },
   };
 }
