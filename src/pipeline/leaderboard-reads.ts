@@ -113,8 +113,10 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   else if (query.userId !== undefined) {
     const user = await findUser(ctx.database.collections.users, tenantId, query.userId);
     groupValues = user ? userGroup(leaderboard, run, user.state) : null;
+  } else {
+    const example = leaderboard.breakdownKeys.map((k) => `${k}:value`).join(",");
+    throw invalidArgument(`userAttributes is required for leaderboard "${key}", which is broken down by ${leaderboard.breakdownKeys.join(", ")} (e.g. ${example})`);
   }
-  else throw invalidArgument(`userAttributes is required for leaderboard "${key}", which is broken down by ${leaderboard.breakdownKeys.join(", ")} (e.g. ${leaderboard.breakdownKeys.map((k) => `${k}:value`).join(",")})`);
 
   const empty = { ...visible, run, groupValues: groupValues ?? [], participants: 0, rankings: [] as RankingRow[] };
   if (groupValues === null) return empty;
