@@ -1,3 +1,5 @@
+import { checkConfigKey, checkDescription, checkName } from "./rules.js";
+
 /**
  * Achievements as configured through the Admin API: the rules a configuration must follow. Pure:
  * whatever needs the database (which metrics, attributes and achievements the tenant has) comes in
@@ -71,13 +73,9 @@ export interface AchievementReferences {
   prerequisites: ReadonlyMap<string, readonly string[]>;
 }
 
-const MAX_NAME = 255;
-const MAX_KEY = 100;
-const MAX_DESCRIPTION = 1000;
 const MAX_URL = 2048;
 const MAX_FILTER_VALUE = 255;
 /** Achievement keys are used in paths (`/achievements/{key}/complete`): URL-safe characters only. */
-const KEY = /^[A-Za-z0-9_-]+$/;
 const TRIGGERS = '"metric", "streak", "api" or "achievement"';
 
 /** The trigger each trigger-specific field belongs to. */
@@ -91,15 +89,8 @@ const TRIGGER_FIELDS = {
 
 /** What is wrong with an achievement (field and rule), or null. `id` is its own ID once it exists. */
 export function checkAchievementDraft(draft: AchievementDraft, id: string | null = null): string | null {
-  if (draft.name.trim() === "") return "name is required";
-  if (draft.name.length > MAX_NAME) return `name must be at most ${MAX_NAME} characters`;
-  if (draft.key === "") return "key is required";
-  if (draft.key.length > MAX_KEY || !KEY.test(draft.key)) {
-    return `key "${draft.key}" is invalid: use letters, digits, hyphens and underscores, at most ${MAX_KEY} characters`;
-  }
-  if (draft.description !== undefined && draft.description.length > MAX_DESCRIPTION) {
-    return `description must be at most ${MAX_DESCRIPTION} characters`;
-  }
+  const basics = checkName(draft.name) ?? checkConfigKey(draft.key) ?? checkDescription(draft.description);
+  if (basics) return basics;
   if (draft.badgeUrl !== undefined) {
     const problem = checkHttpUrl(draft.badgeUrl);
     if (problem) return `badgeUrl ${problem}`;

@@ -1,3 +1,5 @@
+import { checkConfigKey, checkName } from "./rules.js";
+
 export type AttributeType = "user" | "event";
 
 /** A custom attribute: a key callers may set on users or on events, created through the Admin API. */
@@ -10,16 +12,9 @@ export interface AttributeConfig {
   updated: Date;
 }
 
-/** Attribute keys become document field names: letters, digits, hyphens and underscores only. */
-const ATTRIBUTE_KEY = /^[A-Za-z0-9_-]+$/;
-
 export function checkAttributeDraft(draft: { key: string; name: string; type?: AttributeType }): string | null {
-  if (draft.name.trim() === "") return "name is required";
-  if (draft.name.length > 255) return "name must be at most 255 characters";
-  if (draft.key === "") return "key is required";
-  if (draft.key.length > 100 || !ATTRIBUTE_KEY.test(draft.key)) {
-    return `key "${draft.key}" is invalid: use letters, digits, hyphens and underscores, at most 100 characters`;
-  }
+  const problem = checkName(draft.name) ?? checkConfigKey(draft.key);
+  if (problem) return problem;
   if (draft.type === undefined) return 'type is required: "user" or "event"';
   return null;
 }

@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { checkConfigKey, checkDescription, checkName } from "./rules.js";
 
 /**
  * Leaderboards as configured through the Admin API: the rules a configuration must follow. Pure:
@@ -82,10 +83,6 @@ export interface LeaderboardReferences {
 
 /** The reference's default participant limit. Ours has no upper bound (see the README). */
 export const DEFAULT_MAX_PARTICIPANTS = 1000;
-const MAX_NAME = 255;
-const MAX_KEY = 100;
-const MAX_DESCRIPTION = 1000;
-const KEY = /^[A-Za-z0-9_-]+$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -99,15 +96,8 @@ export function utcDay(now: Date): string {
  * default start and the reference point of the status rules.
  */
 export function checkLeaderboardDraft(draft: LeaderboardDraft, today: string): string | null {
-  if (draft.name.trim() === "") return "name is required";
-  if (draft.name.length > MAX_NAME) return `name must be at most ${MAX_NAME} characters`;
-  if (draft.key === "") return "key is required";
-  if (draft.key.length > MAX_KEY || !KEY.test(draft.key)) {
-    return `key "${draft.key}" is invalid: use letters, digits, hyphens and underscores, at most ${MAX_KEY} characters`;
-  }
-  if (draft.description !== undefined && draft.description.length > MAX_DESCRIPTION) {
-    return `description must be at most ${MAX_DESCRIPTION} characters`;
-  }
+  const basics = checkName(draft.name) ?? checkConfigKey(draft.key) ?? checkDescription(draft.description);
+  if (basics) return basics;
   return (
     checkRanking(draft) ??
     checkMaxParticipants(draft.maxParticipants) ??

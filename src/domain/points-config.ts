@@ -1,3 +1,5 @@
+import { checkConfigKey, checkName } from "./rules.js";
+
 /**
  * Points configuration as administered through the Admin API: points systems and their triggers,
  * levels and boosts. Pure rules: each `check*` returns what is wrong (naming the field and the
@@ -157,17 +159,13 @@ export interface PointsBoostChanges {
   archived?: boolean;
 }
 
-/** The reference pattern for points system and level keys. */
-const KEY_PATTERN = /^[a-zA-Z0-9_-]+$/;
-const MAX_KEY_LENGTH = 100;
-const MAX_NAME_LENGTH = 255;
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 // ---------------------------------------------------------------------------------------------
 // Points systems
 
 export function checkSystemDraft(draft: PointsSystemDraft): string | null {
-  return checkKey(draft.key) ?? checkName(draft.name) ?? checkBadge(draft.badge) ?? checkMaxPoints(draft.maxPoints);
+  return checkConfigKey(draft.key) ?? checkName(draft.name) ?? checkBadge(draft.badge) ?? checkMaxPoints(draft.maxPoints);
 }
 
 export function buildSystem(draft: PointsSystemDraft, id: string, now: Date): PointsSystemConfig {
@@ -291,7 +289,7 @@ function settingsOf(value: TriggerSettings): TriggerSettings {
 // Levels
 
 export function checkLevelDraft(draft: PointsLevelDraft): string | null {
-  return checkKey(draft.key) ?? checkName(draft.name) ?? checkThreshold(draft.points) ?? checkBadge(draft.badge);
+  return checkConfigKey(draft.key) ?? checkName(draft.name) ?? checkThreshold(draft.points) ?? checkBadge(draft.badge);
 }
 
 export function buildLevel(draft: PointsLevelDraft, id: string, now: Date): PointsLevelConfig {
@@ -422,19 +420,6 @@ export function isDate(value: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Shared
 
-function checkKey(key: string): string | null {
-  if (key === "") return "key is required";
-  if (key.length > MAX_KEY_LENGTH || !KEY_PATTERN.test(key)) {
-    return `key "${key}" is invalid: use letters, digits, hyphens and underscores, at most ${MAX_KEY_LENGTH} characters`;
-  }
-  return null;
-}
-
-function checkName(name: string): string | null {
-  if (name.trim() === "") return "name is required";
-  if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;
-  return null;
-}
 
 function checkBadge(badge: Badge | null | undefined): string | null {
   if (badge === undefined || badge === null) return null;

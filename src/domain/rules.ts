@@ -5,6 +5,33 @@ const METRIC_KEY = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 export const MAX_KEY_LENGTH = 100;
 
+/** Keys of configuration (attributes, achievements, leaderboards, points systems, levels): the reference pattern. */
+const CONFIG_KEY = /^[A-Za-z0-9_-]+$/;
+export const MAX_NAME_LENGTH = 255;
+export const MAX_DESCRIPTION_LENGTH = 1000;
+
+/** What is wrong with a configuration key, or null. */
+export function checkConfigKey(key: string): string | null {
+  if (key === "") return "key is required";
+  if (key.length > MAX_KEY_LENGTH || !CONFIG_KEY.test(key)) {
+    return `key "${key}" is invalid: use letters, digits, hyphens and underscores, at most ${MAX_KEY_LENGTH} characters`;
+  }
+  return null;
+}
+
+/** What is wrong with a display name, or null. */
+export function checkName(name: string): string | null {
+  if (name.trim() === "") return "name is required";
+  if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;
+  return null;
+}
+
+/** What is wrong with an optional description, or null. */
+export function checkDescription(description: string | undefined): string | null {
+  if (description !== undefined && description.length > MAX_DESCRIPTION_LENGTH) return `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`;
+  return null;
+}
+
 export function isValidMetricKey(key: string): boolean {
   return key.length <= MAX_KEY_LENGTH && METRIC_KEY.test(key);
 }
