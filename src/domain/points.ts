@@ -411,16 +411,10 @@ export function applyPointsForEvent(
   at: Date,
   newId: () => string,
 ): PointsApplied | PointsBlocked {
-  const next: Record<string, PointsState> = { ...states };
-  const changes: PointsChange[] = [];
-  const events: PointsEvent[] = [];
-  for (const snapshot of config.systems) {
-    if (snapshot.system.status !== "active") continue;
-    const systemId = snapshot.system.id;
-    let state = states[systemId] ?? emptyPointsState();
+  return settleActiveSystems(states, config, user, at, newId, "block", (snapshot, stored) => {
+    let state = stored;
     let touched = false;
     const pending: PendingAward[] = [];
-
     if (context.userCreated) {
       for (const trigger of firing(snapshot, "user_creation", user, config)) {
         if (state.userCreationAwardedAt[trigger.id] !== undefined) continue;
@@ -451,8 +445,32 @@ export function applyPointsForEvent(
         if (milestones > 0) pending.push({ trigger, base: new Big(trigger.points).times(milestones) });
       }
     }
+    return { state, touched, pending };
+  });
+}
 
-    const result = settle(state, snapshot, pending, user, at, config, newId, "block");
+/**
+ * The loop both kinds of award share: for each active system, `gather` updates the user's state of
+ * the system (`touched` when it changed) and lists the awards due; they are then settled (boosts,
+ * caps, levels). A blocked deduction (mode "block") stops everything.
+ */
+function settleActiveSystems(
+  states: Readonly<Record<string, PointsState>>,
+  config: PointsConfig,
+  user: PointsUser,
+  at: Date,
+  newId: () => string,
+  mode: "block" | "skip",
+  gather: (snapshot: PointsSystemSnapshot, state: PointsState) => { state: PointsState; touched: boolean; pending: PendingAward[] },
+): PointsApplied | PointsBlocked {
+  const next: Record<string, PointsState> = { ...states };
+  const changes: PointsChange[] = [];
+  const events: PointsEvent[] = [];
+  for (const snapshot of config.systems) {
+    if (snapshot.system.status !== "active") continue;
+    const systemId = snapshot.system.id;
+    const { state, touched, pending } = gather(snapshot, states[systemId] ?? emptyPointsState());
+    const result = settle(state, snapshot, pending, user, at, config, newId, mode);
     if (result.kind === "blocked") return blocked(snapshot, result);
     if (result.change) {
       changes.push(result.change);
@@ -490,13 +508,8 @@ export function applyTimeTriggers(
   now: Date,
   newId: () => string,
 ): PointsApplied {
-  const next: Record<string, PointsState> = { ...states };
-  const changes: PointsChange[] = [];
-  const events: PointsEvent[] = [];
-  for (const snapshot of config.systems) {
-    if (snapshot.system.status !== "active") continue;
-    const systemId = snapshot.system.id;
-    let state = states[systemId] ?? emptyPointsState();
+  const result = settleActiveSystems(states, config, user, now, newId, "skip", (snapshot, stored) => {
+    let state = stored;
     let touched = false;
     const pending: PendingAward[] = [];
     for (const trigger of snapshot.triggers) {
@@ -512,15 +525,10 @@ export function applyTimeTriggers(
         pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
       }
     }
-    const result = settle(state, snapshot, pending, user, now, config, newId, "skip");
-    if (result.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
-    if (result.change) {
-      changes.push(result.change);
-      events.push(...result.events);
-    }
-    if (touched || result.change) next[systemId] = result.state;
-  }
-  return { kind: "applied", states: next, changes, events };
+    return { state, touched, pending };
+  });
+  if (result.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
+  return result;
 }
 
 /**
