@@ -90,6 +90,11 @@ export function groupKey(values: ReadonlyArray<string | null | undefined>): stri
   return JSON.stringify(values);
 }
 
+/** The breakdown values a group key stands for ([] for the "" of a leaderboard without breakdowns). */
+export function groupValuesOf(group: string): string[] {
+  return group === "" ? [] : (JSON.parse(group) as string[]);
+}
+
 // ---- lines: standings as strings in rank order -------------------------------------------------
 
 const ESCAPE = "\x0b";

@@ -1,7 +1,7 @@
 import { invalidArgument, notFound } from "../domain/errors.js";
 import type { LeaderboardStatus } from "../domain/leaderboard-config.js";
 import { historyOfRun, type LeaderboardHistoryItem, type RankedLeaderboard } from "../domain/leaderboard-entries.js";
-import { groupKey, rankWithin } from "../domain/leaderboard-ranking.js";
+import { groupKey, groupValuesOf, rankWithin } from "../domain/leaderboard-ranking.js";
 import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "../domain/leaderboard-runs.js";
 import type { DecimalString } from "../domain/decimal.js";
 import type { UserState } from "../domain/user.js";
@@ -85,7 +85,7 @@ function groupFromFilter(leaderboard: RankedLeaderboard, filter: string): GroupV
 function userGroup(leaderboard: RankedLeaderboard, run: LeaderboardRun, user: UserState): GroupValues | null {
   const keys = leaderboard.breakdownKeys;
   const entry = user.leaderboards[leaderboard.config.id];
-  const values = entry && entry.run === run.runStart ? (JSON.parse(entry.group || "[]") as string[]) : keys.map((key) => user.attributes[key]);
+  const values = entry && entry.run === run.runStart ? groupValuesOf(entry.group) : keys.map((key) => user.attributes[key]);
   return values.length === keys.length && values.every((v) => v !== undefined) ? keys.map((key, i) => ({ key, value: values[i]! })) : null;
 }
 

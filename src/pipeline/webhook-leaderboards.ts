@@ -16,6 +16,7 @@ import {
 import type { TenantWebhooks } from "../store/config-cache.js";
 import type { ServiceContext } from "./context.js";
 import { rankingScope, rankingsOf } from "./leaderboard-entries.js";
+import { groupValuesOf } from "../domain/leaderboard-ranking.js";
 import { userNames } from "./leaderboard-reads.js";
 import { handOverMessages } from "./webhook-outbox.js";
 
@@ -183,18 +184,9 @@ function groupsOf(ranked: RankedLeaderboard, heads: ReadonlyArray<{ group: strin
   const keys = ranked.breakdownKeys;
   const groups: Group[] = [];
   for (const { group } of heads) {
-    if (keys.length === 0) {
-      if (group === "") groups.push({ group, values: [] });
-      continue;
-    }
-    let values: unknown;
-    try {
-      values = JSON.parse(group);
-    } catch {
-      continue;
-    }
-    if (!Array.isArray(values) || values.length !== keys.length || !values.every((v) => typeof v === "string")) continue;
-    groups.push({ group, values: keys.map((key, i) => ({ key, value: values[i] as string })) });
+    // Groups written under another breakdown configuration have another number of values.
+    const values = groupValuesOf(group);
+    if (values.length === keys.length) groups.push({ group, values: keys.map((key, i) => ({ key, value: values[i]! })) });
   }
   return groups;
 }
