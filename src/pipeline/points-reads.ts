@@ -8,7 +8,6 @@
  * frozen, which is what archiving instead of removing keeps them for.
  */
 import type { Document } from "mongodb";
-import { findUnknownKeys, invalidAttributeKeysMessage } from "../domain/attribute.js";
 import { DomainError, notFound } from "../domain/errors.js";
 import { localDate, summarizeChanges, type Aggregation } from "../domain/history.js";
 import { applicableBoosts, emptyPointsState, type PointsConfig, type PointsState, type PointsSystemSnapshot } from "../domain/points.js";
@@ -16,7 +15,7 @@ import { boostStatus, type BoostStatus, type PointsBoostConfig } from "../domain
 import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } from "../domain/points-summary.js";
 import type { UserState } from "../domain/user.js";
 import type { ServiceContext } from "./context.js";
-import { readUser } from "./users.js";
+import { checkAttributeKeys, readUser } from "./users.js";
 
 /** Whether a read still answers for an archived system. */
 type ArchivedSystems = "include" | "exclude";
@@ -99,8 +98,7 @@ export async function levelSummary(ctx: ServiceContext, tenantId: string, key: s
 export async function pointsSummary(ctx: ServiceContext, tenantId: string, key: string, userAttributes: string) {
   const { snapshot } = await findPointsSystem(ctx, tenantId, key);
   const filters = parseAttributeFilter(userAttributes);
-  const unknown = findUnknownKeys(Object.fromEntries(filters.map((f) => [f.key, f.value])), await ctx.config.attributeKeys(tenantId, "user"));
-  if (unknown.length > 0) throw new DomainError("invalid_argument", invalidAttributeKeysMessage(unknown));
+  await checkAttributeKeys(ctx, tenantId, { user: Object.fromEntries(filters.map((f) => [f.key, f.value])) });
   // Known attribute keys are letters, digits, `-` and `_` only, so they are safe in a field path.
   const match = Object.fromEntries(filters.map((f) => [`attributes.${f.key}`, f.value]));
   return pointsRanges(await countTotals(ctx, tenantId, snapshot.system.id, match));

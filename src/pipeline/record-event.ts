@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { findUnknownKeys, invalidAttributeKeysMessage } from "../domain/attribute.js";
 import { ZERO, type DecimalString } from "../domain/decimal.js";
 import { DomainError, invalidArgument } from "../domain/errors.js";
 import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "../domain/event.js";
@@ -7,7 +6,7 @@ import { fingerprintRequest, idempotencyRecordId, isWithinWindow, type Idempoten
 import { createUserState, type UserState, type UserUpsert } from "../domain/user.js";
 import { findIdempotencyRecord, saveIdempotencyRecords } from "../store/idempotency.js";
 import { changeUserState, type UserChange } from "./user-state.js";
-import { findMetricByKeyOrFail } from "./users.js";
+import { checkAttributeKeys, findMetricByKeyOrFail } from "./users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { NO_REACTIONS } from "../domain/reactions.js";
@@ -44,7 +43,7 @@ const MAX_FUTURE_MS = 60_000;
  */
 export async function recordEvent(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<EventResult> {
   const metric = await findMetricByKeyOrFail(ctx, tenantId, input.metricKey);
-  await checkAttributeKeys(ctx, tenantId, input);
+  await checkAttributeKeys(ctx, tenantId, { event: input.attributes, user: input.user.attributes });
   if (input.timestamp && input.timestamp.getTime() > ctx.now().getTime() + MAX_FUTURE_MS) {
     throw invalidArgument(`timestamp ${input.timestamp.toISOString()} is in the future`);
   }
@@ -117,11 +116,4 @@ async function moveRecentRecordsIfFull(ctx: ServiceContext, tenantId: string, st
 
 function totalOf(state: UserState, metricId: string): DecimalString {
   return state.metrics[metricId]?.total ?? ZERO;
-}
-
-/** Only attributes created through the Admin API may be sent, on the event and on the user. */
-async function checkAttributeKeys(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<void> {
-  const [eventKeys, userKeys] = await Promise.all([ctx.config.attributeKeys(tenantId, "event"), ctx.config.attributeKeys(tenantId, "user")]);
-  const invalid = [...findUnknownKeys(input.attributes, eventKeys), ...findUnknownKeys(input.user.attributes, userKeys)];
-  if (invalid.length > 0) throw invalidArgument(invalidAttributeKeysMessage(invalid));
 }

@@ -23,8 +23,7 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
   if (upsert.tz !== undefined && !isValidTimeZone(upsert.tz)) {
     throw invalidArgument(`tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
   }
-  const unknown = findUnknownKeys(upsert.attributes, await ctx.config.attributeKeys(tenantId, "user"));
-  if (unknown.length > 0) throw invalidArgument(invalidAttributeKeysMessage(unknown));
+  await checkAttributeKeys(ctx, tenantId, { user: upsert.attributes });
   const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(ctx, tenantId, upsert.id, async (stored, now) => {
     if (stored && mode === "create") {
@@ -38,6 +37,23 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
     const { state } = await rankUserChanges(ctx, tenantId, engine, created.state, contributionOf(undefined, created.reactions.points, undefined), now);
     return { write: state, result: state };
   });
+}
+
+/**
+ * Refuses attribute keys the tenant has not created through the Admin API (400 listing them all,
+ * event keys first): only those may be sent on events, on users and in user filters.
+ */
+export async function checkAttributeKeys(
+  ctx: ServiceContext,
+  tenantId: string,
+  values: { event?: Record<string, string>; user?: Record<string, string> },
+): Promise<void> {
+  const [eventKeys, userKeys] = await Promise.all([
+    values.event ? ctx.config.attributeKeys(tenantId, "event") : new Set<string>(),
+    values.user ? ctx.config.attributeKeys(tenantId, "user") : new Set<string>(),
+  ]);
+  const invalid = [...findUnknownKeys(values.event, eventKeys), ...findUnknownKeys(values.user, userKeys)];
+  if (invalid.length > 0) throw invalidArgument(invalidAttributeKeysMessage(invalid));
 }
 
 export async function readUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
