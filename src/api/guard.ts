@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
 import { pathToString } from "@bufbuild/protobuf/reflect";
 import { createValidator } from "@bufbuild/protovalidate";
@@ -6,8 +5,9 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { DomainError, notFound } from "../domain/errors.js";
 import { DEFAULT_SCOPE } from "../domain/tenant.js";
-import { findCaller, type Caller } from "../store/api-keys.js";
+import type { Caller } from "../store/api-keys.js";
 import type { ServiceContext } from "../pipeline/context.js";
+import { admittedCaller, type ServicePolicy } from "./admission.js";
 import { toConnectError } from "./errors.js";
 
 /** Who is calling and in which tenant scope; handed to every method implementation. */
@@ -21,42 +21,32 @@ export interface CallScope {
 /** A unary method implementation that receives the checked request and the call's scope. */
 export type ScopedMethod = (request: any, scope: CallScope) => Promise<unknown>;
 
-export interface GuardOptions {
-  /** Only admin keys may call this service. */
-  adminOnly: boolean;
-  /** Methods that act on the account, not a tenant: the Tenant-ID header is not resolved. */
-  accountLevel?: ReadonlySet<string>;
-}
-
 const validator = createValidator();
-const AUTH_CACHE_MS = 1000;
 
 /**
- * Wraps the methods of a service with what every call needs, in this order: authenticate the
- * X-API-KEY, check the key may call this service, validate the request against the proto rules,
- * resolve the Tenant-ID header to a tenant, then run the method and map its errors. Connect, gRPC,
- * gRPC-web and REST all call the wrapped methods, so these rules hold on every protocol.
+ * Wraps the methods of a service with what every call needs once the transport has admitted the
+ * caller (authenticated the key and checked it may call this service, see admission.ts): validate
+ * the request against the proto rules, resolve the Tenant-ID header to a tenant, then run the method
+ * and map its errors. Connect, gRPC, gRPC-web and REST all call the wrapped methods, so these rules
+ * hold on every protocol.
  */
 export function guardService(
   service: DescService,
   methods: Record<string, ScopedMethod>,
-  options: GuardOptions,
+  policy: ServicePolicy,
   services: ServiceContext,
   logger: Logger,
 ): Record<string, (request: any, ctx: HandlerContext) => Promise<any>> {
-  const authenticate = createAuthenticator(services);
   const wrapped: Record<string, (request: any, ctx: HandlerContext) => Promise<any>> = {};
   for (const method of service.methods) {
     const impl = methods[method.localName];
     if (!impl) throw new Error(`${service.typeName} has no implementation of ${method.name}`);
     wrapped[method.localName] = async (request, ctx) => {
       try {
-        const caller = await authenticate(ctx.requestHeader.get("x-api-key"));
-        if (options.adminOnly && caller.kind !== "admin") {
-          throw new DomainError("permission_denied", "This call needs an admin API key; application keys may only call the Application API");
-        }
+        const caller = ctx.values.get(admittedCaller);
+        if (!caller) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
         validateRequest(method, request);
-        const tenantId = options.accountLevel?.has(method.localName)
+        const tenantId = policy.accountLevel?.has(method.localName)
           ? DEFAULT_SCOPE
           : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
         return await impl(request, { caller, tenantId, ctx });
@@ -79,35 +69,13 @@ function validateRequest(method: DescMethod, request: unknown): void {
 }
 
 /**
- * Resolves API keys, caching results for a second (by the key's SHA-256, never the key itself) so
- * the hot path rarely waits on the database; concurrent lookups of one key share one read.
- */
-function createAuthenticator(services: ServiceContext): (key: string | null) => Promise<Caller> {
-  const cache = new Map<string, { caller: Promise<Caller | null>; expires: number }>();
-  return async (key) => {
-    if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
-    const id = createHash("sha256").update(key).digest("base64");
-    const now = Date.now();
-    let entry = cache.get(id);
-    if (!entry || entry.expires <= now) {
-      if (cache.size > 10_000) cache.clear();
-      entry = { caller: findCaller(services.database.collections.apiKeys, key), expires: now + AUTH_CACHE_MS };
-      cache.set(id, entry);
-      entry.caller.catch(() => cache.delete(id));
-    }
-    const caller = await entry.caller;
-    if (!caller) throw new DomainError("unauthenticated", "Invalid API key");
-    return caller;
-  };
-}
-
-/**
  * The Tenant-ID header carries the caller's own identifier for a tenant (its `customerId`). No
  * header means the account's default scope. An application key is bound to its tenant.
  */
 async function resolveTenant(services: ServiceContext, header: string | null, caller: Caller): Promise<string> {
   let tenantId = DEFAULT_SCOPE;
-  if (header !== null && header !== "") {
+  if (header !== null) {
+    if (header.trim() === "") throw new DomainError("invalid_argument", "The Tenant-ID header is empty: send a tenant's ID, or leave the header out for the default scope");
     const tenant = await services.config.tenantByCustomerId(header);
     if (!tenant) throw notFound(`Tenant "${header}" not found`);
     tenantId = tenant.id;

@@ -44,6 +44,9 @@ type ReflectionAnswer =
  * @param files The generated file descriptors declaring the exposed services (e.g.
  *   `file_gamification_v1_application_service`); their imports are included automatically.
  */
+/** The reflection services: public, so tools can list and describe the API without a key. */
+export const REFLECTION_SERVICES: ReadonlySet<string> = new Set([v1.ServerReflection.typeName, v1alpha.ServerReflection.typeName]);
+
 export function registerReflection(router: ConnectRouter, files: readonly DescFile[]): void {
   const reflectionFiles = [v1.file_grpc_reflection_v1_reflection, v1alpha.file_grpc_reflection_v1alpha_reflection];
   const registry = createRegistryWithDependencies([...files, ...reflectionFiles]);

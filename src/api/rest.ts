@@ -1,9 +1,12 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { ScalarType, create, fromJson, getOption, hasOption, toJson, type DescMethod, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { ScalarType, create, getOption, hasOption, toJson, type DescMethod, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
 import { http } from "../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../gen/google/api/http_pb.js";
+import type { Caller } from "../store/api-keys.js";
+import { admittedCaller } from "./admission.js";
 import { restStatusOf } from "./errors.js";
+import { parseJsonBody, readRequestJson } from "./json-input.js";
 import { fromRestJson, toRestJson } from "./rest-json.js";
 import { restSuccessStatus } from "./rest-status.js";
 
@@ -20,16 +23,20 @@ export interface RestRequest {
   headers: IncomingHttpHeaders;
   body: Buffer;
   signal: AbortSignal;
+  /** The caller the transport admitted. */
+  caller: Caller;
 }
 
 export interface RestResponse {
   status: number;
   body: JsonValue;
+  /** Extra response headers (e.g. a ConnectError's metadata). */
+  headers?: Record<string, string>;
   /** The route template, for logs. */
   route?: string;
 }
 
-interface RestRoute {
+export interface RestRoute {
   httpMethod: string;
   template: string;
   pattern: RegExp;
@@ -39,6 +46,17 @@ interface RestRoute {
   service: DescService;
   method: DescMethod;
   impl: (request: any, ctx: HandlerContext) => Promise<any>;
+  /** Literal path segments: where templates overlap, the most literal one owns the path. */
+  literals: number;
+}
+
+/** What a method and path name: a route, a path served only with other methods, or nothing. */
+export type RestMatch = { kind: "route"; route: RestRoute } | { kind: "wrong-method"; allowed: string[] } | { kind: "none" };
+
+export interface RestRouter {
+  match(method: string, pathname: string): RestMatch;
+  /** Runs a matched route; every failure becomes a REST error response. */
+  serve(route: RestRoute, request: RestRequest): Promise<RestResponse>;
 }
 
 /**
@@ -48,7 +66,7 @@ interface RestRoute {
  * annotation), runs through the same guarded implementation as Connect and gRPC, and the response
  * is rendered as the reference API's JSON.
  */
-export function createRestRouter(services: RestService[]): (request: RestRequest) => Promise<RestResponse | null> {
+export function createRestRouter(services: RestService[]): RestRouter {
   const routes = services.flatMap(({ service, methods }) =>
     service.methods.flatMap((method) => {
       if (!hasOption(method, http)) return [];
@@ -59,20 +77,26 @@ export function createRestRouter(services: RestService[]): (request: RestRequest
     }),
   );
 
-  return async (request) => {
-    const candidates = routes.filter((r) => r.pattern.test(request.url.pathname));
-    if (candidates.length === 0) return null;
-    const route = candidates.find((r) => r.httpMethod === request.method);
-    if (!route) {
-      const allowed = [...new Set(candidates.map((r) => r.httpMethod))].join(", ");
-      return { status: 405, body: { error: `Method ${request.method} not allowed on ${request.url.pathname}; use ${allowed}` } };
-    }
-    try {
-      return { ...(await invoke(route, request)), route: `${route.httpMethod} ${route.template}` };
-    } catch (error) {
-      const connectError = ConnectError.from(error);
-      return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, route: `${route.httpMethod} ${route.template}` };
-    }
+  return {
+    match(method, pathname) {
+      const candidates = routes.filter((r) => r.pattern.test(pathname));
+      if (candidates.length === 0) return { kind: "none" };
+      const literals = Math.max(...candidates.map((r) => r.literals));
+      const owners = candidates.filter((r) => r.literals === literals);
+      const route = owners.find((r) => r.httpMethod === method);
+      return route ? { kind: "route", route } : { kind: "wrong-method", allowed: [...new Set(owners.map((r) => r.httpMethod))] };
+    },
+    async serve(route, request) {
+      const template = `${route.httpMethod} ${route.template}`;
+      try {
+        return { ...(await invoke(route, request)), route: template };
+      } catch (error) {
+        const connectError = ConnectError.from(error);
+        const headers: Record<string, string> = {};
+        connectError.metadata.forEach((value, name) => void (headers[name] = value));
+        return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, headers, route: template };
+      }
+    },
   };
 }
 
@@ -94,6 +118,7 @@ function compileRoute(rule: HttpRule, service: DescService, method: DescMethod, 
     template,
     pattern: new RegExp(`^${source}$`),
     variables,
+    literals: template.split("/").filter((segment) => !segment.startsWith("{")).length,
     body: rule.body,
     responseBody: rule.responseBody,
     service,
@@ -104,14 +129,8 @@ function compileRoute(rule: HttpRule, service: DescService, method: DescMethod, 
 
 async function invoke(route: RestRoute, request: RestRequest): Promise<{ status: number; body: JsonValue }> {
   const json = requestJson(route, request);
-  let message;
-  try {
-    message = fromJson(route.method.input, fromRestJson(route.method.input, json), { ignoreUnknownFields: false });
-  } catch (error) {
-    if (error instanceof ConnectError) throw error;
-    throw new ConnectError(`Invalid request: ${describeJsonError(error)}`, Code.InvalidArgument);
-  }
-  const contextValues = createContextValues().set(restSuccessStatus, { status: 200 });
+  const message = readRequestJson(route.method.input, fromRestJson(route.method.input, json));
+  const contextValues = createContextValues().set(restSuccessStatus, { status: 200 }).set(admittedCaller, request.caller);
   const ctx = createHandlerContext({
     service: route.service,
     method: route.method,
@@ -134,7 +153,7 @@ function requestJson(route: RestRoute, request: RestRequest): JsonObject {
   const input = route.method.input;
   let json: JsonObject = {};
   if (route.body !== "") {
-    const parsed = parseBody(request.body);
+    const parsed = parseJsonBody(request.body);
     if (route.body === "*") {
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
         throw new ConnectError("Invalid request: the body must be a JSON object", Code.InvalidArgument);
@@ -145,13 +164,16 @@ function requestJson(route: RestRoute, request: RestRequest): JsonObject {
       if (field.fieldKind === "list" && !Array.isArray(parsed)) {
         throw new ConnectError("Invalid request: the body must be a JSON array", Code.InvalidArgument);
       }
+      if (field.fieldKind === "message" && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) {
+        throw new ConnectError("Invalid request: the body must be a JSON object", Code.InvalidArgument);
+      }
       json[field.jsonName] = parsed;
     }
   }
   const values = route.pattern.exec(request.url.pathname)!;
   route.variables.forEach((name, i) => {
     const field = input.fields.find((f) => f.name === name)!;
-    json[field.jsonName] = decodeURIComponent(values[i + 1]!);
+    json[field.jsonName] = decodePathSegment(values[i + 1]!);
   });
   for (const name of new Set(request.url.searchParams.keys())) {
     const field = input.fields.find((f) => f.jsonName === name || f.name === name);
@@ -173,24 +195,17 @@ function queryScalar(scalar: ScalarType | undefined, raw: string): JsonValue {
   return raw;
 }
 
-function parseBody(body: Buffer): JsonValue {
-  if (body.length === 0) throw new ConnectError("Invalid request: a JSON body is required", Code.InvalidArgument);
+function decodePathSegment(segment: string): string {
   try {
-    return JSON.parse(body.toString("utf8")) as JsonValue;
-  } catch (error) {
-    throw new ConnectError(`Malformed JSON body: ${(error as Error).message}`, Code.InvalidArgument);
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ConnectError(`Invalid request: the path segment "${segment}" has a malformed percent-escape or is not UTF-8`, Code.InvalidArgument);
   }
 }
 
 function responseField(route: RestRoute, rendered: JsonObject): JsonValue {
   const field = route.method.output.fields.find((f) => f.name === route.responseBody)!;
   return rendered[field.jsonName] ?? null;
-}
-
-/** protobuf-es names fields by their full proto path; callers know the JSON field names. */
-function describeJsonError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/cannot decode (field|message) gamification\.v1\./g, "cannot decode $1 ");
 }
 
 function headersOf(headers: IncomingHttpHeaders): Headers {

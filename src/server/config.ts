@@ -1,4 +1,5 @@
 import { parseRetrySchedule } from "../domain/webhooks.js";
+import { DEFAULT_LIMITS, type ServerLimits } from "./http-server.js";
 
 /** Service configuration, read once from the environment. */
 export interface Config {
@@ -13,8 +14,8 @@ export interface Config {
   /** Where the embedded database and its generated admin key live. */
   dataDir: string;
   logLevel: string;
-  /** Largest accepted request body, in bytes. */
-  maxRequestBytes: number;
+  /** HTTP resource limits: body and header sizes, timeouts, connections, HTTP/2 streams. */
+  limits: ServerLimits;
   /** How long idempotency keys are remembered, in hours; null: forever. */
   idempotencyWindowHours: number | null;
   webhooks: {
@@ -42,8 +43,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminApiKey: env.ADMIN_API_KEY || undefined,
     dataDir: env.DATA_DIR ?? ".data",
     logLevel: env.LOG_LEVEL ?? "info",
-    maxRequestBytes: Number(env.MAX_REQUEST_BYTES ?? 1024 * 1024),
-    idempotencyWindowHours: env.IDEMPOTENCY_WINDOW_HOURS ? Number(env.IDEMPOTENCY_WINDOW_HOURS) : null,
+    limits: {
+      maxRequestBytes: positiveInteger(env, "MAX_REQUEST_BYTES", DEFAULT_LIMITS.maxRequestBytes),
+      headersTimeoutMs: positiveInteger(env, "HEADERS_TIMEOUT_MS", DEFAULT_LIMITS.headersTimeoutMs),
+      requestTimeoutMs: positiveInteger(env, "REQUEST_TIMEOUT_MS", DEFAULT_LIMITS.requestTimeoutMs),
+      keepAliveTimeoutMs: positiveInteger(env, "KEEP_ALIVE_TIMEOUT_MS", DEFAULT_LIMITS.keepAliveTimeoutMs),
+      idleTimeoutMs: positiveInteger(env, "IDLE_TIMEOUT_MS", DEFAULT_LIMITS.idleTimeoutMs),
+      maxHeaderBytes: positiveInteger(env, "MAX_HEADER_BYTES", DEFAULT_LIMITS.maxHeaderBytes),
+      maxConnections: positiveInteger(env, "MAX_CONNECTIONS", DEFAULT_LIMITS.maxConnections),
+      maxConcurrentStreams: positiveInteger(env, "MAX_CONCURRENT_STREAMS", DEFAULT_LIMITS.maxConcurrentStreams),
+    },
+    idempotencyWindowHours: env.IDEMPOTENCY_WINDOW_HOURS ? positiveNumber(env, "IDEMPOTENCY_WINDOW_HOURS", 0) : null,
     webhooks: {
       allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS === "true",
       retryScheduleMs: env.WEBHOOK_RETRY_SCHEDULE_MS ? parseRetrySchedule(env.WEBHOOK_RETRY_SCHEDULE_MS) : undefined,
@@ -59,5 +69,11 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = positiveNumber(env, name, fallback);
+  if (!Number.isSafeInteger(value)) throw new Error(`${name} must be a positive whole number, got "${env[name]}"`);
   return value;
 }

@@ -1,20 +1,54 @@
-import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import http2, { type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
+import http from "node:http";
+import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { ConnectRouter } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
-import type { RestRequest, RestResponse } from "../api/rest.js";
+import type { Admission } from "../api/admission.js";
+import { restStatusOf } from "../api/errors.js";
+import type { RestResponse, RestRouter } from "../api/rest.js";
+import { ClientGoneError, readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
+import { createRpcAdapter } from "./rpc-adapter.js";
 
-type NodeRequest = IncomingMessage | Http2ServerRequest;
-type NodeResponse = ServerResponse | Http2ServerResponse;
+/** Resource limits of the HTTP server; every one is configurable (see config.ts and the README). */
+export interface ServerLimits {
+  /** Largest request body on every protocol. */
+  maxRequestBytes: number;
+  /** Time from a connection's first byte (or a keep-alive request's start) to its complete headers. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** How long an HTTP/1.1 connection may sit idle between requests. */
+  keepAliveTimeoutMs: number;
+  /** A connection (HTTP/1.1) or session (HTTP/2) with no traffic either way for this long is closed. */
+  idleTimeoutMs: number;
+  /** Largest request head (request line and headers) on HTTP/1.1; header list on HTTP/2. */
+  maxHeaderBytes: number;
+  /** Open connections at once; more are closed on arrival. */
+  maxConnections: number;
+  /** Concurrent streams on one HTTP/2 connection. */
+  maxConcurrentStreams: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  maxRequestBytes: 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 120_000,
+  maxHeaderBytes: 16 * 1024,
+  maxConnections: 4096,
+  maxConcurrentStreams: 100,
+};
 
 export interface HttpServerOptions {
   routes: (router: ConnectRouter) => void;
-  rest: (request: RestRequest) => Promise<RestResponse | null>;
+  rest: RestRouter;
+  admission: Admission;
+  /** Services anyone may call without a key (server reflection). */
+  publicServices: ReadonlySet<string>;
   health: () => Promise<{ status: number; body: JsonValue }>;
-  maxRequestBytes: number;
+  limits: ServerLimits;
   logger: Logger;
 }
 
@@ -25,52 +59,98 @@ export interface RunningHttpServer {
 
 /** The HTTP/2 connection preface starts with these bytes; no HTTP/1.1 request line does. */
 const H2_PREFACE_START = Buffer.from("PRI ");
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * One port for every protocol. Node's plain-text HTTP/2 server does not accept HTTP/1.1, so a TCP
  * server reads each connection's first bytes and hands it to the HTTP/2 server (gRPC, and Connect or
  * gRPC-web over h2c) or to the HTTP/1.1 server (REST, Connect, gRPC-web). Both serve one handler:
- * Connect's router first, REST and health as its fallback.
+ * RPC paths go to Connect (rpc-adapter.ts), everything else to REST and health.
+ *
+ * A client can only ever hurt its own request: every socket, request and response has an error
+ * listener, every request's work is awaited with its failure handled, and the limits above bound
+ * what a slow, silent or oversized client can hold.
  */
 export async function startHttpServer(options: HttpServerOptions, port: number, host: string): Promise<RunningHttpServer> {
-  const { logger } = options;
-  const connect = connectNodeAdapter({
+  const { logger, limits } = options;
+  const rpc = createRpcAdapter({
     routes: options.routes,
-    readMaxBytes: options.maxRequestBytes,
-    fallback: (req, res) => void serveRest(options, req, res as NodeResponse),
+    admission: options.admission,
+    publicServices: options.publicServices,
+    maxRequestBytes: limits.maxRequestBytes,
+    logger,
   });
   const handler = (req: NodeRequest, res: NodeResponse) => {
     const started = process.hrtime.bigint();
-    res.on("finish", () => {
+    const path = (req.url ?? "").split("?")[0]!;
+    // A client's reset or abort surfaces as an error on its own request or response: never fatal.
+    req.on("error", (error) => logger.debug({ err: error, path }, "request stream error"));
+    res.on("error", (error) => logger.debug({ err: error, path }, "response stream error"));
+    if (req.httpVersionMajor === 2) limitHttp2Request(req as http2.Http2ServerRequest, limits.requestTimeoutMs);
+    res.on("close", () => {
       logger.info(
         {
           method: req.method,
-          path: (req.url ?? "").split("?")[0],
+          path,
           route: (res as { route?: string }).route,
-          status: res.statusCode,
+          status: res.writableFinished ? res.statusCode : null,
+          completed: res.writableFinished,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
           tenant: req.headers["tenant-id"] ?? null,
-          protocol: req.httpVersion === "2.0" ? "h2" : "http/1.1",
+          protocol: req.httpVersionMajor === 2 ? "h2" : "http/1.1",
         },
         "request",
       );
     });
-    connect(req, res);
+    const rpcHandler = rpc.get(path);
+    (rpcHandler ? rpcHandler(req, res) : serveRest(options, req, res)).catch((error: unknown) => {
+      if (error instanceof ClientGoneError) return;
+      logger.error({ err: error, path }, "request failed");
+      if (!res.headersSent && !res.destroyed) writeJson(req, res, { status: 500, body: { error: "Internal error" } });
+      else res.destroy();
+    });
   };
 
-  const h1 = http.createServer(handler);
-  const h2 = http2.createServer({}, handler);
+  const h1 = http.createServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeoutMs),
+    },
+    handler,
+  );
+  // Answer a client that half-closes its side after sending the request (as `nc` or a
+  // shutdown(SHUT_WR) does) instead of dropping its request. Node has no option for this.
+  (h1 as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
+  h1.timeout = limits.idleTimeoutMs;
+  const h2 = http2.createServer(
+    {
+      settings: { maxConcurrentStreams: limits.maxConcurrentStreams, maxHeaderListSize: limits.maxHeaderBytes },
+      maxSessionMemory: 10,
+    },
+    handler,
+  );
+  h2.setTimeout(limits.idleTimeoutMs);
+  h2.on("sessionError", (error) => logger.debug({ err: error }, "http2 session error"));
+
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => {
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
+    socket.on("error", (error) => logger.debug({ err: error }, "socket error"));
+    // A connection that sends nothing is closed like one whose headers never complete.
+    socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy());
     socket.once("readable", () => {
       const head: Buffer | null = socket.read(H2_PREFACE_START.length) ?? socket.read();
       if (head === null) return socket.destroy();
+      socket.setTimeout(0);
       socket.unshift(head);
       (head.subarray(0, H2_PREFACE_START.length).equals(H2_PREFACE_START) ? h2 : h1).emit("connection", socket);
     });
   });
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -88,36 +168,86 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
   };
 }
 
-async function serveRest(options: HttpServerOptions, req: NodeRequest, res: NodeResponse): Promise<void> {
-  const url = new URL(req.url ?? "/", "http://localhost");
-  let response: RestResponse | null;
-  if (url.pathname === "/healthz" && req.method === "GET") {
-    response = await options.health();
-  } else {
-    const body = await readBody(req, options.maxRequestBytes);
-    if (body === null) {
-      response = { status: 413, body: { error: `Request body too large: the limit is ${options.maxRequestBytes} bytes` } };
-    } else {
-      const controller = new AbortController();
-      req.once("close", () => controller.abort());
-      response = await options.rest({ method: req.method ?? "GET", url, headers: req.headers, body, signal: controller.signal });
-    }
-  }
-  response ??= { status: 404, body: { error: `No route for ${req.method} ${url.pathname}` } };
-  (res as { route?: string }).route = response.route;
-  const payload = JSON.stringify(response.body);
-  res.writeHead(response.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
-  res.end(payload);
+/** HTTP/1.1 has Node's requestTimeout; an HTTP/2 stream gets the same bound on its whole request. */
+function limitHttp2Request(req: http2.Http2ServerRequest, timeoutMs: number): void {
+  const timer = setTimeout(() => {
+    if (!req.readableEnded) req.stream.close(http2.constants.NGHTTP2_CANCEL);
+  }, timeoutMs);
+  timer.unref();
+  req.once("end", () => clearTimeout(timer));
+  req.once("close", () => clearTimeout(timer));
 }
 
-/** The whole body, or null when it exceeds the limit. */
-async function readBody(req: NodeRequest, limit: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return null;
-    chunks.push(chunk);
+/**
+ * REST and health, in this order: authenticate the key (401), find the route (404, or 405 with
+ * Allow), check the key may call its service (403), read the body within the limit (413, or 415 when
+ * it is not JSON), then run it. Health needs no key.
+ */
+async function serveRest(options: HttpServerOptions, req: NodeRequest, res: NodeResponse): Promise<void> {
+  const method = req.method ?? "GET";
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "/", "http://localhost");
+  } catch {
+    return writeJson(req, res, { status: 400, body: { error: `Malformed request target "${req.url}"` } });
   }
-  return Buffer.concat(chunks);
+  if (url.pathname === "/healthz" && method === "GET") return writeJson(req, res, await options.health());
+
+  let admitted;
+  try {
+    admitted = await options.admission.admit(typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : null);
+  } catch (error) {
+    return writeJson(req, res, restError(error));
+  }
+  const match = options.rest.match(method, url.pathname);
+  if (match.kind === "none") {
+    return writeJson(req, res, { status: 404, body: { error: `No route for ${method} ${url.pathname}` }, headers: admitted.headers });
+  }
+  if (match.kind === "wrong-method") {
+    const allow = match.allowed.join(", ");
+    return writeJson(req, res, { status: 405, body: { error: `Method ${method} not allowed on ${url.pathname}; use ${allow}` }, headers: { ...admitted.headers, allow } });
+  }
+  const { route } = match;
+  (res as { route?: string }).route = `${route.httpMethod} ${route.template}`;
+  try {
+    options.admission.authorize(admitted.caller, route.service);
+  } catch (error) {
+    return writeJson(req, res, { ...restError(error), headers: admitted.headers });
+  }
+  const body = await readBody(req, options.limits.maxRequestBytes);
+  if (body === "too-large") {
+    return writeJson(req, res, { status: 413, body: { error: `Request body too large: the limit is ${options.limits.maxRequestBytes} bytes` }, headers: admitted.headers });
+  }
+  const contentType = req.headers["content-type"];
+  if (route.body !== "" && body.length > 0 && !JSON_CONTENT_TYPE.test(contentType ?? "")) {
+    return writeJson(req, res, {
+      status: 415,
+      body: { error: `Unsupported Content-Type ${contentType === undefined ? "(none)" : `"${contentType}"`}: send the body as application/json` },
+      headers: { ...admitted.headers, "accept-post": "application/json" },
+    });
+  }
+  const controller = new AbortController();
+  res.once("close", () => controller.abort());
+  const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller });
+  writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } });
+}
+
+function restError(error: unknown): RestResponse {
+  const connectError = ConnectError.from(error);
+  return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage } };
+}
+
+/** Writes a JSON answer, unless the client is already gone. */
+function writeJson(req: NodeRequest, res: NodeResponse, response: RestResponse): void {
+  if (res.destroyed || res.headersSent) return;
+  const payload = JSON.stringify(response.body);
+  const headers: Record<string, string | number> = {
+    ...response.headers,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(payload),
+  };
+  // An HTTP/1.1 request whose body was left unread cannot share its connection with the next one.
+  if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
+  res.writeHead(response.status, headers);
+  res.end(payload);
 }

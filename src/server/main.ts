@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     port: config.port,
     host: config.host,
     adminApiKey,
-    maxRequestBytes: config.maxRequestBytes,
+    limits: config.limits,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
     atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.

@@ -3,8 +3,9 @@ import type { Logger } from "pino";
 import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../api/admin-service.js";
 import { createApplicationMethods } from "../api/application-service.js";
 import type { DescFile, DescService } from "@bufbuild/protobuf";
-import { guardService, type GuardOptions, type ScopedMethod } from "../api/guard.js";
-import { registerReflection } from "../api/reflection.js";
+import { createAdmission, type ServicePolicy } from "../api/admission.js";
+import { guardService, type ScopedMethod } from "../api/guard.js";
+import { REFLECTION_SERVICES, registerReflection } from "../api/reflection.js";
 import { createRestRouter, type RestService } from "../api/rest.js";
 import { AdminService, file_gamification_v1_admin_service } from "../gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService, file_gamification_v1_application_service } from "../gen/gamification/v1/application_service_pb.js";
@@ -33,7 +34,7 @@ import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";
 import { openDatabase } from "../store/database.js";
 import { KeyedLock } from "../store/keyed-lock.js";
-import { startHttpServer, type RunningHttpServer } from "./http-server.js";
+import { DEFAULT_LIMITS, startHttpServer, type RunningHttpServer, type ServerLimits } from "./http-server.js";
 
 export interface ServiceOptions {
   mongodbUri: string;
@@ -41,7 +42,8 @@ export interface ServiceOptions {
   port: number;
   host?: string;
   adminApiKey?: string;
-  maxRequestBytes?: number;
+  /** HTTP resource limits; each unset one keeps its default (http-server.ts DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>;
   logger: Logger;
   now?: () => Date;
   /** How long idempotency keys are remembered; unset: forever. */
@@ -109,7 +111,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
   // Every service the server exposes, with its methods and who may call them. Adding a service is
   // one entry here: Connect, gRPC, gRPC-web, REST and reflection all follow from it.
-  const definitions: Array<{ service: DescService; methods: Record<string, ScopedMethod>; options: GuardOptions; file: DescFile }> = [
+  const definitions: Array<{ service: DescService; methods: Record<string, ScopedMethod>; options: ServicePolicy; file: DescFile }> = [
     { service: ApplicationService, methods: createApplicationMethods(context), options: { adminOnly: false }, file: file_gamification_v1_application_service },
     {
       service: AdminService,
@@ -140,11 +142,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       {
         routes,
         rest: createRestRouter(services),
+        admission: createAdmission(context, new Map(definitions.map((d) => [d.service.typeName, d.options])), logger),
+        publicServices: REFLECTION_SERVICES,
         health: async () =>
           (await database.isReachable())
             ? { status: 200, body: { status: "ok", database: "reachable" } }
             : { status: 503, body: { status: "unavailable", database: "unreachable" } },
-        maxRequestBytes: options.maxRequestBytes ?? 1024 * 1024,
+        limits: { ...DEFAULT_LIMITS, ...options.limits },
         logger,
       },
       options.port,

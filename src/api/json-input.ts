@@ -1,0 +1,146 @@
+import { ScalarType, fromJson, type DescField, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { visit } from "jsonc-parser";
+
+/**
+ * The input rules every JSON request body meets, on REST and on Connect/gRPC-web JSON alike, so the
+ * two surfaces judge the same bytes the same way:
+ * - the body is valid UTF-8 (no silent U+FFFD replacement that would make two byte strings one id);
+ * - objects and arrays nest at most MAX_JSON_DEPTH deep (bounded work for any body);
+ * - strict JSON (no comments, trailing commas, NaN literals) with no key repeated in one object
+ *   (JSON.parse would keep the last one silently);
+ * - numeric fields take JSON numbers, or strings in plain decimal notation as the proto3 JSON mapping
+ *   allows ("750", "1.5e3"); "0x10", "Infinity", "NaN", " 5" are refused;
+ * - fields the message does not define are refused.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+const DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const NUMERIC_SCALARS = new Set([
+  ScalarType.DOUBLE,
+  ScalarType.FLOAT,
+  ScalarType.INT32,
+  ScalarType.INT64,
+  ScalarType.UINT32,
+  ScalarType.UINT64,
+  ScalarType.SINT32,
+  ScalarType.SINT64,
+  ScalarType.FIXED32,
+  ScalarType.FIXED64,
+  ScalarType.SFIXED32,
+  ScalarType.SFIXED64,
+]);
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function invalid(message: string): ConnectError {
+  return new ConnectError(message, Code.InvalidArgument);
+}
+
+/** Parses a request body under the rules above (all but the message-specific ones). */
+export function parseJsonBody(bytes: Uint8Array): JsonValue {
+  if (bytes.length === 0) throw invalid("Invalid request: a JSON body is required");
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw invalid("Invalid request: the body is not valid UTF-8");
+  }
+  checkDepth(text);
+  let parsed: JsonValue;
+  try {
+    parsed = JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw invalid(`Malformed JSON body: ${(error as Error).message}`);
+  }
+  checkDuplicateKeys(text);
+  return parsed;
+}
+
+/** Counts nesting outside strings; refuses before any recursive parser sees the text. */
+function checkDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) throw invalid(`Invalid request: the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+}
+
+function checkDuplicateKeys(text: string): void {
+  const open: Array<Set<string>> = [];
+  let duplicate: string | undefined;
+  visit(text, {
+    onObjectBegin: () => void open.push(new Set()),
+    onObjectEnd: () => void open.pop(),
+    onObjectProperty: (name) => {
+      const keys = open.at(-1)!;
+      if (keys.has(name)) duplicate ??= name;
+      keys.add(name);
+    },
+  });
+  if (duplicate !== undefined) throw invalid(`Invalid request: the key "${duplicate}" appears twice in one JSON object`);
+}
+
+/**
+ * Reads canonical protobuf JSON into a message under the message-specific rules: decimal numeric
+ * strings only, no unknown fields. Errors name the JSON field path.
+ */
+export function readRequestJson<Desc extends DescMessage>(schema: Desc, json: JsonValue): Message & { $typeName: Desc["typeName"] } {
+  checkNumericStrings(schema, json, "");
+  try {
+    return fromJson(schema, json, { ignoreUnknownFields: false }) as never;
+  } catch (error) {
+    if (error instanceof ConnectError) throw error;
+    throw invalid(`Invalid request: ${describeJsonError(error)}`);
+  }
+}
+
+function checkNumericStrings(schema: DescMessage, json: JsonValue, path: string): void {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || schema.typeName.startsWith("google.protobuf.")) return;
+  for (const [key, value] of Object.entries(json)) {
+    const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
+    if (!field || value === null) continue;
+    const at = path ? `${path}.${key}` : key;
+    const items = field.fieldKind === "list" && Array.isArray(value) ? value : field.fieldKind === "map" && typeof value === "object" && !Array.isArray(value) ? Object.values(value) : [value];
+    for (const item of items) checkFieldValue(field, item, at);
+  }
+}
+
+function checkFieldValue(field: DescField, value: JsonValue, path: string): void {
+  const element = elementOf(field);
+  if (element.scalar !== undefined && NUMERIC_SCALARS.has(element.scalar) && typeof value === "string" && !DECIMAL.test(value)) {
+    throw invalid(`Invalid request: ${path} must be a number, got the string ${JSON.stringify(value)}`);
+  }
+  if (element.message) checkNumericStrings(element.message, value, path);
+}
+
+/** The scalar or message type of a field's value, or of each element of a list or map. */
+function elementOf(field: DescField): { scalar?: ScalarType; message?: DescMessage } {
+  switch (field.fieldKind) {
+    case "scalar":
+      return { scalar: field.scalar };
+    case "message":
+      return { message: field.message };
+    case "list":
+      return field.listKind === "scalar" ? { scalar: field.scalar } : field.listKind === "message" ? { message: field.message } : {};
+    case "map":
+      return field.mapKind === "scalar" ? { scalar: field.scalar } : field.mapKind === "message" ? { message: field.message } : {};
+    default:
+      return {};
+  }
+}
+
+/** protobuf-es names fields by their full proto path; callers know the JSON field names. */
+export function describeJsonError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/cannot decode (field|message) gamification\.v1\./g, "cannot decode $1 ");
+}

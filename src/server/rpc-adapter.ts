@@ -1,0 +1,175 @@
+import { fromBinary, type DescMethod } from "@bufbuild/protobuf";
+import { Code, ConnectError, createConnectRouter, createContextValues, type ConnectRouter } from "@connectrpc/connect";
+import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
+import { codeToHttpStatus, errorToJsonBytes, parseContentType as parseConnectContentType } from "@connectrpc/connect/protocol-connect";
+import { parseContentType as parseGrpcContentType, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
+import { parseContentType as parseGrpcWebContentType } from "@connectrpc/connect/protocol-grpc-web";
+import type { Logger } from "pino";
+import { admittedCaller, type Admission } from "../api/admission.js";
+import { parseJsonBody, readRequestJson } from "../api/json-input.js";
+import { readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
+
+/** How a request on an RPC path is framed, read from its Content-Type. */
+interface RpcFraming {
+  protocol: "connect" | "grpc" | "grpc-web";
+  binary: boolean;
+  /** Messages come in 5-byte-prefixed envelopes (gRPC, gRPC-web, Connect streaming). */
+  enveloped: boolean;
+}
+
+export interface RpcAdapterOptions {
+  routes: (router: ConnectRouter) => void;
+  admission: Admission;
+  /** Services anyone may call without a key (server reflection). */
+  publicServices: ReadonlySet<string>;
+  maxRequestBytes: number;
+  logger: Logger;
+}
+
+/** Serves one RPC request; resolves when the answer is written or the client is gone. */
+export type RpcHandler = (req: NodeRequest, res: NodeResponse) => Promise<void>;
+
+/**
+ * Connect's router behind the same checks as REST, in the same order: the key is admitted and
+ * authorized before the body is read, the body is read within the size limit, then parsed under
+ * the same input rules as REST (json-input.ts) or as protobuf binary, so a malformed request is
+ * refused as invalid_argument in the caller's protocol before Connect sees it (Connect itself
+ * reports a binary it cannot parse as `internal`). Only then does Connect run the method.
+ */
+export function createRpcAdapter(options: RpcAdapterOptions): Map<string, RpcHandler> {
+  const router = createConnectRouter({
+    readMaxBytes: options.maxRequestBytes,
+    jsonOptions: { ignoreUnknownFields: false },
+  });
+  options.routes(router);
+  const handlers = new Map<string, RpcHandler>();
+  for (const uHandler of router.handlers) {
+    const isPublic = options.publicServices.has(uHandler.service.typeName);
+    handlers.set(uHandler.requestPath, async (req, res) => {
+      const framing = framingOf(req.headers["content-type"]);
+      if (isPublic || !framing || !uHandler.supportedContentType(req.headers["content-type"] ?? "") || req.method !== "POST") {
+        // Reflection streams (no key, read as it comes), or a request Connect can answer in no
+        // protocol: Connect gives its own answer (405, 415).
+        return forward(uHandler, req, res, undefined, createContextValues());
+      }
+      const contextValues = createContextValues();
+      const responseHeaders: Record<string, string> = {};
+      try {
+        const admitted = await options.admission.admit(headerOf(req, "x-api-key"));
+        Object.assign(responseHeaders, admitted.headers);
+        options.admission.authorize(admitted.caller, uHandler.service);
+        contextValues.set(admittedCaller, admitted.caller);
+        const body = await readBody(req, options.maxRequestBytes);
+        if (body === "too-large") {
+          throw new ConnectError(`The request is larger than the limit of ${options.maxRequestBytes} bytes`, Code.ResourceExhausted);
+        }
+        await checkRequestMessage(uHandler.method, framing, req, body, options.maxRequestBytes);
+        for (const [name, value] of Object.entries(responseHeaders)) res.setHeader(name, value);
+        await forward(uHandler, req, res, body, contextValues);
+      } catch (error) {
+        if (res.headersSent || res.destroyed) return;
+        const connectError = ConnectError.from(error);
+        if (connectError.code === Code.Internal) options.logger.error({ err: error }, "rpc admission failed");
+        rejectRpc(framing, connectError, req, res, responseHeaders);
+      }
+    });
+  }
+  return handlers;
+}
+
+function framingOf(contentType: string | undefined): RpcFraming | undefined {
+  if (contentType === undefined) return undefined;
+  const grpcWeb = parseGrpcWebContentType(contentType);
+  if (grpcWeb) return grpcWeb.text ? undefined : { protocol: "grpc-web", binary: grpcWeb.binary, enveloped: true };
+  const grpc = parseGrpcContentType(contentType);
+  if (grpc) return { protocol: "grpc", binary: grpc.binary, enveloped: true };
+  const connect = parseConnectContentType(contentType);
+  if (connect) return { protocol: "connect", binary: connect.binary, enveloped: connect.stream };
+  return undefined;
+}
+
+function headerOf(req: NodeRequest, name: string): string | null {
+  const value = req.headers[name];
+  return typeof value === "string" ? value : null;
+}
+
+type UniversalHandler = ReturnType<typeof createConnectRouter>["handlers"][number];
+
+/** Hands the request to Connect, with the body already read when there is one. */
+async function forward(uHandler: UniversalHandler, req: NodeRequest, res: NodeResponse, body: Buffer | undefined, contextValues: ReturnType<typeof createContextValues>): Promise<void> {
+  const request = universalRequestFromNodeRequest(req as never, res as never, undefined, contextValues);
+  if (body !== undefined) request.body = oneChunk(body);
+  const response = await uHandler(request);
+  await universalResponseToNodeResponse(response, res as never);
+}
+
+async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  yield bytes;
+}
+
+/**
+ * Parses the request message as Connect will, under the JSON input rules or as protobuf binary.
+ * Framing and compression errors are Connect's own (already invalid_argument); only the message
+ * itself is checked here.
+ */
+async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req: NodeRequest, body: Buffer, readMaxBytes: number): Promise<void> {
+  const encodingHeader = framing.protocol === "connect" ? (framing.enveloped ? "connect-content-encoding" : "content-encoding") : "grpc-encoding";
+  const encoding = headerOf(req, encodingHeader) ?? "identity";
+  const messages: Uint8Array[] = [];
+  if (!framing.enveloped) {
+    messages.push(body);
+  } else {
+    for (let offset = 0; offset < body.length; ) {
+      if (body.length - offset < 5) return; // a broken envelope: Connect reports it
+      const flags = body[offset]!;
+      const length = body.readUInt32BE(offset + 1);
+      if (body.length - offset - 5 < length) return;
+      const data = body.subarray(offset + 5, offset + 5 + length);
+      offset += 5 + length;
+      if ((flags & 0b10) !== 0) continue; // Connect's end-of-stream message, not a request message
+      messages.push((flags & 0b01) !== 0 ? await decompress(encoding, data, readMaxBytes) : data);
+    }
+  }
+  for (const raw of messages) {
+    const bytes = framing.enveloped ? raw : await decompress(encoding, raw, readMaxBytes);
+    if (framing.binary) {
+      try {
+        fromBinary(method.input, bytes);
+      } catch (error) {
+        throw new ConnectError(`Invalid request: the body is not a valid binary ${method.input.name} message (${(error as Error).message})`, Code.InvalidArgument);
+      }
+    } else {
+      readRequestJson(method.input, parseJsonBody(bytes));
+    }
+  }
+}
+
+async function decompress(encoding: string, bytes: Uint8Array, readMaxBytes: number): Promise<Uint8Array> {
+  if (encoding === "identity") return bytes;
+  const compression = [compressionGzip, compressionBrotli].find((c) => c.name === encoding);
+  if (!compression) throw new ConnectError(`Unsupported compression "${encoding}": use gzip, br or identity`, Code.Unimplemented);
+  return compression.decompress(bytes, readMaxBytes);
+}
+
+/**
+ * Answers a refused call in the caller's protocol: Connect's JSON error with its HTTP status, or a
+ * gRPC / gRPC-web trailers-only response. An HTTP/1.1 request whose body was not read closes the
+ * connection afterwards, so the unread bytes are never taken for the next request.
+ */
+function rejectRpc(framing: RpcFraming, error: ConnectError, req: NodeRequest, res: NodeResponse, extraHeaders: Record<string, string>): void {
+  const headers: Record<string, string> = { ...extraHeaders };
+  error.metadata.forEach((value, name) => void (headers[name] = value));
+  if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
+  if (framing.protocol === "connect") {
+    const body = errorToJsonBytes(error, {});
+    res.writeHead(codeToHttpStatus(error.code), { ...headers, "content-type": "application/json", "content-length": String(body.length) });
+    res.end(body);
+    return;
+  }
+  const trailer = new Headers();
+  setTrailerStatus(trailer, error);
+  trailer.forEach((value, name) => void (headers[name] = value));
+  const contentType = `application/${framing.protocol}+${framing.binary ? "proto" : "json"}`;
+  res.writeHead(200, { ...headers, "content-type": contentType });
+  res.end();
+}
