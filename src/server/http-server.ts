@@ -125,6 +125,10 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
   // shutdown(SHUT_WR) does) instead of dropping its request. Node has no option for this.
   (h1 as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   h1.timeout = limits.idleTimeoutMs;
+  // Node enforces headersTimeout and requestTimeout from a connection list it sets up when the
+  // server starts listening; this server never listens itself (connections are handed to it), so
+  // start that tracking explicitly.
+  h1.emit("listening");
   const h2 = http2.createServer(
     {
       settings: { maxConcurrentStreams: limits.maxConcurrentStreams, maxHeaderListSize: limits.maxHeaderBytes },
@@ -160,6 +164,7 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
+        h1.close(); // stops the connection tracking; sockets are ended below
         h1.closeIdleConnections();
         // Give in-flight requests a moment, then end every connection.
         setTimeout(() => sockets.forEach((s) => s.destroy()), 2000).unref();
