@@ -124,8 +124,10 @@ function h2Outcome(stream: http2.ClientHttp2Stream): Promise<{ status?: number; 
 const eventPath = "/v1/metrics/words/event";
 const event = JSON.stringify({ user: { id: "u1" }, value: 1000 });
 
+const rpcPath = "/gamification.v1.ApplicationService/TrackMetricEvent";
+
 describe("aborted and half-closed uploads (HTTP/1.1)", () => {
-  for (const path of [eventPath, "/no/such/route"]) {
+  for (const path of [eventPath, "/no/such/route", rpcPath]) {
     for (const ending of ["close", "reset", "half-close"] as const) {
       it(`survives a body cut short by a ${ending} on ${path}, with or without a key`, async () => {
         for (const key of [CHILD_ADMIN_KEY, null]) {
@@ -153,10 +155,15 @@ describe("aborted and half-closed uploads (HTTP/1.1)", () => {
 });
 
 describe("HTTP/2 clients", () => {
-  it("survives a REST upload reset midway and a session destroyed midway", async () => {
-    for (const ending of ["reset", "destroy"] as const) {
+  it("survives REST, Connect and gRPC uploads reset midway and sessions destroyed midway", async () => {
+    const uploads = [
+      { path: eventPath, contentType: "application/json" },
+      { path: rpcPath, contentType: "application/json" },
+      { path: rpcPath, contentType: "application/grpc" },
+    ];
+    for (const [ending, { path, contentType }] of (["reset", "destroy"] as const).flatMap((e) => uploads.map((u) => [e, u] as const))) {
       const session = await connectH2();
-      const stream = session.request({ ":method": "POST", ":path": eventPath, "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json", "content-length": "1000" }, { endStream: false });
+      const stream = session.request({ ":method": "POST", ":path": path, "x-api-key": CHILD_ADMIN_KEY, "content-type": contentType, "content-length": "1000" }, { endStream: false });
       stream.on("error", () => undefined);
       stream.write('{"');
       await new Promise((r) => setTimeout(r, 50));

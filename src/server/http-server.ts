@@ -217,7 +217,8 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   try {
     options.admission.authorize(admitted.caller, route.service);
   } catch (error) {
-    return writeJson(req, res, { ...restError(error), headers: admitted.headers });
+    const refused = restError(error);
+    return writeJson(req, res, { ...refused, headers: { ...admitted.headers, ...refused.headers } });
   }
   const body = await readBody(req, options.limits.maxRequestBytes);
   if (body === "too-large") {
@@ -239,7 +240,9 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
 
 function restError(error: unknown): RestResponse {
   const connectError = ConnectError.from(error);
-  return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage } };
+  const headers: Record<string, string> = {};
+  connectError.metadata.forEach((value, name) => void (headers[name] = value));
+  return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, headers };
 }
 
 /** Writes a JSON answer, unless the client is already gone. */
