@@ -40,7 +40,7 @@ function day(offset: number): string {
   return new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 }
 
-const [tenant] = await created("/admin/v1/tenants", [{ customerId: "fuzz-tenant", name: "Fuzz tenant" }]);
+await created("/admin/v1/tenants", [{ customerId: "fuzz-tenant", name: "Fuzz tenant" }]);
 const [plan, source] = await created("/admin/v1/attributes", [
   { key: "plan", name: "Plan", type: "user" },
   { key: "source", name: "Source", type: "event" },
@@ -107,7 +107,6 @@ await call("POST", "/v1/achievements/onboarded/complete", { user: { id: "u2" } }
 await created("/admin/v1/application-api-keys", [{ userId: "u1" }]);
 
 const out: Record<string, string> = {
-  FUZZ_TENANT_ID: tenant.id,
   FUZZ_ATTRIBUTE_ID: source.id,
   FUZZ_METRIC_ID: words.id,
   FUZZ_POINTS_SYSTEM_ID: xp.id,
