@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "./helpers/server.js";
+import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "./helpers/server.js";
 
 let server: TestServer;
 const ids: Record<string, string> = {};
@@ -108,6 +108,40 @@ describe("achievements", () => {
       ["expert", true],
       ["mobile", false],
     ]);
+  });
+
+  it("list only the achievements open to given user attributes, on every protocol", async () => {
+    const tenantId = "filtered";
+    await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: tenantId, name: "Filtered" }] });
+    await server.rest("POST", "/admin/v1/attributes", { tenantId, body: [{ key: "plan", name: "Plan", type: "user" }] });
+    const created = await server.rest("POST", "/admin/v1/achievements", {
+      tenantId,
+      body: [
+        { name: "Pro only", key: "pro-only", trigger: "api", status: "active", userAttributes: [{ key: "plan", value: "pro" }] },
+        { name: "Everyone", key: "everyone", trigger: "api", status: "active" },
+      ],
+    });
+    expect(created.body.issues).toEqual([]);
+    const keys = async (query: string) => {
+      const response = await server.rest("GET", `/v1/achievements${query}`, { tenantId });
+      expect(response.status).toBe(200);
+      return response.body.map((a: { key: string }) => a.key);
+    };
+    expect(await keys("")).toEqual(["pro-only", "everyone"]);
+    expect(await keys("?userAttributes=plan:pro")).toEqual(["pro-only", "everyone"]);
+    expect(await keys("?userAttributes=plan:free")).toEqual(["everyone"]);
+    expect(await server.rest("GET", "/v1/achievements?userAttributes=colour:red", { tenantId })).toEqual({
+      status: 400,
+      body: { error: "Invalid attribute keys: colour. Please make sure all keys match attributes created in the dashboard." },
+    });
+    expect((await server.rest("GET", "/v1/achievements?userAttributes=plan", { tenantId })).status).toBe(400);
+    for (const protocol of CLIENT_PROTOCOLS) {
+      const client = server.client(protocol, { tenantId });
+      const { achievements } = await client.application.listAchievementStats({ userAttributes: "plan:free" });
+      expect(achievements.map((a) => a.key)).toEqual(["everyone"]);
+      const refused = await client.application.listAchievementStats({ userAttributes: "colour:red" }).catch((e: unknown) => ConnectError.from(e));
+      expect(refused).toMatchObject({ code: Code.InvalidArgument });
+    }
   });
 
   it("are backdated to qualifying users when activated, without appearing in any event response", async () => {

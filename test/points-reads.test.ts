@@ -124,7 +124,17 @@ describe("a user's points", () => {
             awarded: 100,
             date: expect.stringMatching(ISO_TIME),
             total: 200,
-            trigger: { id: triggers.onboarded, type: "achievement", points: 50, achievementId: ids.onboarded, achievementName: "Onboarded" },
+            trigger: {
+              id: triggers.onboarded,
+              type: "achievement",
+              points: 50,
+              status: "active",
+              achievementId: ids.onboarded,
+              achievementName: "Onboarded",
+              userAttributes: [{ key: "plan", value: "pro" }],
+              created: expect.stringMatching(ISO_TIME),
+              updated: expect.stringMatching(ISO_TIME),
+            },
             boosts: [proBoost],
           },
           {
@@ -132,7 +142,7 @@ describe("a user's points", () => {
             awarded: 100,
             date: expect.stringMatching(ISO_TIME),
             total: 100,
-            trigger: { id: triggers.words, type: "metric", points: 10, metricId: ids.words, metricName: "Words written", metricThreshold: 100 },
+            trigger: { id: triggers.words, type: "metric", points: 10, status: "active", metricId: ids.words, metricName: "Words written", metricThreshold: 100, userAttributes: [], created: expect.stringMatching(ISO_TIME), updated: expect.stringMatching(ISO_TIME) },
             boosts: [proBoost],
           },
         ],
@@ -242,7 +252,7 @@ describe("a points system", () => {
         badgeUrl: "https://example.com/xp.png",
         maxPoints: null,
         triggers: [
-          { id: triggers.words, type: "metric", points: 10, status: "active", metricId: ids.words, metricName: "Words written", metricThreshold: 100, ...times },
+          { id: triggers.words, type: "metric", points: 10, status: "active", metricId: ids.words, metricName: "Words written", metricThreshold: 100, userAttributes: [], ...times },
           {
             id: triggers.onboarded,
             type: "achievement",
@@ -253,7 +263,7 @@ describe("a points system", () => {
             userAttributes: [{ key: "plan", value: "pro" }],
             ...times,
           },
-          { id: triggers.streak, type: "streak", points: 5, status: "active", streakLengthThreshold: 7, ...times },
+          { id: triggers.streak, type: "streak", points: 5, status: "active", streakLengthThreshold: 7, userAttributes: [], ...times },
           {
             id: triggers.mobile,
             type: "metric",
@@ -262,6 +272,7 @@ describe("a points system", () => {
             metricId: ids.words,
             metricName: "Words written",
             metricThreshold: 1,
+            userAttributes: [],
             eventAttributes: [{ key: "source", value: "mobile" }],
             ...times,
           },

@@ -118,9 +118,9 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
       const rows = await listStreakLengths(services, scope.tenantId, req.userIds);
       return { streaks: rows.map((r) => ({ userId: r.userId, streakLength: r.streakLength, extended: r.extended ? timestampFromDate(r.extended) : undefined })) };
     },
-    async listAchievementStats(_req: app.ListAchievementStatsRequest, scope: CallScope) {
+    async listAchievementStats(req: app.ListAchievementStatsRequest, scope: CallScope) {
       const names = await metricNamesOf(services, scope.tenantId);
-      return { achievements: (await listAchievementStats(services, scope.tenantId)).map((v) => achievementToProto(v, names)) };
+      return { achievements: (await listAchievementStats(services, scope.tenantId, req.userAttributes)).map((v) => achievementToProto(v, names)) };
     },
     async getUserMetricEventSummary(req: app.GetUserMetricEventSummaryRequest, scope: CallScope) {
       checkUserScope(scope, req.id);

@@ -155,6 +155,11 @@ export function awardToProto(award: PointsAward): pointsPb.PointsAward {
       streakLengthThreshold: t.streakLengthThreshold,
       timeUnit: t.timeUnit === undefined ? undefined : t.timeUnit === "hour" ? pointsPb.TimeUnit.HOUR : pointsPb.TimeUnit.DAY,
       timeInterval: t.timeInterval,
+      // It fired, so it was active: awards recorded before the status was kept read as active.
+      status: t.status === "inactive" ? pointsPb.PointsTriggerStatus.INACTIVE : pointsPb.PointsTriggerStatus.ACTIVE,
+      userAttributes: t.userAttributes ?? [],
+      created: t.created ? timestampFromDate(t.created) : undefined,
+      updated: t.updated ? timestampFromDate(t.updated) : undefined,
     },
     boosts: award.boosts.map((b) =>
       create(pointsPb.PointsBoostSchema, { id: b.id, name: b.name, status: "active", start: b.start, end: b.end ?? undefined, multiplier: b.multiplier, rounding: ROUNDINGS[b.rounding] }),

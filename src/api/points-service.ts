@@ -2,6 +2,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { decimalToNumber } from "../domain/decimal.js";
 import { levelForTotal, recentAwards, type PointsConfig } from "../domain/points.js";
+import { filtersByKey } from "../domain/points-boosts.js";
 import type { AttributeFilterConfig, BoostStatus, PointsBoostConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
 import * as pointsPb from "../gen/gamification/v1/points_pb.js";
 import type * as ps from "../gen/gamification/v1/points_service_pb.js";
@@ -90,12 +91,7 @@ function systemFields(system: PointsSystemConfig) {
  * settings of its type, names of what it refers to, and filters by attribute key rather than ID.
  */
 function triggerToProto(t: PointsTriggerConfig, config: PointsConfig): pointsPb.PointsTrigger {
-  const filters = (list: readonly AttributeFilterConfig[]) =>
-    list.flatMap((f) => {
-      const key = config.attributeKeys[f.attributeId];
-      // Attributes in use cannot be deleted; a missing one is left out rather than shown by ID.
-      return key === undefined ? [] : [{ key, value: f.attributeValue }];
-    });
+  const filters = (list: readonly AttributeFilterConfig[]) => filtersByKey(list, config.attributeKeys);
   return create(pointsPb.PointsTriggerSchema, {
     id: t.id,
     type: TRIGGER_TYPES[t.type],

@@ -85,6 +85,14 @@ export function rarityOf(completions: number, users: number): number {
  * Which achievements a user sees: active ones, plus locked ones the user holds. Inactive
  * achievements are never shown.
  */
+/**
+ * Whether an achievement is open to a user with these attribute values: every one of its user
+ * attribute filters matches (none: open to everyone).
+ */
+export function isOpenTo(achievement: AchievementConfig, attributes: Record<string, string>): boolean {
+  return matchesAll(achievement.userAttributes, attributes);
+}
+
 export function isVisibleTo(achievement: AchievementConfig, state: UserState | null): boolean {
   return achievement.status === "active" || (achievement.status === "locked" && state?.achievements[achievement.id] !== undefined);
 }

@@ -20,6 +20,17 @@ export function matchesFilters(filters: readonly AttributeFilterConfig[], values
 }
 
 /**
+ * Filters as the Application API shows them: by attribute key. Attributes in use cannot be
+ * deleted; a filter whose attribute is missing is left out rather than shown by ID.
+ */
+export function filtersByKey(filters: readonly AttributeFilterConfig[], attributeKeys: AttributeKeys): { key: string; value: string }[] {
+  return filters.flatMap((f) => {
+    const key = attributeKeys[f.attributeId];
+    return key === undefined ? [] : [{ key, value: f.attributeValue }];
+  });
+}
+
+/**
  * The boosts that apply to a user at a moment: not archived, `at` within the boost's UTC days (the
  * end day included), and targeting the user: a user-specific boost by its `userId`, a global boost
  * (no `userId`) when all of its user attribute filters match (none: everyone).

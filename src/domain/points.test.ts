@@ -48,6 +48,9 @@ function trigger(id: string, fields: Partial<PointsTriggerConfig> & Pick<PointsT
   return { id, status: "active", userAttributes: [], eventAttributes: [], blockIfOutOfPoints: false, created: OLD, updated: OLD, ...fields };
 }
 
+/** What an award keeps of a trigger (made by `trigger`) besides its type's settings. */
+const firedAs = { status: "active", userAttributes: [], created: OLD, updated: OLD };
+
 const metricTrigger = (id: string, points: number, metricThreshold: number, fields: Partial<PointsTriggerConfig> = {}) =>
   trigger(id, { type: "metric", points, metricId: "words", metricThreshold, ...fields });
 const timeTrigger = (id: string, points: number, timeInterval: number, timeUnit: "hours" | "days" = "hours", fields: Partial<PointsTriggerConfig> = {}) =>
@@ -237,6 +240,11 @@ describe("user attribute filters (every trigger type)", () => {
     ["no value", USER, []],
   ])("%s", (_name, user, expected) => {
     expect(awardedIn(applied(applyPointsForEvent({}, config(snapshot(triggers)), user, context, AT, newId)))).toEqual(expected);
+  });
+
+  it("awards keep the trigger's filters by attribute key, as the Application API shows them", () => {
+    const awards = applied(applyPointsForEvent({}, config(snapshot(triggers)), PRO, context, AT, newId)).changes[0]!.awards;
+    expect(awards.map((a) => a.trigger.userAttributes)).toEqual(triggers.map(() => [{ key: "plan", value: "pro" }]));
   });
 
   it("a metric trigger counts no events of a user who does not match", () => {
@@ -558,8 +566,8 @@ describe("award records, events and history", () => {
     const outcome = applied(applyPointsForEvent(stateWith(1), cfg, USER, { ...event(250, "250"), completedAchievementIds: ["ach1"] }, AT, newId));
     const boostRecord = { id: "b2", name: "Double", start: "2026-01-01", end: "2026-05-31", multiplier: 2, rounding: "down" };
     const awards = [
-      { id: "a1", awarded: 40, date: AT, total: 41, trigger: { id: "t-words", type: "metric", points: 10, metricId: "words", metricName: "Words written", metricThreshold: 100 }, boosts: [boostRecord] },
-      { id: "a2", awarded: 10, date: AT, total: 51, trigger: { id: "t-ach", type: "achievement", points: 5, achievementId: "ach1", achievementName: "First post" }, boosts: [boostRecord] },
+      { id: "a1", awarded: 40, date: AT, total: 41, trigger: { id: "t-words", type: "metric", points: 10, metricId: "words", metricName: "Words written", metricThreshold: 100, ...firedAs }, boosts: [boostRecord] },
+      { id: "a2", awarded: 10, date: AT, total: 51, trigger: { id: "t-ach", type: "achievement", points: 5, achievementId: "ach1", achievementName: "First post", ...firedAs }, boosts: [boostRecord] },
     ];
     expect(outcome.changes).toEqual([{ systemId: "sys-xp", systemKey: "xp", total: 51, added: 50, awards }]);
     expect(outcome.events).toEqual([{ type: "points.changed", userId: "u1", systemId: "sys-xp", systemKey: "xp", total: 51, added: 50, awards }]);
@@ -568,11 +576,11 @@ describe("award records, events and history", () => {
 
   it("records streak and time triggers with the reference's field names", () => {
     const streak = applied(applyPointsForEvent({}, config(snapshot([trigger("s", { type: "streak", points: 3, streakLength: 7 })])), USER, { streakLength: { before: 6, after: 7 } }, AT, newId));
-    expect(streak.changes[0]!.awards[0]!.trigger).toEqual({ id: "s", type: "streak", points: 3, streakLengthThreshold: 7 });
+    expect(streak.changes[0]!.awards[0]!.trigger).toEqual({ id: "s", type: "streak", points: 3, streakLengthThreshold: 7, ...firedAs });
     const time = applyTimeTriggers({}, config(snapshot([timeTrigger("h", 1, 2), timeTrigger("d", 1, 1, "days")])), USER, hoursAfterCreation(24), newId);
     expect(time.changes[0]!.awards.map((a) => a.trigger)).toEqual([
-      { id: "h", type: "time", points: 1, timeUnit: "hour", timeInterval: 2 },
-      { id: "d", type: "time", points: 1, timeUnit: "day", timeInterval: 1 },
+      { id: "h", type: "time", points: 1, timeUnit: "hour", timeInterval: 2, ...firedAs },
+      { id: "d", type: "time", points: 1, timeUnit: "day", timeInterval: 1, ...firedAs },
     ]);
     expect(time.changes[0]!.awards.map((a) => a.awarded)).toEqual([12, 1]);
   });

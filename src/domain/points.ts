@@ -25,13 +25,14 @@
 import Big from "big.js";
 import { decimalFromNumber, ZERO, type DecimalString } from "./decimal.js";
 import { localDate, recordDailyChange, type DailyChanges } from "./history.js";
-import { applicableBoosts, boostedPoints, levelForTotal, matchesFilters, type AttributeKeys } from "./points-boosts.js";
+import { applicableBoosts, boostedPoints, filtersByKey, levelForTotal, matchesFilters, type AttributeKeys } from "./points-boosts.js";
 import type {
   BoostRounding,
   PointsBoostConfig,
   PointsLevelConfig,
   PointsSystemConfig,
   PointsTriggerConfig,
+  TriggerStatus,
   TriggerType,
 } from "./points-config.js";
 import type { UserState } from "./user.js";
@@ -61,6 +62,14 @@ export interface PointsAwardTrigger {
   /** The Application API's unit names (the Admin API says `hours`/`days`). */
   timeUnit?: "hour" | "day";
   timeInterval?: number;
+  /**
+   * The trigger's status, user attribute filters (by key, as the Application API shows them) and
+   * timestamps when it fired. Optional only for awards recorded before they were kept.
+   */
+  status?: TriggerStatus;
+  userAttributes?: { key: string; value: string }[];
+  created?: Date;
+  updated?: Date;
 }
 
 /** A boost as it was when it multiplied an award; its status is derived when shown (`boostStatus`). */
@@ -286,7 +295,15 @@ type SettleResult =
   | { kind: "blocked"; trigger: PointsTriggerConfig; needed: string; total: number };
 
 function awardTrigger(trigger: PointsTriggerConfig, config: PointsConfig): PointsAwardTrigger {
-  const record: PointsAwardTrigger = { id: trigger.id, type: trigger.type, points: trigger.points };
+  const record: PointsAwardTrigger = {
+    id: trigger.id,
+    type: trigger.type,
+    points: trigger.points,
+    status: trigger.status,
+    userAttributes: filtersByKey(trigger.userAttributes, config.attributeKeys),
+    created: trigger.created,
+    updated: trigger.updated,
+  };
   // Only defined fields: the driver would store `undefined` as null.
   if (trigger.type === "metric" && trigger.metricId !== undefined) {
     record.metricId = trigger.metricId;

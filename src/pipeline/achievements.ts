@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AchievementConfig } from "../domain/achievement-config.js";
-import { completeAchievements, isVisibleTo, rarityOf, type AchievementCompletion } from "../domain/achievements.js";
+import { completeAchievements, isOpenTo, isVisibleTo, rarityOf, type AchievementCompletion } from "../domain/achievements.js";
+import { parseAttributeFilter } from "../domain/points-summary.js";
 import { DomainError, notFound } from "../domain/errors.js";
 import { NO_REACTIONS, react, type Reactions } from "../domain/reactions.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -8,7 +9,7 @@ import { createUserState, upsertUser, type UserUpsert } from "../domain/user.js"
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { changeUserState, type UserChange } from "./user-state.js";
-import { writeUser } from "./users.js";
+import { checkAttributeKeys, writeUser } from "./users.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
 import { rankUserChanges } from "./leaderboard-entries.js";
 
@@ -62,8 +63,14 @@ async function countCompletions(ctx: ServiceContext, tenantId: string, achieveme
 }
 
 /** Every active achievement with completions and rarity. */
-export async function listAchievementStats(ctx: ServiceContext, tenantId: string): Promise<AchievementView[]> {
-  const active = (await ctx.config.achievements(tenantId)).filter((a) => isVisibleTo(a, null));
+/**
+ * Every active achievement with its statistics; with `userAttributes` (`key:value,...`, user
+ * attribute keys of the tenant), only those open to a user with these attributes.
+ */
+export async function listAchievementStats(ctx: ServiceContext, tenantId: string, userAttributes = ""): Promise<AchievementView[]> {
+  const attributes = Object.fromEntries(parseAttributeFilter(userAttributes).map((f) => [f.key, f.value]));
+  if (userAttributes.trim() !== "") await checkAttributeKeys(ctx, tenantId, { user: attributes });
+  const active = (await ctx.config.achievements(tenantId)).filter((a) => isVisibleTo(a, null) && (userAttributes.trim() === "" || isOpenTo(a, attributes)));
   const stats = await countCompletions(ctx, tenantId, active);
   return active.map((achievement) => ({ achievement, completion: null, stats: stats.get(achievement.id) }));
 }
