@@ -9,6 +9,7 @@ import { DEFAULT_SCOPE } from "../domain/tenant.js";
 import { findCaller, type Caller } from "../store/api-keys.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { toConnectError } from "./errors.js";
+import type { RateLimiter } from "./rate-limits.js";
 
 /** Who is calling and in which tenant scope; handed to every method implementation. */
 export interface CallScope {
@@ -43,6 +44,7 @@ export function guardService(
   options: GuardOptions,
   services: ServiceContext,
   logger: Logger,
+  rateLimiter: RateLimiter,
 ): Record<string, (request: any, ctx: HandlerContext) => Promise<any>> {
   const authenticate = createAuthenticator(services);
   const wrapped: Record<string, (request: any, ctx: HandlerContext) => Promise<any>> = {};
@@ -52,6 +54,7 @@ export function guardService(
     wrapped[method.localName] = async (request, ctx) => {
       try {
         const caller = await authenticate(ctx.requestHeader.get("x-api-key"));
+        await admit(rateLimiter, caller, ctx);
         if (options.adminOnly && caller.kind !== "admin") {
           throw new DomainError("permission_denied", "This call needs an admin API key; application keys may only call the Application API");
         }
@@ -66,6 +69,13 @@ export function guardService(
     };
   }
   return wrapped;
+}
+
+/** Takes a token of the caller's rate limits: the headers go on every answer; a refusal is resource_exhausted (REST 429). */
+async function admit(rateLimiter: RateLimiter, caller: Caller, ctx: HandlerContext): Promise<void> {
+  const decision = await rateLimiter.consume(caller);
+  if (!decision.allowed) throw new ConnectError(decision.message, Code.ResourceExhausted, decision.headers);
+  for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeader.set(name, value);
 }
 
 function validateRequest(method: DescMethod, request: unknown): void {

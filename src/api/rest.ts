@@ -25,6 +25,8 @@ export interface RestRequest {
 export interface RestResponse {
   status: number;
   body: JsonValue;
+  /** Headers the method set (e.g. RateLimit), and a refusal's error metadata (e.g. Retry-After). */
+  headers?: Record<string, string>;
   /** The route template, for logs. */
   route?: string;
 }
@@ -67,11 +69,14 @@ export function createRestRouter(services: RestService[]): (request: RestRequest
       const allowed = [...new Set(candidates.map((r) => r.httpMethod))].join(", ");
       return { status: 405, body: { error: `Method ${request.method} not allowed on ${request.url.pathname}; use ${allowed}` } };
     }
+    const ctx = handlerContext(route, request);
+    const routeName = `${route.httpMethod} ${route.template}`;
     try {
-      return { ...(await invoke(route, request)), route: `${route.httpMethod} ${route.template}` };
+      return { ...(await invoke(route, request, ctx)), headers: Object.fromEntries(ctx.responseHeader), route: routeName };
     } catch (error) {
       const connectError = ConnectError.from(error);
-      return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, route: `${route.httpMethod} ${route.template}` };
+      connectError.metadata.forEach((value, name) => ctx.responseHeader.set(name, value));
+      return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, headers: Object.fromEntries(ctx.responseHeader), route: routeName };
     }
   };
 }
@@ -102,7 +107,20 @@ function compileRoute(rule: HttpRule, service: DescService, method: DescMethod, 
   };
 }
 
-async function invoke(route: RestRoute, request: RestRequest): Promise<{ status: number; body: JsonValue }> {
+function handlerContext(route: RestRoute, request: RestRequest): HandlerContext {
+  return createHandlerContext({
+    service: route.service,
+    method: route.method,
+    protocolName: "rest",
+    requestMethod: request.method,
+    url: request.url.toString(),
+    requestSignal: request.signal,
+    requestHeader: headersOf(request.headers),
+    contextValues: createContextValues().set(restSuccessStatus, { status: 200 }),
+  });
+}
+
+async function invoke(route: RestRoute, request: RestRequest, ctx: HandlerContext): Promise<{ status: number; body: JsonValue }> {
   const json = requestJson(route, request);
   let message;
   try {
@@ -111,22 +129,11 @@ async function invoke(route: RestRoute, request: RestRequest): Promise<{ status:
     if (error instanceof ConnectError) throw error;
     throw new ConnectError(`Invalid request: ${describeJsonError(error)}`, Code.InvalidArgument);
   }
-  const contextValues = createContextValues().set(restSuccessStatus, { status: 200 });
-  const ctx = createHandlerContext({
-    service: route.service,
-    method: route.method,
-    protocolName: "rest",
-    requestMethod: request.method,
-    url: request.url.toString(),
-    requestSignal: request.signal,
-    requestHeader: headersOf(request.headers),
-    contextValues,
-  });
   const result = await route.impl(message, ctx);
   const output = create(route.method.output, result);
   const rendered = toRestJson(route.method.output, toJson(route.method.output, output, { alwaysEmitImplicit: true }) as JsonObject);
   const body = route.responseBody ? responseField(route, rendered) : rendered;
-  return { status: contextValues.get(restSuccessStatus).status, body };
+  return { status: ctx.values.get(restSuccessStatus).status, body };
 }
 
 /** Assembles the request's JSON from the body (per the annotation), path variables and query. */

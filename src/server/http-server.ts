@@ -106,7 +106,7 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   response ??= { status: 404, body: { error: `No route for ${req.method} ${url.pathname}` } };
   (res as { route?: string }).route = response.route;
   const payload = JSON.stringify(response.body);
-  res.writeHead(response.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
+  res.writeHead(response.status, { ...response.headers, "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
   res.end(payload);
 }
 

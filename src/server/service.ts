@@ -5,6 +5,7 @@ import { createApplicationMethods } from "../api/application-service.js";
 import type { DescFile, DescService } from "@bufbuild/protobuf";
 import { guardService, type GuardOptions, type ScopedMethod } from "../api/guard.js";
 import { registerReflection } from "../api/reflection.js";
+import { createRateLimiter, type RateLimitOptions } from "../api/rate-limits.js";
 import { createRestRouter, type RestService } from "../api/rest.js";
 import { AdminService, file_gamification_v1_admin_service } from "../gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService, file_gamification_v1_application_service } from "../gen/gamification/v1/application_service_pb.js";
@@ -46,6 +47,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** How long idempotency keys are remembered; unset: forever. */
   idempotencyWindowMs?: number | null;
+  /** Default rate limits per key and per tenant; unset: none (keys' own Admin API settings still apply). */
+  rateLimits?: Partial<RateLimitOptions>;
   /** Test-only fault injection at named pipeline points. */
   atPipelinePoint?: ServiceContext["atPipelinePoint"];
   /** How long a claim on a batch of events lasts unless renewed (default 30 s; tests shorten it). */
@@ -125,9 +128,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: LeaderboardService, methods: createLeaderboardMethods(context), options: { adminOnly: false }, file: file_gamification_v1_leaderboard_service },
     { service: WebhookAdminService, methods: createWebhookAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_webhook_admin_service },
   ];
+  // One limiter for every service and protocol, so a key's requests all draw from one bucket.
+  const rateLimiter = createRateLimiter({ perKey: options.rateLimits?.perKey ?? null, tenant: options.rateLimits?.tenant ?? null });
   const services: RestService[] = definitions.map(({ service, methods, options }) => ({
     service,
-    methods: guardService(service, methods, options, context, logger),
+    methods: guardService(service, methods, options, context, logger, rateLimiter),
   }));
   const routes = (router: ConnectRouter) => {
     // The guarded methods are typed loosely (any request); the router checks them against the descriptors.
