@@ -78,7 +78,7 @@ function requestCount(env: NodeJS.ProcessEnv, name: string): number | null {
   const raw = env[name];
   if (raw === undefined || raw === "") return null;
   const value = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(value) || value < 1 || value > MAX_RATE_LIMIT) {
+  if (!/^\d+$/.test(raw.trim()) || value < 1 || value > MAX_RATE_LIMIT) {
     throw new Error(`${name} must be a whole number of requests from 1 to ${MAX_RATE_LIMIT}, got "${raw}"`);
   }
   return value;
