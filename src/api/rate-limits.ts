@@ -44,16 +44,17 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       const policies = policiesFor(caller, options);
       const tenant = policies.tenant && tenants.get(caller.tenantId!, policies.tenant, undefined);
       const key = policies.key && keys.get(caller.keyId, policies.key, tenant?.bucket);
-      const first = key ?? tenant;
-      if (!first) return { allowed: true, headers: {}, message: "" };
-      const allowed = first.bucket.tryRemoveTokens(1);
+      // The key's bucket draws from its tenant's too; without a key limit, the tenant's alone.
+      const entry = key ?? tenant;
+      if (!entry) return { allowed: true, headers: {}, message: "" };
+      const allowed = entry.bucket.tryRemoveTokens(1);
       // A refusal may stop before refilling the tenant's bucket; its state is read refilled.
       tenant?.bucket.drip();
       const states: BucketState[] = [];
       if (key) states.push({ name: "key", shape: key.shape, tokens: key.bucket.content });
       if (tenant) states.push({ name: "tenant", shape: tenant.shape, tokens: tenant.bucket.content });
       if (allowed) return { allowed, headers: rateLimitHeaders(states, null), message: "" };
-      const waitMs = first.bucket.getWaitTime(1);
+      const waitMs = entry.bucket.getWaitTime(1);
       return { allowed, headers: rateLimitHeaders(states, waitMs), message: rateLimitMessage(states.filter((s) => s.tokens < 1), waitMs) };
     },
   };
