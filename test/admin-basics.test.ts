@@ -116,7 +116,7 @@ describe("API keys", () => {
     const created = await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "alice" }, { userId: "" }] });
     expect(created.status).toBe(201);
     const [key] = created.body.created;
-    expect(key).toEqual({ id: expect.any(String), userId: "alice", key: expect.stringMatching(/^app_[0-9a-f]{12}\./), prefix: key.key.split(".")[0] });
+    expect(key).toEqual({ id: expect.any(String), userId: "alice", key: expect.stringMatching(/^app_[0-9a-f]{12}\./), prefix: key.key.split(".")[0], rateLimit: null });
     expect(created.body.issues).toEqual([{ index: 1, severity: "error", message: "userId must be 1 to 255 characters" }]);
 
     expect((await server.rest("GET", "/v1/users/u1", { apiKey: key.key })).status).toBe(403);

@@ -3,13 +3,14 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { DEFAULT_LIST_LIMIT, type BulkResult } from "../domain/bulk.js";
 import { notFound } from "../domain/errors.js";
 import * as admin from "../gen/gamification/v1/admin_service_pb.js";
-import { createApplicationKeys, revokeKeys } from "../pipeline/admin-api-keys.js";
+import type { RateLimitSetting } from "../domain/rate-limits.js";
+import { createApplicationKeys, revokeKeys, updateKeyRateLimits } from "../pipeline/admin-api-keys.js";
 import { attributeSpec } from "../pipeline/admin-attributes.js";
 import { metricSpec } from "../pipeline/admin-metrics.js";
 import * as resources from "../pipeline/admin-resources.js";
 import * as adminTenants from "../pipeline/admin-tenants.js";
 import type { ServiceContext } from "../pipeline/context.js";
-import { createApiKey, listAdminKeys } from "../store/api-keys.js";
+import { createApiKey, listAdminKeys, listApplicationKeys, type ApiKeyInfo } from "../store/api-keys.js";
 import { issueToProto, metricToProto, tenantToProto, unitTypeFromProto } from "./convert.js";
 import { createEventBatchMethods } from "./event-batch-methods.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
@@ -24,6 +25,7 @@ export const ACCOUNT_LEVEL_ADMIN_METHODS: ReadonlySet<string> = new Set([
   "deleteTenants",
   "listAdminApiKeys",
   "createAdminApiKey",
+  "updateAdminApiKeys",
   "deleteAdminApiKeys",
 ]);
 
@@ -78,20 +80,32 @@ export function createAdminMethods(services: ServiceContext, options: { eventBat
     },
 
     async createApplicationApiKeys(req: admin.CreateApplicationApiKeysRequest, scope: CallScope) {
-      const result = await createApplicationKeys(services, scope.tenantId, req.keys.map((k) => k.userId));
-      return created(scope, result, (k) => create(admin.CreatedApplicationApiKeySchema, { id: k.id, key: k.key, prefix: k.prefix, userId: k.userId ?? "" }));
+      const items = req.keys.map((k) => ({ userId: k.userId, rateLimit: rateLimitFromProto(k.rateLimit) }));
+      const result = await createApplicationKeys(services, scope.tenantId, items);
+      return created(scope, result, (k) =>
+        create(admin.CreatedApplicationApiKeySchema, { id: k.id, key: k.key, prefix: k.prefix, userId: k.userId ?? "", rateLimit: rateLimitToProto(k.rateLimit) }),
+      );
+    },
+    async listApplicationApiKeys(req: admin.ListApplicationApiKeysRequest, scope: CallScope) {
+      return { keys: (await listApplicationKeys(services.database.collections.apiKeys, scope.tenantId, pageOf(req))).map(applicationKeyToProto) };
+    },
+    async updateApplicationApiKeys(req: admin.UpdateApplicationApiKeysRequest, scope: CallScope) {
+      return updated(await updateKeyRateLimits(services, "application", scope.tenantId, keyUpdatesOf(req.keys)), applicationKeyToProto);
     },
     async deleteApplicationApiKeys(req: admin.DeleteApplicationApiKeysRequest, scope: CallScope) {
       return deleted(await revokeKeys(services, "application", scope.tenantId, scope.caller, req.ids));
     },
     async listAdminApiKeys() {
-      const keys = await listAdminKeys(services.database.collections.apiKeys);
-      return { keys: keys.map((k) => create(admin.AdminApiKeySchema, { id: k.id, prefix: k.prefix, created: timestampFromDate(k.created) })) };
+      return { keys: (await listAdminKeys(services.database.collections.apiKeys)).map(adminKeyToProto) };
     },
-    async createAdminApiKey(_req: admin.CreateAdminApiKeyRequest, scope: CallScope) {
-      const key = await createApiKey(services.database.collections.apiKeys, "admin", { tenantId: null, userId: null }, services.now());
+    async createAdminApiKey(req: admin.CreateAdminApiKeyRequest, scope: CallScope) {
+      const rateLimit = rateLimitFromProto(req.rateLimit);
+      const key = await createApiKey(services.database.collections.apiKeys, "admin", { tenantId: null, userId: null }, services.now(), rateLimit);
       setRestStatus(scope.ctx, 201);
-      return { key: create(admin.CreatedAdminApiKeySchema, key) };
+      return { key: create(admin.CreatedAdminApiKeySchema, { ...key, rateLimit: rateLimitToProto(key.rateLimit) }) };
+    },
+    async updateAdminApiKeys(req: admin.UpdateAdminApiKeysRequest, scope: CallScope) {
+      return updated(await updateKeyRateLimits(services, "admin", scope.tenantId, keyUpdatesOf(req.keys)), adminKeyToProto);
     },
     async deleteAdminApiKeys(req: admin.DeleteAdminApiKeysRequest, scope: CallScope) {
       return deleted(await revokeKeys(services, "admin", scope.tenantId, scope.caller, req.ids));
@@ -114,6 +128,32 @@ export function createAdminMethods(services: ServiceContext, options: { eventBat
       return deleted(await adminTenants.deleteTenants(services, req.ids));
     },
   };
+}
+
+function rateLimitFromProto(rateLimit: admin.RateLimit | undefined): RateLimitSetting | null {
+  return rateLimit ? { requestsPerSecond: rateLimit.requestsPerSecond, burst: rateLimit.burst ?? null } : null;
+}
+
+function rateLimitToProto(rateLimit: RateLimitSetting | null): admin.RateLimit | undefined {
+  return rateLimit ? create(admin.RateLimitSchema, { requestsPerSecond: rateLimit.requestsPerSecond, burst: rateLimit.burst ?? undefined }) : undefined;
+}
+
+function keyUpdatesOf(items: admin.UpdateApiKeyItem[]): Array<{ id: string; rateLimit: RateLimitSetting | null }> {
+  return items.map((k) => ({ id: k.id, rateLimit: rateLimitFromProto(k.rateLimit) }));
+}
+
+function adminKeyToProto(k: ApiKeyInfo): admin.AdminApiKey {
+  return create(admin.AdminApiKeySchema, { id: k.id, prefix: k.prefix, created: timestampFromDate(k.created), rateLimit: rateLimitToProto(k.rateLimit) });
+}
+
+function applicationKeyToProto(k: ApiKeyInfo): admin.ApplicationApiKey {
+  return create(admin.ApplicationApiKeySchema, {
+    id: k.id,
+    userId: k.userId ?? "",
+    prefix: k.prefix,
+    created: timestampFromDate(k.created),
+    rateLimit: rateLimitToProto(k.rateLimit),
+  });
 }
 
 /** The `{created, issues}` answer of a bulk create; REST answers 201 when at least one was created. */

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
-import { createContextKey } from "@connectrpc/connect";
+import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { DomainError } from "../domain/errors.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { findCaller, type Caller } from "../store/api-keys.js";
 import { toConnectError } from "./errors.js";
+import type { RateLimiter } from "./rate-limits.js";
 
 /** Who may call a service. */
 export interface ServicePolicy {
@@ -26,12 +27,13 @@ export interface Admitted {
 
 /**
  * The checks that come before anything else looks at a request, on every protocol: authenticate
- * the X-API-KEY (401), then, once the target service is known, check the key may call it (403).
+ * the X-API-KEY (401) and take a token of its rate limits (429 / resource_exhausted), then, once the
+ * target service is known, check the key may call it (403).
  * The transport runs them before it parses a body or reports an unknown route, so a caller without
  * a valid key learns nothing about paths or request shapes.
  */
 export interface Admission {
-  /** Authenticates the key; throws a ConnectError (unauthenticated) otherwise. */
+  /** Authenticates the key and takes a token of its rate limits; throws a ConnectError (unauthenticated, resource_exhausted with the rate-limit headers as metadata) otherwise. */
   admit(apiKey: string | null): Promise<Admitted>;
   /** Throws a ConnectError (permission_denied) when the caller may not call the service. */
   authorize(caller: Caller, service: DescService): void;
@@ -39,15 +41,19 @@ export interface Admission {
 
 const AUTH_CACHE_MS = 1000;
 
-export function createAdmission(services: ServiceContext, policies: ReadonlyMap<string, ServicePolicy>, logger: Logger): Admission {
+export function createAdmission(services: ServiceContext, policies: ReadonlyMap<string, ServicePolicy>, rateLimiter: RateLimiter, logger: Logger): Admission {
   const authenticate = createAuthenticator(services);
   return {
     async admit(apiKey) {
+      let caller: Caller;
       try {
-        return { caller: await authenticate(apiKey), headers: {} };
+        caller = await authenticate(apiKey);
       } catch (error) {
         throw toConnectError(error, logger);
       }
+      const decision = await rateLimiter.consume(caller);
+      if (!decision.allowed) throw new ConnectError(decision.message, Code.ResourceExhausted, decision.headers);
+      return { caller, headers: decision.headers };
     },
     authorize(caller, service) {
       const policy = policies.get(service.typeName);

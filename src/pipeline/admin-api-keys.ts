@@ -1,5 +1,6 @@
 import type { BulkResult } from "../domain/bulk.js";
-import { createApiKey, revokeApiKey, type Caller } from "../store/api-keys.js";
+import type { RateLimitSetting } from "../domain/rate-limits.js";
+import { createApiKey, revokeApiKey, setKeyRateLimit, type ApiKeyInfo, type Caller } from "../store/api-keys.js";
 import type { ServiceContext } from "./context.js";
 
 export interface CreatedKey {
@@ -7,17 +8,22 @@ export interface CreatedKey {
   key: string;
   prefix: string;
   userId: string | null;
+  rateLimit: RateLimitSetting | null;
 }
 
 /** Creates application keys, each acting for one user of the tenant; the full key is returned once. */
-export async function createApplicationKeys(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<CreatedKey>> {
+export async function createApplicationKeys(
+  ctx: ServiceContext,
+  tenantId: string,
+  items: Array<{ userId: string; rateLimit: RateLimitSetting | null }>,
+): Promise<BulkResult<CreatedKey>> {
   const result: BulkResult<CreatedKey> = { done: [], issues: [] };
-  for (const [index, userId] of userIds.entries()) {
+  for (const [index, { userId, rateLimit }] of items.entries()) {
     if (userId === "" || userId.length > 255) {
       result.issues.push({ index, severity: "error", message: "userId must be 1 to 255 characters" });
       continue;
     }
-    const created = await createApiKey(ctx.database.collections.apiKeys, "application", { tenantId, userId }, ctx.now());
+    const created = await createApiKey(ctx.database.collections.apiKeys, "application", { tenantId, userId }, ctx.now(), rateLimit);
     result.done.push({ ...created, userId });
   }
   return result;
@@ -43,6 +49,25 @@ export async function revokeKeys(
     } else {
       result.issues.push({ id, severity: "error", message: "API key not found by ID" });
     }
+  }
+  return result;
+}
+
+/**
+ * Sets keys' own rate limits by ID (null: back to the configured default). Application keys are
+ * found only within the caller's tenant. Callers see a change within the key cache's second.
+ */
+export async function updateKeyRateLimits(
+  ctx: ServiceContext,
+  kind: "admin" | "application",
+  tenantId: string,
+  items: Array<{ id: string; rateLimit: RateLimitSetting | null }>,
+): Promise<BulkResult<ApiKeyInfo>> {
+  const result: BulkResult<ApiKeyInfo> = { done: [], issues: [] };
+  for (const { id, rateLimit } of items) {
+    const updated = await setKeyRateLimit(ctx.database.collections.apiKeys, id, kind, tenantId, rateLimit);
+    if (updated) result.done.push(updated);
+    else result.issues.push({ id, severity: "error", message: "API key not found by ID" });
   }
   return result;
 }

@@ -1,3 +1,4 @@
+import { MAX_RATE_LIMIT, type RateLimitSetting } from "../domain/rate-limits.js";
 import { parseRetrySchedule } from "../domain/webhooks.js";
 import { DEFAULT_LIMITS, type ServerLimits } from "./http-server.js";
 
@@ -30,6 +31,13 @@ export interface Config {
     /** Base64 of 32 bytes: signing secrets are encrypted at rest with it. */
     secretsKey: string | undefined;
   };
+  /** Token-bucket rate limits; null: none (the default). A key's own Admin API setting applies regardless. */
+  rateLimits: {
+    /** Every key without its own setting. */
+    perKey: RateLimitSetting | null;
+    /** Shared by all application keys of one tenant. */
+    tenant: RateLimitSetting | null;
+  };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -61,7 +69,29 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: positiveNumber(env, "WEBHOOK_LOG_RETENTION_DAYS", 30),
       secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
     },
+    rateLimits: {
+      perKey: rateLimit(env, "RATE_LIMIT_PER_KEY", "RATE_LIMIT_BURST"),
+      tenant: rateLimit(env, "RATE_LIMIT_TENANT", "RATE_LIMIT_TENANT_BURST"),
+    },
   };
+}
+
+/** A rate and its optional burst, both whole numbers of requests; unset rate: no limit. */
+function rateLimit(env: NodeJS.ProcessEnv, rateName: string, burstName: string): RateLimitSetting | null {
+  const requestsPerSecond = requestCount(env, rateName);
+  const burst = requestCount(env, burstName);
+  if (requestsPerSecond === null && burst !== null) throw new Error(`${burstName} needs ${rateName}: set the rate too, or unset ${burstName}`);
+  return requestsPerSecond === null ? null : { requestsPerSecond, burst };
+}
+
+function requestCount(env: NodeJS.ProcessEnv, name: string): number | null {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return null;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value < 1 || value > MAX_RATE_LIMIT) {
+    throw new Error(`${name} must be a whole number of requests from 1 to ${MAX_RATE_LIMIT}, got "${raw}"`);
+  }
+  return value;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

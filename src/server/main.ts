@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     host: config.host,
     adminApiKey,
     limits: config.limits,
+    rateLimits: config.rateLimits,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
     atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.

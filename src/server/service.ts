@@ -6,6 +6,7 @@ import type { DescFile, DescService } from "@bufbuild/protobuf";
 import { createAdmission, type ServicePolicy } from "../api/admission.js";
 import { guardService, type ScopedMethod } from "../api/guard.js";
 import { REFLECTION_SERVICES, registerReflection } from "../api/reflection.js";
+import { createRateLimiter, type RateLimitOptions } from "../api/rate-limits.js";
 import { createRestRouter, type RestService } from "../api/rest.js";
 import { AdminService, file_gamification_v1_admin_service } from "../gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService, file_gamification_v1_application_service } from "../gen/gamification/v1/application_service_pb.js";
@@ -48,6 +49,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** How long idempotency keys are remembered; unset: forever. */
   idempotencyWindowMs?: number | null;
+  /** Default rate limits per key and per tenant; unset: none (keys' own Admin API settings still apply). */
+  rateLimits?: Partial<RateLimitOptions>;
   /** Test-only fault injection at named pipeline points. */
   atPipelinePoint?: ServiceContext["atPipelinePoint"];
   /** How long a claim on a batch of events lasts unless renewed (default 30 s; tests shorten it). */
@@ -127,6 +130,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: LeaderboardService, methods: createLeaderboardMethods(context), options: { adminOnly: false }, file: file_gamification_v1_leaderboard_service },
     { service: WebhookAdminService, methods: createWebhookAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_webhook_admin_service },
   ];
+  // One limiter for every service and protocol, so a key's requests all draw from one bucket.
+  const rateLimiter = createRateLimiter({ perKey: options.rateLimits?.perKey ?? null, tenant: options.rateLimits?.tenant ?? null });
   const services: RestService[] = definitions.map(({ service, methods, options }) => ({
     service,
     methods: guardService(service, methods, options, context, logger),
@@ -142,7 +147,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       {
         routes,
         rest: createRestRouter(services),
-        admission: createAdmission(context, new Map(definitions.map((d) => [d.service.typeName, d.options])), logger),
+        admission: createAdmission(context, new Map(definitions.map((d) => [d.service.typeName, d.options])), rateLimiter, logger),
         publicServices: REFLECTION_SERVICES,
         health: async () =>
           (await database.isReachable())

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Collection } from "mongodb";
+import type { RateLimitSetting } from "../domain/rate-limits.js";
 
 export type ApiKeyKind = "admin" | "application";
 
@@ -17,6 +18,8 @@ export interface ApiKeyDocument {
   userId: string | null;
   created: Date;
   revoked: Date | null;
+  /** The key's own rate limit; null or absent (keys made before rate limits): the configured default. */
+  rateLimit?: RateLimitSetting | null;
 }
 
 export interface Caller {
@@ -24,6 +27,21 @@ export interface Caller {
   kind: ApiKeyKind;
   tenantId: string | null;
   userId: string | null;
+  /** The key's own rate limit; null: the configured default. */
+  rateLimit: RateLimitSetting | null;
+}
+
+/** An API key as the Admin API shows it: never the key itself. */
+export interface ApiKeyInfo {
+  id: string;
+  prefix: string;
+  userId: string | null;
+  created: Date;
+  rateLimit: RateLimitSetting | null;
+}
+
+function infoOf(doc: ApiKeyDocument): ApiKeyInfo {
+  return { id: doc._id, prefix: doc.prefix, userId: doc.userId, created: doc.created, rateLimit: doc.rateLimit ?? null };
 }
 
 /** The prefix is the part before the first ".", or the first 8 characters of a key without one. */
@@ -48,12 +66,13 @@ export async function createApiKey(
   kind: ApiKeyKind,
   scope: { tenantId: string | null; userId: string | null },
   now: Date,
-): Promise<{ id: string; key: string; prefix: string }> {
+  rateLimit: RateLimitSetting | null = null,
+): Promise<{ id: string; key: string; prefix: string; rateLimit: RateLimitSetting | null }> {
   const prefix = `${kind === "admin" ? "adm" : "app"}_${randomBytes(6).toString("hex")}`;
   const key = `${prefix}.${randomBytes(32).toString("base64url")}`;
   const id = randomUUID();
-  await apiKeys.insertOne({ _id: id, prefix, sha256: sha256(key), kind, ...scope, created: now, revoked: null });
-  return { id, key, prefix };
+  await apiKeys.insertOne({ _id: id, prefix, sha256: sha256(key), kind, ...scope, created: now, revoked: null, rateLimit });
+  return { id, key, prefix, rateLimit };
 }
 
 /** Makes sure an admin key with exactly this value exists (operator bootstrap through ADMIN_API_KEY). */
@@ -84,13 +103,36 @@ export async function findCaller(apiKeys: Collection<ApiKeyDocument>, key: strin
   const stored = doc ? storedHash(doc) : Buffer.alloc(presented.length);
   const matches = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!doc || !matches || doc.revoked) return null;
-  return { keyId: doc._id, kind: doc.kind, tenantId: doc.tenantId, userId: doc.userId };
+  return { keyId: doc._id, kind: doc.kind, tenantId: doc.tenantId, userId: doc.userId, rateLimit: doc.rateLimit ?? null };
 }
 
 /** The account's active admin keys, oldest first (no secrets). */
-export async function listAdminKeys(apiKeys: Collection<ApiKeyDocument>): Promise<Array<{ id: string; prefix: string; created: Date }>> {
+export async function listAdminKeys(apiKeys: Collection<ApiKeyDocument>): Promise<ApiKeyInfo[]> {
   const docs = await apiKeys.find({ kind: "admin", revoked: null }).sort({ created: 1, _id: 1 }).toArray();
-  return docs.map((d) => ({ id: d._id, prefix: d.prefix, created: d.created }));
+  return docs.map(infoOf);
+}
+
+/** A page of the tenant's active application keys, oldest first (no secrets). */
+export async function listApplicationKeys(
+  apiKeys: Collection<ApiKeyDocument>,
+  tenantId: string,
+  page: { limit: number; skip: number },
+): Promise<ApiKeyInfo[]> {
+  const docs = await apiKeys.find({ kind: "application", tenantId, revoked: null }).sort({ created: 1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
+  return docs.map(infoOf);
+}
+
+/** Sets an active key's own rate limit (null: back to the default); null when there is no such key. */
+export async function setKeyRateLimit(
+  apiKeys: Collection<ApiKeyDocument>,
+  id: string,
+  kind: ApiKeyKind,
+  tenantId: string | null,
+  rateLimit: RateLimitSetting | null,
+): Promise<ApiKeyInfo | null> {
+  const filter = kind === "admin" ? { _id: id, kind, revoked: null } : { _id: id, kind, tenantId, revoked: null };
+  const doc = await apiKeys.findOneAndUpdate(filter, { $set: { rateLimit } }, { returnDocument: "after" });
+  return doc ? infoOf(doc) : null;
 }
 
 /** Revokes a key of the given kind (and tenant, for application keys); false when there is none. */
