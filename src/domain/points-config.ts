@@ -347,8 +347,8 @@ function checkThreshold(points: number): string | null {
 // Boosts
 
 export function checkBoostDraft(draft: PointsBoostDraft): string | null {
+  // The user ID's form is a proto rule (gamification.v1.user_id), checked before this.
   if (draft.userId !== undefined && draft.userId !== null) {
-    if (draft.userId === "" || draft.userId.length > 255) return "userId must be 1 to 255 characters";
     if ((draft.userAttributes ?? []).length > 0) return "userAttributes cannot be set on a user-specific boost (userId is set)";
   }
   return checkBoost({ ...draft, end: draft.end ?? null, userAttributes: draft.userAttributes ?? [] });
