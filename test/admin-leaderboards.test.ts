@@ -176,7 +176,7 @@ describe("leaderboard validation", () => {
       item: () => ({ ...base, rankBy: "points", pointsSystemId: otherPoints }),
       message: () => `pointsSystemId "${otherPoints}" is not a points system of this tenant`,
     },
-    { name: "an impossible date", item: () => ({ ...base, rankBy: "streak", start: "2026-02-30" }), message: () => 'start "2026-02-30" is not a date (YYYY-MM-DD)' },
+    { name: "an impossible date", item: () => ({ ...base, rankBy: "streak", start: "2026-02-30" }), message: () => 'start must be a date (YYYY-MM-DD), got "2026-02-30"' },
     { name: "an end before the start", item: () => ({ ...base, rankBy: "streak", start: day(5), end: day(4) }), message: () => `end (${day(4)}) must not be before start (${day(5)})` },
     { name: "half a time window", item: () => ({ ...base, rankBy: "streak", startTime: "09:00" }), message: () => "startTime and endTime must be set together (a daily window) or not at all" },
     { name: "a window ending before it starts", item: () => ({ ...base, rankBy: "streak", startTime: "18:00", endTime: "08:00" }), message: () => "startTime (18:00) must be before endTime (08:00)" },
@@ -252,7 +252,7 @@ describe("leaderboard validation", () => {
         { id: board.id, severity: "error", message: `end (${day(-4)}) must not be before start (${day(-3)})` },
         { id: board.id, severity: "error", message: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}` },
         { id: board.id, severity: "error", message: "startTime and endTime must be set together (a daily window) or not at all" },
-        { id: board.id, severity: "error", message: 'end "2026-99-01" is not a date (YYYY-MM-DD)' },
+        { id: board.id, severity: "error", message: 'end must be a date (YYYY-MM-DD), got "2026-99-01"' },
       ],
     });
     expect(await snapshot()).toEqual(before);

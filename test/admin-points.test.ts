@@ -460,7 +460,7 @@ describe("points boosts", () => {
     { name: "a missing name", item: () => ({ ...boost, name: "" }), message: () => "name is required" },
     { name: "a name of 256 characters", item: () => ({ ...boost, name: "n".repeat(256) }), message: () => "name must be at most 255 characters" },
     { name: "a missing start", item: () => ({ name: "B", multiplier: 2 }), message: () => "start is required (YYYY-MM-DD)" },
-    { name: "an invalid start", item: () => ({ ...boost, start: "2026-02-30" }), message: () => 'start must be a date as YYYY-MM-DD, got "2026-02-30"' },
+    { name: "an invalid start", item: () => ({ ...boost, start: "2026-02-30" }), message: () => 'start must be a date (YYYY-MM-DD), got "2026-02-30"' },
     { name: "an end before the start", item: () => ({ ...boost, end: "2025-12-31" }), message: () => "end (2025-12-31) must not be before start (2026-01-01)" },
     {
       name: "another tenant's attribute",

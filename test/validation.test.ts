@@ -23,7 +23,7 @@ const REST_CASES: Array<{ name: string; path?: string; rawBody: string; status: 
   { name: "a user of the wrong type", rawBody: '{"user":"u1","value":1}', status: 400, error: /cannot decode message UpsertedUser from JSON: "u1"/ },
   { name: "a missing value", rawBody: '{"user":{"id":"u1"}}', status: 400, error: /^Invalid request: value: value is required$/ },
   { name: "a missing user", rawBody: '{"value":1}', status: 400, error: /^Invalid request: user: value is required$/ },
-  { name: "an empty user id", rawBody: '{"user":{"id":""},"value":1}', status: 400, error: /user\.id: must be at least 1 characters/ },
+  { name: "an empty user id", rawBody: '{"user":{"id":""},"value":1}', status: 400, error: /user\.id: must be 1 to 255 characters/ },
   { name: "a non-finite value", rawBody: '{"user":{"id":"u1"},"value":"Infinity"}', status: 400, error: /value must be a number, got the string "Infinity"/ },
   { name: "NaN", rawBody: '{"user":{"id":"u1"},"value":"NaN"}', status: 400, error: /value must be a number, got the string "NaN"/ },
   { name: "an invalid time zone", rawBody: '{"user":{"id":"u1","tz":"Mars/Olympus"},"value":1}', status: 400, error: /user\.tz "Mars\/Olympus" is not an IANA time zone/ },

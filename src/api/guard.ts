@@ -1,9 +1,10 @@
-import type { DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
+import { createRegistry, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
 import { pathToString } from "@bufbuild/protobuf/reflect";
 import { createValidator } from "@bufbuild/protovalidate";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { DomainError, notFound } from "../domain/errors.js";
+import { file_gamification_v1_validation } from "../gen/gamification/v1/validation_pb.js";
 import { DEFAULT_SCOPE } from "../domain/tenant.js";
 import type { Caller } from "../store/api-keys.js";
 import type { ServiceContext } from "../pipeline/context.js";
@@ -21,7 +22,8 @@ export interface CallScope {
 /** A unary method implementation that receives the checked request and the call's scope. */
 export type ScopedMethod = (request: any, scope: CallScope) => Promise<unknown>;
 
-const validator = createValidator();
+/** Knows our predefined rules (proto/gamification/v1/validation.proto), e.g. `(gamification.v1.user_id)`. */
+const validator = createValidator({ registry: createRegistry(file_gamification_v1_validation) });
 
 /**
  * Wraps the methods of a service with what every call needs once the transport has admitted the

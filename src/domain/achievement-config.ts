@@ -1,3 +1,4 @@
+import { isWithinAmountRange, MAX_AMOUNT } from "./decimal.js";
 import { checkConfigKey, checkDescription, checkName } from "./rules.js";
 
 /**
@@ -109,7 +110,9 @@ function checkTrigger(draft: AchievementDraft, trigger: AchievementTrigger, id: 
     case "metric":
       if (draft.metricId === undefined || draft.metricId === "") return "metricId is required for a metric achievement";
       if (draft.metricValue === undefined) return "metricValue is required for a metric achievement";
-      if (!Number.isFinite(draft.metricValue) || draft.metricValue <= 0) return `metricValue must be a number greater than 0, got ${draft.metricValue}`;
+      if (!(draft.metricValue > 0 && isWithinAmountRange(draft.metricValue))) {
+        return `metricValue must be a number greater than 0 and at most ${MAX_AMOUNT} (the largest total), got ${draft.metricValue}`;
+      }
       return null;
     case "streak":
       if (draft.streakLength === undefined) return "streakLength is required for a streak achievement";

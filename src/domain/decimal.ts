@@ -23,6 +23,28 @@ export function subtractDecimals(a: DecimalString, b: DecimalString): DecimalStr
   return new Big(a).minus(b).toFixed();
 }
 
+/**
+ * The range of amounts the service supports: event values, metric totals (and so leaderboard
+ * values and summaries built from them) and metric thresholds lie within -1e15 to 1e15. Every
+ * integer in it is exact as a double (2^53 is about 9.007e15, so a run's change of up to 2e15 is
+ * too), and a total with at most 15 significant digits is rendered exactly as a JSON number. A total
+ * outside it would be rendered rounded, or as `Infinity` beyond about 1.8e308.
+ */
+export const MAX_AMOUNT = 1e15;
+
+/** Whether a finite amount lies within the supported range (±MAX_AMOUNT). */
+export function isWithinAmountRange(value: number | DecimalString): boolean {
+  if (typeof value === "number" && !Number.isFinite(value)) return false;
+  return new Big(value).abs().lte(MAX_AMOUNT);
+}
+
+/** What is wrong with an amount a caller sends (finite, within the range), or null. */
+export function checkAmount(field: string, value: number): string | null {
+  if (!Number.isFinite(value)) return `${field} must be a finite number, got ${value}`;
+  if (!isWithinAmountRange(value)) return `${field} must be between -${MAX_AMOUNT} and ${MAX_AMOUNT}, got ${value}`;
+  return null;
+}
+
 export function decimalToNumber(value: DecimalString): number {
   return Number(value);
 }

@@ -71,3 +71,34 @@ describe("applyEvent", () => {
     expect(() => applyEvent(createUserState("u1", t0), event(Number.POSITIVE_INFINITY), t0)).toThrow(/finite/);
   });
 });
+
+describe("the supported range of values and totals (±1e15)", () => {
+  const start = createUserState("u1", t0);
+
+  it("accepts values and totals up to the bound, exactly", () => {
+    const first = applyEvent(start, event(1e15), t1);
+    expect(first.outcome.total).toBe("1000000000000000");
+    const zero = applyEvent(first.state, event(-1e15), t1);
+    expect(zero.outcome.total).toBe("0");
+    expect(applyEvent(zero.state, event(-1e15), t1).outcome.total).toBe("-1000000000000000");
+  });
+
+  it.each([
+    ["a value above the bound", 1e15 + 2, "value must be between -1000000000000000 and 1000000000000000, got 1000000000000002"],
+    ["a value below the bound", -1e300, "value must be between -1000000000000000 and 1000000000000000, got -1e+300"],
+    ["Infinity", Number.POSITIVE_INFINITY, "value must be a finite number, got Infinity"],
+    ["NaN", Number.NaN, "value must be a finite number, got NaN"],
+  ])("refuses %s", (_name, value, message) => {
+    expect(() => applyEvent(start, event(value), t1)).toThrow(new DomainError("invalid_argument", message));
+  });
+
+  it("refuses an event whose total would leave the range (two events of 1e308 never make Infinity)", () => {
+    const near = applyEvent(start, event(999_999_999_999_999.5), t1).state;
+    expect(() => applyEvent(near, event(0.5), t1)).not.toThrow();
+    expect(() => applyEvent(near, event(1), t1)).toThrow(
+      new DomainError("invalid_argument", "This event would make the user's total 1000000000000000.5, outside the supported range of -1000000000000000 to 1000000000000000; nothing was recorded"),
+    );
+    const low = applyEvent(start, event(-1e15), t1).state;
+    expect(() => applyEvent(low, event(-0.001), t1)).toThrow(/outside the supported range/);
+  });
+});

@@ -1,4 +1,4 @@
-import { addDecimals, decimalFromNumber, ZERO, type DecimalString } from "./decimal.js";
+import { addDecimals, checkAmount, decimalFromNumber, isWithinAmountRange, MAX_AMOUNT, ZERO, type DecimalString } from "./decimal.js";
 import { DomainError, invalidArgument } from "./errors.js";
 import { localDate, recordDailyChange } from "./history.js";
 import { react, type EngineConfig, type Reactions } from "./reactions.js";
@@ -27,7 +27,8 @@ export interface EventOutcome {
 
 /** Checks the parts of an event that the proto rules cannot state. */
 export function validateEvent(event: MetricEvent): void {
-  if (!Number.isFinite(event.value)) throw invalidArgument("value must be a finite number");
+  const problem = checkAmount("value", event.value);
+  if (problem) throw invalidArgument(problem);
   if (event.user.tz !== undefined && !isValidTimeZone(event.user.tz)) {
     throw invalidArgument(`user.tz "${event.user.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
   }
@@ -55,6 +56,9 @@ export function applyEvent(
   const previous = user.metrics[event.metricId] ?? { total: ZERO, daily: {} };
   const change = decimalFromNumber(event.value);
   const total = addDecimals(previous.total, change);
+  if (!isWithinAmountRange(total)) {
+    throw invalidArgument(`This event would make the user's total ${total}, outside the supported range of -${MAX_AMOUNT} to ${MAX_AMOUNT}; nothing was recorded`);
+  }
   // The day is the user's local day at the event's moment, in the zone in force then.
   const daily = recordDailyChange(previous.daily ?? {}, localDate(event.at, user.tz), change);
   const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } } };

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { addDecimals, subtractDecimals, ZERO, type DecimalString } from "./decimal.js";
 import { invalidArgument } from "./errors.js";
+import { checkDate } from "./plain-dates.js";
 
 /** Changes per local calendar day (YYYY-MM-DD in the user's zone at the moment of each change). */
 export type DailyChanges = Record<string, DecimalString>;
@@ -27,9 +28,9 @@ export function recordDailyChange(daily: DailyChanges, day: string, change: Deci
 }
 
 function parseDate(value: string, name: string): DateTime {
-  const date = DateTime.fromISO(value, { zone: "UTC" });
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !date.isValid) throw invalidArgument(`${name} must be a date (YYYY-MM-DD), got "${value}"`);
-  return date;
+  const problem = checkDate(name, value);
+  if (problem) throw invalidArgument(problem);
+  return DateTime.fromISO(value, { zone: "UTC" });
 }
 
 /**

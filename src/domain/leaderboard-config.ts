@@ -1,4 +1,4 @@
-import { DateTime } from "luxon";
+import { checkDate } from "./plain-dates.js";
 import { checkConfigKey, checkDescription, checkName } from "./rules.js";
 
 /**
@@ -83,7 +83,6 @@ export interface LeaderboardReferences {
 
 /** The reference's default participant limit. Ours has no upper bound (see the README). */
 export const DEFAULT_MAX_PARTICIPANTS = 1000;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 /** Today's date in UTC (YYYY-MM-DD): the day admin rules compare start and end dates with. */
@@ -122,14 +121,12 @@ function checkMaxParticipants(value: number | undefined): string | null {
   return null;
 }
 
-function isCalendarDate(value: string): boolean {
-  return DATE.test(value) && DateTime.fromISO(value, { zone: "utc" }).isValid;
-}
-
 function checkDates(start: string, end: string | undefined): string | null {
-  if (!isCalendarDate(start)) return `start "${start}" is not a date (YYYY-MM-DD)`;
+  const badStart = checkDate("start", start);
+  if (badStart) return badStart;
   if (end === undefined) return null;
-  if (!isCalendarDate(end)) return `end "${end}" is not a date (YYYY-MM-DD)`;
+  const badEnd = checkDate("end", end);
+  if (badEnd) return badEnd;
   if (end < start) return `end (${end}) must not be before start (${start})`;
   return null;
 }

@@ -14,7 +14,6 @@ import {
   checkTriggerChanges,
   checkTriggerDraft,
   findDuplicateLevel,
-  isDate,
   type PointsBoostDraft,
   type PointsLevelDraft,
   type PointsSystemDraft,
@@ -170,15 +169,16 @@ describe("points boosts", () => {
     ["no name", { name: "" }, "name is required"],
     ["a long name", { name: "b".repeat(256) }, "name must be at most 255 characters"],
     ["no start", { start: "" }, "start is required (YYYY-MM-DD)"],
-    ["a timestamp start", { start: "2026-03-01T00:00:00Z" }, 'start must be a date as YYYY-MM-DD, got "2026-03-01T00:00:00Z"'],
-    ["an impossible start", { start: "2026-02-30" }, 'start must be a date as YYYY-MM-DD, got "2026-02-30"'],
+    ["a timestamp start", { start: "2026-03-01T00:00:00Z" }, 'start must be a date (YYYY-MM-DD), got "2026-03-01T00:00:00Z"'],
+    ["an impossible start", { start: "2026-02-30" }, 'start must be a date (YYYY-MM-DD), got "2026-02-30"'],
     ["an end before the start", { end: "2026-02-28" }, "end (2026-02-28) must not be before start (2026-03-01)"],
     ["a one-day boost", { end: "2026-03-01" }, null],
-    ["a bad end", { end: "03/05/2026" }, 'end must be a date as YYYY-MM-DD or null, got "03/05/2026"'],
+    ["a bad end", { end: "03/05/2026" }, 'end must be a date (YYYY-MM-DD), got "03/05/2026"'],
+    ["a start before 2000", { start: "0001-01-01" }, 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"'],
+    ["an end after 2099", { end: "2100-01-01" }, 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"'],
     ["a user-specific boost", { userId: "u1" }, null],
     ["a cohort boost", { userAttributes: [plan] }, null],
     ["both user and cohort", { userId: "u1", userAttributes: [plan] }, "userAttributes cannot be set on a user-specific boost (userId is set)"],
-    ["an empty user", { userId: "" }, "userId must be 1 to 255 characters"],
   ])("%s", (_name, patch, problem) => {
     expect(checkBoostDraft({ ...base, ...patch })).toBe(problem);
   });
@@ -209,9 +209,5 @@ describe("points boosts", () => {
   it("status follows the UTC day, not the server's zone", () => {
     expect(boostStatus({ start: "2026-03-11", end: null, archived: false }, new Date("2026-03-10T23:59:59Z"))).toBe("scheduled");
     expect(boostStatus({ start: "2026-03-11", end: null, archived: false }, new Date("2026-03-11T00:00:00Z"))).toBe("active");
-  });
-
-  it("dates are real calendar days", () => {
-    expect([isDate("2024-02-29"), isDate("2023-02-29"), isDate("2024-13-01"), isDate("20240101")]).toEqual([true, false, false, false]);
   });
 });

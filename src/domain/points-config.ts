@@ -1,3 +1,4 @@
+import { checkDate } from "./plain-dates.js";
 import { checkConfigKey, checkName } from "./rules.js";
 
 /**
@@ -158,8 +159,6 @@ export interface PointsBoostChanges {
   userAttributes?: AttributeFilterConfig[] | null;
   archived?: boolean;
 }
-
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 // ---------------------------------------------------------------------------------------------
 // Points systems
@@ -347,8 +346,8 @@ function checkThreshold(points: number): string | null {
 // Boosts
 
 export function checkBoostDraft(draft: PointsBoostDraft): string | null {
+  // The user ID's form is a proto rule (gamification.v1.user_id), checked before this.
   if (draft.userId !== undefined && draft.userId !== null) {
-    if (draft.userId === "" || draft.userId.length > 255) return "userId must be 1 to 255 characters";
     if ((draft.userAttributes ?? []).length > 0) return "userAttributes cannot be set on a user-specific boost (userId is set)";
   }
   return checkBoost({ ...draft, end: draft.end ?? null, userAttributes: draft.userAttributes ?? [] });
@@ -402,20 +401,16 @@ function checkBoost(b: Pick<PointsBoostConfig, "name" | "start" | "end" | "multi
     return `multiplier must be greater than 0, less than 100 and not 1, got ${b.multiplier}`;
   }
   if (b.start === "") return "start is required (YYYY-MM-DD)";
-  if (!isDate(b.start)) return `start must be a date as YYYY-MM-DD, got "${b.start}"`;
+  const badStart = checkDate("start", b.start);
+  if (badStart) return badStart;
   if (b.end !== null) {
-    if (!isDate(b.end)) return `end must be a date as YYYY-MM-DD or null, got "${b.end}"`;
+    const badEnd = checkDate("end", b.end);
+    if (badEnd) return badEnd;
     if (b.end < b.start) return `end (${b.end}) must not be before start (${b.start})`;
   }
   return checkFilters("userAttributes", b.userAttributes);
 }
 
-/** True for a real calendar date written YYYY-MM-DD (2024-02-30 is not one). */
-export function isDate(value: string): boolean {
-  if (!DATE_PATTERN.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Shared

@@ -3,6 +3,8 @@ import type { StreakFrequency } from "./streak-config.js";
 import type { TimeZoneChange } from "./user.js";
 import { addDays, isoDate, utcMillis, ymd } from "./plain-dates.js";
 
+export { isCalendarDate } from "./plain-dates.js";
+
 /**
  * Calendar arithmetic for streaks. Periods are identified by the local date (YYYY-MM-DD) of their
  * first day: the day itself, the Monday of an ISO week, or the first of a month. Date arithmetic is
@@ -16,10 +18,6 @@ function addMonthsToFirst(date: string, months: number): string {
   return isoDate(Date.UTC(y, m - 1 + months, 1));
 }
 
-/** Whether a string is a real calendar date written YYYY-MM-DD (2028-02-29 yes, 2026-02-29 no). */
-export function isCalendarDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && isoDate(utcMillis(value)) === value;
-}
 
 /**
  * The first day of the period containing a date: the date (daily), the Monday of its ISO week

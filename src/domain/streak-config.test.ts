@@ -17,8 +17,9 @@ describe("checkStreakSettings", () => {
     [{ metrics: daily.metrics }, 'frequency is required: "daily", "weekly" or "monthly"'],
     [{ frequency: "daily", metrics: [] }, "metrics must list at least one metric and its threshold"],
     [{ frequency: "daily", metrics: [{ metricId: "", threshold: 1 }] }, "metrics[0].metricId is required"],
-    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: 0 }] }, "metrics[0].threshold must be a number greater than 0, got 0"],
-    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: Number.NaN }] }, "metrics[0].threshold must be a number greater than 0, got NaN"],
+    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: 0 }] }, "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got 0"],
+    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: Number.NaN }] }, "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got NaN"],
+    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: 1e16 }] }, "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got 10000000000000000"],
     [
       { frequency: "daily", metrics: [{ metricId: "m1", threshold: 1 }, { metricId: "m1", threshold: 2 }] },
       'metrics[1].metricId "m1" is listed more than once: give each metric one threshold',

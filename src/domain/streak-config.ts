@@ -2,6 +2,7 @@
  * The tenant's streak rules as configured through the Admin API: one settings document per tenant.
  * Pure: the tenant's metric IDs come in as an argument.
  */
+import { isWithinAmountRange, MAX_AMOUNT } from "./decimal.js";
 
 export type StreakFrequency = "daily" | "weekly" | "monthly";
 /**
@@ -49,8 +50,8 @@ export function checkStreakSettings(draft: StreakSettingsDraft): string | null {
   if (draft.metrics.length === 0) return "metrics must list at least one metric and its threshold";
   for (const [i, condition] of draft.metrics.entries()) {
     if (condition.metricId === "") return `metrics[${i}].metricId is required`;
-    if (!Number.isFinite(condition.threshold) || condition.threshold <= 0) {
-      return `metrics[${i}].threshold must be a number greater than 0, got ${condition.threshold}`;
+    if (!(condition.threshold > 0 && isWithinAmountRange(condition.threshold))) {
+      return `metrics[${i}].threshold must be a number greater than 0 and at most ${MAX_AMOUNT} (the largest total), got ${condition.threshold}`;
     }
     if (draft.metrics.findIndex((c) => c.metricId === condition.metricId) !== i) {
       return `metrics[${i}].metricId "${condition.metricId}" is listed more than once: give each metric one threshold`;

@@ -1,3 +1,4 @@
+import { DomainError } from "./errors.js";
 import { describe, expect, it } from "vitest";
 import type { StreakSettings } from "./streak-config.js";
 import { isCalendarDate, localDateIn, periodEndDate, periodStartOf, startOfDateIn, zoneAt } from "./streak-calendar.js";
@@ -454,6 +455,7 @@ describe("pauses", () => {
     );
     expect(() => addPause(s, { id: "x", start: "2026-03-05", end: "2026-03-04" }, auckland, now)).toThrow("end (2026-03-04) must be on or after start (2026-03-05)");
     expect(() => addPause(s, { id: "x", start: "2026-02-30", end: "2026-03-04" }, auckland, now)).toThrow('start must be a date (YYYY-MM-DD), got "2026-02-30"');
+    expect(() => addPause(s, { id: "x", start: "2026-03-05", end: "2100-01-01" }, auckland, now)).toThrow('end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"');
     let p = addPause(s, { id: "b", start: "2026-03-10", end: "2026-03-12" }, auckland, now);
     p = addPause(p, { id: "a", start: "2026-03-02", end: "2026-03-02" }, auckland, now);
     expect(() => addPause(p, { id: "a", start: "2026-03-20", end: "2026-03-21" }, auckland, now)).toThrow("a pause with id a already exists");
@@ -461,6 +463,20 @@ describe("pauses", () => {
     expect(activePauses(p, auckland, at("2026-03-02T12:00:00Z")).map((x) => x.id)).toEqual(["b"]); // 03-03 in Auckland
     expect(removePause(p, "a").state.pauses.map((x) => x.id)).toEqual(["b"]);
     expect(removePause(p, "zzz").removed).toBe(false);
+  });
+
+  it("never overlap for one user: a repeat of the same pause or an overlapping one is refused", () => {
+    const auckland = zones(["Pacific/Auckland", "2026-01-01T00:00:00Z"]);
+    const now = at("2026-03-01T20:00:00Z");
+    const p = addPause(createStreakState(daily, CREATED), { id: "a", start: "2026-03-10", end: "2026-03-12" }, auckland, now);
+    expect(() => addPause(p, { id: "b", start: "2026-03-10", end: "2026-03-12" }, auckland, now)).toThrow(
+      new DomainError("unprocessable", "the user already has this pause a (2026-03-10 to 2026-03-12); a user's pauses may not overlap"),
+    );
+    for (const [start, end] of [["2026-03-12", "2026-03-20"], ["2026-03-05", "2026-03-10"], ["2026-03-11", "2026-03-11"], ["2026-03-02", "2026-03-30"]]) {
+      expect(() => addPause(p, { id: "b", start: start!, end: end! }, auckland, now)).toThrow("the pause overlaps this user's pause a (2026-03-10 to 2026-03-12)");
+    }
+    const next = addPause(addPause(p, { id: "b", start: "2026-03-13", end: "2026-03-14" }, auckland, now), { id: "c", start: "2026-03-02", end: "2026-03-09" }, auckland, now);
+    expect(next.pauses.map((x) => x.id)).toEqual(["a", "b", "c"]);
   });
 });
 

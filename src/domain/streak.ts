@@ -55,7 +55,6 @@ import { addDecimals, decimalFromNumber, type DecimalString } from "./decimal.js
 import { DomainError, invalidArgument } from "./errors.js";
 import type { StreakFrequency, StreakSettings } from "./streak-config.js";
 import {
-  isCalendarDate,
   localDateIn,
   nextPeriodStart,
   nextZoneChangeAfter,
@@ -65,7 +64,7 @@ import {
   startOfDateIn,
   zoneAt,
 } from "./streak-calendar.js";
-import { DAY_MS } from "./plain-dates.js";
+import { checkDate, DAY_MS } from "./plain-dates.js";
 import type { TimeZoneChange } from "./user.js";
 
 /** Period arithmetic and the zone in force, for callers that date things the way streaks do. */
@@ -604,15 +603,26 @@ export function restoreStreak(
  * period it overlaps by at least one day that is missed (a pause of Wednesday to Friday protects
  * that whole ISO week; a one-day pause protects its month), so a planned break never costs the
  * streak whatever the frequency. As in the reference, `start` must not be before today in the
- * user's zone and `end` not before `start`.
+ * user's zone and `end` not before `start`; dates lie within FIRST_DATE to LAST_DATE, and a pause
+ * may not overlap another pause of the user (ours: the reference does not say).
  */
 export function addPause(state: StreakState, pause: StreakPause, tzHistory: readonly TimeZoneChange[], now: Date): StreakState {
-  if (!isCalendarDate(pause.start)) throw invalidArgument(`start must be a date (YYYY-MM-DD), got "${pause.start}"`);
-  if (!isCalendarDate(pause.end)) throw invalidArgument(`end must be a date (YYYY-MM-DD), got "${pause.end}"`);
+  const badDate = checkDate("start", pause.start) ?? checkDate("end", pause.end);
+  if (badDate) throw invalidArgument(badDate);
   if (pause.end < pause.start) throw invalidArgument(`end (${pause.end}) must be on or after start (${pause.start})`);
   const today = localDateIn(now, zoneAt(tzHistory, now));
   if (pause.start < today) throw new DomainError("unprocessable", `start (${pause.start}) must not be before today in the user's time zone (${today})`);
   if (state.pauses.some((p) => p.id === pause.id)) throw new DomainError("unprocessable", `a pause with id ${pause.id} already exists`);
+  // Pauses of one user never overlap: a repeated request (a retry) must not stack copies, and an
+  // overlapping pause would protect nothing more.
+  const overlapping = state.pauses.find((p) => p.start <= pause.end && pause.start <= p.end);
+  if (overlapping) {
+    const same = overlapping.start === pause.start && overlapping.end === pause.end;
+    throw new DomainError(
+      "unprocessable",
+      `${same ? "the user already has this pause" : "the pause overlaps this user's pause"} ${overlapping.id} (${overlapping.start} to ${overlapping.end}); a user's pauses may not overlap`,
+    );
+  }
   if (state.pauses.length >= MAX_STREAK_PAUSES) {
     throw new DomainError("unprocessable", `a user can hold at most ${MAX_STREAK_PAUSES} upcoming or active pauses`);
   }

@@ -11,18 +11,14 @@ export interface CreatedKey {
   rateLimit: RateLimitSetting | null;
 }
 
-/** Creates application keys, each acting for one user of the tenant; the full key is returned once. */
+/** Creates application keys, each acting for one user of the tenant (IDs checked by the proto rule); the full key is returned once. */
 export async function createApplicationKeys(
   ctx: ServiceContext,
   tenantId: string,
   items: Array<{ userId: string; rateLimit: RateLimitSetting | null }>,
 ): Promise<BulkResult<CreatedKey>> {
   const result: BulkResult<CreatedKey> = { done: [], issues: [] };
-  for (const [index, { userId, rateLimit }] of items.entries()) {
-    if (userId === "" || userId.length > 255) {
-      result.issues.push({ index, severity: "error", message: "userId must be 1 to 255 characters" });
-      continue;
-    }
+  for (const { userId, rateLimit } of items) {
     const created = await createApiKey(ctx.database.collections.apiKeys, "application", { tenantId, userId }, ctx.now(), rateLimit);
     result.done.push({ ...created, userId });
   }
