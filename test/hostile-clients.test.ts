@@ -337,6 +337,18 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
     await expectServingAndUnchanged();
   });
 
+  it("refuses totals beyond the supported range and user IDs no path can address (details: input-rules.test.ts)", async () => {
+    expect((await rest("POST", eventPath, { body: JSON.stringify({ user: { id: "big" }, value: 9e14 }) })).status).toBe(201);
+    const beyond = await rest("POST", eventPath, { body: JSON.stringify({ user: { id: "big" }, value: 9e14 }) });
+    expect(beyond.status).toBe(400);
+    expect((await server.get("/v1/users/big/metrics/words")).body.current).toBe(9e14);
+    for (const id of [".", "..", "a\u0000b", "   "]) {
+      const response = await rest("POST", eventPath, { body: JSON.stringify({ user: { id }, value: 1 }) });
+      expect(response.status, JSON.stringify(id)).toBe(400);
+    }
+    await expectServingAndUnchanged();
+  });
+
   it("answers 415 with a JSON error for a REST body that is not JSON", async () => {
     for (const contentType of ["text/plain", "application/x-www-form-urlencoded"]) {
       const response = await rest("POST", eventPath, { body: event, headers: { "content-type": contentType } });
