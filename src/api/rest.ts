@@ -91,13 +91,16 @@ export function createRestRouter(services: RestService[]): RestRouter {
       try {
         return { ...(await invoke(route, request)), route: template };
       } catch (error) {
-        const connectError = ConnectError.from(error);
-        const headers: Record<string, string> = {};
-        connectError.metadata.forEach((value, name) => void (headers[name] = value));
-        return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, headers, route: template };
+        return { ...restErrorResponse(error), route: template };
       }
     },
   };
+}
+
+/** Any error as the reference's `{"error": "..."}` answer, with the error's metadata (e.g. Retry-After) as headers. */
+export function restErrorResponse(error: unknown): RestResponse {
+  const connectError = ConnectError.from(error);
+  return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, headers: Object.fromEntries(connectError.metadata) };
 }
 
 function compileRoute(rule: HttpRule, service: DescService, method: DescMethod, impl: RestRoute["impl"]): RestRoute {

@@ -2,11 +2,10 @@ import http from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
 import type { JsonValue } from "@bufbuild/protobuf";
-import { ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import type { ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import type { Admission } from "../api/admission.js";
-import { restStatusOf } from "../api/errors.js";
-import type { RestResponse, RestRouter } from "../api/rest.js";
+import { restErrorResponse, type RestResponse, type RestRouter } from "../api/rest.js";
 import { ClientGoneError, readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
 import { createRpcAdapter } from "./rpc-adapter.js";
 
@@ -202,7 +201,7 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   try {
     admitted = await options.admission.admit(typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : null);
   } catch (error) {
-    return writeJson(req, res, restError(error));
+    return writeJson(req, res, restErrorResponse(error));
   }
   const match = options.rest.match(method, url.pathname);
   if (match.kind === "none") {
@@ -217,7 +216,7 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   try {
     options.admission.authorize(admitted.caller, route.service);
   } catch (error) {
-    const refused = restError(error);
+    const refused = restErrorResponse(error);
     return writeJson(req, res, { ...refused, headers: { ...admitted.headers, ...refused.headers } });
   }
   const body = await readBody(req, options.limits.maxRequestBytes);
@@ -236,13 +235,6 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   res.once("close", () => controller.abort());
   const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller });
   writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } });
-}
-
-function restError(error: unknown): RestResponse {
-  const connectError = ConnectError.from(error);
-  const headers: Record<string, string> = {};
-  connectError.metadata.forEach((value, name) => void (headers[name] = value));
-  return { status: restStatusOf(connectError.code), body: { error: connectError.rawMessage }, headers };
 }
 
 /** Writes a JSON answer, unless the client is already gone. */

@@ -115,20 +115,17 @@ async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
 async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req: NodeRequest, body: Buffer, readMaxBytes: number): Promise<void> {
   const encodingHeader = framing.protocol === "connect" ? (framing.enveloped ? "connect-content-encoding" : "content-encoding") : "grpc-encoding";
   const encoding = headerOf(req, encodingHeader) ?? "identity";
+  // Each request message, still compressed: the whole body, or each data envelope (a broken
+  // envelope is left to Connect, which reports it).
   const messages: Uint8Array[] = [];
-  if (!framing.enveloped) {
-    messages.push(body);
-  } else {
-    for (let offset = 0; offset < body.length; ) {
-      if (body.length - offset < 5) return; // a broken envelope: Connect reports it
-      const flags = body[offset]!;
-      const length = body.readUInt32BE(offset + 1);
-      if (body.length - offset - 5 < length) return;
-      const data = body.subarray(offset + 5, offset + 5 + length);
-      offset += 5 + length;
-      if ((flags & 0b10) !== 0) continue; // Connect's end-of-stream message, not a request message
-      messages.push((flags & 0b01) !== 0 ? await decompress(encoding, data, readMaxBytes) : data);
-    }
+  if (!framing.enveloped) messages.push(body);
+  for (let offset = 0; framing.enveloped && offset < body.length; ) {
+    if (body.length - offset < 5 || body.length - offset - 5 < body.readUInt32BE(offset + 1)) return;
+    const flags = body[offset]!;
+    const data = body.subarray(offset + 5, offset + 5 + body.readUInt32BE(offset + 1));
+    offset += 5 + data.length;
+    if ((flags & 0b10) !== 0) continue; // Connect's end-of-stream message, not a request message
+    messages.push((flags & 0b01) !== 0 ? await decompress(encoding, data, readMaxBytes) : data);
   }
   for (const raw of messages) {
     const bytes = framing.enveloped ? raw : await decompress(encoding, raw, readMaxBytes);
@@ -157,8 +154,7 @@ async function decompress(encoding: string, bytes: Uint8Array, readMaxBytes: num
  * connection afterwards, so the unread bytes are never taken for the next request.
  */
 function rejectRpc(framing: RpcFraming, error: ConnectError, req: NodeRequest, res: NodeResponse, extraHeaders: Record<string, string>): void {
-  const headers: Record<string, string> = { ...extraHeaders };
-  error.metadata.forEach((value, name) => void (headers[name] = value));
+  const headers: Record<string, string> = { ...extraHeaders, ...Object.fromEntries(error.metadata) };
   if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
   if (framing.protocol === "connect") {
     const body = errorToJsonBytes(error, {});
@@ -168,7 +164,7 @@ function rejectRpc(framing: RpcFraming, error: ConnectError, req: NodeRequest, r
   }
   const trailer = new Headers();
   setTrailerStatus(trailer, error);
-  trailer.forEach((value, name) => void (headers[name] = value));
+  Object.assign(headers, Object.fromEntries(trailer));
   const contentType = `application/${framing.protocol}+${framing.binary ? "proto" : "json"}`;
   res.writeHead(200, { ...headers, "content-type": contentType });
   res.end();
