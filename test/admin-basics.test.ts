@@ -65,6 +65,8 @@ describe("custom attributes", () => {
   it("reach another instance on the same database within the documented one-second bound", async () => {
     const second = await startService({
       mongodbUri: server.database.uri,
+      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
+      writeMode: "versioned",
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",

@@ -101,6 +101,8 @@ describe("parallel events", () => {
     let interfered = false;
     const first = await startService({
       mongodbUri: server.database.uri,
+      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
+      writeMode: "versioned",
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",
@@ -117,7 +119,7 @@ describe("parallel events", () => {
         expect(((await res.json()) as { total: number }).total).toBe(101);
       },
     });
-    second = await startService({ mongodbUri: server.database.uri, mongodbDb: server.database.dbName, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }) });
+    second = await startService({ mongodbUri: server.database.uri, writeMode: "versioned", mongodbDb: server.database.dbName, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }) });
     try {
       await event("/api/metrics/words/event", { user: { id: "race" }, value: 1 });
       const res = await fetch(`http://127.0.0.1:${first.port}/api/metrics/words/event`, {

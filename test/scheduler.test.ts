@@ -7,7 +7,7 @@ import { changeUserState } from "../src/pipeline/user-state.js";
 import { ConfigCache } from "../src/store/config-cache.js";
 import { openDatabase, type Database } from "../src/store/database.js";
 import { KeyedLock } from "../src/store/keyed-lock.js";
-import { saveUser } from "../src/store/users.js";
+import { commitUserChange } from "../src/pipeline/user-commit.js";
 import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
 
 let testDb: TestDatabase;
@@ -39,7 +39,8 @@ function recordingWork(visits: string[]): DueUserWork {
 }
 
 async function createUserDueAt(tenantId: string, userId: string, dueAt: Date | null) {
-  await saveUser(database.collections.users, tenantId, { ...createUserState(userId, T0), dueAt }, 0);
+  // The one write path: it lists the user in the due bucket of its minute.
+  expect(await commitUserChange(contextAt({ now: T0 }), tenantId, null, { ...createUserState(userId, T0), dueAt }, 1)).toBe(true);
 }
 
 describe("scheduler", () => {

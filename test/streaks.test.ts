@@ -1,3 +1,4 @@
+import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -57,7 +58,9 @@ describe("streaks", () => {
 
   it("count days in the user's own time zone", async () => {
     // 23:30 in Los Angeles is already the next day in UTC: both events fall on one local day.
-    const lateEvening = new Date(`${date(-1)}T23:30:00-08:00`);
+    // Yesterday in Los Angeles, so the later event is in the past at any hour the test runs.
+    const yesterday = DateTime.now().setZone("America/Los_Angeles").minus({ days: 1 }).toISODate();
+    const lateEvening = DateTime.fromISO(`${yesterday}T23:30`, { zone: "America/Los_Angeles" }).toJSDate();
     await practise("cal", 10, new Date(lateEvening.getTime() - 86_400_000), "America/Los_Angeles");
     const second = await practise("cal", 10, lateEvening, "America/Los_Angeles");
     expect(second.body.currentStreak).toMatchObject({ length: 2, extended: true });
@@ -155,14 +158,18 @@ describe("time-driven work", () => {
     await practise("sam", 10, noon(-1)); // length 1, one freeze; then days 0 and +1 are missed
     const users = server.service.context.database.collections.users;
     const before = await users.findOne({ userId: "sam" });
-    expect(before!.dueMinute).toBeGreaterThan(Math.floor(Date.now() / 60_000) - 1);
+    const dueMinute = Math.floor(before!.dueAt!.getTime() / 60_000);
+    expect(dueMinute).toBeGreaterThan(Math.floor(Date.now() / 60_000) - 1);
+    // The scheduler finds the user in that minute's due bucket, by key.
+    const { findDueUsers } = await import("../src/store/due-users.js");
+    expect((await findDueUsers(server.service.context.database.collections.dueUsers, dueMinute)).users).toContainEqual({ tenantId: "default", userId: "sam" });
 
     const later = new Date(noon(2).getTime() + 60_000);
     await runDueWork({ ...server.service.context, now: () => later }, "default", "sam");
     const after = await users.findOne({ userId: "sam" });
     expect(after!.streak!.length).toBe(0);
     expect(after!.streak!.freezes).toBe(0);
-    expect(after!.dueMinute).toBeNull(); // no streak left and no freeze earning configured: nothing is due
+    expect(after!.dueAt).toBeNull(); // no streak left and no freeze earning configured: nothing is due
     // Running it again with the same clock changes nothing (idempotent).
     await runDueWork({ ...server.service.context, now: () => later }, "default", "sam");
     expect((await users.findOne({ userId: "sam" }))!.streak).toEqual(after!.streak);

@@ -288,6 +288,8 @@ describe("webhook delivery", () => {
   it("delivers each message once when two instances deliver from one database", async () => {
     const second = await startService({
       mongodbUri: server.database.uri,
+      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
+      writeMode: "versioned",
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",

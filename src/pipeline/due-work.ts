@@ -18,7 +18,8 @@ import { changeUserState } from "./user-state.js";
 export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: string, userId: string) => {
   const engine = await loadEngineConfig(ctx, tenantId);
   await changeUserState(ctx, tenantId, userId, async (stored, now) => {
-    if (!stored) return { write: null, result: undefined };
+    // Listed for a minute whose work a later write moved or settled: nothing is due yet.
+    if (!stored || !stored.state.dueAt || stored.state.dueAt > now) return { write: null, result: undefined };
     let state = stored.state;
     const caught = engine.streak && state.streak ? catchUpStreak(state.streak, engine.streak, state.tzHistory, now) : null;
     if (caught) state = { ...state, streak: caught.state };

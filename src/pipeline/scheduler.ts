@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { advanceLease, claimLease, releaseLease } from "../store/leases.js";
-import { findUsersDueInMinute, minuteOf } from "../store/users.js";
+import { clearDueBuckets, findDueUsers } from "../store/due-users.js";
+import { minuteOf } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 
 /** Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState). */
@@ -15,8 +16,6 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** Where a scheduler that never ran starts (default: one hour back; afterwards its cursor persists). */
   lookbackMinutes?: number;
-  /** Users fetched per query. */
-  batchSize?: number;
 }
 
 export interface Scheduler {
@@ -30,9 +29,9 @@ const LEASE_NAME = "scheduler:users";
 
 /**
  * The one scheduler of time-driven work (streak period ends, freeze earning, time-based points).
- * Each user document carries the minute its work is next due (`dueMinute`, written with the state
- * that decided it); the scheduler walks the minutes in order, finding each minute's users by an
- * indexed equality lookup, never scanning every user. A lease with a cursor (in `leases`) makes
+ * The minute a user's work is next due is listed in `due_users` (store/due-users.ts, written before
+ * the user write that decided it); the scheduler walks the minutes in order, reading each minute's
+ * few documents by `_id`, never scanning users. A lease with a cursor (in `leases`) makes
  * one instance at a time do it and makes the work survive restarts: a minute is marked done only
  * after all its users were processed, and the work itself is idempotent (it recomputes from the
  * stored state and `now`), so a minute processed twice after a crash changes nothing twice.
@@ -41,29 +40,26 @@ const LEASE_NAME = "scheduler:users";
 export function createScheduler(ctx: ServiceContext, logger: Logger, options: SchedulerOptions): Scheduler {
   const owner = randomUUID();
   const leaseMs = options.leaseMs ?? 30_000;
-  const batchSize = options.batchSize ?? 200;
   const leases = ctx.database.collections.leases;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
 
   async function processMinute(minute: number): Promise<number> {
+    const { users, bucketIds } = await findDueUsers(ctx.database.collections.dueUsers, minute);
     const seen = new Set<string>();
-    for (;;) {
-      const due = (await findUsersDueInMinute(ctx.database.collections.users, minute, batchSize + seen.size)).filter(
-        (u) => !seen.has(`${u.tenantId}/${u.userId}`),
-      );
-      if (due.length === 0) return seen.size;
-      for (const { tenantId, userId } of due) {
-        seen.add(`${tenantId}/${userId}`);
-        try {
-          await options.work(ctx, tenantId, userId);
-        } catch (error) {
-          // One user's failure must not stop everyone else's work; the user is retried by its next read or event.
-          logger.error({ err: error, tenantId, userId, minute }, "scheduled work failed");
-        }
+    for (const { tenantId, userId } of users) {
+      if (seen.has(`${tenantId}/${userId}`)) continue;
+      seen.add(`${tenantId}/${userId}`);
+      try {
+        await options.work(ctx, tenantId, userId);
+      } catch (error) {
+        // One user's failure must not stop everyone else's work; the user is retried by its next read or event.
+        logger.error({ err: error, tenantId, userId, minute }, "scheduled work failed");
       }
     }
+    await clearDueBuckets(ctx.database.collections.dueUsers, bucketIds);
+    return seen.size;
   }
 
   async function tick(): Promise<number> {

@@ -1,5 +1,7 @@
 import type { UserState } from "../domain/user.js";
-import { saveUser, type VersionedUser } from "../store/users.js";
+import { addDueUser } from "../store/due-users.js";
+import { clearOutboxPending, markOutboxPending } from "../store/pending-outboxes.js";
+import { minuteOf, saveUser, type VersionedUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { handOverMessages, OUTBOX_LIMIT } from "./webhook-outbox.js";
 
@@ -8,23 +10,40 @@ import { handOverMessages, OUTBOX_LIMIT } from "./webhook-outbox.js";
  * stored with it. Returns false on a version conflict (another instance wrote the user meanwhile):
  * the caller reloads and decides again. Called under the user's lock.
  *
+ * What the background loops need is written BEFORE the user write, keyed by `_id`, so a crash in
+ * between leaves at most a harmless extra entry, never forgotten work: the user's due minute (for the
+ * scheduler, store/due-users.ts) when it changes, and the pending-outbox marker (for the webhook
+ * worker, store/pending-outboxes.ts) when the outbox stops being empty. An outbox emptied by this
+ * write clears its marker after it.
+ *
  * Should the stored outbox have grown to OUTBOX_LIMIT (the worker is behind), this write hands the
  * stored, committed messages over itself before dropping them, which keeps the document small.
  */
 export async function commitUserChange(ctx: ServiceContext, tenantId: string, stored: VersionedUser | null, next: UserState, attempt: number): Promise<boolean> {
+  const { database } = ctx;
+  const { users, pendingOutboxes, dueUsers } = database.collections;
   const now = ctx.now();
   // Work already overdue (e.g. after a backfilled event) is due now: the scheduler only walks
   // forward from its cursor, so a due time in the past would never be visited.
   let write = next.dueAt && next.dueAt < now ? { ...next, dueAt: now } : next;
-  if (stored && stored.state.outbox.length >= OUTBOX_LIMIT) {
+  const storedOutbox = stored?.state.outbox ?? [];
+  if (storedOutbox.length >= OUTBOX_LIMIT) {
     // Only messages already committed may be handed over before the write; this call's own are not yet.
-    const committed = new Set(stored.state.outbox.map((m) => m.id));
+    const committed = new Set(storedOutbox.map((m) => m.id));
     await handOverMessages(ctx, tenantId, write.outbox.filter((m) => committed.has(m.id)));
     write = { ...write, outbox: write.outbox.filter((m) => !committed.has(m.id)) };
   }
+  const version = (stored?.version ?? 0) + 1;
+  const dueMinute = write.dueAt ? minuteOf(write.dueAt) : null;
+  const storedDueMinute = stored?.state.dueAt ? minuteOf(stored.state.dueAt) : null;
+  await Promise.all([
+    dueMinute !== null && dueMinute !== storedDueMinute ? addDueUser(dueUsers, ctx.userLocks, dueMinute, tenantId, write.userId) : null,
+    write.outbox.length > 0 && storedOutbox.length === 0 ? markOutboxPending(pendingOutboxes, tenantId, write.userId, version) : null,
+  ]);
   await ctx.atPipelinePoint?.("before-user-write", attempt);
-  if (!(await saveUser(ctx.database.collections.users, tenantId, write, stored?.version ?? 0))) return false;
+  if (!(await saveUser(users, tenantId, stored, write, database.writeMode))) return false;
   await ctx.atPipelinePoint?.("after-user-write", attempt);
+  if (write.outbox.length === 0 && storedOutbox.length > 0) await clearOutboxPending(pendingOutboxes, tenantId, write.userId, version, database.writeMode);
   if (write.outbox.length > 0) ctx.wakeWebhooks?.();
   return true;
 }

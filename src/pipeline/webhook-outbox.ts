@@ -3,6 +3,7 @@ import { createSecretCodec } from "../store/webhook-secrets.js";
 import { deliveryId, insertDeliveries, type WebhookDeliveryDocument } from "../store/webhooks.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../domain/webhooks.js";
 import type { ServiceContext, WebhookOptions } from "./context.js";
+import { clearOutboxPending } from "../store/pending-outboxes.js";
 import { changeUserState } from "./user-state.js";
 
 /** Messages a user document may hold before the next write of the user hands them over itself. */
@@ -64,13 +65,18 @@ export async function handOverMessages(ctx: ServiceContext, tenantId: string, me
 
 /**
  * Moves a user's outbox to delivery: the messages are handed over (idempotently), then removed
- * from the user document by a version-checked write of the user, so a message is never lost (a
+ * from the user document by a write of the user, so a message is never lost (a
  * crash in between repeats the hand-over, which creates nothing twice) and messages added
  * meanwhile by another writer stay for the next round. Returns how many messages were moved.
  */
 export async function drainOutbox(ctx: ServiceContext, tenantId: string, userId: string): Promise<number> {
   return changeUserState(ctx, tenantId, userId, async (stored) => {
-    if (!stored || stored.state.outbox.length === 0) return { write: null, result: 0 };
+    if (!stored || stored.state.outbox.length === 0) {
+      // A marker without messages: its user write never happened (a crash or a conflict) or was drained already.
+      const { pendingOutboxes } = ctx.database.collections;
+      await clearOutboxPending(pendingOutboxes, tenantId, userId, stored?.version ?? 0, ctx.database.writeMode);
+      return { write: null, result: 0 };
+    }
     // Side effects in `decide` are safe here: the messages are committed, and the hand-over is idempotent.
     await handOverMessages(ctx, tenantId, stored.state.outbox);
     await ctx.atPipelinePoint?.("after-outbox-handover", 0);

@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { classifyStatus, nextRetryDelay, parseRetryAfter, signatureHeader } from "../domain/webhooks.js";
 import { advanceLease, claimLease, releaseLease, type HeldLease } from "../store/leases.js";
-import { findUsersWithOutbox, minuteOf } from "../store/users.js";
+import { findPendingOutboxes } from "../store/pending-outboxes.js";
+import { minuteOf } from "../store/users.js";
 import {
   claimDelivery,
   dayOf,
@@ -63,7 +64,7 @@ const ERROR_DELAY_MS = 1_000;
 /**
  * Webhook delivery in the background. Two loops per instance:
  * - the coordinator, under one lease for all instances (`leases`, like the scheduler): hands users'
- *   outboxes over to delivery (found by the indexed `outboxPending` flag), walks the elapsed
+ *   outboxes over to delivery (found through the pending-outbox markers), walks the elapsed
  *   minutes (cursor in the lease) to make deliveries due for a retry ready (and those whose
  *   attempt was cut short by a crash), announces boosts that started or finished, and deletes
  *   finished deliveries whose retention has ended;
@@ -127,7 +128,7 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
 
   async function handOverOutboxes(): Promise<number> {
     let moved = 0;
-    const users = await findUsersWithOutbox(ctx.database.collections.users, USERS_PER_ROUND);
+    const users = await findPendingOutboxes(ctx.database.collections.pendingOutboxes, USERS_PER_ROUND);
     for (const { tenantId, userId } of users) {
       try {
         moved += await drainOutbox(ctx, tenantId, userId);

@@ -1,5 +1,7 @@
 import { MAX_RATE_LIMIT, type RateLimitSetting } from "../domain/rate-limits.js";
 import { parseRetrySchedule } from "../domain/webhooks.js";
+import { DEFAULT_INSTANCE_LEASE_MS } from "../store/instance-lease.js";
+import type { WriteMode } from "../store/users.js";
 import { DEFAULT_LIMITS, type ServerLimits } from "./http-server.js";
 
 /** Service configuration, read once from the environment. */
@@ -15,6 +17,10 @@ export interface Config {
   /** Where the embedded database and its generated admin key live. */
   dataDir: string;
   logLevel: string;
+  /** How user writes are made safe; unset: by the database (versioned on MongoDB, single-instance on FerretDB). */
+  writeMode: WriteMode | undefined;
+  /** Single-instance mode: how long the instance's claim on the database lasts unless renewed, in ms. */
+  instanceLeaseMs: number;
   /** HTTP resource limits: body and header sizes, timeouts, connections, HTTP/2 streams. */
   limits: ServerLimits;
   /** How long idempotency keys are remembered, in hours; null: forever. */
@@ -51,6 +57,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminApiKey: env.ADMIN_API_KEY || undefined,
     dataDir: env.DATA_DIR ?? ".data",
     logLevel: env.LOG_LEVEL ?? "info",
+    writeMode: writeMode(env.WRITE_MODE),
+    instanceLeaseMs: positiveInteger(env, "INSTANCE_LEASE_MS", DEFAULT_INSTANCE_LEASE_MS),
     limits: {
       maxRequestBytes: positiveInteger(env, "MAX_REQUEST_BYTES", DEFAULT_LIMITS.maxRequestBytes),
       headersTimeoutMs: positiveInteger(env, "HEADERS_TIMEOUT_MS", DEFAULT_LIMITS.headersTimeoutMs),
@@ -74,6 +82,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tenant: rateLimit(env, "RATE_LIMIT_TENANT", "RATE_LIMIT_TENANT_BURST"),
     },
   };
+}
+
+function writeMode(raw: string | undefined): WriteMode | undefined {
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "versioned" || raw === "single-instance") return raw;
+  throw new Error(`WRITE_MODE must be "versioned" or "single-instance", got "${raw}"`);
 }
 
 /** A rate and its optional burst, both whole numbers of requests; unset rate: no limit. */

@@ -35,6 +35,8 @@ async function main(): Promise<void> {
     adminApiKey,
     limits: config.limits,
     rateLimits: config.rateLimits,
+    writeMode: config.writeMode,
+    instanceLeaseMs: config.instanceLeaseMs,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
     atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.

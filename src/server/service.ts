@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../api/admin-service.js";
@@ -34,6 +35,8 @@ import { createSecretCodec } from "../store/webhook-secrets.js";
 import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";
 import { openDatabase } from "../store/database.js";
+import { acquireInstanceLease, DEFAULT_INSTANCE_LEASE_MS, type InstanceLease } from "../store/instance-lease.js";
+import type { WriteMode } from "../store/users.js";
 import { KeyedLock } from "../store/keyed-lock.js";
 import { DEFAULT_LIMITS, startHttpServer, type RunningHttpServer, type ServerLimits } from "./http-server.js";
 
@@ -51,6 +54,12 @@ export interface ServiceOptions {
   idempotencyWindowMs?: number | null;
   /** Default rate limits per key and per tenant; unset: none (keys' own Admin API settings still apply). */
   rateLimits?: Partial<RateLimitOptions>;
+  /** How user writes are made safe (store/users.ts); unset: versioned on MongoDB, single-instance on FerretDB. */
+  writeMode?: WriteMode;
+  /** Single-instance mode: how long this instance's claim on the database lasts unless renewed (15 s). */
+  instanceLeaseMs?: number;
+  /** Called when another instance took this one's database lease over (default: exit the process). */
+  onInstanceLeaseLost?: () => void;
   /** Test-only fault injection at named pipeline points. */
   atPipelinePoint?: ServiceContext["atPipelinePoint"];
   /** How long a claim on a batch of events lasts unless renewed (default 30 s; tests shorten it). */
@@ -84,7 +93,21 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { logger } = options;
-  const database = await openDatabase(options.mongodbUri, options.mongodbDb);
+  const database = await openDatabase(options.mongodbUri, options.mongodbDb, options.writeMode);
+  let instanceLease: InstanceLease | null = null;
+  if (database.writeMode === "single-instance") {
+    try {
+      instanceLease = await acquireInstanceLease(database.db.collection("leases"), {
+        owner: randomUUID(),
+        leaseMs: options.instanceLeaseMs ?? DEFAULT_INSTANCE_LEASE_MS,
+        logger,
+        onLost: options.onInstanceLeaseLost ?? (() => process.exit(1)),
+      });
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
   const now = options.now ?? (() => new Date());
   if (options.adminApiKey) await ensureAdminKey(database.collections.apiKeys, options.adminApiKey, now());
   const context: ServiceContext = {
@@ -160,6 +183,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       options.host ?? "0.0.0.0",
     );
   } catch (error) {
+    await instanceLease?.release();
     await database.close();
     throw error;
   }
@@ -173,6 +197,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     context,
     async close() {
       await Promise.all([server.close(), batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
+      await instanceLease?.release();
       await database.close();
     },
   };

@@ -8,7 +8,9 @@ import type { LeaseDocument } from "./leases.js";
 import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
 import type { TenantDocument } from "./tenants.js";
-import type { UserDocument } from "./users.js";
+import type { DueUsersDocument } from "./due-users.js";
+import type { PendingOutboxDocument } from "./pending-outboxes.js";
+import type { UserDocument, WriteMode } from "./users.js";
 import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument } from "./webhooks.js";
 
 /** The service's collections. Every document but tenants and API keys carries `tenantId`. */
@@ -17,6 +19,10 @@ export interface Collections {
   metrics: Collection<MetricDocument>;
   apiKeys: Collection<ApiKeyDocument>;
   users: Collection<UserDocument>;
+  /** Users whose outbox holds messages not yet handed over (pending work; see store/pending-outboxes.ts). */
+  pendingOutboxes: Collection<PendingOutboxDocument>;
+  /** Users due for time-driven work, by minute (pending work; see store/due-users.ts). */
+  dueUsers: Collection<DueUsersDocument>;
   /** Leases and cursors of background work (the scheduler). */
   leases: Collection<LeaseDocument>;
   /** Idempotency keys moved out of user documents (see pipeline/record-event.ts). */
@@ -55,21 +61,29 @@ export interface Database {
   client: MongoClient;
   db: Db;
   collections: Collections;
+  /** How user writes are made safe (store/users.ts): versioned on MongoDB, single-instance on FerretDB. */
+  writeMode: WriteMode;
+  /** True when the server is FerretDB (it names its version in `buildInfo`). */
+  isFerretDb: boolean;
   /** True when the server answers a ping. */
   isReachable(): Promise<boolean>;
   close(): Promise<void>;
 }
 
 /** Connects and makes sure every index exists (idempotent; run at every start-up). */
-export async function openDatabase(uri: string, dbName?: string): Promise<Database> {
+export async function openDatabase(uri: string, dbName?: string, writeMode?: WriteMode): Promise<Database> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
   await client.connect();
   const db = client.db(dbName);
+  const buildInfo = await client.db("admin").command({ buildInfo: 1 });
+  const isFerretDb = typeof buildInfo.ferretdbVersion === "string";
   const collections: Collections = {
     tenants: db.collection("tenants"),
     metrics: db.collection("metrics"),
     apiKeys: db.collection("api_keys"),
     users: db.collection("users"),
+    pendingOutboxes: db.collection("pending_outboxes"),
+    dueUsers: db.collection("due_users"),
     idempotencyKeys: db.collection("idempotency_keys"),
     leases: db.collection("leases"),
     attributes: db.collection("attributes"),
@@ -95,6 +109,8 @@ export async function openDatabase(uri: string, dbName?: string): Promise<Databa
     client,
     db,
     collections,
+    writeMode: writeMode ?? (isFerretDb ? "single-instance" : "versioned"),
+    isFerretDb,
     async isReachable() {
       try {
         await db.command({ ping: 1 });
@@ -113,10 +129,6 @@ async function createIndexes(c: Collections): Promise<void> {
     c.metrics.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
     c.apiKeys.createIndex({ prefix: 1 }, { unique: true, name: "prefix_unique" }),
     c.users.createIndex({ tenantId: 1, userId: 1 }, { unique: true, name: "tenant_user_unique" }),
-    // The scheduler finds users due in a minute by equality (FerretDB may not use an index for a range).
-    c.users.createIndex({ dueMinute: 1 }, { name: "due_minute" }),
-    // The webhook worker finds users with messages to hand over by equality.
-    c.users.createIndex({ outboxPending: 1 }, { name: "outbox_pending" }),
     c.attributes.createIndex({ tenantId: 1, type: 1, key: 1 }, { unique: true, name: "tenant_type_key_unique" }),
     c.achievements.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
     c.streakSettings.createIndex({ tenantId: 1 }, { unique: true, name: "tenant_unique" }),

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { Collection } from "mongodb";
 import { createUserState, type UserState } from "../domain/user.js";
 
@@ -6,11 +7,18 @@ export interface UserDocument extends UserState {
   _id: string;
   tenantId: string;
   version: number;
-  /** `dueAt` in whole minutes since the epoch, for the scheduler's equality lookups; null: nothing due. */
-  dueMinute: number | null;
-  /** True while the outbox holds webhook messages, for the webhook worker's equality lookup. */
-  outboxPending: boolean;
 }
+
+/**
+ * How user writes are made safe.
+ * - "versioned" (MongoDB): the write names the version it read (`{_id, version}`, atomic and served
+ *   by the `_id` index there), so instances sharing the database never overwrite each other.
+ * - "single-instance" (FerretDB): FerretDB pushes down only a plain `_id` filter and applies an
+ *   update as a read then a write, so a version in the filter costs a scan of every user and still
+ *   is not atomic. One instance holds the database (store/instance-lease.ts), its per-user lock
+ *   serializes writers, and writes name the `_id` alone.
+ */
+export type WriteMode = "versioned" | "single-instance";
 
 /** The scheduler's bucket of an instant: whole minutes since the epoch. */
 export function minuteOf(at: Date): number {
@@ -24,57 +32,87 @@ export interface VersionedUser {
 }
 
 /** Tenant IDs never contain "/", so the pair is unambiguous. */
-function userDocumentId(tenantId: string, userId: string): string {
+export function userDocumentId(tenantId: string, userId: string): string {
   return `${tenantId}/${userId}`;
+}
+
+/** The stored document of a user's state at a version. */
+export function userDocument(tenantId: string, state: UserState, version = 1): UserDocument {
+  return { ...state, _id: userDocumentId(tenantId, state.userId), tenantId, version };
 }
 
 export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
   if (!doc) return null;
-  const { _id, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc;
+  // `dueMinute` and `outboxPending` were stored by earlier versions; they are not state.
+  const { _id, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc as UserDocument & Record<string, unknown>;
   // Fields added after a document was written take their defaults.
-  return { state: { ...createUserState(userId, stored.created), ...stored }, version };
+  return { state: { ...createUserState(userId, stored.created as Date), ...(stored as Partial<UserState>) }, version };
+}
+
+/** Maps whose entries change one at a time: a write sets the changed entries, not the whole map. */
+const ENTRY_FIELDS: ReadonlySet<string> = new Set(["metrics", "points", "leaderboards", "achievements"]);
+/** A key that can be one segment of an update path. */
+const PATH_SEGMENT = /^[^.$][^.]*$/;
+
+/**
+ * What changed between two states, as `$set` and `$unset` paths: top-level fields, and single
+ * entries of the per-metric, per-system and per-leaderboard maps. A write therefore sends what an
+ * event changed, never the user's whole history.
+ */
+export function userChanges(before: UserState, after: UserState): { set: Record<string, unknown>; unset: Record<string, ""> } {
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, ""> = {};
+  const put = (path: string, value: unknown) => (value === undefined ? (unset[path] = "") : (set[path] = value));
+  const a = before as unknown as Record<string, unknown>;
+  const b = after as unknown as Record<string, unknown>;
+  for (const field of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const old = a[field];
+    const next = b[field];
+    if (isDeepStrictEqual(old, next)) continue;
+    if (ENTRY_FIELDS.has(field) && isPlainObject(old) && isPlainObject(next)) {
+      const keys = new Set([...Object.keys(old), ...Object.keys(next)]);
+      if ([...keys].every((k) => PATH_SEGMENT.test(k))) {
+        for (const key of keys) if (!isDeepStrictEqual(old[key], next[key])) put(`${field}.${key}`, next[key]);
+        continue;
+      }
+    }
+    put(field, next);
+  }
+  return { set, unset };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 /**
- * Writes the next state if the stored version is still `expectedVersion` (0: the user must not exist
- * yet). Returns false on a version conflict: another writer (another instance) got there first, and
- * the caller reloads and applies again.
+ * Writes the next state of a user read at `previous` (null: the user must not exist yet), sending
+ * only what changed. A new user is an insert with a unique `_id`, atomic on every database. Returns
+ * false on a conflict (versioned mode: another instance wrote the user since; the caller reloads and
+ * applies again).
  */
 export async function saveUser(
   users: Collection<UserDocument>,
   tenantId: string,
-  state: UserState,
-  expectedVersion: number,
+  previous: VersionedUser | null,
+  next: UserState,
+  mode: WriteMode,
 ): Promise<boolean> {
-  const _id = userDocumentId(tenantId, state.userId);
-  const doc: UserDocument = {
-    ...state,
-    _id,
-    tenantId,
-    version: expectedVersion + 1,
-    dueMinute: state.dueAt ? minuteOf(state.dueAt) : null,
-    outboxPending: state.outbox.length > 0,
-  };
-  if (expectedVersion === 0) {
+  if (!previous) {
     try {
-      await users.insertOne(doc);
+      await users.insertOne(userDocument(tenantId, next));
       return true;
     } catch (error) {
       if ((error as { code?: unknown }).code === 11000) return false;
       throw error;
     }
   }
-  const result = await users.replaceOne({ _id, version: expectedVersion }, doc);
+  const { set, unset } = userChanges(previous.state, next);
+  if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return true;
+  const _id = userDocumentId(tenantId, next.userId);
+  const filter = mode === "versioned" ? { _id, version: previous.version } : { _id };
+  const update = { $set: { ...set, version: previous.version + 1 }, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) };
+  const result = await users.updateOne(filter, update);
   return result.matchedCount === 1;
-}
-
-/** Users with webhook messages in their outbox (an index lookup by equality). */
-export async function findUsersWithOutbox(users: Collection<UserDocument>, limit: number): Promise<Array<{ tenantId: string; userId: string }>> {
-  return users.find({ outboxPending: true }, { projection: { tenantId: 1, userId: 1 } }).limit(limit).toArray();
-}
-
-/** Users whose time-driven work is due in the given minute (an index lookup by equality). */
-export async function findUsersDueInMinute(users: Collection<UserDocument>, minute: number, limit: number): Promise<Array<{ tenantId: string; userId: string }>> {
-  return users.find({ dueMinute: minute }, { projection: { tenantId: 1, userId: 1 } }).limit(limit).toArray();
 }

@@ -25,6 +25,8 @@ export async function startChildServer(database: TestDatabase, port: number, env
       MONGODB_DB: database.dbName,
       ADMIN_API_KEY: CHILD_ADMIN_KEY,
       LOG_LEVEL: "warn",
+      // A restart after an injected crash waits for the killed server's database lease to end.
+      INSTANCE_LEASE_MS: "2000",
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
