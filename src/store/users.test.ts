@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { createUserState } from "../domain/user.js";
+import { userChanges } from "./users.js";
+
+const T0 = new Date("2026-01-01T00:00:00Z");
+const base = createUserState("u1", T0);
+
+describe("userChanges", () => {
+  it("is empty when nothing changed, including equal dates and nested maps in new objects", () => {
+    const copy = structuredClone({ ...base, metrics: { m1: { total: "5", daily: { "2026-01-01": "5" } } } });
+    expect(userChanges({ ...base, metrics: { m1: { total: "5", daily: { "2026-01-01": "5" } } } }, copy)).toEqual({ set: {}, unset: {} });
+  });
+
+  it("sets changed top-level fields whole", () => {
+    const after = { ...base, name: "Ann", updated: new Date("2026-01-02T00:00:00Z"), tzHistory: [{ tz: "UTC", from: T0 }] };
+    expect(userChanges(base, after)).toEqual({ set: { name: "Ann", updated: after.updated, tzHistory: after.tzHistory }, unset: {} });
+  });
+
+  it("sets only the changed entries of per-metric, per-system, per-leaderboard and per-achievement maps", () => {
+    const before = { ...base, metrics: { m1: { total: "1", daily: {} }, m2: { total: "7", daily: {} } } };
+    const after = { ...before, metrics: { ...before.metrics, m1: { total: "2", daily: { "2026-01-01": "1" } } } };
+    expect(userChanges(before, after)).toEqual({ set: { "metrics.m1": after.metrics.m1 }, unset: {} });
+  });
+
+  it("unsets removed entries and fields", () => {
+    const before = { ...base, achievements: { a1: { achievedAt: T0 }, a2: { achievedAt: T0 } } } as never;
+    const after = { ...(before as object), achievements: { a1: { achievedAt: T0 } } } as never;
+    expect(userChanges(before, after)).toEqual({ set: {}, unset: { "achievements.a2": "" } });
+  });
+
+  it("sets the whole map when an entry's key cannot be a path segment", () => {
+    const before = { ...base, leaderboards: {} };
+    const after = { ...base, leaderboards: { "a.b": { run: "x" } } } as never;
+    expect(userChanges(before, after)).toEqual({ set: { leaderboards: { "a.b": { run: "x" } } }, unset: {} });
+  });
+});
