@@ -259,6 +259,9 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
     expect(refused).toBe(true);
     expect(held.length).toBeLessThanOrEqual(41);
     held.forEach((s) => s.destroy());
+    // The server learns of the closes asynchronously: wait until it has slots again.
+    const health = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+    await expect.poll(health, { timeout: 15_000 }).toBe(200);
     await expectServingAndUnchanged();
   });
 
