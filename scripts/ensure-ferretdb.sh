@@ -14,9 +14,12 @@
 set -euo pipefail
 
 readonly VERSION="v1.24.2"
+# Our patches on top of VERSION (see apply_patches); a new patch level builds a new binary.
+readonly PATCH_LEVEL="p1"
 readonly MODULE="github.com/FerretDB/FerretDB"
 readonly CACHE="${FERRETDB_CACHE:-$HOME/.cache/gamification-ferretdb}"
-readonly BIN="$CACHE/bin/ferretdb"
+readonly BIN_NAME="ferretdb-$VERSION-$PATCH_LEVEL"
+readonly BIN="$CACHE/bin/$BIN_NAME"
 
 log() { echo "ensure-ferretdb: $*" >&2; }
 
@@ -34,7 +37,7 @@ if command -v flock >/dev/null 2>&1; then
 fi
 
 if is_ready; then
-  echo "$CACHE_ABS/bin/ferretdb"
+  echo "$CACHE_ABS/bin/$BIN_NAME"
   exit 0
 fi
 
@@ -93,6 +96,21 @@ fi
 cp -R "$src_dir" ./src
 chmod -R u+w ./src
 printf '%s\n' "$VERSION" >src/build/version/version.txt
+
+# p1: the SQLite backend looks documents up by `_ferretdb_sjson->'$._id'` but indexes `_id` as
+# `_ferretdb_sjson->"_id"`; SQLite uses an expression index only for the identical expression, so
+# every `_id` lookup, update and delete scanned the whole table (measured: findOne 21 ms and
+# updateOne 158 ms at 10,000 documents, 3 ms each after the patch, flat in the number of documents).
+# The patch makes lookups use the index's expression, which also serves databases created before.
+apply_patches() {
+  local file=src/internal/backends/sqlite/metadata/metadata.go
+  sed -i "s|IDColumn = DefaultColumn + \"->'\$._id'\"|IDColumn = DefaultColumn + \`->\"_id\"\`|" "$file"
+  if ! grep -q 'IDColumn = DefaultColumn + `->"_id"`' "$file"; then
+    log "patch p1 did not apply to $file"
+    exit 1
+  fi
+}
+apply_patches
 go mod edit -replace "$MODULE=./src"
 
 run_go build -o "$tmp_bin" "$MODULE/cmd/ferretdb"
@@ -102,5 +120,5 @@ if ! "$tmp_bin" --version 2>/dev/null | grep -qx "version: $VERSION"; then
   exit 1
 fi
 mv -f "$tmp_bin" "$BIN"
-log "built $CACHE_ABS/bin/ferretdb"
-echo "$CACHE_ABS/bin/ferretdb"
+log "built $CACHE_ABS/bin/$BIN_NAME"
+echo "$CACHE_ABS/bin/$BIN_NAME"
