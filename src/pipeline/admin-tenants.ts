@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Collection, Document } from "mongodb";
+import { forgetCachedTenant } from "../store/users.js";
 import type { BulkResult } from "../domain/bulk.js";
 import { checkCustomerId, checkTenantName, type TenantConfig } from "../domain/tenant.js";
 import { isDuplicateKeyError } from "../store/database.js";
@@ -88,6 +89,7 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
         .filter(([name]) => name !== "tenants" && name !== "leases")
         .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
     );
+    forgetCachedTenant(collections.users, id);
     result.done.push({ id });
   }
   ctx.config.invalidate();

@@ -1,5 +1,6 @@
 import { MAX_RATE_LIMIT, type RateLimitSetting } from "../domain/rate-limits.js";
 import { parseRetrySchedule } from "../domain/webhooks.js";
+import { DEFAULT_USER_CACHE_ENTRIES } from "../store/database.js";
 import { DEFAULT_INSTANCE_LEASE_MS } from "../store/instance-lease.js";
 import type { WriteMode } from "../store/users.js";
 import { DEFAULT_LIMITS, type ServerLimits } from "./http-server.js";
@@ -21,6 +22,8 @@ export interface Config {
   writeMode: WriteMode | undefined;
   /** Single-instance mode: how long the instance's claim on the database lasts unless renewed, in ms. */
   instanceLeaseMs: number;
+  /** Single-instance mode: users kept in memory (0: none). */
+  userCacheEntries: number;
   /** HTTP resource limits: body and header sizes, timeouts, connections, HTTP/2 streams. */
   limits: ServerLimits;
   /** How long idempotency keys are remembered, in hours; null: forever. */
@@ -59,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? "info",
     writeMode: writeMode(env.WRITE_MODE),
     instanceLeaseMs: positiveInteger(env, "INSTANCE_LEASE_MS", DEFAULT_INSTANCE_LEASE_MS),
+    userCacheEntries: env.USER_CACHE_ENTRIES === "0" ? 0 : positiveInteger(env, "USER_CACHE_ENTRIES", DEFAULT_USER_CACHE_ENTRIES),
     limits: {
       maxRequestBytes: positiveInteger(env, "MAX_REQUEST_BYTES", DEFAULT_LIMITS.maxRequestBytes),
       headersTimeoutMs: positiveInteger(env, "HEADERS_TIMEOUT_MS", DEFAULT_LIMITS.headersTimeoutMs),

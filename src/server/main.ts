@@ -37,6 +37,7 @@ async function main(): Promise<void> {
     rateLimits: config.rateLimits,
     writeMode: config.writeMode,
     instanceLeaseMs: config.instanceLeaseMs,
+    userCacheEntries: config.userCacheEntries,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
     atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.

@@ -58,6 +58,8 @@ export interface ServiceOptions {
   writeMode?: WriteMode;
   /** Single-instance mode: how long this instance's claim on the database lasts unless renewed (15 s). */
   instanceLeaseMs?: number;
+  /** Single-instance mode: users kept in memory (default 5,000; 0: none). */
+  userCacheEntries?: number;
   /** Called when another instance took this one's database lease over (default: exit the process). */
   onInstanceLeaseLost?: () => void;
   /** Test-only fault injection at named pipeline points. */
@@ -93,7 +95,7 @@ export interface RunningService {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { logger } = options;
-  const database = await openDatabase(options.mongodbUri, options.mongodbDb, options.writeMode);
+  const database = await openDatabase(options.mongodbUri, options.mongodbDb, options.writeMode, options.userCacheEntries);
   let instanceLease: InstanceLease | null = null;
   if (database.writeMode === "single-instance") {
     try {

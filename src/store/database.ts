@@ -10,7 +10,7 @@ import type { MetricDocument } from "./metrics.js";
 import type { TenantDocument } from "./tenants.js";
 import type { DueUsersDocument } from "./due-users.js";
 import type { PendingOutboxDocument } from "./pending-outboxes.js";
-import type { UserDocument, WriteMode } from "./users.js";
+import { cacheUsers, type UserDocument, type WriteMode } from "./users.js";
 import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument } from "./webhooks.js";
 
 /** The service's collections. Every document but tenants and API keys carries `tenantId`. */
@@ -71,7 +71,10 @@ export interface Database {
 }
 
 /** Connects and makes sure every index exists (idempotent; run at every start-up). */
-export async function openDatabase(uri: string, dbName?: string, writeMode?: WriteMode): Promise<Database> {
+/** Users kept in memory by default in single-instance mode (see store/users.ts). */
+export const DEFAULT_USER_CACHE_ENTRIES = 5_000;
+
+export async function openDatabase(uri: string, dbName?: string, writeMode?: WriteMode, userCacheEntries = DEFAULT_USER_CACHE_ENTRIES): Promise<Database> {
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
   await client.connect();
   const db = client.db(dbName);
@@ -105,11 +108,13 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     webhookClaims: db.collection("webhook_claims"),
   };
   await createIndexes(collections);
+  const mode = writeMode ?? (isFerretDb ? "single-instance" : "versioned");
+  if (mode === "single-instance") cacheUsers(collections.users, userCacheEntries);
   return {
     client,
     db,
     collections,
-    writeMode: writeMode ?? (isFerretDb ? "single-instance" : "versioned"),
+    writeMode: mode,
     isFerretDb,
     async isReachable() {
       try {

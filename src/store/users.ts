@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import { createUserState, type UserState } from "../domain/user.js";
 
@@ -41,13 +42,39 @@ export function userDocument(tenantId: string, state: UserState, version = 1): U
   return { ...state, _id: userDocumentId(tenantId, state.userId), tenantId, version };
 }
 
+/**
+ * Single-instance mode only: the latest written state of recently used users, so an event costs one
+ * write and no read. It is exact because this instance is the database's only writer (the lease);
+ * in versioned mode other instances write too, and every load reads the database. Entries are
+ * copies (callers may change what they get), dropped on any failed write, and bounded by count.
+ */
+const caches = new WeakMap<Collection<UserDocument>, LRUCache<string, VersionedUser>>();
+
+/** Turns the cache on for a collection written in single-instance mode; 0 entries turns it off. */
+export function cacheUsers(users: Collection<UserDocument>, maxEntries: number): void {
+  if (maxEntries > 0) caches.set(users, new LRUCache({ max: maxEntries }));
+  else caches.delete(users);
+}
+
+/** Forgets cached users of a tenant (its data was deleted). */
+export function forgetCachedTenant(users: Collection<UserDocument>, tenantId: string): void {
+  const cache = caches.get(users);
+  if (!cache) return;
+  for (const key of [...cache.keys()]) if (key.startsWith(`${tenantId}/`)) cache.delete(key);
+}
+
 export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
-  const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
+  const _id = userDocumentId(tenantId, userId);
+  const cached = caches.get(users)?.get(_id);
+  if (cached) return structuredClone(cached);
+  const doc = await users.findOne({ _id });
   if (!doc) return null;
   // `dueMinute` and `outboxPending` were stored by earlier versions; they are not state.
-  const { _id, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc as UserDocument & Record<string, unknown>;
+  const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc as UserDocument & Record<string, unknown>;
   // Fields added after a document was written take their defaults.
-  return { state: { ...createUserState(userId, stored.created as Date), ...(stored as Partial<UserState>) }, version };
+  const found = { state: { ...createUserState(userId, stored.created as Date), ...(stored as Partial<UserState>) }, version };
+  caches.get(users)?.set(_id, structuredClone(found));
+  return found;
 }
 
 /** Maps whose entries change one at a time: a write sets the changed entries, not the whole map. */
@@ -99,20 +126,36 @@ export async function saveUser(
   next: UserState,
   mode: WriteMode,
 ): Promise<boolean> {
+  const _id = userDocumentId(tenantId, next.userId);
+  const cache = caches.get(users);
+  try {
+    const version = await writeUser(users, tenantId, previous, next, mode);
+    if (version !== null) cache?.set(_id, structuredClone({ state: next, version }));
+    else cache?.delete(_id);
+    return version !== null;
+  } catch (error) {
+    // The write may or may not have happened: the next load reads the database.
+    cache?.delete(_id);
+    throw error;
+  }
+}
+
+/** The version written (the stored one when nothing changed), or null on a conflict. */
+async function writeUser(users: Collection<UserDocument>, tenantId: string, previous: VersionedUser | null, next: UserState, mode: WriteMode): Promise<number | null> {
   if (!previous) {
     try {
       await users.insertOne(userDocument(tenantId, next));
-      return true;
+      return 1;
     } catch (error) {
-      if ((error as { code?: unknown }).code === 11000) return false;
+      if ((error as { code?: unknown }).code === 11000) return null;
       throw error;
     }
   }
   const { set, unset } = userChanges(previous.state, next);
-  if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return true;
+  if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return previous.version;
   const _id = userDocumentId(tenantId, next.userId);
   const filter = mode === "versioned" ? { _id, version: previous.version } : { _id };
   const update = { $set: { ...set, version: previous.version + 1 }, ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}) };
   const result = await users.updateOne(filter, update);
-  return result.matchedCount === 1;
+  return result.matchedCount === 1 ? previous.version + 1 : null;
 }
