@@ -6,6 +6,7 @@ import * as points from "../domain/points-config.js";
 import { createResources, getResource, type ResourceScope, type ResourceSpec } from "./admin-resources.js";
 import type { ServiceContext } from "./context.js";
 import { describeReferrers, registerReference } from "./references.js";
+import { findUser } from "../store/users.js";
 
 // What points configuration refers to: deleting a metric, achievement or attribute that a trigger
 // or boost still uses is refused, naming the trigger or boost.
@@ -77,7 +78,7 @@ export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.Poin
   async checkDraft(ctx, scope, draft) {
     const problem = points.checkBoostDraft(draft) ?? (await findMissingReference(ctx, scope.tenantId, { userAttributes: draft.userAttributes }));
     if (problem || !draft.userId) return problem;
-    const user = await ctx.database.collections.users.findOne({ tenantId: scope.tenantId, userId: draft.userId }, { projection: { _id: 1 } });
+    const user = await findUser(ctx.database.collections.users, scope.tenantId, draft.userId);
     return user ? null : `User "${draft.userId}" does not exist`;
   },
   build: points.buildBoost,

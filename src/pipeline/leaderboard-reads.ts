@@ -5,7 +5,7 @@ import { groupKey, groupValuesOf, rankWithin } from "../domain/leaderboard-ranki
 import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "../domain/leaderboard-runs.js";
 import type { DecimalString } from "../domain/decimal.js";
 import type { UserState } from "../domain/user.js";
-import { findUser, type UserDocument } from "../store/users.js";
+import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { rankingScope, rankingsOf } from "./leaderboard-entries.js";
 import { readUser } from "./users.js";
@@ -140,13 +140,13 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   };
 }
 
-/** The names of a page's users: one query for the page. */
+/**
+ * The names of a page's users: one lookup by `_id` each, in parallel (an `$in` is a scan on
+ * FerretDB), through the store (served from memory for recently used users in single-instance mode).
+ */
 export async function userNames(ctx: ServiceContext, tenantId: string, userIds: readonly string[]): Promise<Map<string, string | null>> {
-  if (userIds.length === 0) return new Map();
-  const docs = await ctx.database.collections.users
-    .find({ _id: { $in: userIds.map((id) => `${tenantId}/${id}`) } }, { projection: { userId: 1, name: 1 } })
-    .toArray();
-  return new Map(docs.map((d: Pick<UserDocument, "userId" | "name">) => [d.userId, d.name]));
+  const found = await Promise.all(userIds.map((id) => findUser(ctx.database.collections.users, tenantId, id)));
+  return new Map(found.flatMap((user) => (user ? [[user.state.userId, user.state.name] as const] : [])));
 }
 
 export interface UserStanding {

@@ -6,6 +6,7 @@ import { addPause, createStreakState, grantFreezes, removePause, restoreStreak, 
 import type { UserState } from "../domain/user.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
+import { findPauseOwner, forgetPauseOwner, recordPauseOwner } from "../store/streak-pauses.js";
 import { changeUserState } from "./user-state.js";
 
 /**
@@ -63,9 +64,14 @@ export async function createStreakPauses(
   const result: BulkResult<StreakPause & { userId: string }> = { done: [], issues: [] };
   for (const draft of drafts) {
     const pause = { id: randomUUID(), start: draft.start, end: draft.end };
+    const { streakPauseOwners } = ctx.database.collections;
+    await recordPauseOwner(streakPauseOwners, tenantId, pause.id, draft.userId);
     const outcome = await changeStreak(ctx, tenantId, draft.userId, (streak, user, now) => ({ streak: addPause(streak, pause, user.tzHistory, now), result: pause }));
     if (outcome.ok) result.done.push({ ...outcome.result, userId: draft.userId });
-    else result.issues.push({ userId: draft.userId, severity: "error", message: outcome.message });
+    else {
+      await forgetPauseOwner(streakPauseOwners, tenantId, pause.id);
+      result.issues.push({ userId: draft.userId, severity: "error", message: outcome.message });
+    }
   }
   return result;
 }
@@ -74,13 +80,15 @@ export async function createStreakPauses(
 export async function deleteStreakPauses(ctx: ServiceContext, tenantId: string, ids: string[]): Promise<BulkResult<{ id: string }>> {
   const result: BulkResult<{ id: string }> = { done: [], issues: [] };
   for (const id of ids) {
-    const holder = await ctx.database.collections.users.findOne({ tenantId, "streak.pauses.id": id }, { projection: { userId: 1 } });
+    const { streakPauseOwners } = ctx.database.collections;
+    const holder = await findPauseOwner(streakPauseOwners, tenantId, id);
     const outcome = holder
-      ? await changeStreak(ctx, tenantId, holder.userId, (streak) => {
+      ? await changeStreak(ctx, tenantId, holder, (streak) => {
           const removed = removePause(streak, id);
           return { streak: removed.state, result: removed.removed };
         })
       : { ok: true as const, result: false };
+    if (outcome.ok && holder) await forgetPauseOwner(streakPauseOwners, tenantId, id);
     if (outcome.ok && outcome.result) result.done.push({ id });
     else result.issues.push({ id, severity: "error", message: outcome.ok ? "Pause not found by ID" : outcome.message });
   }

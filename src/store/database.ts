@@ -10,6 +10,7 @@ import type { MetricDocument } from "./metrics.js";
 import type { TenantDocument } from "./tenants.js";
 import type { DueUsersDocument } from "./due-users.js";
 import type { PendingOutboxDocument } from "./pending-outboxes.js";
+import type { StreakPauseOwnerDocument } from "./streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./users.js";
 import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument } from "./webhooks.js";
 
@@ -21,6 +22,8 @@ export interface Collections {
   users: Collection<UserDocument>;
   /** Users whose outbox holds messages not yet handed over (pending work; see store/pending-outboxes.ts). */
   pendingOutboxes: Collection<PendingOutboxDocument>;
+  /** Which user holds a streak pause, by pause ID (see store/streak-pauses.ts). */
+  streakPauseOwners: Collection<StreakPauseOwnerDocument>;
   /** Users due for time-driven work, by minute (pending work; see store/due-users.ts). */
   dueUsers: Collection<DueUsersDocument>;
   /** Leases and cursors of background work (the scheduler). */
@@ -87,6 +90,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     users: db.collection("users"),
     pendingOutboxes: db.collection("pending_outboxes"),
     dueUsers: db.collection("due_users"),
+    streakPauseOwners: db.collection("streak_pause_owners"),
     idempotencyKeys: db.collection("idempotency_keys"),
     leases: db.collection("leases"),
     attributes: db.collection("attributes"),

@@ -103,12 +103,15 @@ export async function insertBatch(c: BatchCollections, batch: EventBatchDocument
 }
 
 export async function findBatchStatus(batches: Collection<EventBatchDocument>, tenantId: string, id: string): Promise<EventBatchStatus | null> {
-  return batches.findOne({ _id: id, tenantId }, { projection: { outcomes: 0 } });
+  // By `_id` alone (the index), then the tenant checked here: an extra field in the filter is a scan on FerretDB.
+  const batch = await batches.findOne({ _id: id }, { projection: { outcomes: 0 } });
+  return batch?.tenantId === tenantId ? batch : null;
 }
 
 /** A batch's events; null if they are gone (the batch was completed or its tenant deleted). */
 export async function findBatchEvents(c: BatchCollections, batch: EventBatchDocument): Promise<StoredBatchEvent[] | null> {
-  return (await c.metricEventBatchEvents.findOne({ _id: batch._id, tenantId: batch.tenantId }))?.events ?? null;
+  const stored = await c.metricEventBatchEvents.findOne({ _id: batch._id });
+  return stored?.tenantId === batch.tenantId ? stored.events : null;
 }
 
 /**

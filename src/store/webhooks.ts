@@ -246,7 +246,9 @@ export async function listDeliveries(
 }
 
 export async function findDelivery(deliveries: Collection<WebhookDeliveryDocument>, tenantId: string, endpointId: string, messageId: string): Promise<WebhookDeliveryDocument | null> {
-  return deliveries.findOne({ _id: deliveryId(messageId, endpointId), tenantId });
+  // By `_id` alone (the index), then the tenant checked here: an extra field in the filter is a scan on FerretDB.
+  const delivery = await deliveries.findOne({ _id: deliveryId(messageId, endpointId) });
+  return delivery?.tenantId === tenantId ? delivery : null;
 }
 
 /** Deletes finished deliveries whose retention ended on `day` (an equality lookup per day). */
