@@ -32,6 +32,7 @@ import pino from "pino";
 import { createClient } from "../sdk/src/index.js";
 import { startFerretDb, type EmbeddedDatabase } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
+import { drive, monitoredUriOf } from "./drive.js";
 
 const PROTOCOLS = ["rest", "connect-json", "connect-binary"] as const;
 type Protocol = (typeof PROTOCOLS)[number];
@@ -99,38 +100,15 @@ function countCommands(client: MongoClient, stats: CommandStats): void {
   client.on("commandFailed", (e) => (entry(e.commandName).ms += e.duration));
 }
 
-/** Runs `concurrency` closed-loop workers until the deadline (and at least `minCalls` calls each). */
-async function drive(concurrency: number, durationS: number, minCalls: number, call: (worker: number, i: number) => Promise<void>): Promise<Measurement> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError: string | undefined;
-  const start = performance.now();
-  const end = start + durationS * 1000;
-  const worker = async (w: number) => {
-    for (let i = 0; !aborted && (i < minCalls || performance.now() < end); i++) {
-      const t0 = performance.now();
-      try {
-        await call(w, i);
-        latencies.push(performance.now() - t0);
-      } catch (error) {
-        errors++;
-        firstError ??= (error as Error).message;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  const elapsed = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
-  const eventsPerSecond = latencies.length / elapsed;
-  return { events: latencies.length, errors, firstError, seconds: elapsed, eventsPerSecond, p50Ms: pct(50), p99Ms: pct(99), dbCommandsPerEvent: {}, dbCommandMeanMs: {} };
+async function driveCase(concurrency: number, durationS: number, minCalls: number, call: (worker: number, i: number) => Promise<void>): Promise<Measurement> {
+  return { ...(await drive(concurrency, durationS, minCalls, call, () => aborted)), dbCommandsPerEvent: {}, dbCommandMeanMs: {} };
 }
 
 /** Warm-up (not recorded; at least one pass over each worker's users), then the measured run. */
 async function measure(concurrency: number, call: (worker: number, i: number) => Promise<void>, stats: CommandStats): Promise<Measurement> {
-  await drive(concurrency, warmupSeconds, usersPerWorker, call);
+  await driveCase(concurrency, warmupSeconds, usersPerWorker, call);
   stats.clear();
-  const m = await drive(concurrency, seconds, 0, call);
+  const m = await driveCase(concurrency, seconds, 0, call);
   const byName = [...stats].sort(([a], [b]) => a.localeCompare(b));
   return {
     ...m,
@@ -167,7 +145,7 @@ if (env.MONGODB_URI) {
 
 const dbName = `bench_${randomBytes(6).toString("hex")}`;
 /** The server's URI with command monitoring on, for both the service's client and the baseline's. */
-const monitoredUri = serverUri + (serverUri.includes("?") ? "&" : /^mongodb(\+srv)?:\/\/[^/]*$/.test(serverUri) ? "/?" : "?") + "monitorCommands=true";
+const monitoredUri = monitoredUriOf(serverUri);
 // Driver defaults (pool of 100), as the service's own client; a short selection timeout so a
 // database killed by Ctrl-C does not hold up the shutdown.
 const rawClient = new MongoClient(monitoredUri, { serverSelectionTimeoutMS: 5_000 });

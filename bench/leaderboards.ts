@@ -28,6 +28,7 @@ import type { Standing } from "../src/domain/leaderboard-ranking.js";
 import { openDatabase, type Database } from "../src/store/database.js";
 import { createLeaderboardRankings, rankingCollectionsOf, type RankingScope } from "../src/store/leaderboard-rankings.js";
 import { startFerretDb, type EmbeddedDatabase } from "../src/server/embedded-db.js";
+import { monitoredUriOf } from "./drive.js";
 
 const env = process.env;
 const sizes = (env.BENCH_SIZES ?? "1000,10000,100000").split(",").map((s) => positiveInt(s, "BENCH_SIZES"));
@@ -97,7 +98,7 @@ try {
     serverUri = ferret.uri;
     label = "FerretDB (SQLite) in a temporary directory";
   }
-  const monitored = serverUri + (serverUri.includes("?") ? "&" : /^mongodb(\+srv)?:\/\/[^/]*$/.test(serverUri) ? "/?" : "?") + "monitorCommands=true";
+  const monitored = monitoredUriOf(serverUri);
 
   console.log(`leaderboard-ranking benchmark: ${label}`);
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);

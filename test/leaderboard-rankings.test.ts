@@ -92,12 +92,15 @@ describe("leaderboard rankings on the database", () => {
     for (const id of stored) expect(named.has(id) || garbage.has(id)).toBe(true);
   }
 
-  it(
-    "is exact against a brute-force ranking: thousands of entries with ties, moving up and down, leaving, pages and thresholds",
-    async () => {
+  it.each([
+    ["shared by several writers", false],
+    ["written by this process alone (cached roots, single-instance mode)", true],
+  ])(
+    "is exact against a brute-force ranking, %s: thousands of entries with ties, moving up and down, leaving, pages and thresholds",
+    async (_mode, exclusive) => {
       const scope = newScope();
       // Small chunks, so 2,500 participants make hundreds of chunks that split and merge all the time.
-      const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 16 });
+      const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 16, exclusive, cachedChunks: 64 });
       const truth = new BruteForce();
       const next = random(7);
       const users = Array.from({ length: 2500 }, (_, i) => `user-${i}`);

@@ -18,7 +18,8 @@ const stores = new WeakMap<Database, LeaderboardRankings>();
 export function rankingsOf(ctx: Pick<ServiceContext, "database">): LeaderboardRankings {
   let store = stores.get(ctx.database);
   if (!store) {
-    store = createLeaderboardRankings(rankingCollectionsOf(ctx.database.collections));
+    // The only writer of the database (single-instance mode): roots are cached and exact.
+    store = createLeaderboardRankings(rankingCollectionsOf(ctx.database.collections), { exclusive: ctx.database.writeMode === "single-instance" });
     stores.set(ctx.database, store);
   }
   return store;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Collection, Db } from "mongodb";
 import type { DecimalString } from "../domain/decimal.js";
 import {
@@ -211,6 +212,14 @@ export interface RankingStoreOptions {
   /** See `ATTEMPT_MS` and `RETAIN_MS` (tests shorten them). */
   attemptMs?: number;
   retainMs?: number;
+  /**
+   * This process is the database's only writer (single-instance mode, store/users.ts): the latest
+   * root of each scope it read or committed is kept in memory and is exact, so a commit reads
+   * nothing, and a superseded root is not stripped to a tombstone (no slower writer can fork it).
+   */
+  exclusive?: boolean;
+  /** Chunks kept in memory (default 4,096; chunks never change, so this is safe with any writers). */
+  cachedChunks?: number;
 }
 
 /** Thrown when a write could not commit after `maxAttempts` (other instances kept winning). */
@@ -286,12 +295,25 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const retainMs = options.retainMs ?? RETAIN_MS;
   if (retainMs < attemptMs) throw new RangeError("retainMs must be at least attemptMs");
   const queues = new Map<string, Job[]>();
+  const exclusive = options.exclusive ?? false;
+  /** Chunk lines by chunk ID. */
+  const chunkCache = new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 });
+  /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
+  const rootCache = new LRUCache<string, RankingDocument>({ max: 4096 });
+  const rootCreated = new LRUCache<string, Date>({ max: 16_384 });
 
   async function loadRoot(scope: string): Promise<RootState> {
+    const cached = exclusive ? rootCache.get(scope) : undefined;
+    if (cached) return toRootState(cached);
+    const root = await readRoot(scope);
+    return root;
+  }
+
+  async function readRoot(scope: string): Promise<RootState> {
     const head = await rankings.findOne({ _id: headId(scope) }, { projection: { version: 1 } });
     const version = head?.version ?? 0;
     const [current, next] = await Promise.all([version > 0 ? rankings.findOne({ _id: rootId(scope, version) }) : null, rankings.findOne({ _id: rootId(scope, version + 1) })]);
-    if (!next && current?.rank) return toRootState(current);
+    if (!next && current?.rank) return remember(scope, current);
     if (!next && !current && version === 0) return EMPTY_ROOT;
     let latest: RankingDocument | null = next;
     let probe = version + 2;
@@ -300,9 +322,15 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     if (latest === null) throw new Error(`no ranking root found after version ${version} of ${scope}`);
     for (;;) {
       const later: RankingDocument | null = await rankings.findOne({ _id: rootId(scope, latest.version + 1) });
-      if (!later) return toRootState(latest);
+      if (!later) return remember(scope, latest);
       latest = later;
     }
+  }
+
+  function remember(scope: string, doc: RankingDocument): RootState {
+    const state = toRootState(doc);
+    if (exclusive) rootCache.set(scope, doc);
+    return state;
   }
 
   function toRootState(doc: RankingDocument): RootState {
@@ -336,11 +364,17 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
 
   async function fetchChunks(collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<string[][]> {
     // One lookup by _id each, in parallel: an `$in` is not pushed down by FerretDB (a scan).
-    const docs = await Promise.all(ids.map((id) => collection.findOne({ _id: id })));
-    return docs.map((doc) => {
-      if (!doc) throw new StaleRead();
-      return splitLines(doc.lines);
-    });
+    return Promise.all(
+      ids.map(async (id) => {
+        const cached = chunkCache.get(id);
+        if (cached) return [...cached];
+        const doc = await collection.findOne({ _id: id });
+        if (!doc) throw new StaleRead();
+        const lines = splitLines(doc.lines);
+        chunkCache.set(id, lines);
+        return [...lines];
+      }),
+    );
   }
 
   async function loadInto(draft: ChunkListDraft, collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<void> {
@@ -350,11 +384,14 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   }
 
   async function deleteChunks(ids: readonly string[]): Promise<void> {
+    for (const id of ids) chunkCache.delete(id);
     const rank = ids.filter((id) => id.startsWith("R"));
     const user = ids.filter((id) => id.startsWith("U"));
+    // One delete by _id each (an `$in` is a scan on FerretDB), in one command per collection.
+    const byId = (id: string) => ({ deleteOne: { filter: { _id: id } } });
     await Promise.all([
-      rank.length > 0 ? rankChunks.deleteMany({ _id: { $in: rank } }) : null,
-      user.length > 0 ? userChunks.deleteMany({ _id: { $in: user } }) : null,
+      rank.length > 0 ? rankChunks.bulkWrite(rank.map(byId), { ordered: false }) : null,
+      user.length > 0 ? userChunks.bulkWrite(user.map(byId), { ordered: false }) : null,
     ]);
   }
 
@@ -442,29 +479,34 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       await deleteChunks(written);
       throw new StaleRead();
     }
+    const committed: RankingDocument = {
+      _id: rootId(key, version),
+      ...scopeFields(scope),
+      version,
+      participants: ranks.total,
+      rank: packIndex(rank.index),
+      users: packIndex(user.index),
+      garbage: garbage.join(" "),
+      createdAt: new Date(),
+      oldest: root.oldest + expired.length,
+    };
     try {
-      await rankings.insertOne({
-        _id: rootId(key, version),
-        ...scopeFields(scope),
-        version,
-        participants: ranks.total,
-        rank: packIndex(rank.index),
-        users: packIndex(user.index),
-        garbage: garbage.join(" "),
-        createdAt: new Date(),
-        oldest: root.oldest + expired.length,
-      });
+      await rankings.insertOne({ ...committed });
     } catch (error) {
+      rootCache.delete(key); // whatever happened, the next attempt reads the database
       if (!isDuplicateKeyError(error)) throw error;
       await deleteChunks(written);
       return null;
     }
+    for (const c of [...rank.written, ...user.written]) chunkCache.set(c.id, c.lines);
+    rootCreated.set(committed._id, committed.createdAt!);
+    if (exclusive) rootCache.set(key, committed);
 
     // 5. Committed: move the head, strip the previous root to a tombstone, delete expired roots
     //    and, now and then, replaced chunks.
     await moveHead(scope, key, version);
     await Promise.all([
-      root.version > 0 ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
+      root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
       ...expired.map((v) => rankings.deleteOne({ _id: rootId(key, v) })),
       collect.length > 0 ? deleteChunks(collect) : null,
     ]);
@@ -480,7 +522,11 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     if (root.oldest >= last) return [];
     const versions = Array.from({ length: last - root.oldest }, (_, i) => root.oldest + 1 + i);
     const successors = await Promise.all(
-      versions.map((v) => (v === root.version ? { createdAt: root.createdAt } : rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1 } }))),
+      versions.map((v) => {
+        if (v === root.version) return { createdAt: root.createdAt };
+        const created = rootCreated.get(rootId(key, v));
+        return created ? { createdAt: created } : rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1 } });
+      }),
     );
     const expired: number[] = [];
     const horizon = Date.now() - retainMs;
@@ -524,6 +570,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
         if (changes) return changes;
       } catch (error) {
         if (!(error instanceof StaleRead)) throw error;
+        rootCache.delete(key);
       }
       // Another instance committed first: wait a little (more after each loss), then apply again.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 * attempt)));
@@ -569,6 +616,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
         return await run();
       } catch (error) {
         if (!(error instanceof StaleRead) || attempt >= maxAttempts) throw error;
+        rootCache.clear(); // rare: what was cached no longer matches the database
       }
     }
   }
@@ -660,9 +708,11 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
         oldest: 1,
       });
       await moveHead(scope, key, 1);
+      rootCache.delete(key);
     },
 
     async deleteLeaderboard(tenantId, leaderboardId) {
+      rootCache.clear(); // rare: forget every cached root rather than find this leaderboard's
       await Promise.all([rankings.deleteMany({ tenantId, leaderboardId }), rankChunks.deleteMany({ tenantId, leaderboardId }), userChunks.deleteMany({ tenantId, leaderboardId })]);
     },
 

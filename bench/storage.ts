@@ -1,0 +1,242 @@
+// Storage benchmark at a real customer's size: the event call over REST for existing users of a
+// database holding BENCH_EXISTING_USERS users, on two profiles, next to the raw database rate of one
+// findOneAndUpdate({_id}) per event on a collection of the same size, measured in the same run.
+//
+//   npm run bench
+//   BENCH_EXISTING_USERS=5000 BENCH_SECONDS=3 npm run bench
+//
+// Environment:
+//   BENCH_EXISTING_USERS  users in the database before measuring (default 20000); the growth figure
+//                         compares the full profile's p50 at 1,000 users with this size
+//   BENCH_CONCURRENCY     comma-separated concurrencies (default 1,8)
+//   BENCH_SECONDS         measured seconds per case (default 5), after BENCH_WARMUP (default 1)
+//   BENCH_IDLE_SECONDS    how long idle background load is counted (default 10)
+//   MONGODB_URI           use this server (a fresh database is created and dropped) instead of FerretDB
+//
+// Profiles, each in its own tenant:
+//   bare  one metric, nothing attached;
+//   full  the metric has three achievements, a daily streak, two points systems with metric
+//         triggers, levels and an active boost, and three leaderboards (by the metric, by points,
+//         by streak).
+// Existing users are inserted directly as the store writes them (store/users.ts userDocument);
+// measured events go to users picked at random among them (one in twenty to a new user). The
+// service keeps recently used users in memory (USER_CACHE_ENTRIES, 5,000) in single-instance mode:
+// with 20,000 users most events miss it, as for a real customer's long tail.
+// Per case: events/s, p50, p99, database commands per event (by collection), bytes sent in write
+// commands per event, ratio to the raw baseline. Idle: commands per second the background loops
+// send with no traffic. Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { BSON, MongoClient, type CommandStartedEvent } from "mongodb";
+import pino from "pino";
+import { createUserState } from "../src/domain/user.js";
+import { startFerretDb } from "../src/server/embedded-db.js";
+import { startService, type RunningService } from "../src/server/service.js";
+import { userDocument, type UserDocument } from "../src/store/users.js";
+import { drive, monitoredUriOf } from "./drive.js";
+
+const env = process.env;
+const existingUsers = wholeNumber(env.BENCH_EXISTING_USERS ?? "20000", "BENCH_EXISTING_USERS");
+const concurrencies = (env.BENCH_CONCURRENCY ?? "1,8").split(",").map((s) => wholeNumber(s, "BENCH_CONCURRENCY"));
+const seconds = Number(env.BENCH_SECONDS ?? "5");
+const warmupSeconds = Number(env.BENCH_WARMUP ?? "1");
+const idleSeconds = Number(env.BENCH_IDLE_SECONDS ?? "10");
+const GROWTH_BASE = Math.min(1000, existingUsers);
+const ADMIN_KEY = `adm_bench${randomBytes(4).toString("hex")}.${randomBytes(32).toString("base64url")}`;
+const PROFILES = ["bare", "full"] as const;
+type Profile = (typeof PROFILES)[number];
+
+// ---- database, service and command accounting ----------------------------------------------------
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+let serverUri = env.MONGODB_URI ?? "";
+if (!serverUri) {
+  const dataDir = await mkdtemp(join(tmpdir(), "gamification-bench-"));
+  process.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
+  const database = await startFerretDb({ dataDir });
+  cleanups.push(() => database.stop());
+  serverUri = database.uri;
+}
+const dbName = `bench_${randomBytes(6).toString("hex")}`;
+const monitoredUri = monitoredUriOf(serverUri);
+
+interface Tally {
+  commands: Map<string, number>;
+  writeBytes: number;
+}
+const newTally = (): Tally => ({ commands: new Map(), writeBytes: 0 });
+let serviceTally = newTally();
+let baselineTally = newTally();
+const WRITES = new Set(["insert", "update", "delete", "findAndModify"]);
+function account(tally: () => Tally) {
+  return (event: CommandStartedEvent) => {
+    const t = tally();
+    const collection = (event.command as Record<string, unknown>)[event.commandName];
+    const key = `${event.commandName} ${typeof collection === "string" ? collection : ""}`.trim();
+    t.commands.set(key, (t.commands.get(key) ?? 0) + 1);
+    if (WRITES.has(event.commandName)) t.writeBytes += BSON.calculateObjectSize(event.command);
+  };
+}
+
+const raw = await new MongoClient(monitoredUri).connect();
+raw.on("commandStarted", account(() => baselineTally));
+const db = raw.db(dbName);
+const buildInfo = await raw.db("admin").command({ buildInfo: 1 });
+const service: RunningService = await startService({ mongodbUri: monitoredUri, mongodbDb: dbName, port: 0, host: "127.0.0.1", adminApiKey: ADMIN_KEY, logger: pino({ level: "silent" }) });
+service.context.database.client.on("commandStarted", account(() => serviceTally));
+const baseUrl = `http://127.0.0.1:${service.port}`;
+
+async function call(method: string, path: string, body: unknown, tenant?: string): Promise<any> {
+  const headers: Record<string, string> = { "content-type": "application/json", "x-api-key": ADMIN_KEY };
+  if (tenant) headers["tenant-id"] = tenant;
+  const response = await fetch(baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+// ---- configuration of the two profiles ------------------------------------------------------------
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const [fullTenant] = (await call("POST", "/admin/v1/tenants", [{ customerId: "full", name: "Full profile" }])).created;
+const tenantIds: Record<Profile, string> = { bare: "default", full: fullTenant.id };
+const tenantHeader: Record<Profile, string | undefined> = { bare: undefined, full: "full" };
+await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }]);
+const [words] = (await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }], "full")).created;
+await call("POST", "/admin/v1/achievements", [10, 100, 1000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId: words.id, metricValue: v, status: "active" })), "full");
+await call("PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2 } }, "full");
+const systems = (await call("POST", "/admin/v1/points", [{ key: "xp", name: "XP" }, { key: "coins", name: "Coins" }], "full")).created;
+for (const system of systems) {
+  await call("POST", `/admin/v1/points/${system.id}/triggers`, [{ type: "metric", points: 10, metricId: words.id, metricThreshold: 1, status: "active" }], "full");
+  await call("POST", `/admin/v1/points/${system.id}/levels`, [{ name: "Bronze", key: "bronze", points: 0 }, { name: "Silver", key: "silver", points: 100 }, { name: "Gold", key: "gold", points: 1000 }], "full");
+}
+await call("POST", `/admin/v1/points/${systems[0].id}/boosts`, [{ name: "Double XP", start: day(-1), end: day(30), multiplier: 2 }], "full");
+await call("POST", "/admin/v1/leaderboards", [
+  { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: day(-1) },
+  { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: day(-1) },
+  { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: day(-1) },
+], "full");
+
+// ---- seeding -------------------------------------------------------------------------------------
+
+let seeded = 0;
+const PAD = "x".repeat(1500); // the baseline's documents weigh about what a user document does
+/** Brings both profiles' tenants and the baseline collection to `target` existing users. */
+async function seedUsers(target: number): Promise<void> {
+  const users = db.collection<UserDocument>("users");
+  const baseline = db.collection<{ _id: string; total: number; pad: string }>("bench_baseline");
+  const created = new Date(Date.now() - 86_400_000);
+  for (let from = seeded; from < target; from += 1000) {
+    const ids = Array.from({ length: Math.min(1000, target - from) }, (_, i) => `user-${from + i}`);
+    await Promise.all([
+      ...PROFILES.map((p) => users.insertMany(ids.map((id) => userDocument(tenantIds[p], { ...createUserState(id, created), name: `User ${id}` })))),
+      baseline.insertMany(ids.map((id) => ({ _id: id, total: 0, pad: PAD }))),
+    ]);
+  }
+  seeded = target;
+}
+
+// ---- measurement ---------------------------------------------------------------------------------
+
+interface Row {
+  users: number;
+  profile: Profile | "baseline";
+  concurrency: number;
+  eventsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  commandsPerEvent: number;
+  byCollection: Record<string, number>;
+  writeBytesPerEvent: number;
+  ratio: number | null;
+}
+const rows: Row[] = [];
+const idle: Array<{ users: number; commandsPerSecond: number; byCollection: Record<string, number> }> = [];
+
+const pickUser = () => (Math.random() < 0.05 ? `new-${randomBytes(6).toString("hex")}` : `user-${Math.floor(Math.random() * seeded)}`);
+const event = (profile: Profile) => async () => {
+  await call("POST", "/api/metrics/words/event", { user: { id: pickUser() }, value: 5 }, tenantHeader[profile]);
+};
+const baselineCall = async () => {
+  await db.collection<{ _id: string; total: number }>("bench_baseline").findOneAndUpdate({ _id: `user-${Math.floor(Math.random() * seeded)}` }, { $inc: { total: 1 } }, { returnDocument: "after" });
+};
+
+async function measure(profile: Row["profile"], concurrency: number, run: () => Promise<void>): Promise<Row> {
+  await drive(concurrency, warmupSeconds, 1, run);
+  const tally = newTally();
+  if (profile === "baseline") baselineTally = tally;
+  else serviceTally = tally;
+  const m = await drive(concurrency, seconds, 0, run);
+  if (m.errors > 0) console.error(`${profile}: ${m.errors} errors, first: ${m.firstError}`);
+  const perEvent = (n: number) => n / Math.max(1, m.events);
+  const byCollection: Record<string, number> = {};
+  for (const [key, n] of tally.commands) byCollection[key] = perEvent(n);
+  const commandsPerEvent = Object.values(byCollection).reduce((a, b) => a + b, 0);
+  return { users: seeded, profile, concurrency, eventsPerSecond: m.eventsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, commandsPerEvent, byCollection, writeBytesPerEvent: perEvent(tally.writeBytes), ratio: null };
+}
+
+async function measureIdle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 3000)); // let queued background work settle
+  serviceTally = newTally();
+  await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+  const byCollection: Record<string, number> = {};
+  for (const [key, n] of serviceTally.commands) byCollection[key] = n / idleSeconds;
+  idle.push({ users: seeded, commandsPerSecond: Object.values(byCollection).reduce((a, b) => a + b, 0), byCollection });
+}
+
+const f = (n: number, digits = 1) => n.toFixed(digits);
+try {
+  console.log(`storage benchmark: ${buildInfo.ferretdbVersion ? `FerretDB ${buildInfo.ferretdbVersion}` : `MongoDB ${buildInfo.version}`}, write mode ${service.context.database.writeMode}`);
+  console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`${seconds} s measured + ${warmupSeconds} s warm-up per case; REST event calls in closed loops from this process; users picked at random.\n`);
+
+  // Growth: the full profile at 1,000 users first, then everything at the full size.
+  await seedUsers(GROWTH_BASE);
+  const small = await measure("full", 1, event("full"));
+  rows.push(small);
+  await measureIdle();
+  await seedUsers(existingUsers);
+  for (const concurrency of concurrencies) {
+    const before = await measure("baseline", concurrency, baselineCall);
+    const measured = [];
+    for (const profile of PROFILES) measured.push(await measure(profile, concurrency, event(profile)));
+    const after = await measure("baseline", concurrency, baselineCall);
+    const baseRate = (before.eventsPerSecond + after.eventsPerSecond) / 2;
+    rows.push({ ...before, ratio: 1 }, ...measured.map((r) => ({ ...r, ratio: r.eventsPerSecond / baseRate })), { ...after, ratio: 1 });
+  }
+  await measureIdle();
+
+  console.log(`| users | case | conc | events/s | p50 ms | p99 ms | ratio | db cmds/event | bytes written/event |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|`);
+  for (const r of rows) {
+    console.log(`| ${r.users} | ${r.profile} | ${r.concurrency} | ${f(r.eventsPerSecond, 0)} | ${f(r.p50Ms)} | ${f(r.p99Ms)} | ${r.ratio === null ? "-" : f(r.ratio, 2)} | ${f(r.commandsPerEvent, 2)} | ${f(r.writeBytesPerEvent, 0)} |`);
+  }
+  const large = rows.find((r) => r.profile === "full" && r.concurrency === 1 && r.users === existingUsers);
+  if (large) console.log(`\ngrowth: full profile p50 at ${existingUsers} users ÷ p50 at ${GROWTH_BASE} users = ${f(large.p50Ms / small.p50Ms, 2)}`);
+  for (const i of idle) console.log(`idle at ${i.users} users: ${f(i.commandsPerSecond, 2)} database commands/s (${Object.entries(i.byCollection).map(([k, n]) => `${k} ${f(n, 2)}`).join(", ")})`);
+  console.log(`\ndatabase commands per event by command and collection:`);
+  for (const r of rows.filter((x) => x.profile !== "baseline")) {
+    console.log(`  ${r.users} users, ${r.profile}, conc ${r.concurrency}: ${Object.entries(r.byCollection).sort(([, a], [, b]) => b - a).map(([k, n]) => `${k} ${f(n, 2)}`).join(", ")}`);
+  }
+  const dir = fileURLToPath(new URL("./results/", import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `storage-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle }, null, 2) + "\n");
+  console.log(`\nresults: ${file}`);
+} finally {
+  await service.close();
+  if (env.MONGODB_URI) await db.dropDatabase();
+  await raw.close();
+  for (const step of cleanups.reverse()) await step();
+}
+process.exit(0);
+
+function wholeNumber(text: string, name: string): number {
+  const n = Number(text.trim());
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: "${text}" is not a positive whole number`);
+  return n;
+}
