@@ -265,6 +265,8 @@ const ROOT_PROBE_LIMIT = 16;
 export const ATTEMPT_MS = 20_000;
 /** How long a superseded root is kept after its successor was committed. */
 export const RETAIN_MS = 120_000;
+/** Exclusive mode: the head moves on every this many versions (below ROOT_PROBE_LIMIT). */
+const EXCLUSIVE_HEAD_EVERY = 8;
 /** Superseded roots deleted per commit, at most. */
 const ROOTS_DELETED_PER_COMMIT = 4;
 
@@ -504,7 +506,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
 
     // 5. Committed: move the head, strip the previous root to a tombstone, delete expired roots
     //    and, now and then, replaced chunks.
-    await moveHead(scope, key, version);
+    // The head is a hint readers probe forward from; this process alone reads its cached root, so
+    // in exclusive mode it moves the head now and then only (a restarted reader probes a few roots).
+    if (!exclusive || version === 1 || version % EXCLUSIVE_HEAD_EVERY === 0) await moveHead(scope, key, version);
     await Promise.all([
       root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
       ...expired.map((v) => rankings.deleteOne({ _id: rootId(key, v) })),
