@@ -32,7 +32,7 @@ import pino from "pino";
 import { createClient } from "../sdk/src/index.js";
 import { startFerretDb, type EmbeddedDatabase } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
-import { drive, monitoredUriOf } from "./drive.js";
+import { drive, monitoredUriOf, type Driven } from "./drive.js";
 
 const PROTOCOLS = ["rest", "connect-json", "connect-binary"] as const;
 type Protocol = (typeof PROTOCOLS)[number];
@@ -76,14 +76,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 // ---- measurement --------------------------------------------------------------------------------
 
-interface Measurement {
-  events: number;
-  errors: number;
-  firstError?: string;
-  seconds: number;
-  eventsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
+interface Measurement extends Driven {
   /** Database commands sent per successful event during the measured run, by command name. */
   dbCommandsPerEvent: Record<string, number>;
   /** Mean time of each command as the driver saw it (send to answer), by command name. */
