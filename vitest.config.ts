@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Tests start server child processes; forks keep each file in a process of its own.
     pool: "forks",
+    // The default summary, then one plain "N passed, N failed" line that CI can read.
+    reporters: ["default", "./test/closing-line-reporter.ts"],
   },
 });
