@@ -326,6 +326,34 @@ describe("a streak leaderboard (own tenant, with streak settings)", () => {
     ]);
     expect((await server.rest("GET", "/v1/users/s3/leaderboards/streaky", { tenantId })).body).toMatchObject({ rank: null, value: null });
   });
+
+  it("a streak that lapses leaves the ranking at once: on a streak read and on the scheduler's visit; a restore brings it back", async () => {
+    const ranked = async () => (await rankings("/v1/leaderboards/streaky", tenantId)).map(([userId, , value]: [string, number, number]) => [userId, value]);
+    // Two-day streaks that ended days ago: ranked with 2 since their last event, lapsed since.
+    for (const user of ["s5", "s6"]) {
+      await event("practice", { id: user }, 1, at(-6, "12:00"), tenantId);
+      await event("practice", { id: user }, 1, at(-5, "12:00"), tenantId);
+    }
+    expect(await ranked()).toEqual(expect.arrayContaining([["s5", 2], ["s6", 2]]));
+
+    // The streak read catches up (length 0) and the board follows in the same change.
+    const read = await server.rest("GET", "/v1/users/s5/streak", { tenantId });
+    expect(read.body).toMatchObject({ length: 0 });
+    expect((await ranked()).map(([userId]: [string]) => userId)).not.toContain("s5");
+    expect((await server.rest("GET", "/v1/users/s5/leaderboards/streaky", { tenantId })).body).toMatchObject({ rank: null, value: null });
+
+    // The scheduler's visit (the background loop may have come first: the outcome is the same).
+    const { runDueWork } = await import("../src/pipeline/due-work.js");
+    const context = server.service.context;
+    const tenant = (await context.config.tenantByCustomerId(tenantId))!;
+    await runDueWork({ ...context, now: () => new Date(context.now().getTime() + 1000) }, tenant.id, "s6");
+    expect((await ranked()).map(([userId]: [string]) => userId)).not.toContain("s6");
+
+    // An admin restore brings the lost length back, and the board with it.
+    const restored = await server.rest("POST", "/admin/v1/streaks/restore", { tenantId, body: { users: [{ id: "s5" }] } });
+    expect(restored.body).toEqual({ restoredUsers: ["s5"], issues: [] });
+    expect(await ranked()).toContainEqual(["s5", 2]);
+  });
 });
 
 describe("runs", () => {

@@ -49,7 +49,8 @@ export interface ReactionTrigger {
  * event counted in its period), achievements (metric, streak length, API, composite), then points
  * systems for the event, the completed achievements, the streak's growth and a first
  * identification, with boosts, caps and levels. A deduction that `blockIfOutOfPoints` forbids
- * refuses the whole call (nothing of it is written). Also sets when time-driven work is next due.
+ * refuses the whole call (nothing of it is written). The state returned has neither the webhook
+ * messages nor the next due time: `completeChange` adds both once leaderboards are ranked.
  */
 export function react(state: UserState, trigger: ReactionTrigger, config: EngineConfig, at: Date): { state: UserState; reactions: Reactions } {
   const streaked = advanceStreak(state, trigger, config.streak, at);
@@ -83,16 +84,30 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
     streakEvents: streaked.events,
     leaderboards: [],
   };
-  const next = notify(counted, reactions, config, at);
+  return { state: counted, reactions };
+}
+
+/** The webhook-facing part of reactions (leaderboard results are added once rankings are written). */
+export function eventsOf(reactions: Reactions): UserEvents {
+  return { achievements: reactions.achievements, pointsEvents: reactions.pointsEvents, streakEvents: reactions.streakEvents, leaderboardResults: reactions.leaderboards };
+}
+
+/**
+ * The last pure step of every change to a user, once its leaderboard results are known: the webhook
+ * messages of what happened go into the outbox (written with the change itself), and the time when
+ * time-driven work is next due is set. Carried out by the pipeline's one applier (`applyUserChange`).
+ */
+export function completeChange(state: UserState, events: UserEvents, config: EngineConfig, at: Date): UserState {
+  const next = notify(state, events, config, at);
   next.dueAt = nextDueAt(next, config);
-  return { state: next, reactions };
+  return next;
 }
 
 /**
  * Appends the webhook messages of a change to the user's outbox, so they are written with the change
  * itself. `state` is the state after the change; only types someone subscribes to are built.
  */
-export function notify(state: UserState, events: UserEvents, config: EngineConfig, at: Date): UserState {
+function notify(state: UserState, events: UserEvents, config: EngineConfig, at: Date): UserState {
   const messages = messagesForUserEvents(state, events, config.webhooks, config.points, at, config.newId);
   return messages.length === 0 ? { ...state } : { ...state, outbox: [...state.outbox, ...messages] };
 }

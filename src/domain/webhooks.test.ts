@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AchievementConfig } from "./achievement-config.js";
-import { applyEvent } from "./event.js";
+import { applyEvent as applyEventOnly, type MetricEvent } from "./event.js";
 import type { PointsConfig } from "./points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "./points-config.js";
-import { react, type EngineConfig } from "./reactions.js";
+import { completeChange, eventsOf, react as reactOnly, type EngineConfig, type ReactionTrigger } from "./reactions.js";
 import { createUserState, type UserState } from "./user.js";
 import {
   checkEndpointUrl,
@@ -80,6 +80,16 @@ function engine(webhooks?: WebhookSettings): EngineConfig {
 
 const ann = (): UserState => ({ ...createUserState("ann", T0), email: "ann@example.com", attributes: { plan: "pro" } });
 const bodies = (state: UserState) => state.outbox.map((m) => JSON.parse(m.body));
+
+// The engine's reactions completed as the pipeline's applier completes them (no leaderboards here).
+function applyEvent(state: UserState, event: MetricEvent, now: Date, config: EngineConfig, userCreated: boolean) {
+  const applied = applyEventOnly(state, event, now, config, userCreated);
+  return { ...applied, state: completeChange(applied.state, eventsOf(applied.outcome.reactions), config, event.at) };
+}
+function react(state: UserState, trigger: ReactionTrigger, config: EngineConfig, at: Date) {
+  const reacted = reactOnly(state, trigger, config, at);
+  return { ...reacted, state: completeChange(reacted.state, eventsOf(reacted.reactions), config, at) };
+}
 
 describe("messages built by the engine", () => {
   it("puts an event's level change in the outbox with the reference payload inside the envelope", () => {

@@ -3,15 +3,14 @@ import type { AchievementConfig } from "../domain/achievement-config.js";
 import { completeAchievements, isOpenTo, isVisibleTo, rarityOf, type AchievementCompletion } from "../domain/achievements.js";
 import { parseAttributeFilter } from "../domain/points-summary.js";
 import { DomainError, notFound } from "../domain/errors.js";
-import { NO_REACTIONS, react, type Reactions } from "../domain/reactions.js";
+import { eventsOf, NO_REACTIONS, react, type Reactions } from "../domain/reactions.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { createUserState, upsertUser, type UserUpsert } from "../domain/user.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
-import { changeUserState, type UserChange } from "./user-state.js";
+import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
 import { checkAttributeKeys, writeUser } from "./users.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
-import { rankUserChanges } from "./leaderboard-entries.js";
 
 /** An achievement as seen by one user (with the completion when there is one) and, in lists, statistics. */
 export interface AchievementView {
@@ -46,9 +45,10 @@ export async function completeApiAchievement(
     const result = react(state, { apiAchievementId: achievement.id, userCreated: false }, engine, now);
     const completion = result.state.achievements[achievement.id];
     if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
-    const ranked = await rankUserChanges(ctx, tenantId, engine, result.state, contributionOf(undefined, result.reactions.points, result.reactions.streak?.length), now);
-    const reactions = { ...result.reactions, leaderboards: ranked.leaderboards };
-    return { write: ranked.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions } };
+    const contribution = contributionOf(undefined, result.reactions.points, result.reactions.streak?.length);
+    const applied = await applyUserChange(ctx, tenantId, engine, { state: result.state, events: eventsOf(result.reactions), contribution, at: now });
+    const reactions = { ...result.reactions, leaderboards: applied.leaderboards };
+    return { write: applied.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions } };
   });
 }
 
@@ -93,14 +93,17 @@ export async function listUserAchievements(ctx: ServiceContext, tenantId: string
  */
 export async function backfillAchievement(ctx: ServiceContext, tenantId: string, achievement: AchievementConfig): Promise<number> {
   if (achievement.status !== "active" || achievement.trigger === "api") return 0;
-  const achievements = await ctx.config.achievements(tenantId);
+  const engine = await loadEngineConfig(ctx, tenantId);
   let completed = 0;
   const cursor = ctx.database.collections.users.find({ tenantId }, { projection: { userId: 1 } });
   for await (const { userId } of cursor) {
     completed += await changeUserState(ctx, tenantId, userId, async (stored, now) => {
       if (!stored || stored.state.achievements[achievement.id]) return { write: null, result: 0 };
-      const result = completeAchievements(stored.state, achievements, { backfill: true }, now, randomUUID);
-      return result.completed.length > 0 ? { write: result.state, result: result.completed.length } : { write: null, result: 0 };
+      const result = completeAchievements(stored.state, engine.achievements, { backfill: true }, now, randomUUID);
+      if (result.completed.length === 0) return { write: null, result: 0 };
+      // Backdated completions are silent: no webhook messages, no points, nothing ranked.
+      const applied = await applyUserChange(ctx, tenantId, engine, { state: result.state, events: {}, contribution: {}, at: now });
+      return { write: applied.state, result: result.completed.length };
     });
   }
   return completed;

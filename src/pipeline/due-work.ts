@@ -1,12 +1,10 @@
 import { applyTimeTriggers } from "../domain/points.js";
-import { nextDueAt, notify } from "../domain/reactions.js";
 import { catchUpStreak } from "../domain/streak.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
-import { rankUserChanges } from "./leaderboard-entries.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
-import { changeUserState } from "./user-state.js";
+import { applyUserChange, changeUserState } from "./user-state.js";
 
 /**
  * The time-driven work of one user, run by the scheduler when it is due: the streak is brought up
@@ -24,10 +22,13 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
     const caught = engine.streak && state.streak ? catchUpStreak(state.streak, engine.streak, state.tzHistory, now) : null;
     if (caught) state = { ...state, streak: caught.state };
     const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
-    state = notify({ ...state, points: paid.states }, { streakEvents: caught?.events, pointsEvents: paid.events }, engine, now);
     // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
-    state = (await rankUserChanges(ctx, tenantId, engine, state, contributionOf(undefined, paid.changes, caught?.state.length), now)).state;
-    state.dueAt = nextDueAt(state, engine);
-    return { write: state, result: undefined };
+    const applied = await applyUserChange(ctx, tenantId, engine, {
+      state: { ...state, points: paid.states },
+      events: { streakEvents: caught?.events, pointsEvents: paid.events },
+      contribution: contributionOf(undefined, paid.changes, caught?.state.length),
+      at: now,
+    });
+    return { write: applied.state, result: undefined };
   });
 };

@@ -6,7 +6,7 @@ import {
   type LeaderboardResult,
   type PlannedEntry,
 } from "../domain/leaderboard-entries.js";
-import { notify, type EngineConfig } from "../domain/reactions.js";
+import type { EngineConfig } from "../domain/reactions.js";
 import type { UserState } from "../domain/user.js";
 import type { Database } from "../store/database.js";
 import { createLeaderboardRankings, rankingCollectionsOf, type LeaderboardRankings, type RankingScope } from "../store/leaderboard-rankings.js";
@@ -31,7 +31,7 @@ export function rankingScope(tenantId: string, leaderboardId: string, run: strin
 
 /**
  * Brings the user's leaderboard rankings up to a call's changes and records the outcome (entries,
- * history, `leaderboard.rank_changed` messages) in the state about to be written.
+ * history) in the state about to be written; the results go to `completeChange` for webhooks.
  *
  * Runs inside `changeUserState`'s decision, BEFORE the user write, so the ranks it learns go into
  * the same write as the change (history and webhook messages cannot be lost). The ranking writes
@@ -62,7 +62,7 @@ export async function rankUserChanges(
     }),
   );
   const recorded = recordLeaderboardOutcomes(state, plans, outcomes, at);
-  return { state: notify(recorded.state, { leaderboardResults: recorded.results }, engine, at), leaderboards: recorded.results };
+  return { state: recorded.state, leaderboards: recorded.results };
 }
 
 async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, plan: PlannedEntry, at: Date): Promise<EntryOutcome> {

@@ -5,13 +5,12 @@ import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "
 import { fingerprintRequest, idempotencyRecordId, isWithinWindow, type IdempotencyRecord } from "../domain/idempotency.js";
 import { createUserState, type UserState, type UserUpsert } from "../domain/user.js";
 import { findIdempotencyRecord, saveIdempotencyRecords } from "../store/idempotency.js";
-import { changeUserState, type UserChange } from "./user-state.js";
+import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
 import { checkAttributeKeys, findMetricByKeyOrFail } from "./users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
-import { NO_REACTIONS } from "../domain/reactions.js";
+import { eventsOf, NO_REACTIONS } from "../domain/reactions.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
-import { rankUserChanges } from "./leaderboard-entries.js";
 
 export interface EventInput {
   metricKey: string;
@@ -81,9 +80,8 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
     const applied = applyEvent(current, { ...event, at }, now, engine, stored === null);
     const { reactions } = applied.outcome;
     const contribution = contributionOf({ metricId: metric.id, value: input.value }, reactions.points, reactions.streak?.length);
-    const ranked = await rankUserChanges(ctx, tenantId, engine, applied.state, contribution, at);
-    const state = ranked.state;
-    const outcome = { ...applied.outcome, reactions: { ...reactions, leaderboards: ranked.leaderboards } };
+    const { state, leaderboards } = await applyUserChange(ctx, tenantId, engine, { state: applied.state, events: eventsOf(reactions), contribution, at });
+    const outcome = { ...applied.outcome, reactions: { ...reactions, leaderboards } };
     const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
     const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
     return { write: { ...state, recentIdempotency: [...recent, ...record] }, result: { kind: "applied", outcome } };

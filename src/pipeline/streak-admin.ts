@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { BulkResult } from "../domain/bulk.js";
 import { DomainError, notFound } from "../domain/errors.js";
-import { nextDueAt, notify } from "../domain/reactions.js";
 import { addPause, createStreakState, grantFreezes, removePause, restoreStreak, type StreakDomainEvent, type StreakPause, type StreakState } from "../domain/streak.js";
 import type { UserState } from "../domain/user.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { findPauseOwner, forgetPauseOwner, recordPauseOwner } from "../store/streak-pauses.js";
-import { changeUserState } from "./user-state.js";
+import { contributionOf } from "../domain/leaderboard-entries.js";
+import { applyUserChange, changeUserState } from "./user-state.js";
 
 /**
  * Changes one user's streak through the same compare-and-set path as events; the user must
@@ -28,9 +28,14 @@ async function changeStreak<T>(
       if (!stored) throw new DomainError("not_found", "User does not exist");
       const user = stored.state;
       const changed = change(user.streak ?? createStreakState(settings, user.created, now), user, now);
-      const next = notify({ ...user, streak: changed.streak }, { streakEvents: changed.events }, engine, now);
-      next.dueAt = nextDueAt(next, engine);
-      return { write: next, result: changed.result };
+      // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
+      const applied = await applyUserChange(ctx, tenantId, engine, {
+        state: { ...user, streak: changed.streak },
+        events: { streakEvents: changed.events },
+        contribution: contributionOf(undefined, [], changed.streak.length),
+        at: now,
+      });
+      return { write: applied.state, result: changed.result };
     });
     return { ok: true, result };
   } catch (error) {

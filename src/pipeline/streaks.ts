@@ -1,10 +1,10 @@
 import { notFound } from "../domain/errors.js";
-import { nextDueAt, notify } from "../domain/reactions.js";
 import { createStreakState, readStreak, type StreakReadView } from "../domain/streak.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
-import { changeUserState } from "./user-state.js";
+import { contributionOf } from "../domain/leaderboard-entries.js";
+import { applyUserChange, changeUserState } from "./user-state.js";
 
 const DEFAULT_HISTORY_PERIODS = 7;
 
@@ -22,10 +22,15 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
     const user = stored.state;
     const read = readStreak(user.streak ?? createStreakState(settings, user.created, now), settings, user.tzHistory, now, historyPeriods ?? DEFAULT_HISTORY_PERIODS);
     if (read.events.length === 0) return { write: null, result: read.streak };
-    // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now.
-    const next = notify({ ...user, streak: read.state }, { streakEvents: read.events }, engine, now);
-    next.dueAt = nextDueAt(next, engine);
-    return { write: next, result: read.streak };
+    // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
+    // and a lost streak leaves streak leaderboards now.
+    const applied = await applyUserChange(ctx, tenantId, engine, {
+      state: { ...user, streak: read.state },
+      events: { streakEvents: read.events },
+      contribution: contributionOf(undefined, [], read.state.length),
+      at: now,
+    });
+    return { write: applied.state, result: read.streak };
   });
 }
 

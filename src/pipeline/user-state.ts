@@ -1,7 +1,11 @@
 import { DomainError } from "../domain/errors.js";
+import type { LeaderboardContribution, LeaderboardResult } from "../domain/leaderboard-entries.js";
+import { completeChange, type EngineConfig } from "../domain/reactions.js";
 import type { UserState } from "../domain/user.js";
+import type { UserEvents } from "../domain/webhooks.js";
 import { findUser, type VersionedUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
+import { rankUserChanges } from "./leaderboard-entries.js";
 import { commitUserChange } from "./user-commit.js";
 
 /** What a change decides: the next state to write (or none) and the result to return. */
@@ -36,4 +40,33 @@ export async function changeUserState<T, P = undefined>(
     }
     throw new DomainError("conflict", "The user was modified concurrently too many times; retry the request");
   });
+}
+
+/** What a decision made of a user, for `applyUserChange` to carry out. */
+export interface PlannedUserChange {
+  /** The user's next state, without the leaderboard entries, webhook messages and due time still to come. */
+  state: UserState;
+  /** What happened, for webhooks (leaderboard changes are added here). */
+  events: UserEvents;
+  /** What the change moves on leaderboards (a metric delta, points, the streak's length). */
+  contribution: LeaderboardContribution;
+  /** The moment of the change: the event's time, or now. */
+  at: Date;
+}
+
+/**
+ * The one way every decision about a user (events, user writes, API achievements, backdating,
+ * streak reads, the scheduler, streak admin) is carried out before its write: its leaderboard
+ * rankings are written (so a streak that lapses on a read leaves its board at once), then the
+ * webhook messages and the next due time are added. Runs inside `changeUserState`'s decision.
+ */
+export async function applyUserChange(
+  ctx: ServiceContext,
+  tenantId: string,
+  engine: EngineConfig,
+  change: PlannedUserChange,
+): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
+  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, change.contribution, change.at);
+  const state = completeChange(ranked.state, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at);
+  return { state, leaderboards: ranked.leaderboards };
 }

@@ -4,13 +4,12 @@ import { summarizeChanges, localDate, type Aggregation } from "../domain/history
 import type { MetricConfig } from "../domain/metric.js";
 import { isValidTimeZone } from "../domain/rules.js";
 import { createUserState, upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
-import { react } from "../domain/reactions.js";
+import { eventsOf, react } from "../domain/reactions.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
-import { rankUserChanges } from "./leaderboard-entries.js";
 import { findUser } from "../store/users.js";
 import { loadEngineConfig } from "./engine-config.js";
 import type { ServiceContext } from "./context.js";
-import { changeUserState } from "./user-state.js";
+import { applyUserChange, changeUserState } from "./user-state.js";
 
 /** How a user write treats a user that does or does not exist yet. */
 export type UserWriteMode = "create" | "identify" | "update";
@@ -31,10 +30,15 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
     }
     if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
     const next = upsertUser(stored?.state ?? createUserState(upsert.id, now), upsert, now);
-    if (stored) return { write: next, result: next };
-    // A first identification may award points (user-creation triggers), which leaderboards may rank.
-    const created = react(next, { userCreated: true }, engine, now);
-    const { state } = await rankUserChanges(ctx, tenantId, engine, created.state, contributionOf(undefined, created.reactions.points, undefined), now);
+    // An update may move the user's due time (a new time zone); a first identification may award
+    // points (user-creation triggers), which leaderboards may rank.
+    const created = stored ? null : react(next, { userCreated: true }, engine, now);
+    const { state } = await applyUserChange(ctx, tenantId, engine, {
+      state: created?.state ?? next,
+      events: created ? eventsOf(created.reactions) : {},
+      contribution: created ? contributionOf(undefined, created.reactions.points, undefined) : {},
+      at: now,
+    });
     return { write: state, result: state };
   });
 }
