@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { readStoredUser } from "../src/store/users.js";
 
 let server: TestServer;
 const ids: Record<string, string | undefined> = {};
@@ -123,7 +124,7 @@ describe("energy", () => {
   it("caps the total at maxPoints", async () => {
     const user = await server.rest("PUT", "/v1/users/cap", { body: {} });
     expect(user.status).toBe(200);
-    const stored = await server.service.context.database.collections.users.findOne({ userId: "cap" });
-    expect(stored!.points[ids.energy!]!.total).toBe(2);
+    const stored = await readStoredUser(server.service.context.database.collections.users, "default", "cap");
+    expect(stored!.state.points[ids.energy!]!.total).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { readStoredUser } from "../src/store/users.js";
 
 let server: TestServer;
 
@@ -52,8 +53,8 @@ describe("streaks", () => {
       { periodStart: date(0), periodEnd: date(0), length: 0, usedFreeze: false, usedPause: false },
     ]);
     // The caught-up state was stored (compute, then persist).
-    const stored = await server.service.context.database.collections.users.findOne({ userId: "bob" });
-    expect(stored!.streak!.length).toBe(0);
+    const stored = (await readStoredUser(server.service.context.database.collections.users, "default", "bob"))!.state;
+    expect(stored.streak!.length).toBe(0);
   });
 
   it("count days in the user's own time zone", async () => {
@@ -157,8 +158,8 @@ describe("time-driven work", () => {
     const { runDueWork } = await import("../src/pipeline/due-work.js");
     await practise("sam", 10, noon(-1)); // length 1, one freeze; then days 0 and +1 are missed
     const users = server.service.context.database.collections.users;
-    const before = await users.findOne({ userId: "sam" });
-    const dueMinute = Math.floor(before!.dueAt!.getTime() / 60_000);
+    const before = (await readStoredUser(users, "default", "sam"))!.state;
+    const dueMinute = Math.floor(before.dueAt!.getTime() / 60_000);
     expect(dueMinute).toBeGreaterThan(Math.floor(Date.now() / 60_000) - 1);
     // The scheduler finds the user in that minute's due bucket, by key.
     const { findDueUsers } = await import("../src/store/due-users.js");
@@ -166,12 +167,12 @@ describe("time-driven work", () => {
 
     const later = new Date(noon(2).getTime() + 60_000);
     await runDueWork({ ...server.service.context, now: () => later }, "default", "sam");
-    const after = await users.findOne({ userId: "sam" });
-    expect(after!.streak!.length).toBe(0);
-    expect(after!.streak!.freezes).toBe(0);
-    expect(after!.dueAt).toBeNull(); // no streak left and no freeze earning configured: nothing is due
+    const after = (await readStoredUser(users, "default", "sam"))!.state;
+    expect(after.streak!.length).toBe(0);
+    expect(after.streak!.freezes).toBe(0);
+    expect(after.dueAt).toBeNull(); // no streak left and no freeze earning configured: nothing is due
     // Running it again with the same clock changes nothing (idempotent).
     await runDueWork({ ...server.service.context, now: () => later }, "default", "sam");
-    expect((await users.findOne({ userId: "sam" }))!.streak).toEqual(after!.streak);
+    expect((await readStoredUser(users, "default", "sam"))!.state.streak).toEqual(after.streak);
   });
 });

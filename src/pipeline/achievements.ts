@@ -96,7 +96,8 @@ export async function backfillAchievement(ctx: ServiceContext, tenantId: string,
   const engine = await loadEngineConfig(ctx, tenantId);
   let completed = 0;
   const cursor = ctx.database.collections.users.find({ tenantId }, { projection: { userId: 1 } });
-  for await (const { userId } of cursor) {
+  for await (const doc of cursor) {
+    const userId = doc.userId as string;
     completed += await changeUserState(ctx, tenantId, userId, async (stored, now) => {
       if (!stored || stored.state.achievements[achievement.id]) return { write: null, result: 0 };
       const result = completeAchievements(stored.state, engine.achievements, { backfill: true }, now, randomUUID);

@@ -26,7 +26,7 @@ export interface EventInput {
 export type EventResult = { kind: "applied"; outcome: EventOutcome } | { kind: "replayed"; outcome: EventOutcome };
 
 /** Idempotency records kept in the user document before they are moved to their collection. */
-const RECENT_IDEMPOTENCY_LIMIT = 50;
+export const RECENT_IDEMPOTENCY_LIMIT = 50;
 /** Admin timestamps may lead the server clock by this much (clock skew), no more. */
 const MAX_FUTURE_MS = 60_000;
 

@@ -16,10 +16,17 @@ describe("userChanges", () => {
     expect(userChanges(base, after)).toEqual({ set: { name: "Ann", updated: after.updated, tzHistory: after.tzHistory }, unset: {} });
   });
 
-  it("sets only the changed entries of per-metric, per-system, per-leaderboard and per-achievement maps", () => {
-    const before = { ...base, metrics: { m1: { total: "1", daily: {} }, m2: { total: "7", daily: {} } } };
-    const after = { ...before, metrics: { ...before.metrics, m1: { total: "2", daily: { "2026-01-01": "1" } } } };
-    expect(userChanges(before, after)).toEqual({ set: { "metrics.m1": after.metrics.m1 }, unset: {} });
+  it("sets only the changed entries of nested maps, down to a metric's day", () => {
+    const before = { ...base, metrics: { m1: { total: "1", daily: { "2025-12-31": "1" } }, m2: { total: "7", daily: {} } } };
+    const after = { ...before, metrics: { ...before.metrics, m1: { total: "2", daily: { "2025-12-31": "1", "2026-01-01": "1" } } } };
+    // Days are stored packed per month (store/user-encoding.ts): the new day's month is set.
+    expect(userChanges(before, after)).toEqual({ set: { "metrics.m1.total": "2", "metrics.m1.daily.2026-01": "1" }, unset: {} });
+  });
+
+  it("replaces changed top-level fields whole for a document stored in an earlier layout", () => {
+    const before = { ...base, metrics: { m1: { total: "1", daily: {} } } };
+    const after = { ...before, metrics: { m1: { total: "2", daily: {} } } };
+    expect(userChanges(before, after, true)).toEqual({ set: { metrics: after.metrics }, unset: {} });
   });
 
   it("unsets removed entries and fields", () => {
@@ -30,7 +37,7 @@ describe("userChanges", () => {
 
   it("sets the whole map when an entry's key cannot be a path segment", () => {
     const before = { ...base, leaderboards: {} };
-    const after = { ...base, leaderboards: { "a.b": { run: "x" } } } as never;
-    expect(userChanges(before, after)).toEqual({ set: { leaderboards: { "a.b": { run: "x" } } }, unset: {} });
+    const after = { ...base, leaderboards: { "a.b": { run: "x", group: "", value: "1", history: [] } } };
+    expect(userChanges(before, after)).toEqual({ set: { leaderboards: { "a.b": { run: "x", group: "", value: "1", history: {} } } }, unset: {} });
   });
 });

@@ -2,9 +2,13 @@ import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import { createUserState, type UserState } from "../domain/user.js";
+import { decodeUserState, encodeUserState, PATH_SEGMENT, type StoredUserState } from "./user-encoding.js";
 
-/** One document per user and tenant: the user's whole game state plus a version for compare-and-set. */
-export interface UserDocument extends UserState {
+/**
+ * One document per user and tenant: the user's whole game state (laid out as store/user-encoding.ts
+ * describes) plus a version for compare-and-set.
+ */
+export interface UserDocument extends StoredUserState {
   _id: string;
   tenantId: string;
   version: number;
@@ -30,6 +34,8 @@ export interface VersionedUser {
   state: UserState;
   /** 0 when the user does not exist yet. */
   version: number;
+  /** Stored in an earlier layout (lists as arrays): the next write replaces changed fields whole. */
+  earlierLayout?: boolean;
 }
 
 /** Tenant IDs never contain "/", so the pair is unambiguous. */
@@ -39,7 +45,7 @@ export function userDocumentId(tenantId: string, userId: string): string {
 
 /** The stored document of a user's state at a version. */
 export function userDocument(tenantId: string, state: UserState, version = 1): UserDocument {
-  return { ...state, _id: userDocumentId(tenantId, state.userId), tenantId, version };
+  return { ...encodeUserState(state), _id: userDocumentId(tenantId, state.userId), tenantId, version };
 }
 
 /**
@@ -67,45 +73,61 @@ export async function findUser(users: Collection<UserDocument>, tenantId: string
   const _id = userDocumentId(tenantId, userId);
   const cached = caches.get(users)?.get(_id);
   if (cached) return structuredClone(cached);
-  const doc = await users.findOne({ _id });
-  if (!doc) return null;
-  // `dueMinute` and `outboxPending` were stored by earlier versions; they are not state.
-  const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc as UserDocument & Record<string, unknown>;
-  // Fields added after a document was written take their defaults.
-  const found = { state: { ...createUserState(userId, stored.created as Date), ...(stored as Partial<UserState>) }, version };
-  caches.get(users)?.set(_id, structuredClone(found));
+  const found = await readStoredUser(users, tenantId, userId);
+  if (found) caches.get(users)?.set(_id, structuredClone(found));
   return found;
 }
 
-/** Maps whose entries change one at a time: a write sets the changed entries, not the whole map. */
-const ENTRY_FIELDS: ReadonlySet<string> = new Set(["metrics", "points", "leaderboards", "achievements"]);
-/** A key that can be one segment of an update path. */
-const PATH_SEGMENT = /^[^.$][^.]*$/;
+/** The user as stored in the database, past any cache. */
+export async function readStoredUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
+  const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
+  if (!doc) return null;
+  // `dueMinute` and `outboxPending` were stored by earlier versions; they are not state.
+  const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc;
+  // Fields added after a document was written take their defaults.
+  const state = { ...createUserState(userId, stored.created as Date), ...decodeUserState(stored) };
+  return { state, version, ...(isEarlierLayout(stored) && { earlierLayout: true }) };
+}
+/** Lists an earlier version stored as arrays, now linked maps (see store/user-encoding.ts). */
+function isEarlierLayout(stored: Record<string, unknown>): boolean {
+  const points = Object.values((stored.points ?? {}) as Record<string, { awardParts?: unknown }>);
+  const boards = Object.values((stored.leaderboards ?? {}) as Record<string, { history?: unknown }>);
+  const streak = stored.streak as { history?: unknown } | null | undefined;
+  const metrics = Object.values((stored.metrics ?? {}) as Record<string, { daily?: Record<string, unknown> }>);
+  const daysOneByOne = (daily: Record<string, unknown> | undefined) => Object.keys(daily ?? {}).some((key) => key.length !== 7);
+  return (
+    metrics.some((m) => daysOneByOne(m.daily)) ||
+    Object.values((stored.points ?? {}) as Record<string, { daily?: Record<string, unknown> }>).some((p) => daysOneByOne(p.daily)) ||
+    Array.isArray(stored.recentIdempotency) ||
+    points.some((p) => p.awardParts === undefined) ||
+    boards.some((b) => Array.isArray(b.history)) ||
+    Array.isArray(streak?.history)
+  );
+}
 
 /**
- * What changed between two states, as `$set` and `$unset` paths: top-level fields, and single
- * entries of the per-metric, per-system and per-leaderboard maps. A write therefore sends what an
- * event changed, never the user's whole history.
+ * What changed between two states, as `$set` and `$unset` paths into the stored layout: the diff
+ * goes down into nested maps (per metric, per day, per points system, per award, ...) as long as
+ * their keys can be update paths, so a write sends what an event changed, never the user's whole
+ * history. `wholeFields`: replace changed top-level fields whole (a document in an earlier layout).
  */
-export function userChanges(before: UserState, after: UserState): { set: Record<string, unknown>; unset: Record<string, ""> } {
+export function userChanges(before: UserState, after: UserState, wholeFields = false): { set: Record<string, unknown>; unset: Record<string, ""> } {
   const set: Record<string, unknown> = {};
   const unset: Record<string, ""> = {};
-  const put = (path: string, value: unknown) => (value === undefined ? (unset[path] = "") : (set[path] = value));
-  const a = before as unknown as Record<string, unknown>;
-  const b = after as unknown as Record<string, unknown>;
-  for (const field of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const old = a[field];
-    const next = b[field];
-    if (isDeepStrictEqual(old, next)) continue;
-    if (ENTRY_FIELDS.has(field) && isPlainObject(old) && isPlainObject(next)) {
-      const keys = new Set([...Object.keys(old), ...Object.keys(next)]);
-      if ([...keys].every((k) => PATH_SEGMENT.test(k))) {
-        for (const key of keys) if (!isDeepStrictEqual(old[key], next[key])) put(`${field}.${key}`, next[key]);
-        continue;
-      }
+  const diff = (old: Record<string, unknown>, next: Record<string, unknown>, prefix: string, descend: boolean) => {
+    for (const key of new Set([...Object.keys(old), ...Object.keys(next)])) {
+      const a = old[key];
+      const b = next[key];
+      if (a === b) continue;
+      const path = prefix + key;
+      if (descend && isPlainObject(a) && isPlainObject(b) && [...Object.keys(a), ...Object.keys(b)].every((k) => PATH_SEGMENT.test(k))) {
+        diff(a, b, `${path}.`, true);
+      } else if (isDeepStrictEqual(a, b)) continue;
+      else if (b === undefined) unset[path] = "";
+      else set[path] = b;
     }
-    put(field, next);
-  }
+  };
+  diff(encodeUserState(before), encodeUserState(after), "", !wholeFields);
   return { set, unset };
 }
 
@@ -151,7 +173,7 @@ async function writeUser(users: Collection<UserDocument>, tenantId: string, prev
       throw error;
     }
   }
-  const { set, unset } = userChanges(previous.state, next);
+  const { set, unset } = userChanges(previous.state, next, previous.earlierLayout);
   if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return previous.version;
   const _id = userDocumentId(tenantId, next.userId);
   const filter = mode === "versioned" ? { _id, version: previous.version } : { _id };
