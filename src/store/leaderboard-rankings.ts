@@ -31,6 +31,7 @@ import {
   type Standing,
 } from "../domain/leaderboard-ranking.js";
 import { isDuplicateKeyError, type Collections } from "./database.js";
+import { batchInserts } from "./insert-batcher.js";
 
 /**
  * Leaderboard rankings in the database: one ranking per leaderboard, run and breakdown group (a
@@ -75,7 +76,9 @@ import { isDuplicateKeyError, type Collections } from "./database.js";
  *
  * In one process the writes of a scope are queued and committed in groups (every change waiting
  * while a commit runs goes into the next one), so concurrent events cost one commit per group, not
- * one each, and never conflict with each other.
+ * one each, and never conflict with each other. The inserts of commits running side by side in
+ * several scopes (one event's leaderboards) go out together, one unordered `insertMany` per
+ * collection (store/insert-batcher.ts); each root insert still succeeds or fails on its own.
  */
 
 export interface RankingScope {
@@ -298,6 +301,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   if (retainMs < attemptMs) throw new RangeError("retainMs must be at least attemptMs");
   const queues = new Map<string, Job[]>();
   const exclusive = options.exclusive ?? false;
+  // The commits of several scopes at once (one event's leaderboards) share their round trips.
+  const insertRankChunks = batchInserts(rankChunks);
+  const insertUserChunks = batchInserts(userChunks);
+  const insertRoots = batchInserts(rankings);
   /** Chunk lines by chunk ID. */
   const chunkCache = new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 });
   /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
@@ -467,8 +474,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const user = users.finish(newUserChunkId);
     const chunkDoc = (id: string, lines: string[]): ChunkDocument => ({ _id: id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: lines.join("\n") });
     await Promise.all([
-      rank.written.length > 0 ? rankChunks.insertMany(rank.written.map((c) => chunkDoc(c.id, c.lines))) : null,
-      user.written.length > 0 ? userChunks.insertMany(user.written.map((c) => chunkDoc(c.id, c.lines))) : null,
+      insertRankChunks(rank.written.map((c) => chunkDoc(c.id, c.lines))),
+      insertUserChunks(user.written.map((c) => chunkDoc(c.id, c.lines))),
     ]);
     let garbage = [...root.garbage, ...ranks.replaced, ...users.replaced];
     const collect = garbage.length >= garbageBatch ? garbage : [];
@@ -493,7 +500,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       oldest: root.oldest + expired.length,
     };
     try {
-      await rankings.insertOne({ ...committed });
+      await insertRoots([{ ...committed }]);
     } catch (error) {
       rootCache.delete(key); // whatever happened, the next attempt reads the database
       if (!isDuplicateKeyError(error)) throw error;
