@@ -33,6 +33,7 @@ const ALLOWED_SCANS: Record<string, string> = {
   pending_outboxes: "pending work: only users whose outbox is not empty right now",
   due_users: "pending work: the minutes not processed yet",
   webhook_claims: "pending work: attempts in progress",
+  webhook_ready: "pending work: deliveries ready to attempt",
   leaderboard_announcements: "bounded by configuration: per leaderboard run and group announced, read per tenant",
 };
 
@@ -52,11 +53,6 @@ const KNOWN_SCANS: Record<string, string> = {
   "metric_event_batches update {_id,leaseOwner,attempts}": "batch progress and release (owner-checked)",
   "metric_event_batches delete {status,completed:{$lt}}": "retention of completed batches",
   "metric_event_batch_events find {created:{$lt}}": "retention of batch events",
-  "webhook_deliveries find {ready}": "the deliverer's poll for ready deliveries",
-  "webhook_deliveries find {dueMinute}": "the retry walker's minute lookup",
-  "webhook_deliveries update {_id,version}": "delivery results (version-checked)",
-  "webhook_deliveries update {_id,version,ready}": "delivery claims (version-checked)",
-  "webhook_deliveries delete {purgeDay}": "retention purge by day",
   "webhook_deliveries find {tenantId,endpointId}": "admin listing of an endpoint's deliveries",
   "webhook_deliveries find {tenantId,messageId}": "admin listing of a message's deliveries",
 };

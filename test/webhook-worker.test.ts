@@ -8,7 +8,7 @@ import { ConfigCache } from "../src/store/config-cache.js";
 import { openDatabase, type Database } from "../src/store/database.js";
 import { KeyedLock } from "../src/store/keyed-lock.js";
 import { createSecretCodec } from "../src/store/webhook-secrets.js";
-import { claimDelivery, dayOf, insertDeliveries, saveEndpoint } from "../src/store/webhooks.js";
+import { claimDelivery, dayOf, deliveryStore, insertDeliveries, saveEndpoint } from "../src/store/webhooks.js";
 import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
@@ -67,12 +67,13 @@ const message = (id: string) => createMessage("streak.lost", { user: { id: "u1" 
 describe("webhook worker", () => {
   it("makes a delivery whose attempt died with its instance ready again once the claim has run out, and delivers it", async () => {
     await database.collections.leases.deleteMany({});
-    await insertDeliveries(database.collections.webhookDeliveries, [newDelivery("t1", "ep1", message("msg_crashed"), T0)]);
+    const store = deliveryStore(database, new KeyedLock());
+    await insertDeliveries(store, [newDelivery("t1", "ep1", message("msg_crashed"), T0)]);
     const [ready] = await database.collections.webhookDeliveries.find({ messageId: "msg_crashed" }).toArray();
     // A dead instance claimed it (claim lasts 45 s) and never came back.
-    const claimed = await claimDelivery(database.collections, ready!, "dead-instance", T0, new Date(T0.getTime() + 45_000));
+    const claimed = await claimDelivery(store, ready!, "dead-instance", T0, new Date(T0.getTime() + 45_000));
     expect(claimed).not.toBeNull();
-    expect(await claimDelivery(database.collections, ready!, "other", T0, new Date(T0.getTime() + 45_000))).toBeNull(); // once only
+    expect(await claimDelivery(store, ready!, "other", T0, new Date(T0.getTime() + 45_000))).toBeNull(); // once only
 
     const clock = { now: new Date(T0.getTime() + 30_000) };
     const worker = createWebhookWorker(contextAt(clock), logger, { lookbackMinutes: 2 });
@@ -95,7 +96,7 @@ describe("webhook worker", () => {
     const expired = { ...newDelivery("t1", "ep1", message("msg_expired"), T0), status: "delivered" as const, ready: false, purgeDay: today };
     const kept = { ...newDelivery("t1", "ep1", message("msg_kept"), T0), status: "failed" as const, ready: false, purgeDay: today + 1 };
     const pending = { ...newDelivery("t1", "ep1", message("msg_pending"), T0), ready: false };
-    await insertDeliveries(database.collections.webhookDeliveries, [expired, kept, pending]);
+    await insertDeliveries(deliveryStore(database, new KeyedLock()), [expired, kept, pending]);
     const worker = createWebhookWorker(contextAt(clock), logger, {});
     await worker.coordinate();
     const left = await database.collections.webhookDeliveries.find({ messageId: { $in: ["msg_expired", "msg_kept", "msg_pending"] } }).toArray();

@@ -4,6 +4,7 @@ import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
 import { checkEndpointUrl, checkEventTypes, formatSecret, SECRET_BYTES, type WebhookEventType } from "../domain/webhooks.js";
 import {
   deleteEndpoint,
+  deliveryStore,
   findDelivery,
   findEndpointDocument,
   findEndpointView,
@@ -229,7 +230,7 @@ export async function getWebhookDelivery(ctx: ServiceContext, tenantId: string, 
 export async function redeliverMessage(ctx: ServiceContext, tenantId: string, endpointId: string, messageId: string): Promise<WebhookDeliveryDocument> {
   const endpoint = await getEndpoint(ctx, tenantId, endpointId);
   if (!endpoint.enabled) throw new DomainError("unprocessable", `Webhook endpoint "${endpointId}" is disabled; enable it before redelivering`);
-  const deliveries = ctx.database.collections.webhookDeliveries;
+  const deliveries = deliveryStore(ctx.database, ctx.userLocks);
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await getWebhookDelivery(ctx, tenantId, endpointId, messageId);
     // Never two attempts at once: one in progress (or cut short by a crash, until its claim runs out) finishes first.

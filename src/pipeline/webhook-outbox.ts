@@ -1,6 +1,6 @@
 import type { OutboxMessage } from "../domain/webhooks.js";
 import { createSecretCodec } from "../store/webhook-secrets.js";
-import { deliveryId, insertDeliveries, type WebhookDeliveryDocument } from "../store/webhooks.js";
+import { deliveryId, deliveryStore, insertDeliveries, type WebhookDeliveryDocument } from "../store/webhooks.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../domain/webhooks.js";
 import type { ServiceContext, WebhookOptions } from "./context.js";
 import { clearOutboxPending } from "../store/pending-outboxes.js";
@@ -59,7 +59,7 @@ export async function handOverMessages(ctx: ServiceContext, tenantId: string, me
   const { endpoints } = await ctx.config.webhooks(tenantId);
   const now = ctx.now();
   const docs = messages.flatMap((m) => endpoints.filter((e) => e.eventTypes.includes(m.type)).map((e) => newDelivery(tenantId, e.id, m, now)));
-  await insertDeliveries(ctx.database.collections.webhookDeliveries, docs);
+  await insertDeliveries(deliveryStore(ctx.database, ctx.userLocks), docs);
   return docs.length;
 }
 

@@ -6,7 +6,9 @@ import { findPendingOutboxes } from "../store/pending-outboxes.js";
 import { minuteOf } from "../store/users.js";
 import {
   claimDelivery,
+  clearDueMinute,
   dayOf,
+  deliveryStore,
   disableEndpoint,
   findDeliveriesDueInMinute,
   findEndpointDocument,
@@ -82,7 +84,7 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
   const random = options.random ?? Math.random;
   const settings = webhookOptions(ctx);
   const leases = ctx.database.collections.leases;
-  const deliveries = ctx.database.collections.webhookDeliveries;
+  const deliveries = deliveryStore(ctx.database, ctx.userLocks);
   const log = logger.child({ component: "webhooks" });
 
   let stopping = false;
@@ -147,15 +149,11 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
     let minute = lease.cursor ?? lastElapsed - (options.lookbackMinutes ?? 60);
     while (minute < lastElapsed && !stopping) {
       minute += 1;
-      for (;;) {
-        const due = await findDeliveriesDueInMinute(deliveries, minute, 500);
-        let changed = 0;
-        for (const d of due) {
-          if (d.status === "pending" && !d.ready && (await markReady(deliveries, d._id, d.version, ctx.now()))) changed += 1;
-        }
-        // Deliveries no longer pending keep their dueMinute only until their next write; stop when nothing moved.
-        if (due.length < 500 || changed === 0) break;
+      const due = await findDeliveriesDueInMinute(deliveries, minute);
+      for (const d of due.deliveries) {
+        if (d.status === "pending" && !d.ready) await markReady(deliveries, d._id, d.version, ctx.now());
       }
+      await clearDueMinute(deliveries, due.bucketIds);
       const at = ctx.now();
       if (!(await advanceLease(leases, lease, minute, at, leaseMs))) {
         lease = null;
@@ -315,12 +313,12 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
     for (const doc of ready) {
       if (started >= free || stopping) break;
       const now = ctx.now();
-      const claim = await claimDelivery(ctx.database.collections, doc, owner, now, new Date(now.getTime() + settings.timeoutMs + 30_000));
+      const claim = await claimDelivery(deliveries, doc, owner, now, new Date(now.getTime() + settings.timeoutMs + 30_000));
       if (!claim) continue; // another instance took it
       started += 1;
       const running: Promise<void> = attempt(claim.delivery)
         .catch((error) => log.error({ err: error, deliveryId: doc._id }, "webhook attempt failed unexpectedly; it is retried after its claim runs out"))
-        .then(() => releaseClaim(ctx.database.collections, claim.claimId))
+        .then(() => releaseClaim(deliveries, claim.claimId))
         .catch((error) => log.error({ err: error, deliveryId: doc._id }, "releasing a webhook claim failed"))
         .finally(() => {
           active.delete(running);

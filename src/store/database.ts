@@ -12,7 +12,8 @@ import type { DueUsersDocument } from "./due-users.js";
 import type { PendingOutboxDocument } from "./pending-outboxes.js";
 import type { StreakPauseOwnerDocument } from "./streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./users.js";
-import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument } from "./webhooks.js";
+import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument, WebhookReadyDocument } from "./webhooks.js";
+import type { KeyedBucketDocument } from "./keyed-buckets.js";
 
 /** The service's collections. Every document but tenants and API keys carries `tenantId`. */
 export interface Collections {
@@ -58,6 +59,12 @@ export interface Collections {
   webhookDeliveries: Collection<WebhookDeliveryDocument>;
   /** Markers of delivery attempts in progress (the exclusive step of a claim; see store/webhooks.ts). */
   webhookClaims: Collection<WebhookClaimDocument>;
+  /** Deliveries ready to attempt (pending work; see store/webhooks.ts). */
+  webhookReady: Collection<WebhookReadyDocument>;
+  /** Deliveries due for a retry (or an attempt's end), by minute (keyed buckets). */
+  webhookDue: Collection<KeyedBucketDocument>;
+  /** Finished deliveries whose retention ends, by day (keyed buckets). */
+  webhookPurge: Collection<KeyedBucketDocument>;
 }
 
 export interface Database {
@@ -110,6 +117,9 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     webhookEndpoints: db.collection("webhook_endpoints"),
     webhookDeliveries: db.collection("webhook_deliveries"),
     webhookClaims: db.collection("webhook_claims"),
+    webhookReady: db.collection("webhook_ready"),
+    webhookDue: db.collection("webhook_due"),
+    webhookPurge: db.collection("webhook_purge"),
   };
   await createIndexes(collections);
   const mode = writeMode ?? (isFerretDb ? "single-instance" : "versioned");

@@ -1,6 +1,9 @@
-import type { AnyBulkWriteOperation, Collection, Filter } from "mongodb";
+import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from "mongodb";
 import type { WebhookEventType } from "../domain/webhooks.js";
-import { isDuplicateKeyError, type Collections } from "./database.js";
+import { isDuplicateKeyError, type Collections, type Database } from "./database.js";
+import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
+import type { KeyedLock } from "./keyed-lock.js";
+import type { WriteMode } from "./users.js";
 
 /**
  * A webhook endpoint of a tenant. The signing secrets are stored in their at-rest form (see
@@ -139,12 +142,88 @@ export async function disableEndpoint(endpoints: Collection<WebhookEndpointDocum
 
 export type WebhookCollections = Pick<Collections, "webhookEndpoints" | "webhookDeliveries">;
 
+/**
+ * Deliveries are reached by `_id` only (FerretDB's SQLite backend serves nothing else by index, and
+ * `webhook_deliveries` grows with every message). What the loops must find is kept beside them, keyed:
+ * - `webhook_ready`: one marker per delivery ready to attempt (`_id` = the delivery's), written
+ *   before the write that makes it ready, removed after the write that takes it (a claim) or when
+ *   the deliverer finds the delivery finished or gone; the deliverer reads it whole (pending work);
+ * - `webhook_due`: per minute, the deliveries due then (a retry, or the end of an attempt's claim),
+ *   keyed buckets (store/keyed-buckets.ts) added before the write that sets `dueMinute`;
+ * - `webhook_purge`: per UTC day, the finished deliveries whose retention ends then, added before
+ *   the write that finishes them.
+ * Every write of a delivery goes through `writeMarkers` first. Conditional writes name the version
+ * read: on MongoDB in the filter (`versioned`), on FerretDB (`single-instance`, one process) under
+ * this process's lock of the delivery, read by `_id` and checked, then written by `_id` alone.
+ */
+export interface DeliveryStore {
+  collections: Pick<Collections, "webhookDeliveries" | "webhookClaims" | "webhookReady" | "webhookDue" | "webhookPurge">;
+  mode: WriteMode;
+  locks: KeyedLock;
+}
+
+export function deliveryStore(database: Pick<Database, "collections" | "writeMode">, locks: KeyedLock): DeliveryStore {
+  return { collections: database.collections, mode: database.writeMode, locks };
+}
+
+/** A delivery ready to attempt (see DeliveryStore); `at`: when the marker was last written. */
+export interface WebhookReadyDocument {
+  _id: string;
+  at: Date;
+}
+
+/**
+ * A marker is written just before the write that makes its delivery ready, so a reader may find
+ * one whose delivery is not ready (or not there) YET; only a marker this old that still points at
+ * nothing ready is dropped.
+ */
+const READY_MARKER_GRACE_MS = 60_000;
+
+/** What the loops need to find a delivery in the state `doc` is about to be written in. */
+async function writeMarkers(store: DeliveryStore, docs: readonly WebhookDeliveryDocument[]): Promise<void> {
+  const { webhookReady, webhookDue, webhookPurge } = store.collections;
+  const ready = docs.filter((d) => d.ready && d.status === "pending");
+  const at = new Date();
+  await Promise.all([
+    ready.length > 0 ? webhookReady.bulkWrite(ready.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: { at }, upsert: true } })), { ordered: false }) : null,
+    ...docs.filter((d) => d.status === "pending" && d.dueMinute !== null).map((d) => addToBucket(webhookDue, store.locks, d.dueMinute!, d._id)),
+    ...docs.filter((d) => d.status !== "pending" && d.purgeDay !== null).map((d) => addToBucket(webhookPurge, store.locks, d.purgeDay!, d._id)),
+  ]);
+}
+
+/** Drops the ready marker of a delivery written as not ready (after that write). */
+async function dropReadyMarker(store: DeliveryStore, doc: WebhookDeliveryDocument): Promise<void> {
+  if (!doc.ready || doc.status !== "pending") await store.collections.webhookReady.deleteOne({ _id: doc._id });
+}
+
+/**
+ * Applies `write` to the delivery if it still matches `expected` (its version, and any other field
+ * named); false when it changed meanwhile.
+ */
+async function writeIfCurrent(
+  store: DeliveryStore,
+  id: string,
+  expected: Partial<WebhookDeliveryDocument> & { version: number },
+  write: { replacement: WebhookDeliveryDocument } | { update: UpdateFilter<WebhookDeliveryDocument> },
+): Promise<boolean> {
+  const deliveries = store.collections.webhookDeliveries;
+  const apply = (filter: Filter<WebhookDeliveryDocument>) =>
+    "replacement" in write ? deliveries.replaceOne(filter, write.replacement) : deliveries.updateOne(filter, write.update);
+  if (store.mode === "versioned") return (await apply({ _id: id, ...expected } as Filter<WebhookDeliveryDocument>)).matchedCount === 1;
+  return store.locks.run(`delivery:${id}`, async () => {
+    const current = await deliveries.findOne({ _id: id });
+    if (!current || Object.entries(expected).some(([field, value]) => current[field as keyof WebhookDeliveryDocument] !== value)) return false;
+    return (await apply({ _id: id })).matchedCount === 1;
+  });
+}
+
 /** Stores deliveries that do not exist yet; existing ones (a hand-over repeated after a crash) are left as they are. */
-export async function insertDeliveries(deliveries: Collection<WebhookDeliveryDocument>, docs: WebhookDeliveryDocument[]): Promise<void> {
+export async function insertDeliveries(store: DeliveryStore, docs: WebhookDeliveryDocument[]): Promise<void> {
   if (docs.length === 0) return;
+  await writeMarkers(store, docs);
   const ops: AnyBulkWriteOperation<WebhookDeliveryDocument>[] = docs.map((doc) => ({ insertOne: { document: doc } }));
   try {
-    await deliveries.bulkWrite(ops, { ordered: false });
+    await store.collections.webhookDeliveries.bulkWrite(ops, { ordered: false });
   } catch (error) {
     const writeErrors = (error as { writeErrors?: unknown[] | unknown }).writeErrors;
     const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
@@ -152,9 +231,20 @@ export async function insertDeliveries(deliveries: Collection<WebhookDeliveryDoc
   }
 }
 
-/** Deliveries to attempt now (any instance may take them; the claim decides who does). */
-export async function findReadyDeliveries(deliveries: Collection<WebhookDeliveryDocument>, limit: number): Promise<WebhookDeliveryDocument[]> {
-  return deliveries.find({ ready: true }).limit(limit).toArray();
+/**
+ * Deliveries to attempt now (any instance may take them; the claim decides who does): the ready
+ * markers, each delivery read by `_id`. A marker older than READY_MARKER_GRACE_MS whose delivery is
+ * not ready (finished, deleted, or taken by a claim whose marker removal was cut short) is dropped.
+ */
+export async function findReadyDeliveries(store: DeliveryStore, limit: number): Promise<WebhookDeliveryDocument[]> {
+  const { webhookReady, webhookDeliveries } = store.collections;
+  const markers = await webhookReady.find({}).limit(limit).toArray();
+  const docs = await Promise.all(markers.map((m) => webhookDeliveries.findOne({ _id: m._id })));
+  const isReady = (d: WebhookDeliveryDocument | null) => d !== null && d.status === "pending" && d.ready;
+  const graceEnded = Date.now() - READY_MARKER_GRACE_MS;
+  const stale = markers.filter((m, i) => !isReady(docs[i]!) && (m.at?.getTime() ?? 0) < graceEnded);
+  if (stale.length > 0) await webhookReady.bulkWrite(stale.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
+  return docs.filter((d): d is WebhookDeliveryDocument => isReady(d));
 }
 
 /**
@@ -176,7 +266,7 @@ export interface WebhookClaimDocument {
  * ready again once that minute has passed. Returns the claimed delivery and the marker to release.
  */
 export async function claimDelivery(
-  collections: Pick<Collections, "webhookDeliveries" | "webhookClaims">,
+  store: DeliveryStore,
   doc: WebhookDeliveryDocument,
   owner: string,
   now: Date,
@@ -184,46 +274,56 @@ export async function claimDelivery(
 ): Promise<{ delivery: WebhookDeliveryDocument; claimId: string } | null> {
   const claimId = `${doc._id}@${doc.version}`;
   try {
-    await collections.webhookClaims.insertOne({ _id: claimId, at: now });
+    await store.collections.webhookClaims.insertOne({ _id: claimId, at: now });
   } catch (error) {
     if (isDuplicateKeyError(error)) return null; // another instance claimed this version
     throw error;
   }
   const dueMinute = Math.floor(leaseUntil.getTime() / 60_000);
-  const result = await collections.webhookDeliveries.updateOne(
-    { _id: doc._id, version: doc.version, ready: true },
-    { $set: { ready: false, leaseOwner: owner, dueMinute, updated: now }, $inc: { version: 1 } },
-  );
-  if (result.matchedCount !== 1) {
-    await releaseClaim(collections, claimId);
+  const delivery = { ...doc, ready: false, leaseOwner: owner, dueMinute, updated: now, version: doc.version + 1 };
+  await writeMarkers(store, [delivery]);
+  const claimed = await writeIfCurrent(store, doc._id, { version: doc.version, ready: true }, {
+    update: { $set: { ready: false, leaseOwner: owner, dueMinute, updated: now }, $inc: { version: 1 } },
+  });
+  if (!claimed) {
+    await releaseClaim(store, claimId);
     return null;
   }
-  return { delivery: { ...doc, ready: false, leaseOwner: owner, dueMinute, updated: now, version: doc.version + 1 }, claimId };
+  await dropReadyMarker(store, delivery);
+  return { delivery, claimId };
 }
 
 /** Removes a claim marker once its attempt is recorded (its version is history by then). */
-export async function releaseClaim(collections: Pick<Collections, "webhookClaims">, claimId: string): Promise<void> {
-  await collections.webhookClaims.deleteOne({ _id: claimId });
+export async function releaseClaim(store: Pick<DeliveryStore, "collections">, claimId: string): Promise<void> {
+  await store.collections.webhookClaims.deleteOne({ _id: claimId });
 }
 
 /** Writes a delivery's next state if nobody else changed it meanwhile. */
-export async function saveDelivery(deliveries: Collection<WebhookDeliveryDocument>, doc: WebhookDeliveryDocument, expectedVersion: number): Promise<boolean> {
-  const result = await deliveries.replaceOne({ _id: doc._id, version: expectedVersion }, { ...doc, version: expectedVersion + 1 });
-  return result.matchedCount === 1;
+export async function saveDelivery(store: DeliveryStore, doc: WebhookDeliveryDocument, expectedVersion: number): Promise<boolean> {
+  const next = { ...doc, version: expectedVersion + 1 };
+  await writeMarkers(store, [next]);
+  if (!(await writeIfCurrent(store, doc._id, { version: expectedVersion }, { replacement: next }))) return false;
+  await dropReadyMarker(store, next);
+  return true;
 }
 
-/** Deliveries parked in a minute (waiting for a retry, or held by an attempt). */
-export async function findDeliveriesDueInMinute(deliveries: Collection<WebhookDeliveryDocument>, minute: number, limit: number) {
-  return deliveries.find({ dueMinute: minute }, { projection: { _id: 1, version: 1, status: 1, ready: 1 } }).limit(limit).toArray();
+/** The deliveries listed as due in a minute (read by `_id`) and the bucket documents to clear once they are handled. */
+export async function findDeliveriesDueInMinute(store: DeliveryStore, minute: number): Promise<{ deliveries: WebhookDeliveryDocument[]; bucketIds: string[] }> {
+  const { keys, documentIds } = await readBucket(store.collections.webhookDue, minute);
+  const docs = await Promise.all(keys.map((_id) => store.collections.webhookDeliveries.findOne({ _id })));
+  return { deliveries: docs.filter((d): d is WebhookDeliveryDocument => d !== null && d.dueMinute === minute), bucketIds: documentIds };
+}
+
+export async function clearDueMinute(store: DeliveryStore, bucketIds: readonly string[]): Promise<void> {
+  await clearBucket(store.collections.webhookDue, bucketIds);
 }
 
 /** Makes a waiting delivery ready (version-checked). */
-export async function markReady(deliveries: Collection<WebhookDeliveryDocument>, id: string, version: number, now: Date): Promise<boolean> {
-  const result = await deliveries.updateOne(
-    { _id: id, version, status: "pending", ready: false },
-    { $set: { ready: true, dueMinute: null, leaseOwner: null, updated: now }, $inc: { version: 1 } },
-  );
-  return result.matchedCount === 1;
+export async function markReady(store: DeliveryStore, id: string, version: number, now: Date): Promise<boolean> {
+  await writeMarkers(store, [{ _id: id, status: "pending", ready: true, dueMinute: null, purgeDay: null } as WebhookDeliveryDocument]);
+  return writeIfCurrent(store, id, { version, status: "pending", ready: false }, {
+    update: { $set: { ready: true, dueMinute: null, leaseOwner: null, updated: now }, $inc: { version: 1 } },
+  });
 }
 
 export interface DeliveryFilter {
@@ -251,7 +351,22 @@ export async function findDelivery(deliveries: Collection<WebhookDeliveryDocumen
   return delivery?.tenantId === tenantId ? delivery : null;
 }
 
-/** Deletes finished deliveries whose retention ended on `day` (an equality lookup per day). */
-export async function purgeDeliveries(deliveries: Collection<WebhookDeliveryDocument>, day: number): Promise<number> {
-  return (await deliveries.deleteMany({ purgeDay: day })).deletedCount;
+/**
+ * Deletes the finished deliveries whose retention ended on `day`: those listed in the day's purge
+ * bucket, each checked (a delivery redelivered since is pending again, or finished later) and
+ * deleted by `_id`; then the bucket.
+ */
+export async function purgeDeliveries(store: DeliveryStore, day: number): Promise<number> {
+  const { webhookDeliveries, webhookPurge } = store.collections;
+  const { keys, documentIds } = await readBucket(webhookPurge, day);
+  let deleted = 0;
+  for (const _id of keys) {
+    deleted += await store.locks.run(`delivery:${_id}`, async () => {
+      const doc = await webhookDeliveries.findOne({ _id }, { projection: { status: 1, purgeDay: 1 } });
+      if (!doc || doc.status === "pending" || doc.purgeDay === null || doc.purgeDay > day) return 0;
+      return (await webhookDeliveries.deleteOne({ _id })).deletedCount;
+    });
+  }
+  await clearBucket(webhookPurge, documentIds);
+  return deleted;
 }
