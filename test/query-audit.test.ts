@@ -34,6 +34,7 @@ const ALLOWED_SCANS: Record<string, string> = {
   due_users: "pending work: the minutes not processed yet",
   webhook_claims: "pending work: attempts in progress",
   webhook_ready: "pending work: deliveries ready to attempt",
+  metric_event_batch_queue: "pending work: batches not completed",
   leaderboard_announcements: "bounded by configuration: per leaderboard run and group announced, read per tenant",
 };
 
@@ -48,11 +49,6 @@ const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId,attributes.*}": "points summary filtered by user attributes",
   "users find {tenantId,metrics.*:{$exists}}": "changing a metric's key checks whether any user has events of it",
   "leaderboard_rankings find {tenantId,leaderboardId,run,_id:{$regex}}": "leaderboard announcements list a run's ranking heads",
-  "metric_event_batches find {status:{$in},leaseUntil:{$lt}}": "the batch worker's poll for queued batches",
-  "metric_event_batches findAndModify {_id,attempts,leaseUntil:{$lt}}": "claiming a batch (version-checked)",
-  "metric_event_batches update {_id,leaseOwner,attempts}": "batch progress and release (owner-checked)",
-  "metric_event_batches delete {status,completed:{$lt}}": "retention of completed batches",
-  "metric_event_batch_events find {created:{$lt}}": "retention of batch events",
   "webhook_deliveries find {tenantId,endpointId}": "admin listing of an endpoint's deliveries",
   "webhook_deliveries find {tenantId,messageId}": "admin listing of a message's deliveries",
 };

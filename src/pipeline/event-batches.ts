@@ -3,16 +3,18 @@ import { BSON } from "mongodb";
 import type { Logger } from "pino";
 import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
 import {
+  batchStore,
   claimBatch,
   completeBatch,
   countOutcomes,
-  deleteCompletedBefore,
   findBatchEvents,
   findBatchStatus,
   insertBatch,
+  purgeBatches,
   releaseBatch,
   saveProgress,
   type BatchProgress,
+  type BatchStore,
   type EventBatchDocument,
   type EventBatchStatus,
   type StoredAttribute,
@@ -20,6 +22,8 @@ import {
 } from "../store/event-batches.js";
 import type { ServiceContext } from "./context.js";
 import { recordEvent, type EventInput } from "./record-event.js";
+import { dayOf } from "../store/keyed-buckets.js";
+import { advanceLease, claimLease } from "../store/leases.js";
 
 /** An event of a batch: the event call's input, with its idempotency key required. */
 export type BatchEventInput = EventInput & { idempotencyKey: string };
@@ -63,7 +67,7 @@ export async function submitEventBatch(ctx: ServiceContext, tenantId: string, ev
   if (size > MAX_EVENTS_DOCUMENT_BYTES) {
     throw invalidArgument(`The batch is too large to store (${size} bytes, the limit is ${MAX_EVENTS_DOCUMENT_BYTES}); send fewer or smaller events per batch`);
   }
-  await insertBatch(ctx.database.collections, doc, stored);
+  await insertBatch(batchStore(ctx.database, ctx.userLocks), doc, stored);
   return { id: doc._id, accepted: events.length };
 }
 
@@ -171,6 +175,7 @@ const RETRY_MAX_MS = 120_000;
 /** Completed batches (their counters and errors) can be read this long. */
 const RETENTION_MS = 7 * 24 * 3_600_000;
 const SWEEP_EVERY_MS = 3_600_000;
+const PURGE_LEASE_NAME = "event-batches:purge";
 const ERROR_DELAY_MS = 1_000;
 
 /**
@@ -181,7 +186,7 @@ export function createEventBatchWorker(ctx: ServiceContext, logger: Logger, opti
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 1000;
   const owner = randomUUID();
-  const batches = ctx.database.collections.metricEventBatches;
+  const store = batchStore(ctx.database, ctx.userLocks);
   let stopping = false;
   let woken = false;
   let wakeUp: (() => void) | null = null;
@@ -203,10 +208,23 @@ export function createEventBatchWorker(ctx: ServiceContext, logger: Logger, opti
       wakeUp = done;
     });
 
+  /**
+   * Deletes completed batches whose retention has ended, day by day (the purge buckets), at most
+   * hourly, under a lease whose cursor is the last day purged (days missed while no instance ran
+   * are purged later).
+   */
   const sweepIfDue = async () => {
     if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = Date.now();
-    await deleteCompletedBefore(ctx.database.collections, new Date(ctx.now().getTime() - RETENTION_MS));
+    const now = ctx.now();
+    const lease = await claimLease(ctx.database.collections.leases, PURGE_LEASE_NAME, owner, now, leaseMs);
+    if (!lease) return;
+    const today = dayOf(now);
+    // Nothing can be due before the first run: a batch's retention starts when it completes.
+    for (let day = lease.cursor === null ? today : lease.cursor + 1; day <= today && !stopping; day++) {
+      await purgeBatches(store, day);
+      if (!(await advanceLease(ctx.database.collections.leases, lease, day, ctx.now(), leaseMs))) return;
+    }
   };
 
   const run = async () => {
@@ -214,9 +232,9 @@ export function createEventBatchWorker(ctx: ServiceContext, logger: Logger, opti
       let delay = pollMs;
       try {
         await sweepIfDue();
-        const batch = await claimBatch(batches, owner, ctx.now(), leaseMs);
+        const batch = await claimBatch(store, owner, ctx.now(), leaseMs);
         if (batch) {
-          await processBatch(ctx, logger, batch, { leaseMs, stopping: () => stopping });
+          await processBatch(ctx, store, logger, batch, { leaseMs, stopping: () => stopping });
           continue;
         }
       } catch (error) {
@@ -255,12 +273,13 @@ function isEventError(error: unknown): error is DomainError {
  */
 async function processBatch(
   ctx: ServiceContext,
+  store: BatchStore,
   logger: Logger,
   batch: EventBatchDocument,
   options: { leaseMs: number; stopping: () => boolean },
 ): Promise<void> {
-  const batches = ctx.database.collections.metricEventBatches;
-  const stored = await findBatchEvents(ctx.database.collections, batch);
+  const stored = await findBatchEvents(store, batch);
+  const complete = (done: BatchProgress) => completeBatch(store, batch, done, ctx.now(), dayOf(new Date(ctx.now().getTime() + RETENTION_MS)) + 1);
   const events = (stored ?? []).map(fromStored);
   const progress: BatchProgress = { outcomes: batch.outcomes ?? Array(batch.total).fill(null), errors: [...batch.errors] };
   const log = logger.child({ batchId: batch._id, tenantId: batch.tenantId, attempt: batch.attempts });
@@ -277,7 +296,7 @@ async function processBatch(
     progress.outcomes.forEach((outcome, index) => {
       if (outcome === null) fail(index, `Not processed: ${giveUp}`);
     });
-    await completeBatch(ctx.database.collections, batch, snapshot(), ctx.now());
+    await complete(snapshot());
     return;
   }
 
@@ -293,7 +312,7 @@ async function processBatch(
     saving = saving.then(async () => {
       if (lost) return;
       await ctx.atPipelinePoint?.("batch-progress", batch.attempts);
-      if (!(await saveProgress(batches, batch, snapshot(), ctx.now(), options.leaseMs))) lost = true;
+      if (!(await saveProgress(store, batch, snapshot(), ctx.now(), options.leaseMs))) lost = true;
     });
     return saving;
   };
@@ -325,13 +344,13 @@ async function processBatch(
     const retryMs = Math.min(RETRY_BASE_MS * 2 ** (batch.attempts - 1), RETRY_MAX_MS);
     log.error({ err: failure, retryMs }, "processing a metric event batch failed; it will be retried");
     const now = ctx.now();
-    await releaseBatch(batches, batch, snapshot(), now, new Date(now.getTime() + retryMs), String(failure));
+    await releaseBatch(store, batch, snapshot(), now, new Date(now.getTime() + retryMs), String(failure));
   } else if (progress.outcomes.includes(null)) {
     // Stopping: another instance (or this one after a restart) resumes the batch at once.
-    await releaseBatch(batches, batch, snapshot(), ctx.now(), ctx.now(), null);
+    await releaseBatch(store, batch, snapshot(), ctx.now(), ctx.now(), null);
   } else {
     const done = snapshot();
-    await completeBatch(ctx.database.collections, batch, done, ctx.now());
+    await complete(done);
     log.info({ total: batch.total, ...countOutcomes(done.outcomes) }, "metric event batch completed");
   }
 }

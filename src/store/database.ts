@@ -1,6 +1,6 @@
 import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
-import type { EventBatchDocument, EventBatchEventsDocument } from "./event-batches.js";
+import type { EventBatchDocument, EventBatchEventsDocument, QueuedBatchDocument } from "./event-batches.js";
 import type { IdempotencyDocument } from "./idempotency.js";
 import type { LeaderboardAnnouncementDocument } from "./leaderboard-announcements.js";
 import type { ChunkDocument, RankingDocument } from "./leaderboard-rankings.js";
@@ -46,6 +46,10 @@ export interface Collections {
   metricEventBatches: Collection<EventBatchDocument>;
   /** The events of batches not yet completed, one document per batch. */
   metricEventBatchEvents: Collection<EventBatchEventsDocument>;
+  /** Batches not completed yet (pending work; see store/event-batches.ts). */
+  metricEventBatchQueue: Collection<QueuedBatchDocument>;
+  /** Completed batches whose retention ends, by day (keyed buckets). */
+  metricEventBatchPurge: Collection<KeyedBucketDocument>;
   /** Leaderboard rankings: per run and group, root versions and a head (see store/leaderboard-rankings.ts). */
   leaderboardRankings: Collection<RankingDocument>;
   /** Chunks of rankings' lines in rank order, and in user order. */
@@ -110,6 +114,8 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     leaderboards: db.collection("leaderboards"),
     metricEventBatches: db.collection("metric_event_batches"),
     metricEventBatchEvents: db.collection("metric_event_batch_events"),
+    metricEventBatchQueue: db.collection("metric_event_batch_queue"),
+    metricEventBatchPurge: db.collection("metric_event_batch_purge"),
     leaderboardRankings: db.collection("leaderboard_rankings"),
     leaderboardRankChunks: db.collection("leaderboard_rank_chunks"),
     leaderboardUserChunks: db.collection("leaderboard_user_chunks"),
@@ -157,8 +163,6 @@ async function createIndexes(c: Collections): Promise<void> {
     c.pointsLevels.createIndex({ tenantId: 1, systemId: 1, points: 1 }, { unique: true, name: "tenant_system_points_unique" }),
     c.pointsBoosts.createIndex({ tenantId: 1, systemId: 1 }, { name: "tenant_system" }),
     c.leaderboards.createIndex({ tenantId: 1, key: 1 }, { unique: true, name: "tenant_key_unique" }),
-    // The worker looks for queued batches and ended leases; the retention sweep for old completed ones.
-    c.metricEventBatches.createIndex({ status: 1, leaseUntil: 1 }, { name: "status_lease" }),
     // Rankings are read by _id only; these serve deleting a leaderboard's or a tenant's rankings.
     c.leaderboardRankings.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),
     c.leaderboardRankChunks.createIndex({ tenantId: 1, leaderboardId: 1 }, { name: "tenant_leaderboard" }),

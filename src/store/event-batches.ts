@@ -1,4 +1,9 @@
-import type { Collection } from "mongodb";
+import type { Collection, UpdateFilter } from "mongodb";
+import { writeIfCurrent } from "./conditional-write.js";
+import type { Collections, Database } from "./database.js";
+import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
+import type { KeyedLock } from "./keyed-lock.js";
+import type { WriteMode } from "./users.js";
 
 /** An attribute as stored: a pair, because attribute keys sent by callers may not be valid document keys. */
 export interface StoredAttribute {
@@ -88,17 +93,46 @@ export interface BatchProgress {
   errors: BatchEventError[];
 }
 
-export interface BatchCollections {
-  metricEventBatches: Collection<EventBatchDocument>;
-  metricEventBatchEvents: Collection<EventBatchEventsDocument>;
+/**
+ * Batches are reached by `_id` only (on FerretDB's SQLite backend anything else reads the whole
+ * collection, and both batch collections grow with every submission). What the worker must find is
+ * kept beside them, keyed:
+ * - `metric_event_batch_queue`: one marker per batch not completed (`_id` = the batch's), written
+ *   before the batch document and removed after its completion; the worker reads it whole (its
+ *   size is the pending work) and each candidate batch by `_id`;
+ * - `metric_event_batch_purge`: per UTC day, the batches whose retention ends then (keyed buckets,
+ *   store/keyed-buckets.ts), added before the write that completes them.
+ * Writes of the lease holder and claims are conditional (store/conditional-write.ts).
+ */
+export interface BatchStore {
+  collections: Pick<Collections, "metricEventBatches" | "metricEventBatchEvents" | "metricEventBatchQueue" | "metricEventBatchPurge">;
+  mode: WriteMode;
+  locks: KeyedLock;
 }
 
+export function batchStore(database: Pick<Database, "collections" | "writeMode">, locks: KeyedLock): BatchStore {
+  return { collections: database.collections, mode: database.writeMode, locks };
+}
+
+/** A batch not completed yet (see BatchStore); `at`: when the marker was written. */
+export interface QueuedBatchDocument {
+  _id: string;
+  created: Date;
+  at: Date;
+}
+
+/** A marker is written just before its batch: only one this old without a batch is an orphan. */
+const QUEUE_MARKER_GRACE_MS = 60_000;
+
 /**
- * Stores a batch: its events first, then the batch document, which makes it exist (no
- * transactions: a crash between the two leaves only unreferenced events, deleted by the retention sweep).
+ * Stores a batch: its events first, then its queue marker, then the batch document, which makes it
+ * exist (no transactions: a crash in between leaves only an orphan marker and events, which the
+ * worker deletes once the marker is older than QUEUE_MARKER_GRACE_MS).
  */
-export async function insertBatch(c: BatchCollections, batch: EventBatchDocument, events: StoredBatchEvent[]): Promise<void> {
+export async function insertBatch(store: BatchStore, batch: EventBatchDocument, events: StoredBatchEvent[]): Promise<void> {
+  const c = store.collections;
   await c.metricEventBatchEvents.insertOne({ _id: batch._id, tenantId: batch.tenantId, events, created: batch.created });
+  await c.metricEventBatchQueue.insertOne({ _id: batch._id, created: batch.created, at: new Date() });
   await c.metricEventBatches.insertOne(batch);
 }
 
@@ -109,39 +143,41 @@ export async function findBatchStatus(batches: Collection<EventBatchDocument>, t
 }
 
 /** A batch's events; null if they are gone (the batch was completed or its tenant deleted). */
-export async function findBatchEvents(c: BatchCollections, batch: EventBatchDocument): Promise<StoredBatchEvent[] | null> {
-  const stored = await c.metricEventBatchEvents.findOne({ _id: batch._id });
+export async function findBatchEvents(store: BatchStore, batch: EventBatchDocument): Promise<StoredBatchEvent[] | null> {
+  const stored = await store.collections.metricEventBatchEvents.findOne({ _id: batch._id });
   return stored?.tenantId === batch.tenantId ? stored.events : null;
 }
 
 /**
  * Claims the oldest batch that is queued, or being processed under a lease that has ended (its
- * instance crashed or stalled). Two steps, because FerretDB has no atomic read-modify-write: read a
- * candidate with its `attempts`, then update it only if `attempts` and the ended lease are still as
- * read, and check the written document is ours. Real MongoDB makes the update atomic; on FerretDB
- * two instances could still both win a race. Even then each event goes through its idempotency key
- * and the user's version-checked write (so it is as safe as two clients sending the same keyed event
- * to two instances), and the batch document keeps the writes of the last claimer only, since every
- * holder's write filters on owner and attempt.
+ * instance crashed or stalled): the queue markers in submission order, each batch read by `_id`,
+ * and the first claimable one claimed with a write conditional on the `attempts` and lease end read
+ * (atomic on MongoDB; on FerretDB one process under its lock). Markers of completed batches, and
+ * orphans past their grace time, are removed on the way.
  */
-export async function claimBatch(
-  batches: Collection<EventBatchDocument>,
-  owner: string,
-  now: Date,
-  leaseMs: number,
-): Promise<EventBatchDocument | null> {
-  const candidate = await batches.findOne(
-    { status: { $in: ["queued", "processing"] }, leaseUntil: { $lt: now } },
-    { sort: { created: 1, _id: 1 }, projection: { _id: 1, attempts: 1 } },
-  );
-  if (!candidate) return null;
-  const claimed = await batches.findOneAndUpdate(
-    { _id: candidate._id, attempts: candidate.attempts, leaseUntil: { $lt: now } },
-    { $set: { status: "processing", leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs), updated: now }, $inc: { attempts: 1 } },
-    { returnDocument: "after" },
-  );
-  if (!claimed || claimed.leaseOwner !== owner || claimed.attempts !== candidate.attempts + 1) return null;
-  return claimed;
+export async function claimBatch(store: BatchStore, owner: string, now: Date, leaseMs: number): Promise<EventBatchDocument | null> {
+  const c = store.collections;
+  const queue = (await c.metricEventBatchQueue.find({}).toArray()).sort((a, b) => a.created.getTime() - b.created.getTime() || (a._id < b._id ? -1 : 1));
+  for (const marker of queue) {
+    const batch = await c.metricEventBatches.findOne({ _id: marker._id }, { projection: { _id: 1, attempts: 1, status: 1, leaseUntil: 1 } });
+    if (!batch || batch.status === "completed") {
+      if (batch || marker.at.getTime() < Date.now() - QUEUE_MARKER_GRACE_MS) await forgetQueued(store, marker._id, !batch);
+      continue;
+    }
+    if (batch.leaseUntil >= now) continue;
+    const claimed = await writeIfCurrent(c.metricEventBatches, store.mode, store.locks, batch._id, { attempts: batch.attempts, leaseUntil: batch.leaseUntil }, {
+      update: { $set: { status: "processing", leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs), updated: now }, $inc: { attempts: 1 } },
+    });
+    if (!claimed) continue;
+    const doc = await c.metricEventBatches.findOne({ _id: batch._id });
+    if (doc && doc.leaseOwner === owner && doc.attempts === batch.attempts + 1) return doc;
+  }
+  return null;
+}
+
+/** Removes a batch's queue marker (and, for an orphan, the events stored before it). */
+async function forgetQueued(store: BatchStore, id: string, orphan: boolean): Promise<void> {
+  await Promise.all([store.collections.metricEventBatchQueue.deleteOne({ _id: id }), orphan ? store.collections.metricEventBatchEvents.deleteOne({ _id: id }) : null]);
 }
 
 /** Counters of the outcomes so far. */
@@ -151,61 +187,55 @@ export function countOutcomes(outcomes: ReadonlyArray<BatchEventOutcome | null>)
   return counts;
 }
 
-/** The lease holder's write filter: nothing is written once the lease was lost (or the batch deleted). */
-function heldBy(batch: EventBatchDocument) {
-  return { _id: batch._id, leaseOwner: batch.leaseOwner, attempts: batch.attempts };
+/** A write of the lease holder: nothing is written once the lease was lost (or the batch deleted). */
+function writeAsHolder(store: BatchStore, batch: EventBatchDocument, update: UpdateFilter<EventBatchDocument>): Promise<boolean> {
+  return writeIfCurrent(store.collections.metricEventBatches, store.mode, store.locks, batch._id, { leaseOwner: batch.leaseOwner, attempts: batch.attempts }, { update });
 }
 
 /** Saves progress and extends the lease. False when the lease was lost. */
-export async function saveProgress(
-  batches: Collection<EventBatchDocument>,
-  batch: EventBatchDocument,
-  progress: BatchProgress,
-  now: Date,
-  leaseMs: number,
-): Promise<boolean> {
-  const result = await batches.updateOne(heldBy(batch), {
-    $set: { ...progress, ...countOutcomes(progress.outcomes), leaseUntil: new Date(now.getTime() + leaseMs), updated: now },
-  });
-  return result.matchedCount === 1;
+export async function saveProgress(store: BatchStore, batch: EventBatchDocument, progress: BatchProgress, now: Date, leaseMs: number): Promise<boolean> {
+  return writeAsHolder(store, batch, { $set: { ...progress, ...countOutcomes(progress.outcomes), leaseUntil: new Date(now.getTime() + leaseMs), updated: now } });
 }
 
 /** Saves progress and gives the lease up; the batch may be claimed again from `retryAt` on. */
 export async function releaseBatch(
-  batches: Collection<EventBatchDocument>,
+  store: BatchStore,
   batch: EventBatchDocument,
   progress: BatchProgress,
   now: Date,
   retryAt: Date,
   lastError: string | null,
 ): Promise<boolean> {
-  const result = await batches.updateOne(heldBy(batch), {
-    $set: { ...progress, ...countOutcomes(progress.outcomes), leaseOwner: null, leaseUntil: retryAt, lastError, updated: now },
-  });
-  return result.matchedCount === 1;
-}
-
-/** Marks the batch completed with its final counters and errors, then deletes its events. */
-export async function completeBatch(c: BatchCollections, batch: EventBatchDocument, progress: BatchProgress, now: Date): Promise<boolean> {
-  const result = await c.metricEventBatches.updateOne(heldBy(batch), {
-    $set: { status: "completed", errors: progress.errors, ...countOutcomes(progress.outcomes), leaseOwner: null, updated: now, completed: now },
-    $unset: { outcomes: "" },
-  });
-  if (result.matchedCount !== 1) return false;
-  await c.metricEventBatchEvents.deleteOne({ _id: batch._id });
-  return true;
+  return writeAsHolder(store, batch, { $set: { ...progress, ...countOutcomes(progress.outcomes), leaseOwner: null, leaseUntil: retryAt, lastError, updated: now } });
 }
 
 /**
- * Deletes batches completed before `before`, and events stored before it that no batch needs
- * (left by a crash between the two inserts of a submission, or between completion and deletion).
- * Events of a batch not completed are kept, however old.
+ * Marks the batch completed with its final counters and errors (listed first for the purge of the
+ * day its retention ends), then deletes its events and its queue marker.
  */
-export async function deleteCompletedBefore(c: BatchCollections, before: Date): Promise<void> {
-  await c.metricEventBatches.deleteMany({ status: "completed", completed: { $lt: before } });
-  const old = await c.metricEventBatchEvents.find({ created: { $lt: before } }, { projection: { _id: 1 } }).toArray();
-  if (old.length === 0) return;
-  const active = await c.metricEventBatches.find({ _id: { $in: old.map((d) => d._id) }, status: { $ne: "completed" } }, { projection: { _id: 1 } }).toArray();
-  const keep = new Set(active.map((d) => d._id));
-  await c.metricEventBatchEvents.deleteMany({ _id: { $in: old.map((d) => d._id).filter((id) => !keep.has(id)) } });
+export async function completeBatch(store: BatchStore, batch: EventBatchDocument, progress: BatchProgress, now: Date, purgeDay: number): Promise<boolean> {
+  await addToBucket(store.collections.metricEventBatchPurge, store.locks, purgeDay, batch._id);
+  const completed = await writeAsHolder(store, batch, {
+    $set: { status: "completed", errors: progress.errors, ...countOutcomes(progress.outcomes), leaseOwner: null, updated: now, completed: now },
+    $unset: { outcomes: "" },
+  });
+  if (!completed) return false;
+  await store.collections.metricEventBatchEvents.deleteOne({ _id: batch._id });
+  await forgetQueued(store, batch._id, false);
+  return true;
+}
+
+/** Deletes the completed batches listed for `day` (and any events left of them), then the day's bucket. */
+export async function purgeBatches(store: BatchStore, day: number): Promise<number> {
+  const c = store.collections;
+  const { keys, documentIds } = await readBucket(c.metricEventBatchPurge, day);
+  let deleted = 0;
+  for (const _id of keys) {
+    const batch = await c.metricEventBatches.findOne({ _id }, { projection: { status: 1 } });
+    if (batch && batch.status !== "completed") continue;
+    await Promise.all([c.metricEventBatches.deleteOne({ _id }), c.metricEventBatchEvents.deleteOne({ _id })]);
+    deleted += batch ? 1 : 0;
+  }
+  await clearBucket(c.metricEventBatchPurge, documentIds);
+  return deleted;
 }

@@ -19,6 +19,11 @@ export interface KeyedBucketDocument {
   users?: string[];
 }
 
+/** The day bucket of an instant: whole UTC days since the epoch. */
+export function dayOf(at: Date): number {
+  return Math.floor(at.getTime() / 86_400_000);
+}
+
 /** Spreads one bucket's keys over several documents, so no document grows with all of them. */
 export const BUCKET_SHARDS = 16;
 

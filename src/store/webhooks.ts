@@ -1,6 +1,7 @@
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from "mongodb";
 import type { WebhookEventType } from "../domain/webhooks.js";
 import { isDuplicateKeyError, type Collections, type Database } from "./database.js";
+import { writeIfCurrent as writeDeliveryIfCurrent } from "./conditional-write.js";
 import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { WriteMode } from "./users.js";
@@ -89,9 +90,7 @@ export const MAX_LOGGED_ATTEMPTS = 50;
 
 const ENDPOINT_VIEW_PROJECTION = { secret: 0, previousSecret: 0 } as const;
 
-export function dayOf(at: Date): number {
-  return Math.floor(at.getTime() / 86_400_000);
-}
+export { dayOf } from "./keyed-buckets.js";
 
 export function deliveryId(messageId: string, endpointId: string): string {
   return `${messageId}/${endpointId}`;
@@ -196,25 +195,14 @@ async function dropReadyMarker(store: DeliveryStore, doc: WebhookDeliveryDocumen
   if (!doc.ready || doc.status !== "pending") await store.collections.webhookReady.deleteOne({ _id: doc._id });
 }
 
-/**
- * Applies `write` to the delivery if it still matches `expected` (its version, and any other field
- * named); false when it changed meanwhile.
- */
-async function writeIfCurrent(
+/** A delivery write that applies only if the delivery still has the `expected` values (see store/conditional-write.ts). */
+function writeIfCurrent(
   store: DeliveryStore,
   id: string,
   expected: Partial<WebhookDeliveryDocument> & { version: number },
   write: { replacement: WebhookDeliveryDocument } | { update: UpdateFilter<WebhookDeliveryDocument> },
 ): Promise<boolean> {
-  const deliveries = store.collections.webhookDeliveries;
-  const apply = (filter: Filter<WebhookDeliveryDocument>) =>
-    "replacement" in write ? deliveries.replaceOne(filter, write.replacement) : deliveries.updateOne(filter, write.update);
-  if (store.mode === "versioned") return (await apply({ _id: id, ...expected } as Filter<WebhookDeliveryDocument>)).matchedCount === 1;
-  return store.locks.run(`delivery:${id}`, async () => {
-    const current = await deliveries.findOne({ _id: id });
-    if (!current || Object.entries(expected).some(([field, value]) => current[field as keyof WebhookDeliveryDocument] !== value)) return false;
-    return (await apply({ _id: id })).matchedCount === 1;
-  });
+  return writeDeliveryIfCurrent(store.collections.webhookDeliveries, store.mode, store.locks, id, expected, write);
 }
 
 /** Stores deliveries that do not exist yet; existing ones (a hand-over repeated after a crash) are left as they are. */
@@ -361,7 +349,7 @@ export async function purgeDeliveries(store: DeliveryStore, day: number): Promis
   const { keys, documentIds } = await readBucket(webhookPurge, day);
   let deleted = 0;
   for (const _id of keys) {
-    deleted += await store.locks.run(`delivery:${_id}`, async () => {
+    deleted += await store.locks.run(`${webhookDeliveries.collectionName}:${_id}`, async () => {
       const doc = await webhookDeliveries.findOne({ _id }, { projection: { status: 1, purgeDay: 1 } });
       if (!doc || doc.status === "pending" || doc.purgeDay === null || doc.purgeDay > day) return 0;
       return (await webhookDeliveries.deleteOne({ _id })).deletedCount;
