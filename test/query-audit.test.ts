@@ -50,7 +50,6 @@ const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId,metrics.*:{$exists}}": "changing a metric's key checks whether any user has events of it",
   "leaderboard_rankings find {tenantId,leaderboardId,run,_id:{$regex}}": "leaderboard announcements list a run's ranking heads",
   "webhook_deliveries find {tenantId,endpointId}": "admin listing of an endpoint's deliveries",
-  "webhook_deliveries find {tenantId,messageId}": "admin listing of a message's deliveries",
 };
 
 let database: TestDatabase;

@@ -212,7 +212,7 @@ export async function listWebhookDeliveries(
   page: { limit: number; skip: number },
 ): Promise<WebhookDeliveryDocument[]> {
   if (filter.endpointId !== undefined) await getEndpoint(ctx, tenantId, filter.endpointId);
-  return listDeliveries(ctx.database.collections.webhookDeliveries, tenantId, filter, page);
+  return listDeliveries(ctx.database.collections, tenantId, filter, page);
 }
 
 export async function getWebhookDelivery(ctx: ServiceContext, tenantId: string, endpointId: string, messageId: string): Promise<WebhookDeliveryDocument> {

@@ -170,10 +170,8 @@ async function createIndexes(c: Collections): Promise<void> {
     // The announcer reads a tenant's announcement state in one query.
     c.leaderboardAnnouncements.createIndex({ tenantId: 1 }, { name: "tenant" }),
     c.webhookEndpoints.createIndex({ tenantId: 1 }, { name: "tenant" }),
-    // Delivery work is found by equality: ready now, due in a minute, retention ending on a day.
-    c.webhookDeliveries.createIndex({ ready: 1 }, { name: "ready" }),
-    c.webhookDeliveries.createIndex({ dueMinute: 1 }, { name: "due_minute" }),
-    c.webhookDeliveries.createIndex({ purgeDay: 1 }, { name: "purge_day" }),
+    // Delivery work is found through webhook_ready and keyed buckets (by _id); these serve the Admin
+    // API's listings and deleting an endpoint's deliveries.
     c.webhookDeliveries.createIndex({ tenantId: 1, endpointId: 1 }, { name: "tenant_endpoint" }),
     c.webhookDeliveries.createIndex({ tenantId: 1, messageId: 1 }, { name: "tenant_message" }),
   ]);

@@ -321,14 +321,22 @@ export interface DeliveryFilter {
 }
 
 export async function listDeliveries(
-  deliveries: Collection<WebhookDeliveryDocument>,
+  { webhookDeliveries: deliveries, webhookEndpoints: endpoints }: WebhookCollections,
   tenantId: string,
   filter: DeliveryFilter,
   page: { limit: number; skip: number },
 ): Promise<WebhookDeliveryDocument[]> {
+  if (filter.messageId !== undefined) {
+    // A message has one delivery per endpoint of its tenant, each at a known `_id`: no query needed.
+    const endpointIds = filter.endpointId !== undefined ? [filter.endpointId] : (await endpoints.find({ tenantId }, { projection: { _id: 1 } }).toArray()).map((e) => e._id);
+    const found = await Promise.all(endpointIds.map((endpointId) => deliveries.findOne({ _id: deliveryId(filter.messageId!, endpointId) })));
+    return found
+      .filter((d): d is WebhookDeliveryDocument => d !== null && d.tenantId === tenantId && (filter.status === undefined || d.status === filter.status))
+      .sort((a, b) => b.created.getTime() - a.created.getTime() || (a._id < b._id ? -1 : 1))
+      .slice(page.skip, page.skip + page.limit);
+  }
   const query: Filter<WebhookDeliveryDocument> = { tenantId };
   if (filter.endpointId !== undefined) query.endpointId = filter.endpointId;
-  if (filter.messageId !== undefined) query.messageId = filter.messageId;
   if (filter.status !== undefined) query.status = filter.status;
   return deliveries.find(query).sort({ created: -1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
 }
