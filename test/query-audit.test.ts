@@ -47,7 +47,6 @@ const KNOWN_SCANS: Record<string, string> = {
   "users aggregate {tenantId,achievements.*:{$exists}}": "achievement rarity: completions per achievement (countDocuments)",
   "users find {tenantId}": "points summary and achievement backdating walk the tenant's users",
   "users find {tenantId,attributes.*}": "points summary filtered by user attributes",
-  "users find {tenantId,metrics.*:{$exists}}": "changing a metric's key checks whether any user has events of it",
   "leaderboard_rankings find {tenantId,leaderboardId,run,_id:{$regex}}": "leaderboard announcements list a run's ranking heads",
   "webhook_deliveries find {tenantId,endpointId}": "admin listing of an endpoint's deliveries",
 };

@@ -1,4 +1,5 @@
 import { checkMetricChanges, checkMetricDraft, type MetricChanges, type MetricConfig, type MetricDraft } from "../domain/metric.js";
+import { hasMetricEvents } from "../store/metric-usage.js";
 import { definedOnly, type ResourceSpec } from "./admin-resources.js";
 import { describeReferrers } from "./references.js";
 
@@ -15,8 +16,7 @@ export const metricSpec: ResourceSpec<MetricConfig, MetricDraft, MetricChanges &
   async checkChanges(ctx, scope, current, changes) {
     const problem = checkMetricChanges(current, changes) ?? (changes.key !== undefined ? checkMetricDraft({ ...current, key: changes.key }) : null);
     if (problem || changes.key === undefined || changes.key === current.key) return problem;
-    const hasEvents = await ctx.database.collections.users.findOne({ tenantId: scope.tenantId, [`metrics.${current.id}`]: { $exists: true } });
-    return hasEvents ? "key cannot be changed once the metric has events" : null;
+    return (await hasMetricEvents(ctx.database.collections.metricUsage, current.id)) ? "key cannot be changed once the metric has events" : null;
   },
   applyChanges(current, changes, now) {
     const unitsReset = changes.unitType !== undefined && changes.unitType !== current.unitType && changes.units === undefined;

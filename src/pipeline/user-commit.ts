@@ -1,5 +1,6 @@
 import type { UserState } from "../domain/user.js";
 import { addDueUser } from "../store/due-users.js";
+import { markMetricsUsed } from "../store/metric-usage.js";
 import { clearOutboxPending, markOutboxPending } from "../store/pending-outboxes.js";
 import { minuteOf, saveUser, type VersionedUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
@@ -12,8 +13,9 @@ import { handOverMessages, OUTBOX_LIMIT } from "./webhook-outbox.js";
  *
  * What the background loops need is written BEFORE the user write, keyed by `_id`, so a crash in
  * between leaves at most a harmless extra entry, never forgotten work: the user's due minute (for the
- * scheduler, store/due-users.ts) when it changes, and the pending-outbox marker (for the webhook
- * worker, store/pending-outboxes.ts) when the outbox stops being empty. An outbox emptied by this
+ * scheduler, store/due-users.ts) when it changes, the pending-outbox marker (for the webhook
+ * worker, store/pending-outboxes.ts) when the outbox stops being empty, and the first event of a
+ * metric anywhere (store/metric-usage.ts). An outbox emptied by this
  * write clears its marker after it.
  *
  * Should the stored outbox have grown to OUTBOX_LIMIT (the worker is behind), this write hands the
@@ -21,7 +23,7 @@ import { handOverMessages, OUTBOX_LIMIT } from "./webhook-outbox.js";
  */
 export async function commitUserChange(ctx: ServiceContext, tenantId: string, stored: VersionedUser | null, next: UserState, attempt: number): Promise<boolean> {
   const { database } = ctx;
-  const { users, pendingOutboxes, dueUsers } = database.collections;
+  const { users, pendingOutboxes, dueUsers, metricUsage } = database.collections;
   const now = ctx.now();
   // Work already overdue (e.g. after a backfilled event) is due now: the scheduler only walks
   // forward from its cursor, so a due time in the past would never be visited.
@@ -36,7 +38,9 @@ export async function commitUserChange(ctx: ServiceContext, tenantId: string, st
   const version = (stored?.version ?? 0) + 1;
   const dueMinute = write.dueAt ? minuteOf(write.dueAt) : null;
   const storedDueMinute = stored?.state.dueAt ? minuteOf(stored.state.dueAt) : null;
+  const firstEventsOf = Object.keys(write.metrics).filter((id) => !stored?.state.metrics[id]);
   await Promise.all([
+    firstEventsOf.length > 0 ? markMetricsUsed(metricUsage, firstEventsOf, now) : null,
     dueMinute !== null && dueMinute !== storedDueMinute ? addDueUser(dueUsers, ctx.userLocks, dueMinute, tenantId, write.userId) : null,
     write.outbox.length > 0 && storedOutbox.length === 0 ? markOutboxPending(pendingOutboxes, tenantId, write.userId, version) : null,
   ]);

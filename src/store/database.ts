@@ -7,6 +7,7 @@ import type { ChunkDocument, RankingDocument } from "./leaderboard-rankings.js";
 import type { LeaseDocument } from "./leases.js";
 import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
+import type { MetricUsageDocument } from "./metric-usage.js";
 import type { TenantDocument } from "./tenants.js";
 import type { DueUsersDocument } from "./due-users.js";
 import type { PendingOutboxDocument } from "./pending-outboxes.js";
@@ -46,6 +47,8 @@ export interface Collections {
   metricEventBatches: Collection<EventBatchDocument>;
   /** The events of batches not yet completed, one document per batch. */
   metricEventBatchEvents: Collection<EventBatchEventsDocument>;
+  /** Metrics that have received events (see store/metric-usage.ts). */
+  metricUsage: Collection<MetricUsageDocument>;
   /** Batches not completed yet (pending work; see store/event-batches.ts). */
   metricEventBatchQueue: Collection<QueuedBatchDocument>;
   /** Completed batches whose retention ends, by day (keyed buckets). */
@@ -115,6 +118,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     metricEventBatches: db.collection("metric_event_batches"),
     metricEventBatchEvents: db.collection("metric_event_batch_events"),
     metricEventBatchQueue: db.collection("metric_event_batch_queue"),
+    metricUsage: db.collection("metric_usage"),
     metricEventBatchPurge: db.collection("metric_event_batch_purge"),
     leaderboardRankings: db.collection("leaderboard_rankings"),
     leaderboardRankChunks: db.collection("leaderboard_rank_chunks"),
