@@ -6,6 +6,7 @@ import { DomainError, notFound } from "../domain/errors.js";
 import { eventsOf, NO_REACTIONS, react, type Reactions } from "../domain/reactions.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { createUserState, upsertUser, type UserUpsert } from "../domain/user.js";
+import { readAchievementStats } from "../store/achievement-stats.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
@@ -52,14 +53,23 @@ export async function completeApiAchievement(
   });
 }
 
-/** How many users of the tenant completed each achievement, and how many users the tenant has. */
+/** How many users of the tenant completed each achievement, and how many users the tenant has (counters by `_id`). */
 async function countCompletions(ctx: ServiceContext, tenantId: string, achievements: AchievementConfig[]) {
-  const users = ctx.database.collections.users;
-  const [total, ...counts] = await Promise.all([
-    users.countDocuments({ tenantId }),
-    ...achievements.map((a) => users.countDocuments({ tenantId, [`achievements.${a.id}`]: { $exists: true } })),
-  ]);
-  return new Map(achievements.map((a, i) => [a.id, { completions: counts[i]!, rarity: rarityOf(counts[i]!, total!) }]));
+  const { users, achievementStats } = ctx.database.collections;
+  // Only for a database that had users before the counters existed, once per tenant.
+  const countOnce = async () => {
+    const all = await ctx.config.achievements(tenantId);
+    const [total, ...counts] = await Promise.all([
+      users.countDocuments({ tenantId }),
+      ...all.map((a) => users.countDocuments({ tenantId, [`achievements.${a.id}`]: { $exists: true } })),
+    ]);
+    return { users: total!, completions: new Map(all.map((a, i) => [a.id, counts[i]!])) };
+  };
+  const stats = await readAchievementStats(achievementStats, ctx.userLocks, tenantId, achievements.map((a) => a.id), countOnce);
+  return new Map(achievements.map((a) => {
+    const completions = stats.completions.get(a.id) ?? 0;
+    return [a.id, { completions, rarity: rarityOf(completions, stats.users) }];
+  }));
 }
 
 /** Every active achievement with completions and rarity. */

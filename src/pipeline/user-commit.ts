@@ -1,5 +1,6 @@
 import type { UserState } from "../domain/user.js";
 import { addDueUser } from "../store/due-users.js";
+import { applyStatsChanges, statsChanges } from "../store/achievement-stats.js";
 import { markMetricsUsed } from "../store/metric-usage.js";
 import { clearOutboxPending, markOutboxPending } from "../store/pending-outboxes.js";
 import { minuteOf, saveUser, type VersionedUser } from "../store/users.js";
@@ -15,7 +16,8 @@ import { handOverMessages, OUTBOX_LIMIT } from "./webhook-outbox.js";
  * between leaves at most a harmless extra entry, never forgotten work: the user's due minute (for the
  * scheduler, store/due-users.ts) when it changes, the pending-outbox marker (for the webhook
  * worker, store/pending-outboxes.ts) when the outbox stops being empty, and the first event of a
- * metric anywhere (store/metric-usage.ts). An outbox emptied by this
+ * metric anywhere (store/metric-usage.ts). The counters behind achievement rarity follow the write
+ * (store/achievement-stats.ts). An outbox emptied by this
  * write clears its marker after it.
  *
  * Should the stored outbox have grown to OUTBOX_LIMIT (the worker is behind), this write hands the
@@ -47,6 +49,8 @@ export async function commitUserChange(ctx: ServiceContext, tenantId: string, st
   await ctx.atPipelinePoint?.("before-user-write", attempt);
   if (!(await saveUser(users, tenantId, stored, write, database.writeMode))) return false;
   await ctx.atPipelinePoint?.("after-user-write", attempt);
+  const counted = statsChanges(stored?.state ?? null, write);
+  if (counted.size > 0) await applyStatsChanges(database.collections.achievementStats, ctx.userLocks, tenantId, counted);
   if (write.outbox.length === 0 && storedOutbox.length > 0) await clearOutboxPending(pendingOutboxes, tenantId, write.userId, version, database.writeMode);
   if (write.outbox.length > 0) ctx.wakeWebhooks?.();
   return true;

@@ -8,6 +8,7 @@ import type { LeaseDocument } from "./leases.js";
 import type { Document } from "mongodb";
 import type { MetricDocument } from "./metrics.js";
 import type { MetricUsageDocument } from "./metric-usage.js";
+import { ensureStatsBaseline, type AchievementStatsDocument } from "./achievement-stats.js";
 import type { TenantDocument } from "./tenants.js";
 import type { DueUsersDocument } from "./due-users.js";
 import type { PendingOutboxDocument } from "./pending-outboxes.js";
@@ -47,6 +48,8 @@ export interface Collections {
   metricEventBatches: Collection<EventBatchDocument>;
   /** The events of batches not yet completed, one document per batch. */
   metricEventBatchEvents: Collection<EventBatchEventsDocument>;
+  /** Counters behind achievement rarity (see store/achievement-stats.ts). */
+  achievementStats: Collection<AchievementStatsDocument>;
   /** Metrics that have received events (see store/metric-usage.ts). */
   metricUsage: Collection<MetricUsageDocument>;
   /** Batches not completed yet (pending work; see store/event-batches.ts). */
@@ -119,6 +122,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     metricEventBatchEvents: db.collection("metric_event_batch_events"),
     metricEventBatchQueue: db.collection("metric_event_batch_queue"),
     metricUsage: db.collection("metric_usage"),
+    achievementStats: db.collection("achievement_stats"),
     metricEventBatchPurge: db.collection("metric_event_batch_purge"),
     leaderboardRankings: db.collection("leaderboard_rankings"),
     leaderboardRankChunks: db.collection("leaderboard_rank_chunks"),
@@ -132,6 +136,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     webhookPurge: db.collection("webhook_purge"),
   };
   await createIndexes(collections);
+  await ensureStatsBaseline(collections.achievementStats, collections.users);
   const mode = writeMode ?? (isFerretDb ? "single-instance" : "versioned");
   if (mode === "single-instance") cacheUsers(collections.users, userCacheEntries);
   return {
