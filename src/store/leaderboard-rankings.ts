@@ -32,6 +32,7 @@ import {
 } from "../domain/leaderboard-ranking.js";
 import { isDuplicateKeyError, type Collections } from "./database.js";
 import { batchInserts } from "./insert-batcher.js";
+import { KeyedLock } from "./keyed-lock.js";
 
 /**
  * Leaderboard rankings in the database: one ranking per leaderboard, run and breakdown group (a
@@ -43,7 +44,8 @@ import { batchInserts } from "./insert-batcher.js";
  *   `lines` the chunk's lines joined by "\n". A chunk is never changed: a change writes a new chunk.
  * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", version,
  *   participants, rank, users, garbage, createdAt, oldest}` (`rank` and `users` the packed
- *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version.
+ *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
+ *   GROUPS document `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups.
  *
  * Commit. A change loads the latest root and the chunks it touches, applies the change in memory,
  * inserts the changed chunks under new IDs, then INSERTS the root of the next version. The unique
@@ -107,6 +109,8 @@ export interface RankingDocument {
   createdAt?: Date;
   /** The oldest version of the scope not deleted yet. */
   oldest?: number;
+  /** The run's groups document only: the groups that have a ranking in the run. */
+  groups?: string[];
   /** Set when a later version replaced this one (a tombstone: no index any more). */
   supersededAt?: Date;
 }
@@ -279,6 +283,7 @@ export function scopeKey(scope: RankingScope): string {
 }
 
 const headId = (scope: string) => `h:${scope}`;
+const groupsId = (tenantId: string, leaderboardId: string, run: string) => `g:${JSON.stringify([tenantId, leaderboardId, run])}`;
 const rootId = (scope: string, version: number) => `r${version}:${scope}`;
 /** Chunk IDs say which collection holds them: "R…" rank chunks, "U…" user chunks. */
 const newRankChunkId = () => "R" + randomBytes(9).toString("base64url");
@@ -305,6 +310,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const insertRankChunks = batchInserts(rankChunks);
   const insertUserChunks = batchInserts(userChunks);
   const insertRoots = batchInserts(rankings);
+  const groupLocks = new KeyedLock();
   /** Chunk lines by chunk ID. */
   const chunkCache = new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 });
   /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
@@ -361,6 +367,25 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
    * Points the head at a committed version (never back, on MongoDB; on FerretDB two concurrent
    * moves can leave it one behind, which readers look past).
    */
+  /**
+   * Lists a scope's group in its run's GROUPS document (`g:<tenant, leaderboard, run>`), read by
+   * `groupsOfRun` by `_id`. Done before the scope's first root is inserted, so a crash leaves at most
+   * a listed group without a ranking (read as empty), never a ranking its run does not list.
+   */
+  async function registerGroup(scope: RankingScope): Promise<void> {
+    const _id = groupsId(scope.tenantId, scope.leaderboardId, scope.run);
+    // FerretDB applies an update as a read then a write: one addition at a time in this process.
+    await groupLocks.run(_id, async () => {
+      const add = () => rankings.updateOne({ _id }, { $addToSet: { groups: scope.group }, $setOnInsert: { tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run } }, { upsert: true });
+      try {
+        await add();
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        await add(); // another writer created the document first
+      }
+    });
+  }
+
   async function moveHead(scope: RankingScope, key: string, version: number): Promise<void> {
     const move = () => rankings.updateOne({ _id: headId(key) }, { $max: { version }, $setOnInsert: scopeFields(scope) }, { upsert: true });
     try {
@@ -482,6 +507,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     if (collect.length > 0) garbage = [];
     const expired = await expiredRoots(key, root);
     const version = root.version + 1;
+    if (version === 1) await registerGroup(scope);
     const written = [...rank.written, ...user.written].map((c) => c.id);
     if (performance.now() - started > attemptMs) {
       // Too slow: the version after the one read may be committed and deleted by now (see above).
@@ -706,7 +732,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
           await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") })));
         }
       };
-      await Promise.all([write(rankChunks, rank.chunks), write(userChunks, user.chunks)]);
+      await Promise.all([write(rankChunks, rank.chunks), write(userChunks, user.chunks), registerGroup(scope)]);
       await rankings.insertOne({
         _id: rootId(key, 1),
         ...scopeFields(scope),
@@ -728,8 +754,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     },
 
     async groupsOfRun(tenantId, leaderboardId, run) {
-      const heads = await rankings.find({ tenantId, leaderboardId, run, _id: { $regex: "^h:" } }, { projection: { group: 1, version: 1 } }).toArray();
-      return heads.map((h) => ({ group: h.group, version: h.version })).sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+      const listed = await rankings.findOne({ _id: groupsId(tenantId, leaderboardId, run) }, { projection: { groups: 1 } });
+      const groups = [...(listed?.groups ?? [])].sort();
+      const heads = await Promise.all(groups.map((group) => rankings.findOne({ _id: headId(scopeKey({ tenantId, leaderboardId, run, group })) }, { projection: { version: 1 } })));
+      return groups.map((group, i) => ({ group, version: heads[i]?.version ?? 0 }));
     },
 
     async version(scope, known) {
