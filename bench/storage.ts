@@ -67,8 +67,9 @@ const monitoredUri = monitoredUriOf(serverUri);
 interface Tally {
   commands: Map<string, number>;
   writeBytes: number;
+  writeBytesByCollection: Map<string, number>;
 }
-const newTally = (): Tally => ({ commands: new Map(), writeBytes: 0 });
+const newTally = (): Tally => ({ commands: new Map(), writeBytes: 0, writeBytesByCollection: new Map() });
 let serviceTally = newTally();
 let baselineTally = newTally();
 const WRITES = new Set(["insert", "update", "delete", "findAndModify"]);
@@ -78,7 +79,11 @@ function account(tally: () => Tally) {
     const collection = (event.command as Record<string, unknown>)[event.commandName];
     const key = `${event.commandName} ${typeof collection === "string" ? collection : ""}`.trim();
     t.commands.set(key, (t.commands.get(key) ?? 0) + 1);
-    if (WRITES.has(event.commandName)) t.writeBytes += BSON.calculateObjectSize(event.command);
+    if (WRITES.has(event.commandName)) {
+      const bytes = BSON.calculateObjectSize(event.command);
+      t.writeBytes += bytes;
+      t.writeBytesByCollection.set(key, (t.writeBytesByCollection.get(key) ?? 0) + bytes);
+    }
   };
 }
 
@@ -152,6 +157,7 @@ interface Row {
   commandsPerEvent: number;
   byCollection: Record<string, number>;
   writeBytesPerEvent: number;
+  writeBytesByCollection: Record<string, number>;
   ratio: number | null;
 }
 const rows: Row[] = [];
@@ -176,7 +182,9 @@ async function measure(profile: Row["profile"], concurrency: number, run: () => 
   const byCollection: Record<string, number> = {};
   for (const [key, n] of tally.commands) byCollection[key] = perEvent(n);
   const commandsPerEvent = Object.values(byCollection).reduce((a, b) => a + b, 0);
-  return { users: seeded, profile, concurrency, eventsPerSecond: m.eventsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, commandsPerEvent, byCollection, writeBytesPerEvent: perEvent(tally.writeBytes), ratio: null };
+  const writeBytesByCollection: Record<string, number> = {};
+  for (const [key, n] of tally.writeBytesByCollection) writeBytesByCollection[key] = perEvent(n);
+  return { users: seeded, profile, concurrency, eventsPerSecond: m.eventsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, commandsPerEvent, byCollection, writeBytesPerEvent: perEvent(tally.writeBytes), writeBytesByCollection, ratio: null };
 }
 
 async function measureIdle(): Promise<void> {
@@ -221,6 +229,10 @@ try {
   console.log(`\ndatabase commands per event by command and collection:`);
   for (const r of rows.filter((x) => x.profile !== "baseline")) {
     console.log(`  ${r.users} users, ${r.profile}, conc ${r.concurrency}: ${Object.entries(r.byCollection).sort(([, a], [, b]) => b - a).map(([k, n]) => `${k} ${f(n, 2)}`).join(", ")}`);
+  }
+  console.log(`\nbytes written per event by command and collection:`);
+  for (const r of rows.filter((x) => x.profile !== "baseline")) {
+    console.log(`  ${r.users} users, ${r.profile}, conc ${r.concurrency}: ${Object.entries(r.writeBytesByCollection).sort(([, a], [, b]) => b - a).map(([k, n]) => `${k} ${f(n, 0)}`).join(", ")}`);
   }
   const dir = fileURLToPath(new URL("./results/", import.meta.url));
   mkdirSync(dir, { recursive: true });
