@@ -1,5 +1,6 @@
 import type { Collection } from "mongodb";
 import type { UserState } from "../domain/user.js";
+import { isDuplicateKeyError } from "./database.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { UserDocument } from "./users.js";
 
@@ -50,7 +51,15 @@ export async function applyStatsChanges(stats: Collection<AchievementStatsDocume
     [...changes].map(([key, delta]) => {
       const _id = `${tenantId}/${key}`;
       // FerretDB applies `$inc` as a read then a write: this process increments one counter at a time.
-      return locks.run(`achievement_stats:${_id}`, () => stats.updateOne({ _id }, { $inc: { count: delta }, $setOnInsert: { tenantId } }, { upsert: true }));
+      const add = () => stats.updateOne({ _id }, { $inc: { count: delta }, $setOnInsert: { tenantId } }, { upsert: true });
+      return locks.run(`achievement_stats:${_id}`, async () => {
+        try {
+          await add();
+        } catch (error) {
+          if (!isDuplicateKeyError(error)) throw error;
+          await add(); // another instance created the counter at the same moment: it exists now
+        }
+      });
     }),
   );
 }

@@ -190,3 +190,15 @@ async function createIndexes(c: Collections): Promise<void> {
 export function isDuplicateKeyError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === 11000;
 }
+
+/**
+ * True when every write of a failed bulk write (or the single write) lost a race to insert the same
+ * `_id`: two upserts of one new document at once can make one of them fail so (on MongoDB and
+ * FerretDB), after the other created the document.
+ */
+export function onlyDuplicateKeys(error: unknown): boolean {
+  const writeErrors = (error as { writeErrors?: unknown }).writeErrors;
+  if (writeErrors === undefined) return isDuplicateKeyError(error);
+  const list = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+  return list.length > 0 && list.every(isDuplicateKeyError);
+}

@@ -1,4 +1,5 @@
 import type { Collection } from "mongodb";
+import { onlyDuplicateKeys } from "./database.js";
 
 /**
  * Metrics that have received events: one document per such metric, `_id` = the metric's ID. A
@@ -19,7 +20,11 @@ export async function markMetricsUsed(usage: Collection<MetricUsageDocument>, me
   if (!seen) known.set(usage, (seen = new Set()));
   const fresh = metricIds.filter((id) => !seen.has(id));
   if (fresh.length === 0) return;
-  await usage.bulkWrite(fresh.map((_id) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: { since: now } }, upsert: true } })), { ordered: false });
+  try {
+    await usage.bulkWrite(fresh.map((_id) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: { since: now } }, upsert: true } })), { ordered: false });
+  } catch (error) {
+    if (!onlyDuplicateKeys(error)) throw error; // another writer marked the metric at the same moment
+  }
   for (const id of fresh) seen.add(id);
 }
 

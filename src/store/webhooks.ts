@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from "mongodb";
 import type { WebhookEventType } from "../domain/webhooks.js";
-import { isDuplicateKeyError, type Collections, type Database } from "./database.js";
+import { isDuplicateKeyError, onlyDuplicateKeys, type Collections, type Database } from "./database.js";
 import { writeIfCurrent as writeDeliveryIfCurrent } from "./conditional-write.js";
 import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
 import type { KeyedLock } from "./keyed-lock.js";
@@ -184,7 +184,13 @@ async function writeMarkers(store: DeliveryStore, docs: readonly WebhookDelivery
   const ready = docs.filter((d) => d.ready && d.status === "pending");
   const at = new Date();
   await Promise.all([
-    ready.length > 0 ? webhookReady.bulkWrite(ready.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: { at }, upsert: true } })), { ordered: false }) : null,
+    ready.length > 0
+      ? webhookReady
+          .bulkWrite(ready.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: { at }, upsert: true } })), { ordered: false })
+          .catch((error) => {
+            if (!onlyDuplicateKeys(error)) throw error; // written at the same moment by another writer
+          })
+      : null,
     ...docs.filter((d) => d.status === "pending" && d.dueMinute !== null).map((d) => addToBucket(webhookDue, store.locks, d.dueMinute!, d._id)),
     ...docs.filter((d) => d.status !== "pending" && d.purgeDay !== null).map((d) => addToBucket(webhookPurge, store.locks, d.purgeDay!, d._id)),
   ]);
@@ -213,9 +219,7 @@ export async function insertDeliveries(store: DeliveryStore, docs: WebhookDelive
   try {
     await store.collections.webhookDeliveries.bulkWrite(ops, { ordered: false });
   } catch (error) {
-    const writeErrors = (error as { writeErrors?: unknown[] | unknown }).writeErrors;
-    const list = Array.isArray(writeErrors) ? writeErrors : writeErrors ? [writeErrors] : [];
-    if (list.length === 0 ? !isDuplicateKeyError(error) : !list.every((e) => (e as { code?: unknown }).code === 11000)) throw error;
+    if (!onlyDuplicateKeys(error)) throw error;
   }
 }
 

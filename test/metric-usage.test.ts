@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../src/store/database.js";
+import { hasMetricEvents, markMetricsUsed } from "../src/store/metric-usage.js";
+import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
+
+let testDb: TestDatabase;
+let database: Database;
+
+beforeAll(async () => {
+  testDb = await openTestDatabase();
+  database = await openDatabase(testDb.uri, testDb.dbName);
+});
+afterAll(async () => {
+  await database.close();
+  await testDb.close();
+});
+
+describe("metric usage markers", () => {
+  it("mark a metric once, however many first events race (concurrent upserts of one _id may fail with a duplicate key)", async () => {
+    const usage = database.collections.metricUsage;
+    expect(await hasMetricEvents(usage, "m1")).toBe(false);
+    await Promise.all(Array.from({ length: 20 }, () => markMetricsUsed(usage, ["m1", "m2"], new Date())));
+    expect([await hasMetricEvents(usage, "m1"), await hasMetricEvents(usage, "m2"), await hasMetricEvents(usage, "m3")]).toEqual([true, true, false]);
+  });
+});
