@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../src/store/database.js";
+import type { Database } from "../src/store/database.js";
 import { batchStore, claimBatch, completeBatch, insertBatch, purgeBatches, saveProgress, type BatchStore, type EventBatchDocument } from "../src/store/event-batches.js";
 import { KeyedLock } from "../src/store/keyed-lock.js";
 import type { WriteMode } from "../src/store/users.js";
-import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { openTestStore } from "./helpers/database.js";
 
 // The batch store by key, in both write modes: the queue of batches not completed, conditional
 // claims and holder writes, and retention by day buckets.
 
-let testDb: TestDatabase;
+let opened: Awaited<ReturnType<typeof openTestStore>>;
 let database: Database;
 const T0 = new Date("2026-06-01T12:00:00Z");
 
 beforeAll(async () => {
-  testDb = await openTestDatabase();
-  database = await openDatabase(testDb.uri, testDb.dbName);
+  opened = await openTestStore();
+  database = opened.database;
 });
-afterAll(async () => {
-  await database.close();
-  await testDb.close();
-});
+afterAll(() => opened.close());
 
 function newBatch(id: string, created: Date): EventBatchDocument {
   return { _id: id, tenantId: "t1", status: "queued", total: 1, applied: 0, replayed: 0, failed: 0, errors: [], outcomes: [null], attempts: 0, leaseOwner: null, leaseUntil: new Date(0), lastError: null, created, updated: created, completed: null };

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../src/store/database.js";
+import type { Database } from "../src/store/database.js";
 import { hasMetricEvents, markMetricsUsed } from "../src/store/metric-usage.js";
-import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { openTestStore } from "./helpers/database.js";
 
-let testDb: TestDatabase;
+let opened: Awaited<ReturnType<typeof openTestStore>>;
 let database: Database;
 
 beforeAll(async () => {
-  testDb = await openTestDatabase();
-  database = await openDatabase(testDb.uri, testDb.dbName);
+  opened = await openTestStore();
+  database = opened.database;
 });
-afterAll(async () => {
-  await database.close();
-  await testDb.close();
-});
+afterAll(() => opened.close());
 
 describe("metric usage markers", () => {
   it("mark a metric once, however many first events race (concurrent upserts of one _id may fail with a duplicate key)", async () => {

@@ -5,24 +5,21 @@ import type { ServiceContext } from "../src/pipeline/context.js";
 import { createScheduler, type DueUserWork } from "../src/pipeline/scheduler.js";
 import { changeUserState } from "../src/pipeline/user-state.js";
 import { ConfigCache } from "../src/store/config-cache.js";
-import { openDatabase, type Database } from "../src/store/database.js";
+import type { Database } from "../src/store/database.js";
 import { KeyedLock } from "../src/store/keyed-lock.js";
 import { commitUserChange } from "../src/pipeline/user-commit.js";
-import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
+import { openTestStore } from "./helpers/database.js";
 
-let testDb: TestDatabase;
+let opened: Awaited<ReturnType<typeof openTestStore>>;
 let database: Database;
 const logger = pino({ level: "silent" });
 const T0 = new Date("2026-06-01T12:00:00Z");
 
 beforeAll(async () => {
-  testDb = await openTestDatabase();
-  database = await openDatabase(testDb.uri, testDb.dbName);
+  opened = await openTestStore();
+  database = opened.database;
 });
-afterAll(async () => {
-  await database.close();
-  await testDb.close();
-});
+afterAll(() => opened.close());
 
 /** A service context on the test database with a clock the test moves. */
 function contextAt(clock: { now: Date }): ServiceContext {

@@ -6,8 +6,8 @@ import type { UserState } from "../domain/user.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { findPauseOwner, forgetPauseOwner, recordPauseOwner } from "../store/streak-pauses.js";
-import { contributionOf } from "../domain/leaderboard-entries.js";
-import { applyUserChange, changeUserState } from "./user-state.js";
+import { applyStreakChange } from "./streaks.js";
+import { changeUserState } from "./user-state.js";
 
 /**
  * Changes one user's streak through the same compare-and-set path as events; the user must
@@ -29,13 +29,7 @@ async function changeStreak<T>(
       const user = stored.state;
       const changed = change(user.streak ?? createStreakState(settings, user.created, now), user, now);
       // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
-      const applied = await applyUserChange(ctx, tenantId, engine, {
-        state: { ...user, streak: changed.streak },
-        events: { streakEvents: changed.events },
-        contribution: contributionOf(undefined, [], changed.streak.length),
-        at: now,
-      });
-      return { write: applied.state, result: changed.result };
+      return { write: await applyStreakChange(ctx, tenantId, engine, user, changed.streak, changed.events, now), result: changed.result };
     });
     return { ok: true, result };
   } catch (error) {

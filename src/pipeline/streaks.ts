@@ -1,5 +1,7 @@
 import { notFound } from "../domain/errors.js";
-import { createStreakState, readStreak, type StreakReadView } from "../domain/streak.js";
+import type { EngineConfig } from "../domain/reactions.js";
+import { createStreakState, readStreak, type StreakDomainEvent, type StreakReadView, type StreakState } from "../domain/streak.js";
+import type { UserState } from "../domain/user.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -24,14 +26,22 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
     if (read.events.length === 0) return { write: null, result: read.streak };
     // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
     // and a lost streak leaves streak leaderboards now.
-    const applied = await applyUserChange(ctx, tenantId, engine, {
-      state: { ...user, streak: read.state },
-      events: { streakEvents: read.events },
-      contribution: contributionOf(undefined, [], read.state.length),
-      at: now,
-    });
-    return { write: applied.state, result: read.streak };
+    return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now), result: read.streak };
   });
+}
+
+/** A user's state with a changed streak, carried out: its events announced, streak leaderboards moved. */
+export async function applyStreakChange(
+  ctx: ServiceContext,
+  tenantId: string,
+  engine: EngineConfig,
+  user: UserState,
+  streak: StreakState,
+  events: StreakDomainEvent[] | undefined,
+  now: Date,
+): Promise<UserState> {
+  const contribution = contributionOf(undefined, [], streak.length);
+  return (await applyUserChange(ctx, tenantId, engine, { state: { ...user, streak }, events: { streakEvents: events }, contribution, at: now })).state;
 }
 
 /** The streak lengths of up to 100 users, longest first (unknown users and users without a streak: 0). */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { MongoClient, type Db } from "mongodb";
 import { inject } from "vitest";
+import { openDatabase, type Database } from "../../src/store/database.js";
 
 /** A database of its own for one test file, on the server started by test/global-setup.ts. */
 export interface TestDatabase {
@@ -37,6 +38,23 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       } finally {
         await client.close();
       }
+    },
+  };
+}
+
+/**
+ * The service's own store (`openDatabase`: collections, indexes, write mode) on a new test database,
+ * for tests that drive the store or the background loops directly. Open it in `beforeAll`; `close()`
+ * closes the store and drops the database.
+ */
+export async function openTestStore(): Promise<{ database: Database; close(): Promise<void> }> {
+  const testDb = await openTestDatabase();
+  const database = await openDatabase(testDb.uri, testDb.dbName);
+  return {
+    database,
+    async close() {
+      await database.close();
+      await testDb.close();
     },
   };
 }
