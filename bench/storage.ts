@@ -18,7 +18,9 @@
 //   full  the metric has three achievements, a daily streak, two points systems with metric
 //         triggers, levels and an active boost, and three leaderboards (by the metric, by points,
 //         by streak).
-// Existing users are inserted directly as the store writes them (store/users.ts userDocument);
+// Existing users are inserted directly as the store writes them (store/users.ts userDocument); in
+// the full profile each is ranked on the three leaderboards (rankings built with the store's bulkLoad),
+// so ranking writes work on rankings of that size;
 // measured events go to users picked at random among them (one in twenty to a new user). The
 // service keeps recently used users in memory (USER_CACHE_ENTRIES, 5,000) in single-instance mode:
 // with 20,000 users most events miss it, as for a real customer's long tail.
@@ -33,9 +35,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BSON, MongoClient, type CommandStartedEvent } from "mongodb";
 import pino from "pino";
-import { createUserState } from "../src/domain/user.js";
+import { createUserState, type UserState } from "../src/domain/user.js";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
+import { rankingScope, rankingsOf } from "../src/pipeline/leaderboard-entries.js";
 import { userDocument, type UserDocument } from "../src/store/users.js";
 import { drive, monitoredUriOf } from "./drive.js";
 
@@ -107,42 +110,79 @@ async function call(method: string, path: string, body: unknown, tenant?: string
 // ---- configuration of the two profiles ------------------------------------------------------------
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const [fullTenant] = (await call("POST", "/admin/v1/tenants", [{ customerId: "full", name: "Full profile" }])).created;
-const tenantIds: Record<Profile, string> = { bare: "default", full: fullTenant.id };
-const tenantHeader: Record<Profile, string | undefined> = { bare: undefined, full: "full" };
-await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }]);
-const [words] = (await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }], "full")).created;
-await call("POST", "/admin/v1/achievements", [10, 100, 1000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId: words.id, metricValue: v, status: "active" })), "full");
-await call("PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2 } }, "full");
-const systems = (await call("POST", "/admin/v1/points", [{ key: "xp", name: "XP" }, { key: "coins", name: "Coins" }], "full")).created;
-for (const system of systems) {
-  await call("POST", `/admin/v1/points/${system.id}/triggers`, [{ type: "metric", points: 10, metricId: words.id, metricThreshold: 1, status: "active" }], "full");
-  await call("POST", `/admin/v1/points/${system.id}/levels`, [{ name: "Bronze", key: "bronze", points: 0 }, { name: "Silver", key: "silver", points: 100 }, { name: "Gold", key: "gold", points: 1000 }], "full");
+/** A tenant of the full profile: its ID and the leaderboards whose rankings seeding fills. */
+interface FullTenant {
+  id: string;
+  boards: Array<{ id: string; rankBy: "metric" | "points" | "streak" }>;
 }
-await call("POST", `/admin/v1/points/${systems[0].id}/boosts`, [{ name: "Double XP", start: day(-1), end: day(30), multiplier: 2 }], "full");
-await call("POST", "/admin/v1/leaderboards", [
-  { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: day(-1) },
-  { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: day(-1) },
-  { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: day(-1) },
-], "full");
+async function configureFull(customerId: string): Promise<FullTenant> {
+  const [tenant] = (await call("POST", "/admin/v1/tenants", [{ customerId, name: `Full profile (${customerId})` }])).created;
+  const [words] = (await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }], customerId)).created;
+  await call("POST", "/admin/v1/achievements", [10, 100, 1000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId: words.id, metricValue: v, status: "active" })), customerId);
+  await call("PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2 } }, customerId);
+  const systems = (await call("POST", "/admin/v1/points", [{ key: "xp", name: "XP" }, { key: "coins", name: "Coins" }], customerId)).created;
+  for (const system of systems) {
+    await call("POST", `/admin/v1/points/${system.id}/triggers`, [{ type: "metric", points: 10, metricId: words.id, metricThreshold: 1, status: "active" }], customerId);
+    await call("POST", `/admin/v1/points/${system.id}/levels`, [{ name: "Bronze", key: "bronze", points: 0 }, { name: "Silver", key: "silver", points: 100 }, { name: "Gold", key: "gold", points: 1000 }], customerId);
+  }
+  await call("POST", `/admin/v1/points/${systems[0].id}/boosts`, [{ name: "Double XP", start: day(-1), end: day(30), multiplier: 2 }], customerId);
+  const boards = (await call("POST", "/admin/v1/leaderboards", [
+    { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: RUN },
+    { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: RUN },
+    { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: RUN },
+  ], customerId)).created;
+  return { id: tenant.id, boards: boards.map((b: { id: string }, i: number) => ({ id: b.id, rankBy: (["metric", "points", "streak"] as const)[i]! })) };
+}
+/** The leaderboards' one run (perpetual, started yesterday). */
+const RUN = day(-1);
+await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }]);
+// The growth figure's 1,000 users live in a tenant of their own, so each full tenant's rankings are
+// filled once, with all its users, before any event reaches them.
+const fullTenants = { small: await configureFull("full-small"), large: await configureFull("full") };
+const tenantIds: Record<Profile, string> = { bare: "default", full: fullTenants.large.id };
+const tenantHeader: Record<Profile, string | undefined> = { bare: undefined, full: "full" };
 
 // ---- seeding -------------------------------------------------------------------------------------
 
 let seeded = 0;
 const PAD = "x".repeat(1500); // the baseline's documents weigh about what a user document does
-/** Brings both profiles' tenants and the baseline collection to `target` existing users. */
+const created = new Date(Date.now() - 86_400_000);
+/** An existing user of a profile; in the full profile ranked on its three leaderboards with these values. */
+function existingUser(id: string, i: number, full: FullTenant | null): UserState {
+  const user = { ...createUserState(id, created), name: `User ${id}` };
+  if (!full) return user;
+  const value = (rankBy: string) => String(rankBy === "streak" ? 1 + (i % 30) : 5 * (1 + ((i * 7919) % 2000)));
+  const leaderboards = Object.fromEntries(full.boards.map((b) => [b.id, { run: RUN, group: "", value: value(b.rankBy), history: [] }]));
+  return { ...user, leaderboards };
+}
+
+/** Brings the bare tenant, the large full tenant and the baseline collection to `target` existing users. */
 async function seedUsers(target: number): Promise<void> {
   const users = db.collection<UserDocument>("users");
   const baseline = db.collection<{ _id: string; total: number; pad: string }>("bench_baseline");
-  const created = new Date(Date.now() - 86_400_000);
   for (let from = seeded; from < target; from += 1000) {
     const ids = Array.from({ length: Math.min(1000, target - from) }, (_, i) => `user-${from + i}`);
     await Promise.all([
-      ...PROFILES.map((p) => users.insertMany(ids.map((id) => userDocument(tenantIds[p], { ...createUserState(id, created), name: `User ${id}` })))),
+      users.insertMany(ids.map((id, i) => userDocument(tenantIds.bare, existingUser(id, from + i, null)))),
       baseline.insertMany(ids.map((id) => ({ _id: id, total: 0, pad: PAD }))),
     ]);
   }
   seeded = target;
+  await seedFullTenant(fullTenants.large, target);
+}
+
+/** A full tenant's users, and its three rankings holding every one of them (built in bulk). */
+async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
+  const users = db.collection<UserDocument>("users");
+  for (let from = 0; from < count; from += 1000) {
+    const ids = Array.from({ length: Math.min(1000, count - from) }, (_, i) => `user-${from + i}`);
+    await users.insertMany(ids.map((id, i) => userDocument(full.id, existingUser(id, from + i, full))));
+  }
+  const rankings = rankingsOf(service.context);
+  for (const board of full.boards) {
+    const standings = Array.from({ length: count }, (_, i) => ({ userId: `user-${i}`, value: existingUser(`user-${i}`, i, full).leaderboards[board.id]!.value!, reachedAt: created }));
+    await rankings.bulkLoad(rankingScope(full.id, board.id, RUN, ""), standings);
+  }
 }
 
 // ---- measurement ---------------------------------------------------------------------------------
@@ -163,9 +203,9 @@ interface Row {
 const rows: Row[] = [];
 const idle: Array<{ users: number; commandsPerSecond: number; byCollection: Record<string, number> }> = [];
 
-const pickUser = () => (Math.random() < 0.05 ? `new-${randomBytes(6).toString("hex")}` : `user-${Math.floor(Math.random() * seeded)}`);
-const event = (profile: Profile) => async () => {
-  await call("POST", "/api/metrics/words/event", { user: { id: pickUser() }, value: 5 }, tenantHeader[profile]);
+const pickUser = (among: number) => (Math.random() < 0.05 ? `new-${randomBytes(6).toString("hex")}` : `user-${Math.floor(Math.random() * among)}`);
+const event = (tenantHeader: string | undefined, among = () => seeded) => async () => {
+  await call("POST", "/api/metrics/words/event", { user: { id: pickUser(among()) }, value: 5 }, tenantHeader);
 };
 const baselineCall = async () => {
   await db.collection<{ _id: string; total: number }>("bench_baseline").findOneAndUpdate({ _id: `user-${Math.floor(Math.random() * seeded)}` }, { $inc: { total: 1 } }, { returnDocument: "after" });
@@ -187,13 +227,13 @@ async function measure(profile: Row["profile"], concurrency: number, run: () => 
   return { users: seeded, profile, concurrency, eventsPerSecond: m.eventsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, commandsPerEvent, byCollection, writeBytesPerEvent: perEvent(tally.writeBytes), writeBytesByCollection, ratio: null };
 }
 
-async function measureIdle(): Promise<void> {
+async function measureIdle(users: number): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 3000)); // let queued background work settle
   serviceTally = newTally();
   await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
   const byCollection: Record<string, number> = {};
   for (const [key, n] of serviceTally.commands) byCollection[key] = n / idleSeconds;
-  idle.push({ users: seeded, commandsPerSecond: Object.values(byCollection).reduce((a, b) => a + b, 0), byCollection });
+  idle.push({ users, commandsPerSecond: Object.values(byCollection).reduce((a, b) => a + b, 0), byCollection });
 }
 
 const f = (n: number, digits = 1) => n.toFixed(digits);
@@ -202,21 +242,21 @@ try {
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
   console.log(`${seconds} s measured + ${warmupSeconds} s warm-up per case; REST event calls in closed loops from this process; users picked at random.\n`);
 
-  // Growth: the full profile at 1,000 users first, then everything at the full size.
-  await seedUsers(GROWTH_BASE);
-  const small = await measure("full", 1, event("full"));
+  // Growth: the full profile at 1,000 users first (its own tenant), then everything at the full size.
+  await seedFullTenant(fullTenants.small, GROWTH_BASE);
+  const small = { ...(await measure("full", 1, event("full-small", () => GROWTH_BASE))), users: GROWTH_BASE };
   rows.push(small);
-  await measureIdle();
+  await measureIdle(GROWTH_BASE);
   await seedUsers(existingUsers);
   for (const concurrency of concurrencies) {
     const before = await measure("baseline", concurrency, baselineCall);
     const measured = [];
-    for (const profile of PROFILES) measured.push(await measure(profile, concurrency, event(profile)));
+    for (const profile of PROFILES) measured.push(await measure(profile, concurrency, event(tenantHeader[profile])));
     const after = await measure("baseline", concurrency, baselineCall);
     const baseRate = (before.eventsPerSecond + after.eventsPerSecond) / 2;
     rows.push({ ...before, ratio: 1 }, ...measured.map((r) => ({ ...r, ratio: r.eventsPerSecond / baseRate })), { ...after, ratio: 1 });
   }
-  await measureIdle();
+  await measureIdle(seeded);
 
   console.log(`| users | case | conc | events/s | p50 ms | p99 ms | ratio | db cmds/event | bytes written/event |`);
   console.log(`|---|---|---|---|---|---|---|---|---|`);
