@@ -46,7 +46,6 @@ const ALLOWED_SCANS: Record<string, string> = {
 const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId}": "points summary and achievement backdating walk the tenant's users",
   "users find {tenantId,attributes.*}": "points summary filtered by user attributes",
-  "webhook_deliveries find {tenantId,endpointId}": "admin listing of an endpoint's deliveries",
 };
 
 let database: TestDatabase;

@@ -1,6 +1,6 @@
 import type { Collection } from "mongodb";
 import type { UserState } from "../domain/user.js";
-import { isDuplicateKeyError } from "./database.js";
+import { retryOnDuplicate } from "./database.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { UserDocument } from "./users.js";
 
@@ -51,15 +51,7 @@ export async function applyStatsChanges(stats: Collection<AchievementStatsDocume
     [...changes].map(([key, delta]) => {
       const _id = `${tenantId}/${key}`;
       // FerretDB applies `$inc` as a read then a write: this process increments one counter at a time.
-      const add = () => stats.updateOne({ _id }, { $inc: { count: delta }, $setOnInsert: { tenantId } }, { upsert: true });
-      return locks.run(`achievement_stats:${_id}`, async () => {
-        try {
-          await add();
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-          await add(); // another instance created the counter at the same moment: it exists now
-        }
-      });
+      return locks.run(`achievement_stats:${_id}`, () => retryOnDuplicate(() => stats.updateOne({ _id }, { $inc: { count: delta }, $setOnInsert: { tenantId } }, { upsert: true })));
     }),
   );
 }

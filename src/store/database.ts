@@ -14,7 +14,7 @@ import type { DueUsersDocument } from "./due-users.js";
 import type { PendingOutboxDocument } from "./pending-outboxes.js";
 import type { StreakPauseOwnerDocument } from "./streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./users.js";
-import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument, WebhookReadyDocument } from "./webhooks.js";
+import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument, WebhookEndpointLogDocument, WebhookReadyDocument } from "./webhooks.js";
 import type { KeyedBucketDocument } from "./keyed-buckets.js";
 
 /** The service's collections. Every document but tenants and API keys carries `tenantId`. */
@@ -71,6 +71,8 @@ export interface Collections {
   webhookClaims: Collection<WebhookClaimDocument>;
   /** Deliveries ready to attempt (pending work; see store/webhooks.ts). */
   webhookReady: Collection<WebhookReadyDocument>;
+  /** Per endpoint, its deliveries in hand-over order (pages of IDs; see store/webhooks.ts). */
+  webhookEndpointLog: Collection<WebhookEndpointLogDocument>;
   /** Deliveries due for a retry (or an attempt's end), by minute (keyed buckets). */
   webhookDue: Collection<KeyedBucketDocument>;
   /** Finished deliveries whose retention ends, by day (keyed buckets). */
@@ -132,6 +134,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     webhookDeliveries: db.collection("webhook_deliveries"),
     webhookClaims: db.collection("webhook_claims"),
     webhookReady: db.collection("webhook_ready"),
+    webhookEndpointLog: db.collection("webhook_endpoint_log"),
     webhookDue: db.collection("webhook_due"),
     webhookPurge: db.collection("webhook_purge"),
   };
@@ -179,16 +182,25 @@ async function createIndexes(c: Collections): Promise<void> {
     // The announcer reads a tenant's announcement state in one query.
     c.leaderboardAnnouncements.createIndex({ tenantId: 1 }, { name: "tenant" }),
     c.webhookEndpoints.createIndex({ tenantId: 1 }, { name: "tenant" }),
-    // Delivery work is found through webhook_ready and keyed buckets (by _id); these serve the Admin
-    // API's listings and deleting an endpoint's deliveries.
+    // Delivery work and the Admin API's listings reach deliveries by _id (webhook_ready, keyed buckets,
+    // the endpoint log); this serves deleting an endpoint's deliveries.
     c.webhookDeliveries.createIndex({ tenantId: 1, endpointId: 1 }, { name: "tenant_endpoint" }),
-    c.webhookDeliveries.createIndex({ tenantId: 1, messageId: 1 }, { name: "tenant_message" }),
   ]);
 }
 
 /** True when a driver error is a unique-index violation. */
 export function isDuplicateKeyError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
+/** Runs an upsert again when it lost the race to create its document (the document exists now). */
+export async function retryOnDuplicate<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+    return write();
+  }
 }
 
 /**

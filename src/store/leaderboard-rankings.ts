@@ -30,7 +30,7 @@ import {
   type RankedStanding,
   type Standing,
 } from "../domain/leaderboard-ranking.js";
-import { isDuplicateKeyError, type Collections } from "./database.js";
+import { isDuplicateKeyError, retryOnDuplicate, type Collections } from "./database.js";
 import { batchInserts } from "./insert-batcher.js";
 import { KeyedLock } from "./keyed-lock.js";
 
@@ -375,25 +375,13 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   async function registerGroup(scope: RankingScope): Promise<void> {
     const _id = groupsId(scope.tenantId, scope.leaderboardId, scope.run);
     // FerretDB applies an update as a read then a write: one addition at a time in this process.
-    await groupLocks.run(_id, async () => {
-      const add = () => rankings.updateOne({ _id }, { $addToSet: { groups: scope.group }, $setOnInsert: { tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run } }, { upsert: true });
-      try {
-        await add();
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-        await add(); // another writer created the document first
-      }
-    });
+    await groupLocks.run(_id, () =>
+      retryOnDuplicate(() => rankings.updateOne({ _id }, { $addToSet: { groups: scope.group }, $setOnInsert: { tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run } }, { upsert: true })),
+    );
   }
 
   async function moveHead(scope: RankingScope, key: string, version: number): Promise<void> {
-    const move = () => rankings.updateOne({ _id: headId(key) }, { $max: { version }, $setOnInsert: scopeFields(scope) }, { upsert: true });
-    try {
-      await move();
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      await move(); // another writer created the head first
-    }
+    await retryOnDuplicate(() => rankings.updateOne({ _id: headId(key) }, { $max: { version }, $setOnInsert: scopeFields(scope) }, { upsert: true }));
   }
 
   async function fetchChunks(collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<string[][]> {

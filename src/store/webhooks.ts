@@ -1,6 +1,6 @@
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from "mongodb";
 import type { WebhookEventType } from "../domain/webhooks.js";
-import { isDuplicateKeyError, onlyDuplicateKeys, type Collections, type Database } from "./database.js";
+import { isDuplicateKeyError, onlyDuplicateKeys, retryOnDuplicate, type Collections, type Database } from "./database.js";
 import { writeIfCurrent as writeDeliveryIfCurrent } from "./conditional-write.js";
 import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
 import type { KeyedLock } from "./keyed-lock.js";
@@ -128,6 +128,11 @@ export async function saveEndpoint(endpoints: Collection<WebhookEndpointDocument
 export async function deleteEndpoint(collections: WebhookCollections, tenantId: string, id: string): Promise<boolean> {
   const result = await collections.webhookEndpoints.deleteOne({ _id: id, tenantId });
   await collections.webhookDeliveries.deleteMany({ tenantId, endpointId: id });
+  const log = await collections.webhookEndpointLog.findOne({ _id: logHeadId(tenantId, id) });
+  if (log?.seq) {
+    const pages = Array.from({ length: Math.ceil(log.seq / LOG_PAGE) }, (_, page) => ({ deleteOne: { filter: { _id: logPageId(tenantId, id, page) } } }));
+    await collections.webhookEndpointLog.bulkWrite([...pages, { deleteOne: { filter: { _id: log._id } } }], { ordered: false });
+  }
   return result.deletedCount === 1;
 }
 
@@ -139,7 +144,83 @@ export async function disableEndpoint(endpoints: Collection<WebhookEndpointDocum
 // ---------------------------------------------------------------------------------------------
 // Deliveries
 
-export type WebhookCollections = Pick<Collections, "webhookEndpoints" | "webhookDeliveries">;
+export type WebhookCollections = Pick<Collections, "webhookEndpoints" | "webhookDeliveries" | "webhookEndpointLog">;
+
+/**
+ * Per endpoint, its deliveries in hand-over order, for the Admin API's listing (newest first)
+ * without a query over all deliveries: a head `tenant/endpoint` counts them (`seq`), and page `n`,
+ * `tenant/endpoint/n`, holds the IDs of deliveries `n·LOG_PAGE` to `(n+1)·LOG_PAGE - 1`. IDs are
+ * logged before their deliveries are inserted (a hand-over repeated after a crash logs them again;
+ * the listing skips repeats and IDs without a delivery). Retention deletes the oldest deliveries
+ * first, so the listing stops at the first page whose deliveries are all gone and moves the head's
+ * `floor` above it, deleting the pages below.
+ */
+export interface WebhookEndpointLogDocument {
+  _id: string;
+  tenantId: string;
+  /** Head: deliveries logged so far. */
+  seq?: number;
+  /** Head: pages below this one are gone. */
+  floor?: number;
+  /** Page: delivery IDs. */
+  ids?: string[];
+}
+
+const LOG_PAGE = 100;
+const logHeadId = (tenantId: string, endpointId: string) => `${tenantId}/${endpointId}`;
+const logPageId = (tenantId: string, endpointId: string, page: number) => `${tenantId}/${endpointId}/${page}`;
+
+/** Appends deliveries to their endpoints' logs (see WebhookEndpointLogDocument). */
+async function logDeliveries(store: DeliveryStore, docs: readonly WebhookDeliveryDocument[]): Promise<void> {
+  const log = store.collections.webhookEndpointLog;
+  const byEndpoint = new Map<string, WebhookDeliveryDocument[]>();
+  for (const d of docs) byEndpoint.set(logHeadId(d.tenantId, d.endpointId), [...(byEndpoint.get(logHeadId(d.tenantId, d.endpointId)) ?? []), d]);
+  await Promise.all(
+    [...byEndpoint.values()].map((list) => {
+      const { tenantId, endpointId } = list[0]!;
+      const headId = logHeadId(tenantId, endpointId);
+      // FerretDB applies `$inc` as a read then a write: this process counts one append at a time.
+      return store.locks.run(`webhook_endpoint_log:${headId}`, async () => {
+        const head = await retryOnDuplicate(() => log.findOneAndUpdate({ _id: headId }, { $inc: { seq: list.length }, $setOnInsert: { tenantId } }, { upsert: true, returnDocument: "after" }));
+        const first = head!.seq! - list.length;
+        const pages = new Map<number, string[]>();
+        list.forEach((d, i) => pages.set(Math.floor((first + i) / LOG_PAGE), [...(pages.get(Math.floor((first + i) / LOG_PAGE)) ?? []), d._id]));
+        await Promise.all(
+          [...pages].map(([page, ids]) =>
+            retryOnDuplicate(() => log.updateOne({ _id: logPageId(tenantId, endpointId, page) }, { $push: { ids: { $each: ids } }, $setOnInsert: { tenantId } }, { upsert: true })),
+          ),
+        );
+      });
+    }),
+  );
+}
+
+/** An endpoint's deliveries, newest first (see WebhookEndpointLogDocument). */
+async function listEndpointDeliveries(
+  { webhookDeliveries, webhookEndpointLog: log }: WebhookCollections,
+  tenantId: string,
+  endpointId: string,
+  status: DeliveryStatus | undefined,
+  page: { limit: number; skip: number },
+): Promise<WebhookDeliveryDocument[]> {
+  const head = await log.findOne({ _id: logHeadId(tenantId, endpointId) });
+  if (!head?.seq) return [];
+  const floor = head.floor ?? 0;
+  const found: WebhookDeliveryDocument[] = [];
+  const seen = new Set<string>();
+  for (let p = Math.floor((head.seq - 1) / LOG_PAGE); p >= floor && found.length < page.skip + page.limit; p--) {
+    const ids = [...((await log.findOne({ _id: logPageId(tenantId, endpointId, p) }))?.ids ?? [])].reverse().filter((id) => !seen.has(id) && seen.add(id));
+    const live = (await Promise.all(ids.map((_id) => webhookDeliveries.findOne({ _id })))).filter((d): d is WebhookDeliveryDocument => d !== null && d.tenantId === tenantId);
+    if (ids.length > 0 && live.length === 0) {
+      // Every delivery of this page is gone (retention): so are those of older pages.
+      await log.updateOne({ _id: head._id }, { $max: { floor: p + 1 } });
+      await log.bulkWrite(Array.from({ length: p + 1 - floor }, (_, i) => ({ deleteOne: { filter: { _id: logPageId(tenantId, endpointId, floor + i) } } })), { ordered: false });
+      break;
+    }
+    found.push(...live.filter((d) => status === undefined || d.status === status));
+  }
+  return found.sort((a, b) => b.created.getTime() - a.created.getTime() || (a._id < b._id ? -1 : 1)).slice(page.skip, page.skip + page.limit);
+}
 
 /**
  * Deliveries are reached by `_id` only (FerretDB's SQLite backend serves nothing else by index, and
@@ -156,7 +237,7 @@ export type WebhookCollections = Pick<Collections, "webhookEndpoints" | "webhook
  * this process's lock of the delivery, read by `_id` and checked, then written by `_id` alone.
  */
 export interface DeliveryStore {
-  collections: Pick<Collections, "webhookDeliveries" | "webhookClaims" | "webhookReady" | "webhookDue" | "webhookPurge">;
+  collections: Pick<Collections, "webhookDeliveries" | "webhookClaims" | "webhookReady" | "webhookDue" | "webhookPurge" | "webhookEndpointLog">;
   mode: WriteMode;
   locks: KeyedLock;
 }
@@ -214,7 +295,7 @@ function writeIfCurrent(
 /** Stores deliveries that do not exist yet; existing ones (a hand-over repeated after a crash) are left as they are. */
 export async function insertDeliveries(store: DeliveryStore, docs: WebhookDeliveryDocument[]): Promise<void> {
   if (docs.length === 0) return;
-  await writeMarkers(store, docs);
+  await Promise.all([writeMarkers(store, docs), logDeliveries(store, docs)]);
   const ops: AnyBulkWriteOperation<WebhookDeliveryDocument>[] = docs.map((doc) => ({ insertOne: { document: doc } }));
   try {
     await store.collections.webhookDeliveries.bulkWrite(ops, { ordered: false });
@@ -325,11 +406,12 @@ export interface DeliveryFilter {
 }
 
 export async function listDeliveries(
-  { webhookDeliveries: deliveries, webhookEndpoints: endpoints }: WebhookCollections,
+  collections: WebhookCollections,
   tenantId: string,
   filter: DeliveryFilter,
   page: { limit: number; skip: number },
 ): Promise<WebhookDeliveryDocument[]> {
+  const { webhookDeliveries: deliveries, webhookEndpoints: endpoints } = collections;
   if (filter.messageId !== undefined) {
     // A message has one delivery per endpoint of its tenant, each at a known `_id`: no query needed.
     const endpointIds = filter.endpointId !== undefined ? [filter.endpointId] : (await endpoints.find({ tenantId }, { projection: { _id: 1 } }).toArray()).map((e) => e._id);
@@ -339,8 +421,8 @@ export async function listDeliveries(
       .sort((a, b) => b.created.getTime() - a.created.getTime() || (a._id < b._id ? -1 : 1))
       .slice(page.skip, page.skip + page.limit);
   }
+  if (filter.endpointId !== undefined) return listEndpointDeliveries(collections, tenantId, filter.endpointId, filter.status, page);
   const query: Filter<WebhookDeliveryDocument> = { tenantId };
-  if (filter.endpointId !== undefined) query.endpointId = filter.endpointId;
   if (filter.status !== undefined) query.status = filter.status;
   return deliveries.find(query).sort({ created: -1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
 }
