@@ -82,7 +82,8 @@ describe("leaderboard rankings on the database", () => {
     const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
     expect(latest.rank).toBeDefined();
     expect(latest._id).toBe(`r${latest.version}:${key}`);
-    const named = new Set([...latest.rank!.ids.split(" "), ...latest.users!.ids.split(" ")].filter(Boolean));
+    // A patched chunk (`base~patch`) is two documents.
+    const named = new Set([...latest.rank!.ids.split(" "), ...latest.users!.ids.split(" ")].filter(Boolean).flatMap((id) => id.split("~")));
     const garbage = new Set((latest.garbage ?? "").split(" ").filter(Boolean));
     const stored = [
       ...(await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
@@ -363,6 +364,36 @@ describe("leaderboard rankings on the database", () => {
     await expectNoLostChunks(scope);
   });
 
+  it("a write stores the lines it changed as a patch on the chunk, until the patch outgrows its limit", async () => {
+    const scope = newScope();
+    const store = createLeaderboardRankings(collections); // default limits: chunks of 250 to 1,000 lines, patches up to 62
+    await store.bulkLoad(scope, Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })));
+    const storedLines = async () => {
+      const docs = await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray();
+      return new Map(docs.map((d) => [d._id, d.lines === "" ? 0 : d.lines.split("\n").length]));
+    };
+    let before = await storedLines();
+    const written: number[] = []; // lines of the rank document each commit inserted
+    for (let i = 0; i < 70; i++) {
+      // Newcomers at the top: every one lands in the first chunk.
+      expect(await store.upsertEntry(scope, `new${i}`, 10_000 + i, new Date(T0))).toMatchObject({ position: 1, participants: 2001 + i });
+      const after = await storedLines();
+      const inserted = [...after].filter(([id]) => !before.has(id));
+      expect(inserted).toHaveLength(1);
+      written.push(inserted[0]![1]);
+      before = after;
+    }
+    // One line, then two, ... (the patch holds every line added since the base), until the 63rd
+    // newcomer: the chunk is written whole (its 750 lines and the 63 new ones), then patches again.
+    expect(written.slice(0, 62)).toEqual(Array.from({ length: 62 }, (_, i) => i + 1));
+    expect(written[62]).toBe(813);
+    expect(written.slice(63)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    const top = (await store.page(scope, 0, 71)).entries.map((e) => e.userId);
+    expect(top).toEqual([...Array.from({ length: 70 }, (_, i) => `new${69 - i}`), "u1999"]);
+    expect(await store.rankOf(scope, "u0")).toMatchObject({ position: 2070 });
+    await expectNoLostChunks(scope);
+  });
+
   it("deletes replaced chunks in batches, so stored chunks stay close to the live ones", async () => {
     const scope = newScope();
     // Superseded roots are kept (as tombstones) only while their successor is younger than 50 ms here.
@@ -376,7 +407,7 @@ describe("leaderboard rankings on the database", () => {
     const live = roots.filter((d) => d.rank !== undefined);
     expect(live.map((d) => d.version)).toEqual([Math.max(...roots.map((d) => d.version))]); // one root with an index: the latest
     expect(roots.length).toBeLessThan(20); // tombstones of the last few commits, not all 120
-    const chunkCount = live[0]!.rank!.ids.split(" ").length + live[0]!.users!.ids.split(" ").length;
+    const chunkCount = [...live[0]!.rank!.ids.split(" "), ...live[0]!.users!.ids.split(" ")].flatMap((id) => id.split("~")).length;
     const stored = (await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })) + (await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId }));
     expect(stored - chunkCount).toBeLessThan(10);
     await expectNoLostChunks(scope);

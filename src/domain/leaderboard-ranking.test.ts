@@ -1,11 +1,14 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import {
+  applyPatch,
   chunkAtPosition,
   chunkFor,
+  chunkParts,
   chunkSortedLines,
   compareStandings,
   decodeValue,
+  diffSortedLines,
   emptyIndex,
   encodeValue,
   entryThreshold,
@@ -14,6 +17,7 @@ import {
   groupKey,
   packIndex,
   parseRankLine,
+  patchedChunkId,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -160,6 +164,8 @@ class MemoryList {
   readonly stored = new Map<string, string[]>();
   private id = 0;
   maxChunks = 0;
+  /** Written chunks that named the stored chunk they edit (what the store writes as a patch). */
+  edits = 0;
   constructor(
     readonly make: (index: ChunkIndex) => ChunkListDraft,
     readonly keyOf: (line: string) => string,
@@ -171,6 +177,15 @@ class MemoryList {
     apply(draft);
     for (let needs = draft.rebalance(); needs.length > 0; needs = draft.rebalance()) for (const id of needs) draft.load(id, [...this.stored.get(id)!]);
     const { index, written } = draft.finish(() => `c${++this.id}`);
+    const origins = written.flatMap((chunk) => (chunk.origin ? [chunk.origin] : []));
+    expect(new Set(origins.map((o) => o.id)).size).toBe(origins.length);
+    for (const origin of origins) {
+      // The chunk as stored, which this commit replaces; the patch from it gives the new lines.
+      expect(origin.lines).toEqual(this.stored.get(origin.id));
+      expect(draft.replaced).toContain(origin.id);
+    }
+    for (const chunk of written) if (chunk.origin) expect(applyPatch(chunk.origin.lines, diffSortedLines(chunk.origin.lines, chunk.lines))).toEqual(chunk.lines);
+    this.edits += origins.length;
     for (const id of draft.replaced) this.stored.delete(id);
     for (const chunk of written) this.stored.set(chunk.id, chunk.lines);
     this.index = index;
@@ -251,6 +266,7 @@ describe("ChunkListDraft against a sorted array", () => {
     }
     expect(ranks.index).toEqual(emptyIndex());
     expect(ranks.maxChunks).toBeGreaterThan(5); // the lists did split into many chunks and merge back
+    expect(ranks.edits).toBeGreaterThan(100); // and many commits only edited a chunk (patches)
     expect(users.stored.size).toBe(0);
   });
 
@@ -287,6 +303,51 @@ describe("ChunkListDraft against a sorted array", () => {
       expect(chunkFor(chunks.map((x) => x.fence), c.lines[0]!)).toBe(i);
       expect(chunkFor(chunks.map((x) => x.fence), c.lines.at(-1)!)).toBe(i);
     });
+  });
+});
+
+describe("patches", () => {
+  it("a patch from diffSortedLines turns the base into the lines, for random sorted lists", () => {
+    const next = random(7);
+    for (let round = 0; round < 500; round++) {
+      const pool = Array.from({ length: 40 }, (_, i) => `line-${String(i).padStart(2, "0")}`);
+      const pick = () => pool.filter(() => next() < 0.5);
+      const [base, lines] = [pick(), pick()];
+      const patch = diffSortedLines(base, lines);
+      expect(applyPatch(base, patch)).toEqual(lines);
+      const removed = base.filter((l) => !lines.includes(l));
+      const added = lines.filter((l) => !base.includes(l));
+      expect(patch.length).toBe(removed.length + added.length);
+      expect(patch.filter((e) => e.startsWith("-")).map((e) => e.slice(1))).toEqual(removed);
+    }
+    expect(diffSortedLines(["a", "c"], ["a", "b", "c"])).toEqual(["+b"]);
+    expect(applyPatch(["a", "c"], [])).toEqual(["a", "c"]);
+  });
+
+  it("names a patched chunk by its base and patch", () => {
+    expect(chunkParts("Rabc")).toEqual({ base: "Rabc", patch: null });
+    expect(chunkParts(patchedChunkId("Rabc", "Rdef"))).toEqual({ base: "Rabc", patch: "Rdef" });
+  });
+
+  it("a chunk only edited names its origin; a split, merged or emptied one does not", () => {
+    const limits = { max: 4, min: 2 };
+    const lines = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    const stored = new Map([["c1", lines.slice(0, 4)], ["c2", lines.slice(4)]]);
+    const index = { ids: ["c1", "c2"], fences: ["", "e"], counts: [4, 4] };
+    const run = (apply: (draft: ChunkListDraft) => void) => {
+      const draft = rankListDraft(index, limits);
+      for (const [id, l] of stored) draft.load(id, [...l]);
+      apply(draft);
+      expect(draft.rebalance()).toEqual([]);
+      let n = 0;
+      return draft.finish(() => `n${++n}`).written;
+    };
+    // Edited in place: the written chunk names c1 as it was stored.
+    expect(run((d) => (d.remove("b"), d.insert("bb")))).toEqual([{ id: "n1", lines: ["a", "bb", "c", "d"], origin: { id: "c1", lines: ["a", "b", "c", "d"] } }]);
+    // Grown past max: split into two new chunks, neither an edit.
+    expect(run((d) => d.insert("ab")).every((c) => c.origin === undefined)).toBe(true);
+    // Shrunk below min: merged with its neighbour, not an edit.
+    expect(run((d) => (d.remove("a"), d.remove("b"), d.remove("c"))).every((c) => c.origin === undefined)).toBe(true);
   });
 });
 

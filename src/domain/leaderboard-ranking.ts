@@ -286,6 +286,21 @@ interface DraftChunk {
   count: number;
   /** The lines, once loaded (null: not loaded; not needed unless changed or read). */
   lines: string[] | null;
+  /** A stored chunk this one only edits (lines inserted or removed; not split, merged or emptied). */
+  origin?: ChunkOrigin;
+}
+
+/** The stored chunk a written chunk was edited from: its ID and its lines as stored. */
+export interface ChunkOrigin {
+  id: string;
+  lines: readonly string[];
+}
+
+/** A chunk `finish` asks to write: its new ID, lines, and the stored chunk it edits, if any. */
+export interface WrittenChunk {
+  id: string;
+  lines: string[];
+  origin?: ChunkOrigin;
 }
 
 /**
@@ -393,7 +408,7 @@ export class ChunkListDraft {
       for (let i = this.chunks.length - 1; i >= 0; i--) {
         const chunk = this.chunks[i]!;
         if (chunk.count === 0) {
-          this.drop(chunk);
+          this.dissolve(chunk);
           this.chunks.splice(i, 1);
         } else if (chunk.lines !== null && chunk.count > this.limits.max) {
           this.chunks.splice(i, 1, ...this.split(chunk));
@@ -411,8 +426,8 @@ export class ChunkListDraft {
           continue;
         }
         const [left, right] = j > i ? [chunk, neighbour] : [neighbour, chunk];
-        this.drop(left);
-        this.drop(right);
+        this.dissolve(left);
+        this.dissolve(right);
         const merged: DraftChunk = { id: null, fence: left.fence, count: left.count + right.count, lines: [...left.lines!, ...right.lines!] };
         this.chunks.splice(Math.min(i, j), 2, merged);
         again = true;
@@ -423,13 +438,13 @@ export class ChunkListDraft {
   }
 
   /** The next index and the new chunks to write, under IDs from `newId`. */
-  finish(newId: () => string): { index: ChunkIndex; written: Array<{ id: string; lines: string[] }> } {
-    const written: Array<{ id: string; lines: string[] }> = [];
+  finish(newId: () => string): { index: ChunkIndex; written: WrittenChunk[] } {
+    const written: WrittenChunk[] = [];
     const index = emptyIndex();
     for (const chunk of this.chunks) {
       if (chunk.id === null) {
         chunk.id = newId();
-        written.push({ id: chunk.id, lines: chunk.lines! });
+        written.push(chunk.origin ? { id: chunk.id, lines: chunk.lines!, origin: chunk.origin } : { id: chunk.id, lines: chunk.lines! });
       }
       index.ids.push(chunk.id);
       index.fences.push(chunk.fence);
@@ -455,6 +470,7 @@ export class ChunkListDraft {
   /** The chunk's lines, to be changed: the chunk will be written under a new ID. */
   private writable(chunk: DraftChunk): string[] {
     if (chunk.lines === null) throw new Error(`chunk ${chunk.id} is needed but not loaded`);
+    if (chunk.id !== null) chunk.origin = { id: chunk.id, lines: [...chunk.lines] };
     this.drop(chunk);
     this.changed = true;
     return chunk.lines;
@@ -467,9 +483,15 @@ export class ChunkListDraft {
     this.changed = true;
   }
 
+  /** Drops a chunk whose lines go into other chunks (split, merged, emptied): it edits nothing. */
+  private dissolve(chunk: DraftChunk): void {
+    this.drop(chunk);
+    delete chunk.origin;
+  }
+
   /** Even pieces of at most `max` lines (each more than `max / 2`, so at least `min`). */
   private split(chunk: DraftChunk): DraftChunk[] {
-    this.drop(chunk);
+    this.dissolve(chunk);
     const lines = chunk.lines!;
     const pieces = Math.ceil(lines.length / this.limits.max);
     const result: DraftChunk[] = [];
@@ -504,4 +526,65 @@ export function chunkSortedLines(lines: readonly string[], fill: number, keyOf: 
     chunks.push({ fence, lines: lines.slice(from, from + fill) });
   }
   return chunks;
+}
+
+// ---- patches --------------------------------------------------------------------------------------
+
+/**
+ * A chunk edited by a few lines is stored as a PATCH on the chunk it was edited from, not written
+ * again whole: its ID names both, `base~patch`, and the patch document lists the lines added ("+")
+ * and removed ("-") relative to the base. Edits of the same chunk keep its base and replace the
+ * patch, which holds every difference from the base, until the difference exceeds a limit and the
+ * chunk is written whole again. A commit then writes a few lines per chunk it touches instead of
+ * the whole chunk. Base and patch are written once and never changed, like every chunk.
+ */
+export function chunkParts(id: string): { base: string; patch: string | null } {
+  const at = id.indexOf("~");
+  return at < 0 ? { base: id, patch: null } : { base: id.slice(0, at), patch: id.slice(at + 1) };
+}
+
+export function patchedChunkId(base: string, patch: string): string {
+  return `${base}~${patch}`;
+}
+
+/** The patch turning sorted `base` into sorted `lines`: "+line" added, "-line" removed, in order. */
+export function diffSortedLines(base: readonly string[], lines: readonly string[]): string[] {
+  const patch: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < base.length || j < lines.length) {
+    const a = base[i];
+    const b = lines[j];
+    if (a !== undefined && a === b) {
+      i++;
+      j++;
+    } else if (b === undefined || (a !== undefined && a < b)) {
+      patch.push("-" + a);
+      i++;
+    } else {
+      patch.push("+" + b);
+      j++;
+    }
+  }
+  return patch;
+}
+
+/** Sorted `base` with a patch from `diffSortedLines` applied. */
+export function applyPatch(base: readonly string[], patch: readonly string[]): string[] {
+  const removed = new Set<string>();
+  const added: string[] = [];
+  for (const entry of patch) {
+    if (entry[0] === "-") removed.add(entry.slice(1));
+    else added.push(entry.slice(1));
+  }
+  const kept = removed.size === 0 ? base : base.filter((line) => !removed.has(line));
+  if (added.length === 0) return [...kept];
+  const result: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < kept.length || j < added.length) {
+    if (j >= added.length || (i < kept.length && kept[i]! < added[j]!)) result.push(kept[i++]!);
+    else result.push(added[j++]!);
+  }
+  return result;
 }

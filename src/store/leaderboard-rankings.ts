@@ -3,16 +3,20 @@ import { LRUCache } from "lru-cache";
 import type { Collection, Db } from "mongodb";
 import type { DecimalString } from "../domain/decimal.js";
 import {
+  applyPatch,
   chunkAtPosition,
   chunkFor,
+  chunkParts,
   chunkSortedLines,
   countBefore,
   DEFAULT_CHUNK_LIMITS,
+  diffSortedLines,
   emptyIndex,
   encodeValue,
   lowerBound,
   packIndex,
   parseRankLine,
+  patchedChunkId,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -29,6 +33,7 @@ import {
   type PackedIndex,
   type RankedStanding,
   type Standing,
+  type WrittenChunk,
 } from "../domain/leaderboard-ranking.js";
 import { isDuplicateKeyError, retryOnDuplicate, type Collections } from "./database.js";
 import { batchInserts } from "./insert-batcher.js";
@@ -41,7 +46,10 @@ import { KeyedLock } from "./keyed-lock.js";
  *
  * Documents, all read and written by `_id` only:
  * - `leaderboard_rank_chunks` / `leaderboard_user_chunks`: `{_id, tenantId, leaderboardId, lines}`,
- *   `lines` the chunk's lines joined by "\n". A chunk is never changed: a change writes a new chunk.
+ *   `lines` the chunk's lines joined by "\n". A chunk is never changed: a change writes a new chunk,
+ *   or, when it edits a few lines, a PATCH on the chunk it edits (`chunkParts` in the domain: the
+ *   index names it `base~patch`, and the patch document's lines are the lines added and removed), so
+ *   a commit writes a few lines per list rather than whole chunks of up to 1,000 lines.
  * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", version,
  *   participants, rank, users, garbage, createdAt, oldest}` (`rank` and `users` the packed
  *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
@@ -227,6 +235,8 @@ export interface RankingStoreOptions {
   exclusive?: boolean;
   /** Chunks kept in memory (default 4,096; chunks never change, so this is safe with any writers). */
   cachedChunks?: number;
+  /** The most lines a patch may hold before the chunk is written whole again (default max / 16). */
+  patchMax?: number;
 }
 
 /** Thrown when a write could not commit after `maxAttempts` (other instances kept winning). */
@@ -299,6 +309,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const { rankings, rankChunks, userChunks } = collections;
   const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
   const garbageBatch = options.garbageBatch ?? 64;
+  const patchMax = options.patchMax ?? Math.max(1, Math.floor(limits.max / 16));
   const maxAttempts = options.maxAttempts ?? 50;
   const batchSize = options.batchSize ?? 500;
   const attemptMs = options.attemptMs ?? ATTEMPT_MS;
@@ -384,19 +395,58 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     await retryOnDuplicate(() => rankings.updateOne({ _id: headId(key) }, { $max: { version }, $setOnInsert: scopeFields(scope) }, { upsert: true }));
   }
 
+  /** The chunks' lines (copies, free to change). */
   async function fetchChunks(collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<string[][]> {
     // One lookup by _id each, in parallel: an `$in` is not pushed down by FerretDB (a scan).
+    return Promise.all(ids.map(async (id) => [...(await chunkLines(collection, id))]));
+  }
+
+  /** A chunk's lines (the cached array itself: not to be changed); a patched chunk reads base and patch. */
+  async function chunkLines(collection: Collection<ChunkDocument>, id: string): Promise<readonly string[]> {
+    const cached = chunkCache.get(id);
+    if (cached) return cached;
+    const { base, patch } = chunkParts(id);
+    const storedLines = async (docId: string) => {
+      const doc = await collection.findOne({ _id: docId });
+      if (!doc) throw new StaleRead();
+      return splitLines(doc.lines);
+    };
+    const lines = patch === null ? await storedLines(id) : await Promise.all([chunkLines(collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));
+    chunkCache.set(id, lines);
+    return lines;
+  }
+
+  /**
+   * What a commit inserts for the chunks a list's draft wrote: a chunk that edits a stored one by at
+   * most `patchMax` lines (counted from its base) becomes a patch on that base, any other is written
+   * whole. Renames the patched chunks in `index`.
+   */
+  async function chunkWrites(collection: Collection<ChunkDocument>, written: readonly WrittenChunk[], index: ChunkIndex, newId: () => string): Promise<Array<{ id: string; docId: string; stored: string[]; lines: string[] }>> {
     return Promise.all(
-      ids.map(async (id) => {
-        const cached = chunkCache.get(id);
-        if (cached) return [...cached];
-        const doc = await collection.findOne({ _id: id });
-        if (!doc) throw new StaleRead();
-        const lines = splitLines(doc.lines);
-        chunkCache.set(id, lines);
-        return [...lines];
+      written.map(async (chunk) => {
+        if (chunk.origin) {
+          const { base, patch } = chunkParts(chunk.origin.id);
+          const baseLines = patch === null ? chunk.origin.lines : await chunkLines(collection, base);
+          const diff = diffSortedLines(baseLines, chunk.lines);
+          if (diff.length <= patchMax) {
+            const docId = newId();
+            const id = patchedChunkId(base, docId);
+            index.ids[index.ids.indexOf(chunk.id)] = id;
+            return { id, docId, stored: diff, lines: chunk.lines };
+          }
+        }
+        return { id: chunk.id, docId: chunk.id, stored: chunk.lines, lines: chunk.lines };
       }),
     );
+  }
+
+  /** The stored documents no longer needed once `index` replaced the chunks `replaced` (see chunkParts). */
+  function documentsFreed(replaced: readonly string[], ...indexes: ChunkIndex[]): string[] {
+    const bases = new Set(indexes.flatMap((index) => index.ids.map((id) => chunkParts(id).base)));
+    return replaced.flatMap((id) => {
+      const { base, patch } = chunkParts(id);
+      return [...(patch === null ? [] : [patch]), ...(bases.has(base) ? [] : [base])];
+    });
   }
 
   async function loadInto(draft: ChunkListDraft, collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<void> {
@@ -485,18 +535,16 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     // 4. Write the new chunks, then claim the next version by inserting its root.
     const rank = ranks.finish(newRankChunkId);
     const user = users.finish(newUserChunkId);
-    const chunkDoc = (id: string, lines: string[]): ChunkDocument => ({ _id: id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: lines.join("\n") });
-    await Promise.all([
-      insertRankChunks(rank.written.map((c) => chunkDoc(c.id, c.lines))),
-      insertUserChunks(user.written.map((c) => chunkDoc(c.id, c.lines))),
-    ]);
-    let garbage = [...root.garbage, ...ranks.replaced, ...users.replaced];
+    const [rankWrites, userWrites] = await Promise.all([chunkWrites(rankChunks, rank.written, rank.index, newRankChunkId), chunkWrites(userChunks, user.written, user.index, newUserChunkId)]);
+    const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({ _id: c.docId, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.stored.join("\n") });
+    await Promise.all([insertRankChunks(rankWrites.map(chunkDoc)), insertUserChunks(userWrites.map(chunkDoc))]);
+    let garbage = [...root.garbage, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
     const collect = garbage.length >= garbageBatch ? garbage : [];
     if (collect.length > 0) garbage = [];
     const expired = await expiredRoots(key, root);
     const version = root.version + 1;
     if (version === 1) await registerGroup(scope);
-    const written = [...rank.written, ...user.written].map((c) => c.id);
+    const written = [...rankWrites, ...userWrites].map((c) => c.docId);
     if (performance.now() - started > attemptMs) {
       // Too slow: the version after the one read may be committed and deleted by now (see above).
       await deleteChunks(written);
@@ -521,7 +569,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       await deleteChunks(written);
       return null;
     }
-    for (const c of [...rank.written, ...user.written]) chunkCache.set(c.id, c.lines);
+    for (const c of [...rankWrites, ...userWrites]) chunkCache.set(c.id, c.lines);
     rootCreated.set(committed._id, committed.createdAt!);
     if (exclusive) rootCache.set(key, committed);
 
