@@ -27,3 +27,11 @@ describe("rate limit configuration", () => {
     expect(() => readConfig({ RATE_LIMIT_BURST: "10" })).toThrow("RATE_LIMIT_BURST needs RATE_LIMIT_PER_KEY: set the rate too, or unset RATE_LIMIT_BURST");
   });
 });
+
+describe("embedded database durability", () => {
+  it("syncs at checkpoints unless told to sync every commit, and refuses anything else", () => {
+    expect(readConfig({}).embeddedDbSync).toBe("normal");
+    expect(readConfig({ EMBEDDED_DB_SYNC: "full" }).embeddedDbSync).toBe("full");
+    expect(() => readConfig({ EMBEDDED_DB_SYNC: "off" })).toThrow('EMBEDDED_DB_SYNC must be "normal" or "full", got "off"');
+  });
+});

@@ -3,6 +3,7 @@ import { parseRetrySchedule } from "../domain/webhooks.js";
 import { DEFAULT_USER_CACHE_ENTRIES } from "../store/database.js";
 import { DEFAULT_INSTANCE_LEASE_MS } from "../store/instance-lease.js";
 import type { WriteMode } from "../store/users.js";
+import type { EmbeddedDbSync } from "./embedded-db.js";
 import { DEFAULT_LIMITS, type ServerLimits } from "./http-server.js";
 
 /** Service configuration, read once from the environment. */
@@ -17,6 +18,8 @@ export interface Config {
   adminApiKey: string | undefined;
   /** Where the embedded database and its generated admin key live. */
   dataDir: string;
+  /** When the embedded FerretDB's writes reach the disk (see EmbeddedDbSync). */
+  embeddedDbSync: EmbeddedDbSync;
   logLevel: string;
   /** How user writes are made safe; unset: by the database (versioned on MongoDB, single-instance on FerretDB). */
   writeMode: WriteMode | undefined;
@@ -59,6 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbDb: env.MONGODB_DB || undefined,
     adminApiKey: env.ADMIN_API_KEY || undefined,
     dataDir: env.DATA_DIR ?? ".data",
+    embeddedDbSync: embeddedDbSync(env.EMBEDDED_DB_SYNC),
     logLevel: env.LOG_LEVEL ?? "info",
     writeMode: writeMode(env.WRITE_MODE),
     instanceLeaseMs: positiveInteger(env, "INSTANCE_LEASE_MS", DEFAULT_INSTANCE_LEASE_MS),
@@ -86,6 +90,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tenant: rateLimit(env, "RATE_LIMIT_TENANT", "RATE_LIMIT_TENANT_BURST"),
     },
   };
+}
+
+function embeddedDbSync(raw: string | undefined): EmbeddedDbSync {
+  if (raw === undefined || raw === "") return "normal";
+  if (raw === "normal" || raw === "full") return raw;
+  throw new Error(`EMBEDDED_DB_SYNC must be "normal" or "full", got "${raw}"`);
 }
 
 function writeMode(raw: string | undefined): WriteMode | undefined {

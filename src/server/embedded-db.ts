@@ -22,6 +22,15 @@ export interface EmbeddedDatabase {
 }
 
 const STARTUP_TIMEOUT_MS = 30_000;
+
+/**
+ * When the embedded FerretDB's SQLite files reach the disk: `normal` (the default) syncs the
+ * write-ahead log at checkpoints, so a commit survives a crash of the service or of FerretDB, and
+ * only a power loss or an operating-system crash can undo the last moments of writes (MongoDB's
+ * default journal commit interval has the same kind of window); `full` syncs on every commit, about
+ * twice as slow for writes on these machines.
+ */
+export type EmbeddedDbSync = "normal" | "full";
 const STOP_GRACE_MS = 5_000;
 const ENSURE_FERRETDB_SCRIPT = fileURLToPath(new URL("../../scripts/ensure-ferretdb.sh", import.meta.url));
 
@@ -31,7 +40,7 @@ const ENSURE_FERRETDB_SCRIPT = fileURLToPath(new URL("../../scripts/ensure-ferre
  * Go), then `mongodb-memory-server-core` if installed. Each keeps its files in its own
  * subdirectory of `dataDir`, so data survives restarts. Resolves once the server answers `ping`.
  */
-export async function startEmbeddedDatabase(options: { dataDir: string; logger: Logger }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(options: { dataDir: string; logger: Logger; sync?: EmbeddedDbSync }): Promise<EmbeddedDatabase> {
   const { dataDir, logger } = options;
   let database: EmbeddedDatabase;
 
@@ -47,7 +56,7 @@ export async function startEmbeddedDatabase(options: { dataDir: string; logger: 
       command: (port) => [mongod, "--dbpath", dir, "--bind_ip", "127.0.0.1", "--port", String(port)],
     });
   } else if (ferretDb) {
-    database = await launchFerretDb(ferretDb, { dataDir: join(dataDir, "ferretdb"), logger });
+    database = await launchFerretDb(ferretDb, { dataDir: join(dataDir, "ferretdb"), logger, sync: options.sync });
   } else {
     logger.info("no mongod on PATH and no FerretDB; trying mongodb-memory-server (it downloads MongoDB on first use)");
     database = await startMemoryServer(join(dataDir, "memory-server"));
@@ -62,7 +71,7 @@ export async function startEmbeddedDatabase(options: { dataDir: string; logger: 
  * 127.0.0.1 at `port` or at a free port. The binary is `FERRETDB_BIN`, the cached build, or built
  * once with scripts/ensure-ferretdb.sh when Go is on PATH; rejects when none of these is possible.
  */
-export async function startFerretDb(options: { dataDir: string; port?: number; logger?: Logger }): Promise<EmbeddedDatabase> {
+export async function startFerretDb(options: { dataDir: string; port?: number; logger?: Logger; sync?: EmbeddedDbSync }): Promise<EmbeddedDatabase> {
   const logger = options.logger ?? pino({ enabled: false });
   const binary = await resolveFerretDbBinary(logger);
   if (!binary) {
@@ -91,7 +100,7 @@ export async function findFreePort(): Promise<number> {
 
 async function launchFerretDb(
   binary: string,
-  options: { dataDir: string; port?: number; logger: Logger },
+  options: { dataDir: string; port?: number; logger: Logger; sync?: EmbeddedDbSync },
 ): Promise<EmbeddedDatabase> {
   const dir = resolve(options.dataDir);
   await mkdir(dir, { recursive: true });
@@ -103,7 +112,8 @@ async function launchFerretDb(
     command: (port) => [
       binary,
       "--handler=sqlite",
-      `--sqlite-url=file:${dir}/`, // the trailing slash makes it a directory, one SQLite file per database
+      // The trailing slash makes it a directory, one SQLite file per database.
+      `--sqlite-url=file:${dir}/?_pragma=synchronous(${options.sync ?? "normal"})`,
       `--state-dir=${dir}`,
       `--listen-addr=127.0.0.1:${port}`,
       "--debug-addr=-", // otherwise every instance also listens on :8088

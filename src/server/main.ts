@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   if (!mongodbUri) {
     const dataDir = resolve(config.dataDir);
     await mkdir(dataDir, { recursive: true });
-    embedded = await startEmbeddedDatabase({ dataDir, logger });
+    embedded = await startEmbeddedDatabase({ dataDir, logger, sync: config.embeddedDbSync });
     mongodbUri = embedded.uri;
     adminApiKey ??= await readOrCreateDevAdminKey(dataDir);
     webhookSecretsKey ??= await readOrCreateDevSecretsKey(dataDir);
