@@ -119,7 +119,7 @@ describe("achievements over REST", () => {
         { ...metric, name: "A thousand words", status: "active", metricValue: 1500, eventAttributes: undefined },
         { ...api, trigger: "metric", metricId: words, metricValue: 1 },
       ].map((a) => JSON.parse(JSON.stringify(a))),
-      issues: [{ id: "missing", severity: "error", message: "Achievement not found by ID" }],
+      issues: [{ id: "missing", severity: "error", message: "Achievement not found by ID", level: "error", reason: "Achievement not found by ID" }],
     });
     // Moving to another trigger drops the fields of the previous one.
     const toStreak = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: api.id, trigger: "streak", streakLength: 2, description: null }] });
@@ -128,7 +128,7 @@ describe("achievements over REST", () => {
     const removed = await server.rest("DELETE", `/admin/v1/achievements?ids=${master.id},missing`);
     expect(removed).toEqual({
       status: 200,
-      body: { deleted: [{ id: master.id }], issues: [{ id: "missing", severity: "error", message: "Achievement not found by ID" }] },
+      body: { deleted: [{ id: master.id }], issues: [{ id: "missing", severity: "error", message: "Achievement not found by ID", level: "error", reason: "Achievement not found by ID" }] },
     });
     expect((await server.rest("GET", `/admin/v1/achievements/${master.id}`)).status).toBe(404);
   });
@@ -138,7 +138,7 @@ describe("achievements over REST", () => {
     const response = await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "Dup", key: "week", trigger: "api" }] });
     expect(response).toEqual({
       status: 200,
-      body: { created: [], issues: [{ index: 0, severity: "error", message: 'Key "week" is already in use by another achievement' }] },
+      body: { created: [], issues: [{ index: 0, severity: "error", message: 'Key "week" is already in use by another achievement', level: "error", reason: 'Key "week" is already in use by another achievement' }] },
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -219,7 +219,7 @@ describe("achievement validation", () => {
     const before = await snapshot();
     const response = await server.rest("POST", "/admin/v1/achievements", { body: [item()] });
     const expected = typeof message === "function" ? message() : message;
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: expected }] } });
+    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: expected, level: "error", reason: expected }] } });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -263,10 +263,10 @@ describe("achievement validation", () => {
       body: {
         updated: [],
         issues: [
-          { id: a.id, severity: "error", message: `achievementIds would make a cycle of prerequisites: ${a.id} -> ${c.id} -> ${b.id} -> ${a.id}` },
-          { id: b.id, severity: "error", message: "achievementIds must not include the achievement itself" },
-          { id: c.id, severity: "error", message: "metricId is only allowed for metric achievements, not achievement achievements" },
-          { id: c.id, severity: "error", message: 'badgeUrl "ftp://example.com/x.png" must be an http or https URL' },
+          { id: a.id, severity: "error", message: `achievementIds would make a cycle of prerequisites: ${a.id} -> ${c.id} -> ${b.id} -> ${a.id}`, level: "error", reason: `achievementIds would make a cycle of prerequisites: ${a.id} -> ${c.id} -> ${b.id} -> ${a.id}` },
+          { id: b.id, severity: "error", message: "achievementIds must not include the achievement itself", level: "error", reason: "achievementIds must not include the achievement itself" },
+          { id: c.id, severity: "error", message: "metricId is only allowed for metric achievements, not achievement achievements", level: "error", reason: "metricId is only allowed for metric achievements, not achievement achievements" },
+          { id: c.id, severity: "error", message: 'badgeUrl "ftp://example.com/x.png" must be an http or https URL', level: "error", reason: 'badgeUrl "ftp://example.com/x.png" must be an http or https URL' },
         ],
       },
     });
@@ -338,7 +338,7 @@ describe("references", () => {
       .body.created;
     const refused = (id: string, noun: string, name: string, referrerId: string) => ({
       deleted: [],
-      issues: [{ id, severity: "error", message: `Cannot delete: still used by ${noun} "${name}" (${referrerId}); remove that reference first` }],
+      issues: [{ id, severity: "error", message: `Cannot delete: still used by ${noun} "${name}" (${referrerId}); remove that reference first`, level: "error", reason: `Cannot delete: still used by ${noun} "${name}" (${referrerId}); remove that reference first` }],
     });
 
     const metricDelete = await server.rest("DELETE", `/admin/v1/metrics?ids=${words}`);
@@ -375,7 +375,7 @@ describe("access", () => {
     expect((await server.rest("GET", `/admin/v1/achievements/${otherAchievement}`)).status).toBe(404);
     const before = await snapshot();
     expect((await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: otherAchievement, name: "Hijacked" }] })).body.issues).toEqual([
-      { id: otherAchievement, severity: "error", message: "Achievement not found by ID" },
+      { id: otherAchievement, severity: "error", message: "Achievement not found by ID", level: "error", reason: "Achievement not found by ID" },
     ]);
     expect((await server.rest("DELETE", `/admin/v1/achievements?ids=${otherAchievement}`)).body.deleted).toEqual([]);
     expect(await snapshot()).toEqual(before);

@@ -29,9 +29,9 @@ describe("custom attributes", () => {
       { id: expect.any(String), key: "source", name: "Source", type: "event" },
     ]);
     expect(created.body.issues).toEqual([
-      { index: 2, severity: "error", message: 'Key "plan" is already in use by another user attribute' },
-      { index: 3, severity: "error", message: expect.stringMatching(/^key "bad key" is invalid/) },
-      { index: 4, severity: "error", message: "name is required" },
+      { index: 2, severity: "error", message: 'Key "plan" is already in use by another user attribute', level: "error", reason: 'Key "plan" is already in use by another user attribute' },
+      { index: 3, severity: "error", message: expect.stringMatching(/^key "bad key" is invalid/), level: "error", reason: expect.stringMatching(/^key "bad key" is invalid/) },
+      { index: 4, severity: "error", message: "name is required", level: "error", reason: "name is required" },
     ]);
     const [plan] = created.body.created;
     const renamed = await server.client("connect-json").admin.updateAttributes({ attributes: [{ id: plan.id, name: "Plan tier" }] });
@@ -103,9 +103,9 @@ describe("metrics", () => {
     expect(locked.body).toEqual({
       updated: [],
       issues: [
-        { id: drafts.id, severity: "error", message: "key cannot be changed once the metric has events" },
-        { id: revenue.id, severity: "error", message: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"' },
-        { id: "nope", severity: "error", message: "Metric not found by ID" },
+        { id: drafts.id, severity: "error", message: "key cannot be changed once the metric has events", level: "error", reason: "key cannot be changed once the metric has events" },
+        { id: revenue.id, severity: "error", message: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"', level: "error", reason: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"' },
+        { id: "nope", severity: "error", message: "Metric not found by ID", level: "error", reason: "Metric not found by ID" },
       ],
     });
     const toNumber = await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: revenue.id, unitType: "number" }] });

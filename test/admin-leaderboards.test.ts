@@ -136,15 +136,15 @@ describe("leaderboards over REST", () => {
         { ...byMetric, key: "xp-2", rankBy: "metric", metricId: words },
       ],
       issues: [
-        { id: revenue.id, severity: "error", message: "key can only be changed while the leaderboard is inactive (it is active)" },
-        { id: "missing", severity: "error", message: "Leaderboard not found by ID" },
+        { id: revenue.id, severity: "error", message: "key can only be changed while the leaderboard is inactive (it is active)", level: "error", reason: "key can only be changed while the leaderboard is inactive (it is active)" },
+        { id: "missing", severity: "error", message: "Leaderboard not found by ID", level: "error", reason: "Leaderboard not found by ID" },
       ],
     });
 
     const removed = await server.rest("DELETE", `/admin/v1/leaderboards?ids=${xp.id}&ids=missing`);
     expect(removed).toEqual({
       status: 200,
-      body: { deleted: [{ id: xp.id }], issues: [{ id: "missing", severity: "error", message: "Leaderboard not found by ID" }] },
+      body: { deleted: [{ id: xp.id }], issues: [{ id: "missing", severity: "error", message: "Leaderboard not found by ID", level: "error", reason: "Leaderboard not found by ID" }] },
     });
     expect((await server.rest("GET", "/admin/v1/leaderboards")).body.map((l: { key: string }) => l.key)).toEqual(["revenue-champions", "streak-legends"]);
   });
@@ -154,7 +154,7 @@ describe("leaderboards over REST", () => {
     const response = await server.rest("POST", "/admin/v1/leaderboards", { body: [{ name: "Again", key: "streak-legends", rankBy: "streak" }] });
     expect(response).toEqual({
       status: 200,
-      body: { created: [], issues: [{ index: 0, severity: "error", message: 'Key "streak-legends" is already in use by another leaderboard' }] },
+      body: { created: [], issues: [{ index: 0, severity: "error", message: 'Key "streak-legends" is already in use by another leaderboard', level: "error", reason: 'Key "streak-legends" is already in use by another leaderboard' }] },
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -209,7 +209,7 @@ describe("leaderboard validation", () => {
   it.each(ITEM_CASES)("REST: $name is an issue of its item and changes nothing", async ({ item, message }) => {
     const before = await snapshot();
     const response = await server.rest("POST", "/admin/v1/leaderboards", { body: [item()] });
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message() }] } });
+    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] } });
     expect(await snapshot()).toEqual(before);
   });
 
@@ -247,12 +247,12 @@ describe("leaderboard validation", () => {
     expect(checked.body).toEqual({
       updated: [],
       issues: [
-        { id: board.id, severity: "error", message: "rankBy can only be changed while the leaderboard is inactive (it is active)" },
-        { id: board.id, severity: "error", message: "metricId can only be changed while the leaderboard is inactive (it is active)" },
-        { id: board.id, severity: "error", message: `end (${day(-4)}) must not be before start (${day(-3)})` },
-        { id: board.id, severity: "error", message: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}` },
-        { id: board.id, severity: "error", message: "startTime and endTime must be set together (a daily window) or not at all" },
-        { id: board.id, severity: "error", message: 'end must be a date (YYYY-MM-DD), got "2026-99-01"' },
+        { id: board.id, severity: "error", message: "rankBy can only be changed while the leaderboard is inactive (it is active)", level: "error", reason: "rankBy can only be changed while the leaderboard is inactive (it is active)" },
+        { id: board.id, severity: "error", message: "metricId can only be changed while the leaderboard is inactive (it is active)", level: "error", reason: "metricId can only be changed while the leaderboard is inactive (it is active)" },
+        { id: board.id, severity: "error", message: `end (${day(-4)}) must not be before start (${day(-3)})`, level: "error", reason: `end (${day(-4)}) must not be before start (${day(-3)})` },
+        { id: board.id, severity: "error", message: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}`, level: "error", reason: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}` },
+        { id: board.id, severity: "error", message: "startTime and endTime must be set together (a daily window) or not at all", level: "error", reason: "startTime and endTime must be set together (a daily window) or not at all" },
+        { id: board.id, severity: "error", message: 'end must be a date (YYYY-MM-DD), got "2026-99-01"', level: "error", reason: 'end must be a date (YYYY-MM-DD), got "2026-99-01"' },
       ],
     });
     expect(await snapshot()).toEqual(before);

@@ -81,8 +81,8 @@ describe("points systems", () => {
         { id: expect.any(String), name: "Energy", key: "energy", description: "", status: "active", badge: { url: "https://example.com/energy.png" }, maxPoints: 100 },
       ],
       issues: [
-        { index: 1, severity: "error", message: 'key "bad key" is invalid: use letters, digits, hyphens and underscores, at most 100 characters' },
-        { index: 3, severity: "error", message: 'Key "xp" is already in use by another points system' },
+        { index: 1, severity: "error", message: 'key "bad key" is invalid: use letters, digits, hyphens and underscores, at most 100 characters', level: "error", reason: 'key "bad key" is invalid: use letters, digits, hyphens and underscores, at most 100 characters' },
+        { index: 3, severity: "error", message: 'Key "xp" is already in use by another points system', level: "error", reason: 'Key "xp" is already in use by another points system' },
       ],
     });
     const [xp, energy] = created.body.created;
@@ -102,8 +102,8 @@ describe("points systems", () => {
       body: {
         updated: [{ ...xpSystem, name: "Experience", maxPoints: 1000, badge: { url: "https://example.com/xp.png" } }],
         issues: [
-          { id: "missing", severity: "error", message: "Points system not found by ID" },
-          { id: energy.id, severity: "error", message: "maxPoints must be null or an integer >= 1, got 0" },
+          { id: "missing", severity: "error", message: "Points system not found by ID", level: "error", reason: "Points system not found by ID" },
+          { id: energy.id, severity: "error", message: "maxPoints must be null or an integer >= 1, got 0", level: "error", reason: "maxPoints must be null or an integer >= 1, got 0" },
         ],
       },
     });
@@ -114,10 +114,10 @@ describe("points systems", () => {
     expect(wrongShape).toEqual({ status: 400, body: { error: "Invalid request: systems[0].maxPoints must be an integer or null" } });
 
     const removed = await server.rest("DELETE", `/admin/v1/points?ids=${energy.id},missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: energy.id }], issues: [{ id: "missing", severity: "error", message: "Points system not found by ID" }] });
+    expect(removed.body).toEqual({ deleted: [{ id: energy.id }], issues: [{ id: "missing", severity: "error", message: "Points system not found by ID", level: "error", reason: "Points system not found by ID" }] });
     expect((await server.rest("GET", `/admin/v1/points/${energy.id}`)).body).toEqual({ ...energy, status: "archived" });
     expect((await server.rest("DELETE", `/admin/v1/points?ids=${energy.id}`)).body.issues).toEqual([
-      { id: energy.id, severity: "error", message: "Points system is already archived" },
+      { id: energy.id, severity: "error", message: "Points system is already archived", level: "error", reason: "Points system is already archived" },
     ]);
   });
 
@@ -128,7 +128,7 @@ describe("points systems", () => {
     const refused = await server.rest("DELETE", `/admin/v1/points?ids=${systemId}`);
     expect(refused.body).toEqual({
       deleted: [],
-      issues: [{ id: systemId, severity: "error", message: 'Cannot delete: still used by leaderboard "Ranked" (board-1); remove that reference first' }],
+      issues: [{ id: systemId, severity: "error", message: 'Cannot delete: still used by leaderboard "Ranked" (board-1); remove that reference first', level: "error", reason: 'Cannot delete: still used by leaderboard "Ranked" (board-1); remove that reference first' }],
     });
     expect((await server.rest("GET", `/admin/v1/points/${systemId}`)).body.status).toBe("active");
     await leaderboards.deleteOne({ _id: "board-1" as never });
@@ -143,9 +143,9 @@ describe("points systems", () => {
       body: {
         created: [],
         issues: [
-          { index: 0, severity: "error", message: 'Key "xp" is already in use by another points system' },
-          { index: 1, severity: "error", message: "name is required" },
-          { index: 2, severity: "error", message: "maxPoints must be null or an integer >= 1, got 0" },
+          { index: 0, severity: "error", message: 'Key "xp" is already in use by another points system', level: "error", reason: 'Key "xp" is already in use by another points system' },
+          { index: 1, severity: "error", message: "name is required", level: "error", reason: "name is required" },
+          { index: 2, severity: "error", message: "maxPoints must be null or an integer >= 1, got 0", level: "error", reason: "maxPoints must be null or an integer >= 1, got 0" },
         ],
       },
     });
@@ -166,9 +166,9 @@ describe("points systems", () => {
       body: {
         created: [],
         issues: [
-          { index: 0, severity: "error", message: "levels[1]: points 10 is already the threshold of another level of this points system; thresholds must be unique" },
-          { index: 1, severity: "error", message: `triggers[0]: metricId "${ids.otherMetric}" is not a metric of this tenant` },
-          { index: 2, severity: "error", message: 'boosts[0]: User "nobody" does not exist' },
+          { index: 0, severity: "error", message: "levels[1]: points 10 is already the threshold of another level of this points system; thresholds must be unique", level: "error", reason: "levels[1]: points 10 is already the threshold of another level of this points system; thresholds must be unique" },
+          { index: 1, severity: "error", message: `triggers[0]: metricId "${ids.otherMetric}" is not a metric of this tenant`, level: "error", reason: `triggers[0]: metricId "${ids.otherMetric}" is not a metric of this tenant` },
+          { index: 2, severity: "error", message: 'boosts[0]: User "nobody" does not exist', level: "error", reason: 'boosts[0]: User "nobody" does not exist' },
         ],
       },
     });
@@ -255,8 +255,8 @@ describe("points triggers", () => {
     expect(retyped.body).toEqual({
       updated: [{ ...streakCommon, type: "time", timeUnit: "days", timeInterval: 1 }],
       issues: [
-        { id: metricTrigger.id, severity: "error", message: "type can only be changed while the trigger is inactive" },
-        { id: timeTrigger.id, severity: "error", message: "metricThreshold is only allowed on metric triggers, not on time triggers" },
+        { id: metricTrigger.id, severity: "error", message: "type can only be changed while the trigger is inactive", level: "error", reason: "type can only be changed while the trigger is inactive" },
+        { id: timeTrigger.id, severity: "error", message: "metricThreshold is only allowed on metric triggers, not on time triggers", level: "error", reason: "metricThreshold is only allowed on metric triggers, not on time triggers" },
       ],
     });
     const cleared = await server.rest("PATCH", path, { body: [{ id: timeTrigger.id, userAttributes: null }] });
@@ -267,7 +267,7 @@ describe("points triggers", () => {
     expect(overGrpc.triggers[1]?.timeUnit).toBe(PointsTriggerTimeUnit.HOURS);
 
     const removed = await server.rest("DELETE", `${path}?ids=${streakTrigger.id}&ids=missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: streakTrigger.id }], issues: [{ id: "missing", severity: "error", message: "Points trigger not found by ID" }] });
+    expect(removed.body).toEqual({ deleted: [{ id: streakTrigger.id }], issues: [{ id: "missing", severity: "error", message: "Points trigger not found by ID", level: "error", reason: "Points trigger not found by ID" }] });
     expect((await server.rest("GET", path)).body).toHaveLength(2);
   });
 
@@ -315,7 +315,7 @@ describe("points triggers", () => {
     const systemId = await newSystem(`t-${Math.random().toString(36).slice(2, 10)}`);
     const before = await snapshot("pointsTriggers");
     const response = await server.rest("POST", `/admin/v1/points/${systemId}/triggers`, { body: [item()] });
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message() }] } });
+    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] } });
     expect(await snapshot("pointsTriggers")).toEqual(before);
   });
 
@@ -332,7 +332,7 @@ describe("points triggers", () => {
     const refused = await server.rest("DELETE", `/admin/v1/metrics?ids=${steps}`);
     expect(refused.body).toEqual({
       deleted: [],
-      issues: [{ id: steps, severity: "error", message: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first` }],
+      issues: [{ id: steps, severity: "error", message: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first`, level: "error", reason: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first` }],
     });
     expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${ids.sourceAttr}`)).body.issues[0].message).toContain(`points trigger "${trigger.id}"`);
 
@@ -364,9 +364,9 @@ describe("points levels", () => {
       badge: { url: "https://example.com/bronze.png" },
     });
     expect(created.body.issues).toEqual([
-      { index: 2, severity: "error", message: 'Key "bronze" is already in use by another level of this points system' },
-      { index: 3, severity: "error", message: "points 500 is already the threshold of another level of this points system; thresholds must be unique" },
-      { index: 4, severity: "error", message: "points must be an integer >= 0, got -1" },
+      { index: 2, severity: "error", message: 'Key "bronze" is already in use by another level of this points system', level: "error", reason: 'Key "bronze" is already in use by another level of this points system' },
+      { index: 3, severity: "error", message: "points 500 is already the threshold of another level of this points system; thresholds must be unique", level: "error", reason: "points 500 is already the threshold of another level of this points system; thresholds must be unique" },
+      { index: 4, severity: "error", message: "points must be an integer >= 0, got -1", level: "error", reason: "points must be an integer >= 0, got -1" },
     ]);
     const [silver, bronze] = created.body.created;
     expect((await server.rest("GET", path)).body.map((l: { key: string }) => l.key)).toEqual(["bronze", "silver"]);
@@ -375,7 +375,7 @@ describe("points levels", () => {
     const before = await snapshot("pointsLevels");
     const clash = await server.rest("PATCH", path, { body: [{ id: silver.id, points: 100 }] });
     expect(clash.body.issues).toEqual([
-      { id: silver.id, severity: "error", message: "points 100 is already the threshold of another level of this points system; thresholds must be unique" },
+      { id: silver.id, severity: "error", message: "points 100 is already the threshold of another level of this points system; thresholds must be unique", level: "error", reason: "points 100 is already the threshold of another level of this points system; thresholds must be unique" },
     ]);
     expect(await snapshot("pointsLevels")).toEqual(before);
 
@@ -384,7 +384,7 @@ describe("points levels", () => {
     expect((await server.rest("PATCH", path, { body: [{ id: bronze.id, badge: null }] })).body.updated[0].badge).toBeNull();
 
     const removed = await server.rest("DELETE", `${path}?ids=${silver.id},missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: silver.id }], issues: [{ id: "missing", severity: "error", message: "Level not found by ID" }] });
+    expect(removed.body).toEqual({ deleted: [{ id: silver.id }], issues: [{ id: "missing", severity: "error", message: "Level not found by ID", level: "error", reason: "Level not found by ID" }] });
   });
 });
 
@@ -437,14 +437,14 @@ describe("points boosts", () => {
         { ...userBoost, end: null, multiplier: 3 },
         { ...cohortBoost, userAttributes: [] },
       ],
-      issues: [{ id: userBoost.id, severity: "error", message: "userAttributes cannot be set on a user-specific boost" }],
+      issues: [{ id: userBoost.id, severity: "error", message: "userAttributes cannot be set on a user-specific boost", level: "error", reason: "userAttributes cannot be set on a user-specific boost" }],
     });
     const badShape = await server.rest("PATCH", path, { body: [{ id: userBoost.id, end: 5 }] });
     expect(badShape).toEqual({ status: 400, body: { error: "Invalid request: boosts[0].end must be a date (YYYY-MM-DD) or null" } });
 
     expect((await server.rest("GET", path)).body.map((b: { status: string }) => b.status)).toEqual(["active", "archived", "finished"]);
     const removed = await server.rest("DELETE", `${path}?ids=${cohortBoost.id},missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: cohortBoost.id }], issues: [{ id: "missing", severity: "error", message: "Points boost not found by ID" }] });
+    expect(removed.body).toEqual({ deleted: [{ id: cohortBoost.id }], issues: [{ id: "missing", severity: "error", message: "Points boost not found by ID", level: "error", reason: "Points boost not found by ID" }] });
   });
 
   const boost = { name: "Boost", start: "2026-01-01", multiplier: 2 };
@@ -472,7 +472,7 @@ describe("points boosts", () => {
     const systemId = await newSystem(`b-${Math.random().toString(36).slice(2, 10)}`);
     const before = await snapshot("pointsBoosts");
     const response = await server.rest("POST", `/admin/v1/points/${systemId}/boosts`, { body: [item()] });
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message() }] } });
+    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] } });
     expect(await snapshot("pointsBoosts")).toEqual(before);
   });
 
@@ -515,7 +515,7 @@ describe("points admin scope", () => {
     const grpcError = await server.client("grpc", { tenantId: "other" }).points.listPointsBoosts({ systemId }).catch((e) => ConnectError.from(e));
     expect((grpcError as ConnectError).code).toBe(Code.NotFound);
     expect((await server.rest("PATCH", "/admin/v1/points", { tenantId: "other", body: [{ id: systemId, name: "Stolen" }] })).body.issues).toEqual([
-      { id: systemId, severity: "error", message: "Points system not found by ID" },
+      { id: systemId, severity: "error", message: "Points system not found by ID", level: "error", reason: "Points system not found by ID" },
     ]);
     expect((await server.rest("DELETE", `/admin/v1/points?ids=${systemId}`, { tenantId: "other" })).body.deleted).toEqual([]);
 

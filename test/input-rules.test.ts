@@ -224,11 +224,11 @@ describe("timestamps and dates lie within 2000-01-01 to 2099-12-31", () => {
     const system = await server.rest("POST", "/admin/v1/points", { body: [{ key: "xp", name: "XP" }] });
     const systemId = system.body.created[0].id;
     const boost = await server.rest("POST", `/admin/v1/points/${systemId}/boosts`, { body: [{ name: "Old", start: "0001-01-01", multiplier: 2 }] });
-    expect(boost.body.issues).toEqual([{ index: 0, severity: "error", message: 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"' }]);
+    expect(boost.body.issues).toEqual([{ index: 0, severity: "error", message: 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"', level: "error", reason: 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"' }]);
     const board = await server.rest("POST", "/admin/v1/leaderboards", { body: [{ key: "lb", name: "LB", rankBy: "streak", start: today(), end: "9999-12-31" }] });
-    expect(board.body.issues).toEqual([{ index: 0, severity: "error", message: 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"' }]);
+    expect(board.body.issues).toEqual([{ index: 0, severity: "error", message: 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"', level: "error", reason: 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"' }]);
     const pause = await server.rest("POST", "/admin/v1/streaks/pauses", { body: { pauses: [{ userId: "u1", start: inDays(1), end: "2100-01-01" }] } });
-    expect(pause.body.issues).toEqual([{ userId: "u1", severity: "error", message: 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"' }]);
+    expect(pause.body.issues).toEqual([{ userId: "u1", severity: "error", message: 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"', level: "error", reason: 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"' }]);
     const summary = await server.rest("GET", "/v1/users/u1/metrics/words/event-summary?aggregation=daily&startDate=0001-01-01&endDate=0001-01-02");
     expect(summary).toEqual({ status: 400, body: { error: 'startDate must be from 2000-01-01 to 2099-12-31, got "0001-01-01"' } });
   });
@@ -244,8 +244,8 @@ describe("identical or overlapping streak pauses are not stacked", () => {
     const id = first.body.created[0].id;
     const repeated = `the user already has this pause ${id} (${pause.start} to ${pause.end}); a user's pauses may not overlap`;
     expect(first.body.issues).toEqual([
-      { userId: "pia", severity: "error", message: repeated },
-      { userId: "pia", severity: "error", message: repeated },
+      { userId: "pia", severity: "error", message: repeated, level: "error", reason: repeated },
+      { userId: "pia", severity: "error", message: repeated, level: "error", reason: repeated },
     ]);
     const again = await server.client("connect-json").streaks.createStreakPauses({ pauses: [pause, { userId: "pia", start: inDays(4), end: inDays(6) }] });
     expect(again.created).toEqual([]);

@@ -87,8 +87,8 @@ describe("streak administration", () => {
       status: 200,
       body: {
         issues: [
-          { userId: "fay", severity: "warning", message: "Would exceed maximum freeze limit" },
-          { userId: "ghost", severity: "error", message: "User does not exist" },
+          { userId: "fay", severity: "warning", message: "Would exceed maximum freeze limit", level: "warning", reason: "Would exceed maximum freeze limit" },
+          { userId: "ghost", severity: "error", message: "User does not exist", level: "error", reason: "User does not exist" },
         ],
       },
     });
@@ -103,13 +103,13 @@ describe("streak administration", () => {
     expect(created.created[0]).toMatchObject({ userId: "fay", start: date(1), end: date(3), status: "active" });
     expect((await server.rest("GET", "/v1/users/fay/streak")).body.pauses).toEqual([{ id: created.created[0]!.id, start: date(1), end: date(3) }]);
     const removed = await server.rest("DELETE", `/admin/v1/streaks/pauses?ids=${created.created[0]!.id},nope`);
-    expect(removed.body).toEqual({ deleted: [{ id: created.created[0]!.id }], issues: [{ id: "nope", severity: "error", message: "Pause not found by ID" }] });
+    expect(removed.body).toEqual({ deleted: [{ id: created.created[0]!.id }], issues: [{ id: "nope", severity: "error", message: "Pause not found by ID", level: "error", reason: "Pause not found by ID" }] });
   });
 
   it("restores a lost streak to its length when lost", async () => {
     const restored = await server.rest("POST", "/admin/v1/streaks/restore", { body: { users: [{ id: "bob" }, { id: "fay" }] } });
     expect(restored.status).toBe(201);
-    expect(restored.body).toEqual({ restoredUsers: ["bob"], issues: [{ userId: "fay", severity: "warning", message: "No streak to restore" }] });
+    expect(restored.body).toEqual({ restoredUsers: ["bob"], issues: [{ userId: "fay", severity: "warning", message: "No streak to restore", level: "warning", reason: "No streak to restore" }] });
     expect((await server.rest("GET", "/v1/users/bob/streak")).body.length).toBe(2);
   });
 });

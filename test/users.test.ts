@@ -62,8 +62,8 @@ describe("metric reads", () => {
     await server.rest("POST", "/api/metrics/words/event", { body: { user: { id: "ann" }, value: 120.5 } });
     const list = await server.rest("GET", "/v1/users/ann/metrics");
     expect(list.body).toEqual([
-      { id: expect.any(String), key: "words", name: "Words", current: 120.5, achievements: [] },
-      { id: expect.any(String), key: "pages", name: "Pages", current: 0, achievements: [] },
+      { id: expect.any(String), key: "words", name: "Words", current: 120.5, achievements: [], status: "active" },
+      { id: expect.any(String), key: "pages", name: "Pages", current: 0, achievements: [], status: "active" },
     ]);
     expect((await server.rest("GET", "/v1/users/ann/metrics/words")).body).toEqual(list.body[0]);
     expect((await server.rest("GET", "/v1/users/ann/metrics/nope")).status).toBe(404);

@@ -154,7 +154,7 @@ describe("webhook endpoints (Admin API)", () => {
       created: expect.any(String),
       updated: expect.any(String),
     });
-    expect(created.body.issues).toEqual([{ index: 1, severity: "error", message: 'url must use http or https, got "ftp"' }]);
+    expect(created.body.issues).toEqual([{ index: 1, severity: "error", message: 'url must use http or https, got "ftp"', level: "error", reason: 'url must use http or https, got "ftp"' }]);
 
     const read = await server.rest("GET", `/admin/v1/webhooks/${first.id}`, { tenantId: "acme" });
     expect(read.status).toBe(200);
@@ -173,7 +173,7 @@ describe("webhook endpoints (Admin API)", () => {
       body: [{ id: first.id, eventTypes: ["points.changed", "streak.lost"], enabled: false, description: "" }, { id: "missing", enabled: true }],
     });
     expect(patched.body.updated).toEqual([expect.objectContaining({ eventTypes: ["points.changed", "streak.lost"], enabled: false, description: null })]);
-    expect(patched.body.issues).toEqual([{ id: "missing", severity: "error", message: "Webhook endpoint not found by ID" }]);
+    expect(patched.body.issues).toEqual([{ id: "missing", severity: "error", message: "Webhook endpoint not found by ID", level: "error", reason: "Webhook endpoint not found by ID" }]);
 
     const deleted = await server.rest("DELETE", `/admin/v1/webhooks?ids=${first.id}`, { tenantId: "acme" });
     expect(deleted.body).toEqual({ deleted: [{ id: first.id }], issues: [] });

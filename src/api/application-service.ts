@@ -148,6 +148,7 @@ function userMetricToProto(metric: MetricConfig, user: UserState, achievements: 
     name: metric.name,
     current: decimalToNumber(user.metrics[metric.id]?.total ?? "0"),
     achievements: own.map((achievement) => achievementToProto({ achievement, completion: user.achievements[achievement.id] ?? null }, names)),
+    status: "active",
   };
 }
 

@@ -25,6 +25,8 @@ export function issueToProto(issue: BulkIssue): common.AdminIssue {
     userId: issue.userId,
     severity: issue.severity === "error" ? common.IssueSeverity.ERROR : common.IssueSeverity.WARNING,
     message: issue.message,
+    level: issue.severity,
+    reason: issue.message,
   });
 }
 
