@@ -39,6 +39,18 @@ describe("streaks", () => {
     expect([nextDay.currentStreak?.length, nextDay.currentStreak?.extended, nextDay.currentStreak?.freezes]).toEqual([2, true, 0]);
   });
 
+  it("an idempotent replay shows the streak as it is now, not extended by the replay", async () => {
+    const send = (value: number) => server.rest("POST", "/api/metrics/minutes/event", { body: { user: { id: "rey" }, value, idempotencyKey: "rey-1" } });
+    const first = await send(10);
+    expect([first.status, first.body.currentStreak]).toEqual([201, expect.objectContaining({ length: 1, extended: true })]);
+    const replay = await send(10);
+    expect(replay.status).toBe(202);
+    expect(replay.body.idempotentReplayed).toBe(true);
+    expect(replay.body.currentStreak).toEqual({ ...first.body.currentStreak, extended: false });
+    const viaConnect = await server.client("connect-binary").application.trackMetricEvent({ key: "minutes", user: { id: "rey" }, value: 10, idempotencyKey: "rey-1" });
+    expect([viaConnect.idempotentReplayed, viaConnect.currentStreak?.length, viaConnect.currentStreak?.extended]).toEqual([true, 1, false]);
+  });
+
   it("show a missed day on read: a freeze consumed, then the streak lost", async () => {
     await practise("bob", 10, noon(-4));
     await practise("bob", 10, noon(-3)); // length 2; then days -2 and -1 missed

@@ -112,11 +112,24 @@ function notify(state: UserState, events: UserEvents, config: EngineConfig, at: 
   return messages.length === 0 ? { ...state } : { ...state, outbox: [...state.outbox, ...messages] };
 }
 
+/** The user's streak as of `at` (periods that ended since judged), created when the user has none. */
+function caughtUpStreak(state: UserState, settings: StreakSettings, at: Date) {
+  return catchUpStreak(state.streak ?? createStreakState(settings, state.created, at), settings, state.tzHistory, at);
+}
+
+/**
+ * The streak as a call that changes nothing shows it (an idempotent replay): as of `at`, not
+ * extended by this call. Null when streaks are not configured.
+ */
+export function currentStreakView(state: UserState, settings: StreakSettings | null, at: Date): Reactions["streak"] {
+  if (!settings) return null;
+  return { ...describeStreak(caughtUpStreak(state, settings, at).state, settings, state.tzHistory, at), extended: false };
+}
+
 /** The streak part of a call: catch up to `at`, then count the event (when there is one). */
 function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: StreakSettings | null, at: Date) {
   if (!settings) return { state, before: 0, after: 0, view: null, events: [] as StreakDomainEvent[] };
-  const current = state.streak ?? createStreakState(settings, state.created, at);
-  const caught = catchUpStreak(current, settings, state.tzHistory, at);
+  const caught = caughtUpStreak(state, settings, at);
   const before = caught.state.length;
   if (!trigger.event) {
     const view = { ...describeStreak(caught.state, settings, state.tzHistory, at), extended: false };

@@ -9,7 +9,7 @@ import { applyUserChange, changeUserState, type UserChange } from "./user-state.
 import { checkAttributeKeys, findMetricByKeyOrFail } from "./users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
-import { eventsOf, NO_REACTIONS } from "../domain/reactions.js";
+import { currentStreakView, eventsOf, NO_REACTIONS } from "../domain/reactions.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
 
 export interface EventInput {
@@ -71,7 +71,9 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
           `Idempotency key "${input.idempotencyKey}" was already used for a different request on this metric (request fingerprint ${fingerprint}, original ${earlier.fingerprint}); use a new key for a new request`,
         );
       }
-      const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id), reactions: NO_REACTIONS };
+      // A replay changes nothing and shows the current state (the streak as of now, not extended).
+      const reactions = { ...NO_REACTIONS, streak: currentStreakView(current, engine.streak, now) };
+      const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id), reactions };
       return { write: null, result: { kind: "replayed", outcome } };
     }
     // Without an admin timestamp the event happens now, never before the latest applied event
