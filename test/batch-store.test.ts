@@ -1,29 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../src/store/database.js";
 import { batchStore, claimBatch, completeBatch, insertBatch, purgeBatches, saveProgress, type BatchStore, type EventBatchDocument } from "../src/store/event-batches.js";
 import { KeyedLock } from "../src/store/keyed-lock.js";
 import type { WriteMode } from "../src/store/users.js";
-import { openTestStore } from "./helpers/database.js";
+import { useTestStore } from "./helpers/database.js";
 
 // The batch store by key, in both write modes: the queue of batches not completed, conditional
 // claims and holder writes, and retention by day buckets.
 
-let opened: Awaited<ReturnType<typeof openTestStore>>;
-let database: Database;
+const testStore = useTestStore();
 const T0 = new Date("2026-06-01T12:00:00Z");
-
-beforeAll(async () => {
-  opened = await openTestStore();
-  database = opened.database;
-});
-afterAll(() => opened.close());
 
 function newBatch(id: string, created: Date): EventBatchDocument {
   return { _id: id, tenantId: "t1", status: "queued", total: 1, applied: 0, replayed: 0, failed: 0, errors: [], outcomes: [null], attempts: 0, leaseOwner: null, leaseUntil: new Date(0), lastError: null, created, updated: created, completed: null };
 }
 
 describe.each<WriteMode>(["single-instance", "versioned"])("batches by key (%s)", (mode) => {
-  const store = (): BatchStore => batchStore({ collections: database.collections, writeMode: mode }, new KeyedLock());
+  const store = (): BatchStore => batchStore({ collections: testStore.database.collections, writeMode: mode }, new KeyedLock());
   const id = (name: string) => `${mode}-${name}`;
 
   it("claims the oldest batch not completed, once per lease; only the holder writes; completion leaves the queue", async () => {
@@ -40,9 +32,9 @@ describe.each<WriteMode>(["single-instance", "versioned"])("batches by key (%s)"
     expect(taken?._id).toBe(id("early"));
     expect(await saveProgress(s, first!, { outcomes: ["applied"], errors: [] }, later, 30_000)).toBe(false);
     expect(await completeBatch(s, taken!, { outcomes: ["applied"], errors: [] }, later, 100)).toBe(true);
-    expect(await database.collections.metricEventBatchQueue.findOne({ _id: id("early") })).toBeNull();
-    expect(await database.collections.metricEventBatchEvents.findOne({ _id: id("early") })).toBeNull();
-    expect((await database.collections.metricEventBatches.findOne({ _id: id("early") }))?.status).toBe("completed");
+    expect(await testStore.database.collections.metricEventBatchQueue.findOne({ _id: id("early") })).toBeNull();
+    expect(await testStore.database.collections.metricEventBatchEvents.findOne({ _id: id("early") })).toBeNull();
+    expect((await testStore.database.collections.metricEventBatches.findOne({ _id: id("early") }))?.status).toBe("completed");
     await completeBatch(s, second!, { outcomes: ["applied"], errors: [] }, later, 101);
   });
 
@@ -50,9 +42,9 @@ describe.each<WriteMode>(["single-instance", "versioned"])("batches by key (%s)"
     const s = store();
     expect(await purgeBatches(s, 99)).toBe(0);
     expect(await purgeBatches(s, 100)).toBe(1);
-    expect(await database.collections.metricEventBatches.findOne({ _id: id("early") })).toBeNull();
-    expect(await database.collections.metricEventBatches.findOne({ _id: id("late") })).not.toBeNull();
+    expect(await testStore.database.collections.metricEventBatches.findOne({ _id: id("early") })).toBeNull();
+    expect(await testStore.database.collections.metricEventBatches.findOne({ _id: id("late") })).not.toBeNull();
     expect(await purgeBatches(s, 101)).toBe(1);
-    expect(await database.collections.metricEventBatchPurge.countDocuments({})).toBe(0);
+    expect(await testStore.database.collections.metricEventBatchPurge.countDocuments({})).toBe(0);
   });
 });

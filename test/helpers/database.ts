@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { MongoClient, type Db } from "mongodb";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, type Database } from "../../src/store/database.js";
 
 /** A database of its own for one test file, on the server started by test/global-setup.ts. */
@@ -55,6 +55,24 @@ export async function openTestStore(): Promise<{ database: Database; close(): Pr
     async close() {
       await database.close();
       await testDb.close();
+    },
+  };
+}
+
+/**
+ * `openTestStore` for the tests of one file: opened before them, closed after them. Read
+ * `.database` inside tests (it exists once `beforeAll` has run).
+ */
+export function useTestStore(): { readonly database: Database } {
+  let opened: Awaited<ReturnType<typeof openTestStore>> | undefined;
+  beforeAll(async () => {
+    opened = await openTestStore();
+  });
+  afterAll(() => opened?.close());
+  return {
+    get database() {
+      if (!opened) throw new Error("the test store is opened in beforeAll");
+      return opened.database;
     },
   };
 }
