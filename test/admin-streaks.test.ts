@@ -26,6 +26,34 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/**
+ * The answer to settings in our form: ours, with the published clients' fields beside them (metric
+ * keys, `startCount`/`maxCount`/`autoEarnInterval`/`autoEarnAmount`, `customizationEnabled`,
+ * `daysOff`).
+ */
+type OurSettings = {
+  frequency: string;
+  evaluationMode: string;
+  metrics: Array<{ metricId: string; threshold: number }>;
+  freezes: { initialGrant: number; maxFreezes: number; autoEarn: { amount: number; intervalDays: number } | null } | null;
+};
+function answered(s: OurSettings, extra: { customizationEnabled?: boolean; daysOff?: number[] } = {}) {
+  const keys = new Map([[words, "words"], [lessons, "lessons"], [otherMetric, "steps"]]);
+  return {
+    ...s,
+    metrics: s.metrics.map((m) => ({ ...m, key: keys.get(m.metricId) })),
+    freezes: s.freezes && {
+      ...s.freezes,
+      startCount: s.freezes.initialGrant,
+      maxCount: s.freezes.maxFreezes,
+      autoEarnInterval: s.freezes.autoEarn?.intervalDays ?? null,
+      autoEarnAmount: s.freezes.autoEarn?.amount ?? null,
+    },
+    customizationEnabled: extra.customizationEnabled ?? false,
+    daysOff: extra.daysOff ?? [],
+  };
+}
+
 const snapshot = () => server.service.context.database.collections.streakSettings.find({}).sort({ _id: 1 }).toArray();
 
 describe("streak settings over REST", () => {
@@ -33,7 +61,7 @@ describe("streak settings over REST", () => {
     expect(await server.rest("GET", PATH)).toEqual({ status: 404, body: { error: NOT_SET } });
 
     const first = await server.rest("PUT", PATH, { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 500 }] } });
-    expect(first).toEqual({ status: 201, body: { frequency: "daily", metrics: [{ metricId: words, threshold: 500 }], evaluationMode: "all", freezes: null } });
+    expect(first).toEqual({ status: 201, body: answered({ frequency: "daily", metrics: [{ metricId: words, threshold: 500 }], evaluationMode: "all", freezes: null }) });
     expect(await server.rest("GET", PATH)).toEqual({ status: 200, body: first.body });
 
     const settings = {
@@ -46,12 +74,12 @@ describe("streak settings over REST", () => {
       freezes: { initialGrant: 1, autoEarn: { amount: 1, intervalDays: 7 }, maxFreezes: 3 },
     };
     const replaced = await server.rest("PUT", PATH, { body: settings });
-    expect(replaced).toEqual({ status: 200, body: settings });
-    expect((await server.rest("GET", PATH)).body).toEqual(settings);
+    expect(replaced).toEqual({ status: 200, body: answered(settings) });
+    expect((await server.rest("GET", PATH)).body).toEqual(answered(settings));
     expect(await server.service.context.database.collections.streakSettings.countDocuments({})).toBe(1);
 
     const noEarning = await server.rest("PUT", PATH, { body: { ...settings, freezes: { initialGrant: 0, maxFreezes: 5 } } });
-    expect(noEarning.body.freezes).toEqual({ initialGrant: 0, autoEarn: null, maxFreezes: 5 });
+    expect(noEarning.body.freezes).toEqual({ initialGrant: 0, autoEarn: null, maxFreezes: 5, startCount: 0, maxCount: 5, autoEarnInterval: null, autoEarnAmount: null });
   });
 
   const CASES: Array<{ name: string; body: () => unknown; error: () => string }> = [
@@ -109,12 +137,14 @@ describe("streak settings over Connect and gRPC", () => {
     expect(settings).toMatchObject({ frequency: StreakFrequency.MONTHLY, evaluationMode: StreakEvaluationMode.ALL, freezes: { initialGrant: 2, maxFreezes: 2 } });
     expect(settings!.freezes!.autoEarn).toBeUndefined();
     expect((await grpc.getStreakSettings({})).settings).toEqual(settings);
-    expect((await server.rest("GET", PATH)).body).toEqual({
-      frequency: "monthly",
-      metrics: [{ metricId: lessons, threshold: 3 }],
-      evaluationMode: "all",
-      freezes: { initialGrant: 2, autoEarn: null, maxFreezes: 2 },
-    });
+    expect((await server.rest("GET", PATH)).body).toEqual(
+      answered({
+        frequency: "monthly",
+        metrics: [{ metricId: lessons, threshold: 3 }],
+        evaluationMode: "all",
+        freezes: { initialGrant: 2, autoEarn: null, maxFreezes: 2 },
+      }),
+    );
 
     const missing = await grpc.updateStreakSettings({}).catch((e) => ConnectError.from(e));
     expect((missing as ConnectError).code).toBe(Code.InvalidArgument);
@@ -152,8 +182,8 @@ describe("references, access and tenants", () => {
     expect(await server.rest("GET", PATH, { tenantId: "other" })).toEqual({ status: 404, body: { error: NOT_SET } });
     const theirs = await server.rest("PUT", PATH, { tenantId: "other", body: { frequency: "weekly", metrics: [{ metricId: otherMetric, threshold: 10 }] } });
     expect(theirs.status).toBe(201);
-    expect((await server.rest("GET", PATH, { tenantId: "other" })).body.metrics).toEqual([{ metricId: otherMetric, threshold: 10 }]);
-    expect((await server.rest("GET", PATH)).body.metrics).toEqual([{ metricId: words, threshold: 1 }]);
+    expect((await server.rest("GET", PATH, { tenantId: "other" })).body.metrics).toEqual([{ metricId: otherMetric, key: "steps", threshold: 10 }]);
+    expect((await server.rest("GET", PATH)).body.metrics).toEqual([{ metricId: words, key: "words", threshold: 1 }]);
     expect(await server.service.context.database.collections.streakSettings.countDocuments({})).toBe(2);
   });
 });

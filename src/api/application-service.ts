@@ -9,6 +9,11 @@ import type { AchievementConfig } from "../domain/achievement-config.js";
 import { isVisibleTo } from "../domain/achievements.js";
 import { completeApiAchievement, listAchievementStats, listUserAchievements } from "../pipeline/achievements.js";
 import { listStreakLengths, readUserStreak } from "../pipeline/streaks.js";
+import { noStreakView } from "../domain/streak.js";
+import { readUserPreferences, updateUserPreferences } from "../pipeline/preferences.js";
+import { listStreakRankings } from "../pipeline/streak-rankings.js";
+import { preferencesToProto, preferencesUpdateFromProto } from "./preferences-convert.js";
+import { StreakRankingType } from "../gen/gamification/v1/application_service_pb.js";
 import { findMetricByKeyOrFail, readUser, summarizeUserMetric, writeUser } from "../pipeline/users.js";
 import { achievementToProto, pointsChangesToProto, streakFields, streakToProto, userToProto, userUpsertFromProto } from "./convert.js";
 import { DomainError } from "../domain/errors.js";
@@ -41,7 +46,8 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
         eventId: outcome.eventId,
         total: decimalToNumber(outcome.total),
         achievements: outcome.reactions.achievements.map((a) => achievementToProto(a, metricNames)),
-        currentStreak: outcome.reactions.streak ? streakToProto(outcome.reactions.streak, outcome.reactions.streak.extended) : undefined,
+        // Without streak settings, a zero-length streak: the published clients require the object.
+        currentStreak: streakToProto(outcome.reactions.streak ?? noStreakView(), outcome.reactions.streak?.extended ?? false),
         points: pointsChangesToProto(outcome.reactions.points, pointsConfig),
         leaderboards: leaderboardChangesToProto(outcome.reactions.leaderboards),
         ...(idempotencyKey !== undefined && { idempotencyKey, idempotentReplayed: result.kind === "replayed" }),
@@ -117,6 +123,20 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
       if (scope.caller.userId !== null) req.userIds.forEach((id) => checkUserScope(scope, id));
       const rows = await listStreakLengths(services, scope.tenantId, req.userIds);
       return { streaks: rows.map((r) => ({ userId: r.userId, streakLength: r.streakLength, extended: r.extended ? timestampFromDate(r.extended) : undefined })) };
+    },
+    async getUserPreferences(req: app.GetUserPreferencesRequest, scope: CallScope) {
+      checkUserScope(scope, req.id);
+      return { preferences: preferencesToProto(await readUserPreferences(services, scope.tenantId, req.id)) };
+    },
+    async updateUserPreferences(req: app.UpdateUserPreferencesRequest, scope: CallScope) {
+      checkUserScope(scope, req.id);
+      const update = preferencesUpdateFromProto(req.preferences);
+      return { preferences: preferencesToProto(await updateUserPreferences(services, scope.tenantId, req.id, update)) };
+    },
+    async listStreakRankings(req: app.ListStreakRankingsRequest, scope: CallScope) {
+      const type = req.type === StreakRankingType.LONGEST ? "longest" : "active";
+      const rows = await listStreakRankings(services, scope.tenantId, type, req.limit ?? 10);
+      return { rankings: rows.map((r) => ({ userId: r.userId, name: r.name ?? undefined, streakLength: r.streakLength })) };
     },
     async listAchievementStats(req: app.ListAchievementStatsRequest, scope: CallScope) {
       const names = await metricNamesOf(services, scope.tenantId);

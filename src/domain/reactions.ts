@@ -5,6 +5,7 @@ import type { LeaderboardResult, RankedLeaderboard } from "./leaderboard-entries
 import { DomainError } from "./errors.js";
 import { applyPointsForEvent, nextTimeTriggerDueAt, type PointsChange, type PointsConfig, type PointsEvent } from "./points.js";
 import type { StreakSettings } from "./streak-config.js";
+import { effectiveStreakSettings } from "./preferences.js";
 import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, nextStreakDueAt, type StreakDomainEvent, type StreakView } from "./streak.js";
 import type { UserState } from "./user.js";
 import { messagesForUserEvents, type UserEvents, type WebhookSettings } from "./webhooks.js";
@@ -53,7 +54,7 @@ export interface ReactionTrigger {
  * messages nor the next due time: `completeChange` adds both once leaderboards are ranked.
  */
 export function react(state: UserState, trigger: ReactionTrigger, config: EngineConfig, at: Date): { state: UserState; reactions: Reactions } {
-  const streaked = advanceStreak(state, trigger, config.streak, at);
+  const streaked = advanceStreak(state, trigger, effectiveStreakSettings(config.streak, state.preferences), at);
   const achieved = completeAchievements(
     streaked.state,
     config.achievements,
@@ -121,7 +122,8 @@ function caughtUpStreak(state: UserState, settings: StreakSettings, at: Date) {
  * The streak as a call that changes nothing shows it (an idempotent replay): as of `at`, not
  * extended by this call. Null when streaks are not configured.
  */
-export function currentStreakView(state: UserState, settings: StreakSettings | null, at: Date): Reactions["streak"] {
+export function currentStreakView(state: UserState, tenantSettings: StreakSettings | null, at: Date): Reactions["streak"] {
+  const settings = effectiveStreakSettings(tenantSettings, state.preferences);
   if (!settings) return null;
   return { ...describeStreak(caughtUpStreak(state, settings, at).state, settings, state.tzHistory, at), extended: false };
 }
@@ -148,7 +150,7 @@ function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: Str
 /** When time-driven work is next due: a streak period end or freeze earning, or a time trigger. */
 export function nextDueAt(state: UserState, config: EngineConfig): Date | null {
   const candidates = [
-    config.streak && state.streak ? nextStreakDueAt(state.streak, config.streak, state.tzHistory) : null,
+    config.streak && state.streak ? nextStreakDueAt(state.streak, effectiveStreakSettings(config.streak, state.preferences)!, state.tzHistory) : null,
     nextTimeTriggerDueAt(state.points, config.points, state),
   ].filter((d): d is Date => d !== null);
   return candidates.length === 0 ? null : new Date(Math.min(...candidates.map((d) => d.getTime())));

@@ -35,7 +35,14 @@ describe("checkStreakSettings", () => {
 
 describe("streakSettings", () => {
   it("evaluates all conditions unless told otherwise; freezes off unless given", () => {
-    expect(streakSettings(daily)).toEqual({ frequency: "daily", metrics: [{ metricId: "m1", threshold: 500 }], evaluationMode: "all", freezes: null });
+    expect(streakSettings(daily)).toEqual({
+      frequency: "daily",
+      metrics: [{ metricId: "m1", threshold: 500 }],
+      evaluationMode: "all",
+      freezes: null,
+      customizationEnabled: false,
+      daysOff: [],
+    });
   });
 });
 

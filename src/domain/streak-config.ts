@@ -32,6 +32,14 @@ export interface StreakSettings {
   evaluationMode: StreakEvaluationMode;
   /** Null when freezes are off. */
   freezes: StreakFreezeSettings | null;
+  /** Whether users' streak preferences override the conditions and days off (absent: false). */
+  customizationEnabled?: boolean;
+  /**
+   * Weekdays off of a daily streak, 0 = Sunday to 6 = Saturday (JavaScript's `getDay()`, as the
+   * reference): missing one holds the streak, meeting the condition on one still extends it
+   * (absent: none).
+   */
+  daysOff?: number[];
 }
 
 /** The settings as requested; `undefined` means not given. */
@@ -40,6 +48,8 @@ export interface StreakSettingsDraft {
   metrics: StreakMetricCondition[];
   evaluationMode?: StreakEvaluationMode;
   freezes?: StreakFreezeSettings | null;
+  customizationEnabled?: boolean;
+  daysOff?: number[];
 }
 
 export const MAX_FREEZES_LIMIT = 100;
@@ -57,7 +67,19 @@ export function checkStreakSettings(draft: StreakSettingsDraft): string | null {
       return `metrics[${i}].metricId "${condition.metricId}" is listed more than once: give each metric one threshold`;
     }
   }
+  const daysOff = checkDaysOff("daysOff", draft.daysOff ?? []);
+  if (daysOff) return daysOff;
+  if ((draft.daysOff ?? []).length > 0 && draft.frequency !== "daily") return `daysOff must be empty unless the frequency is "daily" (it is "${draft.frequency}")`;
   return draft.freezes ? checkFreezes(draft.freezes) : null;
+}
+
+/** What is wrong with a list of weekdays off (0 = Sunday to 6 = Saturday, each once), or null. */
+export function checkDaysOff(field: string, daysOff: readonly number[]): string | null {
+  for (const [i, day] of daysOff.entries()) {
+    if (!Number.isInteger(day) || day < 0 || day > 6) return `${field}[${i}] must be a weekday from 0 (Sunday) to 6 (Saturday), got ${day}`;
+    if (daysOff.indexOf(day) !== i) return `${field}[${i}] (${day}) is listed more than once`;
+  }
+  return null;
 }
 
 function checkFreezes(freezes: StreakFreezeSettings): string | null {
@@ -89,6 +111,49 @@ export function streakSettings(draft: StreakSettingsDraft): StreakSettings {
           autoEarn: draft.freezes.autoEarn ? { amount: draft.freezes.autoEarn.amount, intervalDays: draft.freezes.autoEarn.intervalDays } : null,
         }
       : null,
+    customizationEnabled: draft.customizationEnabled ?? false,
+    daysOff: [...(draft.daysOff ?? [])].sort((a, b) => a - b),
+  };
+}
+
+/** Settings as stored by any version (documents written before days off and customization existed read as none). */
+export function storedStreakSettings(doc: Record<string, unknown>): StreakSettings {
+  return {
+    frequency: doc.frequency as StreakFrequency,
+    metrics: doc.metrics as StreakMetricCondition[],
+    evaluationMode: doc.evaluationMode as StreakEvaluationMode,
+    freezes: (doc.freezes as StreakFreezeSettings | null | undefined) ?? null,
+    customizationEnabled: (doc.customizationEnabled as boolean | undefined) ?? false,
+    daysOff: (doc.daysOff as number[] | undefined) ?? [],
+  };
+}
+
+/**
+ * A partial update in the published clients' form (PATCH): fields not given keep their value;
+ * `freezes: null` turns freezes off; a frequency other than daily clears the days off even when
+ * they are not given (as the reference says). Without current settings every field but the
+ * defaults must be given. Returns the draft to check.
+ */
+export interface StreakSettingsPatch {
+  frequency?: StreakFrequency;
+  metrics?: StreakMetricCondition[];
+  evaluationMode?: StreakEvaluationMode;
+  freezes?: StreakFreezeSettings | null;
+  customizationEnabled?: boolean;
+  daysOff?: number[];
+}
+
+export function patchStreakSettings(current: StreakSettings | null, patch: StreakSettingsPatch): StreakSettingsDraft {
+  const frequency = patch.frequency ?? current?.frequency;
+  let daysOff = patch.daysOff ?? current?.daysOff ?? [];
+  if (frequency !== "daily" && patch.daysOff === undefined) daysOff = [];
+  return {
+    frequency,
+    metrics: patch.metrics ?? current?.metrics ?? [],
+    evaluationMode: patch.evaluationMode ?? current?.evaluationMode,
+    freezes: patch.freezes !== undefined ? patch.freezes : (current?.freezes ?? null),
+    customizationEnabled: patch.customizationEnabled ?? current?.customizationEnabled ?? false,
+    daysOff,
   };
 }
 

@@ -145,6 +145,8 @@ export interface StreakState {
   lastLost: StreakLoss | null;
   /** Judged periods, oldest first, at most STREAK_HISTORY_LIMIT. */
   history: StreakPeriodRecord[];
+  /** The longest length reached (absent in states stored before it was kept: see `longestStreak`). */
+  longest?: number;
 }
 
 /** The reference's BaseStreakResponse: dates are local dates; freeze fields only when freezes are enabled. */
@@ -248,6 +250,32 @@ function settleEarning(s: StreakState, settings: StreakSettings, t: Date): void 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Days off
+
+/**
+ * Whether the period starting on `start` is a day off: daily streaks only, by the weekday of the
+ * local date (so it is the user's own weekday in the zone they live the day in; a DST change or a
+ * zone move changes nothing about which date it is).
+ */
+export function isDayOff(start: string, frequency: StreakFrequency, settings: StreakSettings): boolean {
+  const daysOff = settings.daysOff;
+  if (frequency !== "daily" || !daysOff || daysOff.length === 0) return false;
+  return daysOff.includes(new Date(`${start}T00:00:00Z`).getUTCDay());
+}
+
+/**
+ * The last date of the first period, from the one starting on `start`, that is not a day off: the
+ * streak's expiry when that period must be met. Null when every weekday is off (it never expires).
+ */
+function firstWorkingPeriodEnd(start: string, frequency: StreakFrequency, settings: StreakSettings): string | null {
+  let d = start;
+  for (let i = 0; i < 7; i++, d = nextPeriodStart(d, frequency)) {
+    if (!isDayOff(d, frequency, settings)) return periodEndDate(d, frequency);
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The timeline walk
 
 function conditionMet(sums: Record<string, DecimalString>, settings: StreakSettings): boolean {
@@ -306,7 +334,8 @@ function followZone(s: StreakState, history: readonly TimeZoneChange[], cursor: 
 /** The current period's last day has passed: judge it and move to the period of the local date now. */
 function endPeriod(s: StreakState, settings: StreakSettings, at: Date, zone: string, events: StreakDomainEvent[]): void {
   const period = s.period!;
-  if (period.met || s.length === 0) {
+  if (period.met || s.length === 0 || isDayOff(period.start, s.frequency, settings)) {
+    // Met, no streak to lose, or a day off (missing it holds the length; no pause or freeze is used).
     record(s, period);
   } else if (s.pauses.some((p) => p.start <= periodEndDate(period.start, s.frequency) && p.end >= period.start)) {
     record(s, period, { usedPause: true });
@@ -436,7 +465,8 @@ function view(s: StreakState, settings: StreakSettings): StreakView {
     return { length: 0, frequency: settings.frequency, started: null, periodStart: null, periodEnd: null, expires: null, ...freezeFields };
   }
   const periodEnd = periodEndDate(period.start, s.frequency);
-  const expires = period.met ? periodEndDate(nextPeriodStart(period.start, s.frequency), s.frequency) : periodEnd;
+  // Days off ahead (or today, unmet) hold the streak: it expires with the first period to be met.
+  const expires = firstWorkingPeriodEnd(period.met ? nextPeriodStart(period.start, s.frequency) : period.start, s.frequency, settings);
   return { length: s.length, frequency: settings.frequency, started: s.started, periodStart: period.start, periodEnd, expires, ...freezeFields };
 }
 
@@ -536,6 +566,7 @@ export function applyStreakEvent(
     if (!period.met && conditionMet(period.sums, settings)) {
       period.met = true;
       s.length += 1;
+      s.longest = Math.max(s.longest ?? 0, s.length);
       s.lastExtendedAt = event.at;
       extended = true;
       if (s.length === 1) {
@@ -592,6 +623,7 @@ export function restoreStreak(
   if (!lost || !caught.period) return { state: caught, events, restored: false };
   const s = copy(caught);
   s.length = lost.length + caught.length;
+  s.longest = Math.max(s.longest ?? 0, s.length);
   s.started = lost.started;
   s.lastLost = null;
   s.lastExtendedAt = caught.lastExtendedAt ?? lost.lastExtendedAt;
@@ -644,4 +676,42 @@ export function grantFreezes(state: StreakState, settings: StreakSettings, count
   if (!settings.freezes || count <= 0) return { state, granted: 0 };
   const granted = Math.max(0, Math.min(count, settings.freezes.maxFreezes - state.freezes));
   return granted === 0 ? { state, granted } : { state: { ...state, freezes: state.freezes + granted }, granted };
+}
+
+/**
+ * Resets the streak to zero by admin action (the reference's reset call): catches up first, then
+ * the length, start and last extension are cleared and the current period counts anew (an event
+ * later in it starts a streak of 1). Freezes, pauses, history and the longest length are kept; the
+ * reset streak cannot be restored, nor can an earlier loss. `reset` is false when there was no
+ * streak to reset.
+ */
+export function resetStreak(
+  state: StreakState,
+  settings: StreakSettings,
+  tzHistory: readonly TimeZoneChange[],
+  now: Date,
+): { state: StreakState; events: StreakDomainEvent[]; reset: boolean } {
+  const { state: caught, events } = catchUpStreak(state, settings, tzHistory, now);
+  if (caught.length === 0) return { state: caught, events, reset: false };
+  const s = copy(caught);
+  s.longest = longestStreak(caught);
+  s.length = 0;
+  s.started = null;
+  s.lastExtendedAt = null;
+  s.lastLost = null;
+  if (s.period) s.period = { ...s.period, met: false, sums: {} };
+  return { state: s, events, reset: true };
+}
+
+/** The longest length the user has reached that the state still shows (older states did not keep it). */
+export function longestStreak(state: StreakState): number {
+  return Math.max(state.longest ?? 0, state.length, state.lastLost?.length ?? 0, ...state.history.map((p) => p.length));
+}
+
+/**
+ * The streak shown when the tenant has no streak settings: length 0, no dates, `daily` (the
+ * published clients require a streak object with a frequency; nothing can extend it).
+ */
+export function noStreakView(): StreakView {
+  return { length: 0, frequency: "daily", started: null, periodStart: null, periodEnd: null, expires: null };
 }

@@ -6,6 +6,7 @@ import type { LeaderboardEntry } from "./leaderboard-entries.js";
 import type { PointsState } from "./points.js";
 import type { StreakState } from "./streak.js";
 import type { OutboxMessage } from "./webhooks.js";
+import { emptyPreferences, type UserPreferences } from "./preferences.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -60,6 +61,13 @@ export interface UserState {
    * document write as the change (an outbox), moved out by the webhook worker.
    */
   outbox: OutboxMessage[];
+  /** Notification channels and the user's own streak preferences (GET/PATCH /v1/users/{id}/preferences). */
+  preferences: UserPreferences;
+  /**
+   * The values last written to the tenant's streak rankings (active and longest length), so a
+   * change writes them only when they move; null: never written.
+   */
+  streakRanks: { active: number; longest: number } | null;
 }
 
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
@@ -95,6 +103,8 @@ export function createUserState(userId: string, now: Date): UserState {
     recentIdempotency: [],
     dueAt: null,
     outbox: [],
+    preferences: emptyPreferences(),
+    streakRanks: null,
   };
 }
 

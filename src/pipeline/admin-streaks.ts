@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Document } from "mongodb";
 import { invalidArgument, notFound } from "../domain/errors.js";
-import { checkStreakReferences, checkStreakSettings, streakSettings, type StreakSettings, type StreakSettingsDraft } from "../domain/streak-config.js";
+import {
+  checkStreakReferences,
+  checkStreakSettings,
+  patchStreakSettings,
+  storedStreakSettings,
+  streakSettings,
+  type StreakSettings,
+  type StreakSettingsDraft,
+  type StreakSettingsPatch,
+} from "../domain/streak-config.js";
 import { isDuplicateKeyError } from "../store/database.js";
 import type { ServiceContext } from "./context.js";
 import { registerReference } from "./references.js";
@@ -16,7 +25,7 @@ registerReference({ kind: "metric", collection: "streakSettings", noun: "streak 
 const DOCUMENT_NAME = "Streak settings";
 
 function fromDocument(doc: Document): StreakSettings {
-  return { frequency: doc.frequency, metrics: doc.metrics, evaluationMode: doc.evaluationMode, freezes: doc.freezes };
+  return storedStreakSettings(doc);
 }
 
 /** The tenant's streak settings; not found until they have been set (no default exists: a streak needs a metric). */
@@ -57,4 +66,14 @@ export async function putStreakSettings(ctx: ServiceContext, tenantId: string, d
       if (!isDuplicateKeyError(error) || attempt > 0) throw error;
     }
   }
+}
+
+/**
+ * Updates the streak settings in the published clients' form (PATCH): the fields given replace
+ * theirs, the others keep their values (see `patchStreakSettings`); without settings yet, the
+ * frequency and metrics must be given. `created` as for PUT.
+ */
+export async function patchStreakSettingsOf(ctx: ServiceContext, tenantId: string, patch: StreakSettingsPatch): Promise<{ settings: StreakSettings; created: boolean }> {
+  const doc = await ctx.database.collections.streakSettings.findOne({ tenantId });
+  return putStreakSettings(ctx, tenantId, patchStreakSettings(doc ? fromDocument(doc) : null, patch));
 }

@@ -1,5 +1,6 @@
 import { applyTimeTriggers } from "../domain/points.js";
 import { catchUpStreak } from "../domain/streak.js";
+import { effectiveStreakSettings } from "../domain/preferences.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -19,7 +20,8 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
     // Listed for a minute whose work a later write moved or settled: nothing is due yet.
     if (!stored || !stored.state.dueAt || stored.state.dueAt > now) return { write: null, result: undefined };
     let state = stored.state;
-    const caught = engine.streak && state.streak ? catchUpStreak(state.streak, engine.streak, state.tzHistory, now) : null;
+    const settings = effectiveStreakSettings(engine.streak, state.preferences);
+    const caught = settings && state.streak ? catchUpStreak(state.streak, settings, state.tzHistory, now) : null;
     if (caught) state = { ...state, streak: caught.state };
     const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
     // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { BulkResult } from "../domain/bulk.js";
 import { DomainError, notFound } from "../domain/errors.js";
-import { addPause, createStreakState, grantFreezes, removePause, restoreStreak, type StreakDomainEvent, type StreakPause, type StreakState } from "../domain/streak.js";
+import { effectiveStreakSettings } from "../domain/preferences.js";
+import type { StreakSettings } from "../domain/streak-config.js";
+import { addPause, createStreakState, grantFreezes, removePause, resetStreak, restoreStreak, type StreakDomainEvent, type StreakPause, type StreakState } from "../domain/streak.js";
 import type { UserState } from "../domain/user.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -18,7 +20,7 @@ async function changeStreak<T>(
   ctx: ServiceContext,
   tenantId: string,
   userId: string,
-  change: (streak: StreakState, user: UserState, now: Date) => { streak: StreakState; result: T; events?: StreakDomainEvent[] },
+  change: (streak: StreakState, user: UserState, now: Date, settings: StreakSettings) => { streak: StreakState; result: T; events?: StreakDomainEvent[] },
 ): Promise<{ ok: true; result: T } | { ok: false; message: string }> {
   const engine = await loadEngineConfig(ctx, tenantId);
   const settings = engine.streak;
@@ -27,7 +29,9 @@ async function changeStreak<T>(
     const result = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
       if (!stored) throw new DomainError("not_found", "User does not exist");
       const user = stored.state;
-      const changed = change(user.streak ?? createStreakState(settings, user.created, now), user, now);
+      // The user's own rules (their preferences, when the tenant enables customization).
+      const mine = effectiveStreakSettings(settings, user.preferences)!;
+      const changed = change(user.streak ?? createStreakState(mine, user.created, now), user, now, mine);
       // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
       return { write: await applyStreakChange(ctx, tenantId, engine, user, changed.streak, changed.events, now), result: changed.result };
     });
@@ -40,11 +44,10 @@ async function changeStreak<T>(
 
 /** Grants one freeze per listed user ID (a user listed twice gets two), up to the maximum. */
 export async function grantStreakFreezes(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
-  const settings = await ctx.config.streakSettings(tenantId);
   const result: BulkResult<string> = { done: [], issues: [] };
   for (const userId of userIds) {
-    const outcome = await changeStreak(ctx, tenantId, userId, (streak) => {
-      const granted = grantFreezes(streak, settings!, 1);
+    const outcome = await changeStreak(ctx, tenantId, userId, (streak, _user, _now, settings) => {
+      const granted = grantFreezes(streak, settings, 1);
       return { streak: granted.state, result: granted.granted };
     });
     if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
@@ -96,15 +99,29 @@ export async function deleteStreakPauses(ctx: ServiceContext, tenantId: string, 
 
 /** Restores each user's streak to the length when last lost (continued by the run since). */
 export async function restoreStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
-  const settings = await ctx.config.streakSettings(tenantId);
   const result: BulkResult<string> = { done: [], issues: [] };
   for (const userId of userIds) {
-    const outcome = await changeStreak(ctx, tenantId, userId, (streak, user, now) => {
-      const restored = restoreStreak(streak, settings!, user.tzHistory, now);
+    const outcome = await changeStreak(ctx, tenantId, userId, (streak, user, now, settings) => {
+      const restored = restoreStreak(streak, settings, user.tzHistory, now);
       return { streak: restored.state, result: restored.restored, events: restored.events };
     });
     if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
     else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: "No streak to restore" });
+    else result.done.push(userId);
+  }
+  return result;
+}
+
+/** Resets each user's streak to zero (the reference's reset call); a user without a streak is a warning. */
+export async function resetStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  const result: BulkResult<string> = { done: [], issues: [] };
+  for (const userId of userIds) {
+    const outcome = await changeStreak(ctx, tenantId, userId, (streak, user, now, settings) => {
+      const reset = resetStreak(streak, settings, user.tzHistory, now);
+      return { streak: reset.state, result: reset.reset, events: reset.events };
+    });
+    if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
+    else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: "No streak to reset" });
     else result.done.push(userId);
   }
   return result;

@@ -1,8 +1,9 @@
 import { notFound } from "../domain/errors.js";
 import type { EngineConfig } from "../domain/reactions.js";
-import { createStreakState, readStreak, type StreakDomainEvent, type StreakReadView, type StreakState } from "../domain/streak.js";
+import { createStreakState, noStreakView, readStreak, type StreakDomainEvent, type StreakReadView, type StreakState } from "../domain/streak.js";
 import type { UserState } from "../domain/user.js";
 import { findUser } from "../store/users.js";
+import { effectiveStreakSettings } from "../domain/preferences.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
@@ -18,11 +19,16 @@ const DEFAULT_HISTORY_PERIODS = 7;
 export async function readUserStreak(ctx: ServiceContext, tenantId: string, userId: string, historyPeriods?: number): Promise<StreakReadView> {
   const engine = await loadEngineConfig(ctx, tenantId);
   const settings = engine.streak;
-  if (!settings) throw notFound("Streaks are not configured for this tenant (set them with PUT /admin/v1/streaks/settings)");
+  if (!settings) {
+    // Nothing can extend a streak: a zero-length one, the shape the published clients parse.
+    if (!(await findUser(ctx.database.collections.users, tenantId, userId))) throw notFound(`User "${userId}" not found`);
+    return { ...noStreakView(), extended: null, streakHistory: [], pauses: [] };
+  }
   return changeUserState(ctx, tenantId, userId, async (stored, now) => {
     if (!stored) throw notFound(`User "${userId}" not found`);
     const user = stored.state;
-    const read = readStreak(user.streak ?? createStreakState(settings, user.created, now), settings, user.tzHistory, now, historyPeriods ?? DEFAULT_HISTORY_PERIODS);
+    const mine = effectiveStreakSettings(settings, user.preferences)!;
+    const read = readStreak(user.streak ?? createStreakState(mine, user.created, now), mine, user.tzHistory, now, historyPeriods ?? DEFAULT_HISTORY_PERIODS);
     if (read.events.length === 0) return { write: null, result: read.streak };
     // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
     // and a lost streak leaves streak leaderboards now.
@@ -52,7 +58,7 @@ export async function listStreakLengths(ctx: ServiceContext, tenantId: string, u
     [...new Set(userIds)].map(async (userId) => {
       const found = await findUser(ctx.database.collections.users, tenantId, userId);
       if (!settings || !found?.state.streak) return { userId, streakLength: 0, extended: null };
-      const read = readStreak(found.state.streak, settings, found.state.tzHistory, now, 1);
+      const read = readStreak(found.state.streak, effectiveStreakSettings(settings, found.state.preferences)!, found.state.tzHistory, now, 1);
       return { userId, streakLength: read.streak.length, extended: read.streak.extended };
     }),
   );

@@ -7,6 +7,7 @@ import { findUser, type VersionedUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { rankUserChanges } from "./leaderboard-entries.js";
 import { commitUserChange } from "./user-commit.js";
+import { rankStreak } from "./streak-rankings.js";
 
 /** What a change decides: the next state to write (or none) and the result to return. */
 export type UserChange<T> = { write: UserState; result: T } | { write: null; result: T };
@@ -67,6 +68,8 @@ export async function applyUserChange(
   change: PlannedUserChange,
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
   const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, change.contribution, change.at);
-  const state = completeChange(ranked.state, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at);
+  // The tenant's streak rankings follow every change of the streak's length.
+  const streakRanked = await rankStreak(ctx, tenantId, ranked.state, change.at);
+  const state = completeChange(streakRanked, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at);
   return { state, leaderboards: ranked.leaderboards };
 }

@@ -3,7 +3,7 @@ import type { AttributeType } from "../domain/attribute.js";
 import type { LeaderboardConfig } from "../domain/leaderboard-config.js";
 import type { RankedLeaderboard } from "../domain/leaderboard-entries.js";
 import type { MetricConfig } from "../domain/metric.js";
-import type { StreakSettings } from "../domain/streak-config.js";
+import { storedStreakSettings, type StreakSettings } from "../domain/streak-config.js";
 import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
 import { DEFAULT_SCOPE, type TenantConfig } from "../domain/tenant.js";
@@ -118,7 +118,7 @@ export class ConfigCache {
   streakSettings(tenantId: string): Promise<StreakSettings | null> {
     return this.cached(`streak:${tenantId}`, async () => {
       const doc = await this.collections.streakSettings.findOne({ tenantId });
-      return doc ? { frequency: doc.frequency, metrics: doc.metrics, evaluationMode: doc.evaluationMode, freezes: doc.freezes ?? null } : null;
+      return doc ? storedStreakSettings(doc) : null;
     });
   }
 

@@ -1,0 +1,94 @@
+import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
+import { contributionOf } from "../domain/leaderboard-entries.js";
+import {
+  applyPreferencesPatch,
+  checkPreferencesPatch,
+  customizesStreak,
+  effectiveStreakSettings,
+  type PreferencesPatch,
+  type UserPreferences,
+  type UserStreakPreferences,
+} from "../domain/preferences.js";
+import { catchUpStreak, type StreakDomainEvent } from "../domain/streak.js";
+import type { StreakEvaluationMode } from "../domain/streak-config.js";
+import { findUser } from "../store/users.js";
+import type { ServiceContext } from "./context.js";
+import { loadEngineConfig } from "./engine-config.js";
+import { applyUserChange, changeUserState } from "./user-state.js";
+
+/** Preferences as the API shows them: metric overrides by key (a deleted metric shows its ID). */
+export interface PreferencesView {
+  preferences: UserPreferences;
+  keys: ReadonlyMap<string, string>;
+}
+
+async function metricKeys(ctx: ServiceContext, tenantId: string): Promise<Map<string, string>> {
+  return new Map((await ctx.config.metrics(tenantId)).map((m) => [m.id, m.key]));
+}
+
+/** A user's preferences; unknown user: not found, as the other user reads. */
+export async function readUserPreferences(ctx: ServiceContext, tenantId: string, userId: string): Promise<PreferencesView> {
+  const [found, keys] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), metricKeys(ctx, tenantId)]);
+  if (!found) throw notFound(`User "${userId}" not found`);
+  return { preferences: found.state.preferences, keys };
+}
+
+/** An update as the API receives it: streak metric overrides by key. */
+export interface PreferencesUpdate {
+  notifications?: Partial<Record<string, unknown[]>>;
+  streak?: Omit<UserStreakPreferences, "metrics"> & { metrics?: Array<{ key: string; threshold: number }>; evaluationMode?: StreakEvaluationMode };
+}
+
+/**
+ * Updates a user's preferences. Streak conditions need the tenant's customization (permission
+ * denied otherwise, the reference's 403); metric overrides must name the tenant's streak metrics.
+ * The streak is first brought up to now under the rules that applied until now, so a change of
+ * rules never judges past periods again; the next due time follows the new rules.
+ */
+export async function updateUserPreferences(ctx: ServiceContext, tenantId: string, userId: string, update: PreferencesUpdate): Promise<PreferencesView> {
+  const [engine, metrics] = await Promise.all([loadEngineConfig(ctx, tenantId), ctx.config.metrics(tenantId)]);
+  const byKey = new Map(metrics.map((m) => [m.key, m.id]));
+  const keys = new Map(metrics.map((m) => [m.id, m.key]));
+  let patch: PreferencesPatch = { notifications: update.notifications };
+  if (update.streak) {
+    const { metrics: wanted, ...rest } = update.streak;
+    const streak: UserStreakPreferences = { ...rest };
+    if (wanted) {
+      streak.metrics = wanted.map((m, i) => {
+        const metricId = byKey.get(m.key);
+        if (metricId === undefined) throw invalidArgument(`streak.metrics[${i}].key "${m.key}" is not a metric of this tenant`);
+        return { metricId, threshold: m.threshold };
+      });
+    }
+    if (customizesStreak(streak) && !engine.streak?.customizationEnabled) {
+      throw new DomainError(
+        "permission_denied",
+        "Streak customization is not enabled for this tenant: evaluationMode, metrics and daysOff need customizationEnabled in the streak settings",
+      );
+    }
+    patch = { ...patch, streak };
+  }
+  const problem = checkPreferencesPatch(patch, engine.streak, update.streak?.metrics?.map((m) => m.key));
+  if (problem) throw invalidArgument(problem);
+
+  const preferences = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
+    if (!stored) throw notFound(`User "${userId}" not found`);
+    let user = stored.state;
+    let streakEvents: StreakDomainEvent[] = [];
+    const before = effectiveStreakSettings(engine.streak, user.preferences);
+    if (before && user.streak) {
+      const caught = catchUpStreak(user.streak, before, user.tzHistory, now);
+      user = { ...user, streak: caught.state };
+      streakEvents = caught.events;
+    }
+    const next = { ...user, preferences: applyPreferencesPatch(user.preferences, patch), updated: now };
+    const applied = await applyUserChange(ctx, tenantId, engine, {
+      state: next,
+      events: { streakEvents },
+      contribution: contributionOf(undefined, [], next.streak?.length),
+      at: now,
+    });
+    return { write: applied.state, result: applied.state.preferences };
+  });
+  return { preferences, keys };
+}
