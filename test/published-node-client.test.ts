@@ -14,10 +14,7 @@ import { ADMIN_KEY, startTestServer, type TestServer } from "./helpers/server.js
 
 const TENANT = "node-client";
 const NOT_YET_WORKING: Record<string, string> = {
-  "users.getPreferences": "user preferences are not built yet (issue 15, item 2)",
-  "users.updatePreferences": "user preferences are not built yet (issue 15, item 2)",
   "users.wrapped": "year in review is not built yet (issue 15, item 2)",
-  "streaks.rankings": "streak rankings are not built yet (issue 15, item 2)",
 };
 
 let server: TestServer;
