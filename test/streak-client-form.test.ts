@@ -192,6 +192,21 @@ describe("user preferences", () => {
   });
 });
 
+describe("a user turning streaks off", () => {
+  it("reads 0 at once, leaves the rankings, is not extended; turned on again, extends as before", async () => {
+    expect((await write("ned", 1)).body.currentStreak).toMatchObject({ length: 1, extended: true });
+    const inRankings = async () => ((await server.rest("GET", "/v1/streaks/rankings?limit=100")).body as Array<{ userId: string }>).some((r) => r.userId === "ned");
+    expect(await inRankings()).toBe(true);
+    const off = await server.rest("PATCH", "/v1/users/ned/preferences", { body: { streak: { enabled: false } } });
+    expect(off.body.streak).toEqual({ enabled: false, evaluationMode: null, metrics: [], daysOff: null });
+    expect((await server.rest("GET", "/v1/users/ned/streak")).body).toMatchObject({ length: 0, started: null });
+    expect(await inRankings()).toBe(false);
+    expect((await write("ned", 5)).body.currentStreak).toMatchObject({ length: 0, extended: false });
+    await server.rest("PATCH", "/v1/users/ned/preferences", { body: { streak: { enabled: true } } });
+    expect((await write("ned", 1)).body.currentStreak).toMatchObject({ length: 1, extended: true });
+  });
+});
+
 describe("streak reset and rankings", () => {
   it("reset sets streaks to zero at once, leaving the active ranking and keeping the longest", async () => {
     for (const [user, days] of [["ula", 3], ["vic", 2], ["wes", 1]] as const) {

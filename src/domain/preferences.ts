@@ -5,7 +5,7 @@
  * - Notifications: per kind, the channels the user wants (`[]`: none). A kind never set is absent
  *   (the reference: "not present ... the user hasn't set preferences for it yet"). An update
  *   changes only the kinds it lists.
- * - Streak: `enabled` (false: the user's streak is never extended, so it runs out) and, when the
+ * - Streak: `enabled` (false: the streak is set to 0 when turned off and never extended) and, when the
  *   tenant enables customization, the user's evaluation mode, metric thresholds (of the tenant's
  *   streak metrics) and days off, each overriding the tenant's when set. An update that sends
  *   `streak` replaces the user's streak preferences as a whole.
@@ -19,7 +19,7 @@ export const NOTIFICATION_CHANNELS = ["email", "push"] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
 export interface UserStreakPreferences {
-  /** Absent: true. */
+  /** Absent: true. False: the streak reads 0 (set so when turned off, never extended, no freezes). */
   enabled?: boolean;
   evaluationMode?: StreakEvaluationMode;
   /** By metric ID; absent: the tenant's. */
@@ -104,7 +104,7 @@ export function applyPreferencesPatch(current: UserPreferences, patch: Preferenc
  * The streak rules that apply to one user: the tenant's, with the user's overrides when the tenant
  * enables customization (metric overrides of metrics no longer among the tenant's are ignored; with
  * none left the tenant's apply). A user who disabled streaks gets no condition and no freezes, so
- * their streak is never extended and runs out at the end of its period.
+ * their streak (set to 0 when they turned it off) is never extended.
  */
 export function effectiveStreakSettings(tenant: StreakSettings | null, preferences: UserPreferences | undefined): StreakSettings | null {
   const prefs = preferences?.streak;

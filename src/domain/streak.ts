@@ -696,6 +696,8 @@ export function resetStreak(
   settings: StreakSettings,
   tzHistory: readonly TimeZoneChange[],
   now: Date,
+  /** False: not an admin reset (a user turning streaks off), so the history shows no `resetAt`. */
+  markReset = true,
 ): { state: StreakState; events: StreakDomainEvent[]; reset: boolean } {
   const { state: caught, events } = catchUpStreak(state, settings, tzHistory, now);
   if (caught.length === 0) return { state: caught, events, reset: false };
@@ -705,7 +707,7 @@ export function resetStreak(
   s.started = null;
   s.lastExtendedAt = null;
   s.lastLost = null;
-  if (s.period) s.period = { ...s.period, met: false, sums: {}, resetAt: now };
+  if (s.period) s.period = { ...s.period, met: false, sums: {}, ...(markReset && { resetAt: now }) };
   return { state: s, events, reset: true };
 }
 

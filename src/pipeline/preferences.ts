@@ -9,7 +9,7 @@ import {
   type UserPreferences,
   type UserStreakPreferences,
 } from "../domain/preferences.js";
-import { catchUpStreak, type StreakDomainEvent } from "../domain/streak.js";
+import { catchUpStreak, resetStreak, type StreakDomainEvent } from "../domain/streak.js";
 import type { StreakEvaluationMode } from "../domain/streak-config.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
@@ -43,7 +43,8 @@ export interface PreferencesUpdate {
  * Updates a user's preferences. Streak conditions need the tenant's customization (permission
  * denied otherwise, the reference's 403); metric overrides must name the tenant's streak metrics.
  * The streak is first brought up to now under the rules that applied until now, so a change of
- * rules never judges past periods again; the next due time follows the new rules.
+ * rules never judges past periods again; the next due time follows the new rules. Turning streaks
+ * off (`enabled: false`) sets the streak to 0 at once (it leaves streak leaderboards and rankings).
  */
 export async function updateUserPreferences(ctx: ServiceContext, tenantId: string, userId: string, update: PreferencesUpdate): Promise<PreferencesView> {
   const [engine, metrics] = await Promise.all([loadEngineConfig(ctx, tenantId), ctx.config.metrics(tenantId)]);
@@ -81,7 +82,12 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
       user = { ...user, streak: caught.state };
       streakEvents = caught.events;
     }
-    const next = { ...user, preferences: applyPreferencesPatch(user.preferences, patch), updated: now };
+    const preferences = applyPreferencesPatch(user.preferences, patch);
+    // Turning streaks off: the streak reads 0 from now on (the reference: "always 0").
+    if (before && user.streak && preferences.streak?.enabled === false && user.preferences.streak?.enabled !== false) {
+      user = { ...user, streak: resetStreak(user.streak, before, user.tzHistory, now, false).state };
+    }
+    const next = { ...user, preferences, updated: now };
     const applied = await applyUserChange(ctx, tenantId, engine, {
       state: next,
       events: { streakEvents },
