@@ -36,6 +36,11 @@ export interface UserState {
   attributes: Record<string, string>;
   /** By metric ID. */
   metrics: Record<string, UserMetricState>;
+  /**
+   * Events per local day (the user's zone at each event's moment), as decimal strings, kept like
+   * metric history (HISTORY_DAYS); what the year in review calls activity.
+   */
+  activity: DailyChanges;
   /** Completed achievements, by achievement ID. */
   achievements: Record<string, AchievementCompletion>;
   /** Points by points system ID. */
@@ -85,6 +90,7 @@ export function createUserState(userId: string, now: Date): UserState {
     control: false,
     attributes: {},
     metrics: {},
+    activity: {},
     achievements: {},
     points: {},
     streak: null,
