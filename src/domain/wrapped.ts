@@ -1,10 +1,13 @@
 import { addDecimals, decimalToNumber, subtractDecimals, ZERO, type DecimalString } from "./decimal.js";
 import { invalidArgument } from "./errors.js";
-import { HISTORY_DAYS, type DailyChanges } from "./history.js";
-import type { LeaderboardHistoryItem } from "./leaderboard-entries.js";
+import { HISTORY_DAYS, localDate, type DailyChanges } from "./history.js";
+import type { LeaderboardHistoryItem, RankedLeaderboard } from "./leaderboard-entries.js";
+import type { MetricConfig } from "./metric.js";
 import { addDays, utcMillis, ymd } from "./plain-dates.js";
-import type { StreakPeriodRecord } from "./streak.js";
-import type { StreakFrequency } from "./streak-config.js";
+import type { PointsSystemConfig } from "./points-config.js";
+import { catchUpStreak, STREAK_HISTORY_LIMIT, streakHistory, zoneAt, type StreakPeriodRecord } from "./streak.js";
+import type { StreakFrequency, StreakSettings } from "./streak-config.js";
+import type { UserState } from "./user.js";
 
 /**
  * A user's year in review ("wrapped"), computed from what the user document keeps: pure, no clock
@@ -276,4 +279,46 @@ export function computeWrapped<A, L>(input: WrappedInput<A, L>): Wrapped<A, L> {
     mostActiveMonth: { month: monthIndex, ...periodOf(input, `${month}-01`, monthLast) },
     entireYear: { ...periodOf(input, jan1, dec31), longestStreak: longestStreakIn(input.streak, input.streakFrequency, year) },
   };
+}
+
+/** The local date of an instant in the zone the user was in then (their current zone before any recorded move). */
+export function userLocalDateAt(user: Pick<UserState, "tz" | "tzHistory">, at: Date): string {
+  const recorded = user.tzHistory.some((c) => c.from.getTime() <= at.getTime());
+  return localDate(at, recorded ? zoneAt(user.tzHistory, at) : user.tz);
+}
+
+/** What a user's review reads of the tenant's configuration. */
+export interface WrappedConfig<A> {
+  metrics: readonly MetricConfig[];
+  pointsSystems: readonly PointsSystemConfig[];
+  /** The user's completed achievements that may be shown, with their completion time. */
+  achievements: ReadonlyArray<{ item: A; achievedAt: Date }>;
+  leaderboards: readonly RankedLeaderboard[];
+  streak: StreakSettings | null;
+}
+
+/**
+ * A user's year in review as of `now`: the year asked for (or the current one in the user's zone,
+ * 400 outside the supported years) from the user's state and the tenant's configuration.
+ */
+export function wrappedOfUser<A>(user: UserState, config: WrappedConfig<A>, requestedYear: number | undefined, now: Date): { year: number; wrapped: Wrapped<A, RankedLeaderboard> } {
+  const year = wrappedYear(requestedYear, localDate(now, user.tz));
+  let streak: WrappedInput<A, RankedLeaderboard>["streak"] = null;
+  if (config.streak && user.streak) {
+    const caught = catchUpStreak(user.streak, config.streak, user.tzHistory, now).state;
+    streak = { frequency: caught.frequency, periods: streakHistory(caught, STREAK_HISTORY_LIMIT + 1), currentStarted: caught.started };
+  }
+  const wrapped = computeWrapped<A, RankedLeaderboard>({
+    year,
+    activity: user.activity ?? {},
+    metrics: config.metrics.filter((m) => user.metrics[m.id]).map((m) => ({ key: m.key, total: user.metrics[m.id]!.total, daily: user.metrics[m.id]!.daily })),
+    points: config.pointsSystems.filter((s) => user.points[s.id]).map((s) => ({ key: s.key, total: String(user.points[s.id]!.total), daily: user.points[s.id]!.daily })),
+    achievements: config.achievements.map((a) => ({ item: a.item, date: userLocalDateAt(user, a.achievedAt) })),
+    leaderboards: config.leaderboards
+      .filter((l) => l.config.status !== "inactive" && user.leaderboards[l.config.id])
+      .map((l) => ({ key: l.config.key, leaderboard: l, history: user.leaderboards[l.config.id]!.history })),
+    streak,
+    streakFrequency: config.streak?.frequency ?? null,
+  });
+  return { year, wrapped };
 }
