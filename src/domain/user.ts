@@ -78,7 +78,8 @@ export interface UserUpsert {
   attributes?: Record<string, string>;
 }
 
-export function createUserState(userId: string, now: Date): UserState {
+/** A user first seen at `now`; `control`: in the control group (decided once, at creation). */
+export function createUserState(userId: string, now: Date, control = false): UserState {
   return {
     userId,
     email: null,
@@ -87,7 +88,7 @@ export function createUserState(userId: string, now: Date): UserState {
     tzHistory: [],
     deviceTokens: [],
     subscribeToEmails: true,
-    control: false,
+    control,
     attributes: {},
     metrics: {},
     activity: {},

@@ -66,7 +66,9 @@ export async function applyUserChange(
   engine: EngineConfig,
   change: PlannedUserChange,
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
-  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, change.contribution, change.at);
+  // The control group takes part in no leaderboard.
+  const contribution = change.state.control ? {} : change.contribution;
+  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at);
   const state = completeChange(ranked.state, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at);
   return { state, leaderboards: ranked.leaderboards };
 }
