@@ -84,6 +84,18 @@ describe("account settings", () => {
   });
 });
 
+describe("deleting a tenant", () => {
+  it("deletes its settings", async () => {
+    const created = await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "short-lived", name: "Short-lived" }] });
+    const id = created.body.created[0].id as string;
+    expect((await server.rest("PATCH", "/admin/v1/settings", { tenantId: "short-lived", body: { branding: { appName: "Gone soon" } } })).status).toBe(200);
+    const { accountSettings } = server.service.context.database.collections;
+    expect((await accountSettings.findOne({ _id: id }))?.branding.appName).toBe("Gone soon");
+    expect((await server.rest("DELETE", `/admin/v1/tenants?ids=${id}`)).status).toBe(200);
+    expect(await accountSettings.findOne({ _id: id })).toBeNull();
+  });
+});
+
 describe("environments", () => {
   it("list this deployment, named by its configuration, on every protocol", async () => {
     const rest = await server.rest("GET", "/admin/v1/environments");

@@ -77,6 +77,13 @@ describe("GET /v1/users/{id}/wrapped", () => {
     expect([missing.status, missing.body.error]).toEqual([404, 'User "nobody" not found']);
   });
 
+  it("is readable by the user's own application key only", async () => {
+    const anaKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "ana" }] })).body.created[0].key;
+    expect((await server.rest("GET", "/v1/users/ana/wrapped", { apiKey: anaKey })).status).toBe(200);
+    expect(await server.rest("GET", "/v1/users/quiet/wrapped", { apiKey: anaKey })).toEqual({ status: 403, body: { error: "This API key may only act for its own user" } });
+    expect((await errorOf(server.client("grpc", { apiKey: anaKey }).application.getUserWrapped({ id: "quiet" })))?.code).toBe(Code.PermissionDenied);
+  });
+
   it("answers the same on Connect and gRPC, with the matching codes", async () => {
     const rest = (await server.rest("GET", "/v1/users/ana/wrapped?year=2026")).body;
     for (const protocol of ["connect-json", "connect-binary", "grpc"] as const) {
