@@ -168,6 +168,9 @@ describe("the control group", () => {
     const complete = await server.rest("POST", "/v1/achievements/onboarded/complete", { tenantId, body: { user: { id: controlUser } } });
     expect([complete.status, complete.body.error]).toEqual([422, expect.stringMatching(/control group/)]);
     expect((await event(controlUser, 500)).body).toMatchObject({ total: 600, achievements: [], points: {}, leaderboards: {} });
+    // Streak admin refuses a control user (no streak to freeze, pause or restore), per item.
+    const freezes = await server.rest("POST", "/admin/v1/streaks/freezes", { tenantId, body: { freezes: [{ userId: controlUser }] } });
+    expect(freezes.body.issues).toEqual([expect.objectContaining({ userId: controlUser, severity: "error", message: expect.stringMatching(/control group/) })]);
     // Connect shows the same group.
     const viaConnect = await server.client("connect-json", { tenantId }).application.getUser({ id: controlUser });
     expect(viaConnect.user?.control).toBe(true);
