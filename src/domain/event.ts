@@ -60,8 +60,10 @@ export function applyEvent(
     throw invalidArgument(`This event would make the user's total ${total}, outside the supported range of -${MAX_AMOUNT} to ${MAX_AMOUNT}; nothing was recorded`);
   }
   // The day is the user's local day at the event's moment, in the zone in force then.
-  const daily = recordDailyChange(previous.daily ?? {}, localDate(event.at, user.tz), change);
-  const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } } };
+  const day = localDate(event.at, user.tz);
+  const daily = recordDailyChange(previous.daily ?? {}, day, change);
+  const activity = recordDailyChange(user.activity ?? {}, day, "1");
+  const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } }, activity };
   const trigger = { event: { metricId: event.metricId, value: event.value, attributes: event.attributes, totalAfter: total }, userCreated };
   const { state: next, reactions } = react(counted, trigger, config, event.at);
   return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total, reactions } };

@@ -37,6 +37,11 @@ export interface UserState {
   attributes: Record<string, string>;
   /** By metric ID. */
   metrics: Record<string, UserMetricState>;
+  /**
+   * Events per local day (the user's zone at each event's moment), as decimal strings, kept like
+   * metric history (HISTORY_DAYS); what the year in review calls activity.
+   */
+  activity: DailyChanges;
   /** Completed achievements, by achievement ID. */
   achievements: Record<string, AchievementCompletion>;
   /** Points by points system ID. */
@@ -81,7 +86,8 @@ export interface UserUpsert {
   attributes?: Record<string, string>;
 }
 
-export function createUserState(userId: string, now: Date): UserState {
+/** A user first seen at `now`; `control`: in the control group (decided once, at creation). */
+export function createUserState(userId: string, now: Date, control = false): UserState {
   return {
     userId,
     email: null,
@@ -90,9 +96,10 @@ export function createUserState(userId: string, now: Date): UserState {
     tzHistory: [],
     deviceTokens: [],
     subscribeToEmails: true,
-    control: false,
+    control,
     attributes: {},
     metrics: {},
+    activity: {},
     achievements: {},
     points: {},
     streak: null,

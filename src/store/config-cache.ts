@@ -4,6 +4,7 @@ import type { LeaderboardConfig } from "../domain/leaderboard-config.js";
 import type { RankedLeaderboard } from "../domain/leaderboard-entries.js";
 import type { MetricConfig } from "../domain/metric.js";
 import { storedStreakSettings, type StreakSettings } from "../domain/streak-config.js";
+import { DEFAULT_SETTINGS, type AccountSettings } from "../domain/settings.js";
 import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
 import { DEFAULT_SCOPE, type TenantConfig } from "../domain/tenant.js";
@@ -122,6 +123,11 @@ export class ConfigCache {
     });
   }
 
+  /** The tenant's account settings (branding, experimentation, aggregation); the defaults until set. */
+  accountSettings(tenantId: string): Promise<AccountSettings> {
+    return this.cached(`settings:${tenantId}`, async () => settingsFromDocument(await this.collections.accountSettings.findOne({ _id: tenantId })));
+  }
+
   /**
    * Who listens to the tenant's webhooks: its enabled endpoints (without secrets) and the event
    * types they subscribe to, and the tenant's own identifier for the envelope. Two reads, cached.
@@ -171,4 +177,13 @@ export class ConfigCache {
     });
     return value;
   }
+}
+
+/** The settings a stored document holds (fields an earlier version did not store read as defaults). */
+export function settingsFromDocument(doc: Partial<AccountSettings> | null): AccountSettings {
+  return {
+    branding: { ...DEFAULT_SETTINGS.branding, ...doc?.branding },
+    experimentation: { ...DEFAULT_SETTINGS.experimentation, ...doc?.experimentation },
+    aggregationPeriod: doc?.aggregationPeriod ?? DEFAULT_SETTINGS.aggregationPeriod,
+  };
 }
