@@ -26,7 +26,8 @@ export interface StoredBatchEvent {
   value: number;
   attributes: StoredAttribute[];
   timestamp?: Date;
-  idempotencyKey: string;
+  /** Absent when the caller sent none (the event is applied under the batch's own key). */
+  idempotencyKey?: string;
 }
 
 export type BatchStatus = "queued" | "processing" | "completed";
