@@ -21,6 +21,7 @@ export interface StoredBatchEvent {
     tz?: string;
     deviceTokens?: string[];
     subscribeToEmails?: boolean;
+    signUpDate?: string;
     attributes?: StoredAttribute[];
   };
   value: number;
