@@ -47,6 +47,7 @@ const metricFields = (key: string, name: string, metricKey: string, metricName: 
   rankBy: "metric",
   breakdownAttribute: null,
   breakdownAttributes: [],
+  userAttributes: [],
   metricKey,
   metricName,
   startTime: null,
@@ -219,6 +220,7 @@ describe("a points leaderboard", () => {
         rankBy: "points",
         breakdownAttribute: null,
         breakdownAttributes: [],
+        userAttributes: [],
         metricKey: null,
         metricName: null,
         pointsSystemKey: "xp",
@@ -283,6 +285,7 @@ describe("a streak leaderboard (own tenant, with streak settings)", () => {
         rankBy: "streak",
         breakdownAttribute: null,
         breakdownAttributes: [],
+        userAttributes: [],
         metricKey: null,
         metricName: null,
         pointsSystemKey: null,
@@ -668,7 +671,7 @@ describe("listing (own tenant)", () => {
   });
 
   it("lists scheduled and active leaderboards, finished ones on request, never inactive ones", async () => {
-    const common = { rankBy: "metric", breakdownAttribute: null, breakdownAttributes: [], metricKey: "steps", metricName: "Steps", startTime: null, endTime: null, maxParticipants: 1000 };
+    const common = { rankBy: "metric", breakdownAttribute: null, breakdownAttributes: [], userAttributes: [], metricKey: "steps", metricName: "Steps", startTime: null, endTime: null, maxParticipants: 1000 };
     const live = { id: listed.live, key: "live", name: "Live", description: null, ...common, start: day(-3), end: day(2), runUnit: "day", runInterval: 7, status: "active" };
     const soon = { id: listed.soon, key: "soon", name: "Soon", description: "Starts soon", ...common, start: day(5), end: null, runUnit: null, runInterval: null, status: "scheduled" };
     const done = { id: listed.done, key: "done", name: "Done", description: null, ...common, start: day(-20), end: day(-10), runUnit: null, runInterval: null, status: "finished" };
