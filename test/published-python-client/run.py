@@ -26,6 +26,7 @@ from trophy import (
     CreateApplicationKeyRequestItem,
     CreateAttributeRequestItem,
     CreateLeaderboardRequestItem,
+    CreateLeaderboardRequestItemUserAttributesItem,
     CreateMetricRequestItem,
     CreatePointsBoostRequestItem,
     CreatePointsLevelRequestItem,
@@ -121,7 +122,7 @@ revenue_id, scratch_id = metrics.get("revenue", "missing"), metrics.get("scratch
 listed = call("admin.metrics.list", lambda: admin.metrics.list(limit=10, skip=0))
 words_id = first([m.id for m in (listed or []) if m.key == "words"], "missing")
 call("admin.metrics.get", lambda: admin.metrics.get(id=words_id))
-call("admin.metrics.update", lambda: admin.metrics.update(request=[UpdateMetricRequestItem(id=revenue_id, name="Revenue (USD)", units="dollars")]))
+call("admin.metrics.update", lambda: admin.metrics.update(request=[UpdateMetricRequestItem(id=revenue_id, name="Revenue (EUR)", units="EUR")]))
 
 created = call(
     "admin.attributes.create",
@@ -218,27 +219,19 @@ call("admin.points.levels.get", lambda: admin.points.levels.get(system_id=xp_id,
 call("admin.points.levels.update", lambda: admin.points.levels.update(system_id=xp_id, request=[PatchPointsLevelsRequestItem(id=gold_id, description="The very best")]))
 
 created = call(
-    "admin.points.boosts.create",
-    lambda: admin.points.boosts.create(
-        system_id=xp_id,
-        request=[
-            CreatePointsBoostRequestItem(user_id="bo", name="Welcome week", start=yesterday, end=day(6), multiplier=2),
-            CreatePointsBoostRequestItem(user_id="bo", name="Scratch", start=day(30), multiplier=3),
-        ],
-    ),
-)
-boost_ids = [b.id for b in (created.created if created else [])]
-welcome_boost_id, scratch_boost_id = (boost_ids + ["missing", "missing"])[:2]
-call("admin.points.boosts.list", lambda: admin.points.boosts.list(system_id=xp_id, limit=10, skip=0))
-call("admin.points.boosts.get", lambda: admin.points.boosts.get(system_id=xp_id, id=welcome_boost_id))
-call("admin.points.boosts.update", lambda: admin.points.boosts.update(system_id=xp_id, request=[PatchPointsBoostsRequestItem(id=welcome_boost_id, name="Welcome fortnight", end=day(13))]))
-
-created = call(
     "admin.leaderboards.create",
     lambda: admin.leaderboards.create(
         request=[
             CreateLeaderboardRequestItem(name="Most words", key="words-board", rank_by="metric", metric_id=words_id, status="active", start=yesterday),
-            CreateLeaderboardRequestItem(name="Scratch", key="scratch-board", rank_by="points", points_system_id=xp_id, status="inactive", start=yesterday),
+            CreateLeaderboardRequestItem(
+                name="Pro XP",
+                key="scratch-board",
+                rank_by="points",
+                points_system_id=xp_id,
+                status="inactive",
+                start=yesterday,
+                user_attributes=[CreateLeaderboardRequestItemUserAttributesItem(attribute_id=plan_id, attribute_value="pro")],
+            ),
         ]
     ),
 )
@@ -265,6 +258,23 @@ call("users.get", lambda: client.users.get(id="ana"))
 call("users.identify", lambda: client.users.identify(id="cy", email="cy@example.com", tz="Asia/Tokyo", sign_up_date="2024-02-29"))
 call("users.update", lambda: client.users.update(id="ana", name="Ana", subscribe_to_emails=False))
 call("achievements.complete", lambda: client.achievements.complete(key="finish-onboarding", user=UpsertedUser(id="bo")))
+# Boosts for one user need the user to exist.
+created = call(
+    "admin.points.boosts.create",
+    lambda: admin.points.boosts.create(
+        system_id=xp_id,
+        request=[
+            CreatePointsBoostRequestItem(user_id="bo", name="Welcome week", start=yesterday, end=day(6), multiplier=2),
+            CreatePointsBoostRequestItem(user_id="bo", name="Scratch", start=day(30), multiplier=3),
+        ],
+    ),
+)
+boost_ids = [b.id for b in (created.created if created else [])]
+welcome_boost_id, scratch_boost_id = (boost_ids + ["missing", "missing"])[:2]
+call("admin.points.boosts.list", lambda: admin.points.boosts.list(system_id=xp_id, limit=10, skip=0))
+call("admin.points.boosts.get", lambda: admin.points.boosts.get(system_id=xp_id, id=welcome_boost_id))
+call("admin.points.boosts.update", lambda: admin.points.boosts.update(system_id=xp_id, request=[PatchPointsBoostsRequestItem(id=welcome_boost_id, name="Welcome fortnight", end=day(13))]))
+
 call("achievements.all_", lambda: client.achievements.all_())
 call("users.all_metrics", lambda: client.users.all_metrics(id="ana"))
 call("users.single_metric", lambda: client.users.single_metric(id="ana", key="words"))
