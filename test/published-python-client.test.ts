@@ -102,7 +102,7 @@ describe("the published Python client (trophy 1.27.0)", () => {
         noIssues(r);
         expect(r.created.map((m: any) => [m.key, m.unitType, m.units])).toEqual([["revenue", "currency", "USD"], ["scratch", "number", ""]]);
       },
-      "admin.metrics.list": (r) => expect(keys(r)).toEqual(["words", "revenue", "scratch"]),
+      "admin.metrics.list": (r) => expect(keys(r).sort()).toEqual(["revenue", "scratch", "words"]),
       "admin.metrics.get": (r) => expect([r.key, r.name]).toEqual(["words", "Words written"]),
       "admin.metrics.update": (r) => {
         noIssues(r);
@@ -112,15 +112,19 @@ describe("the published Python client (trophy 1.27.0)", () => {
         noIssues(r);
         expect(r.created.map((a: any) => [a.key, a.type])).toEqual([["plan", "user"], ["device", "event"], ["scratch", "user"]]);
       },
-      "admin.attributes.list": (r) => expect(keys(r)).toEqual(["plan", "device", "scratch"]),
+      "admin.attributes.list": (r) => expect(keys(r).sort()).toEqual(["device", "plan", "scratch"]),
       "admin.attributes.get": (r) => expect([r.key, r.name]).toEqual(["plan", "Plan"]),
       "admin.attributes.update": (r) => expect(r.updated.map((a: any) => [a.key, a.name])).toEqual([["plan", "Subscription plan"]]),
       "admin.achievements.create": (r) => {
         noIssues(r);
         expect(r.created.map((a: any) => [a.key, a.trigger, a.status])).toEqual([["words-500", "metric", "active"], ["finish-onboarding", "api", "active"], ["scratch", "api", "inactive"]]);
         expect(r.created[0].metricValue).toBe(500);
+        expect([r.created[0].userAttributes, r.created[0].eventAttributes]).toEqual([
+          [expect.objectContaining({ attributeId: answer("admin.attributes.get").id, attributeValue: "pro" })],
+          [expect.objectContaining({ attributeId: answer("admin.attributes.create").created[1].id, attributeValue: "ios" })],
+        ]);
       },
-      "admin.achievements.list": (r) => expect(keys(r)).toEqual(["words-500", "finish-onboarding", "scratch"]),
+      "admin.achievements.list": (r) => expect(keys(r).sort()).toEqual(["finish-onboarding", "scratch", "words-500"]),
       "admin.achievements.get": (r) => expect([r.key, r.metricId]).toEqual(["words-500", answer("admin.metrics.get").id]),
       "admin.achievements.update": (r) => expect(r.updated.map((a: any) => [a.key, a.description])).toEqual([["words-500", "Write 500 words"]]),
       "admin.points.systems.create": (r) => {
@@ -128,14 +132,15 @@ describe("the published Python client (trophy 1.27.0)", () => {
         expect(keys(r.created)).toEqual(["xp", "scratch"]);
         expect(keys(r.created[0].levels)).toEqual(["bronze"]);
       },
-      "admin.points.systems.list": (r) => expect(keys(r)).toEqual(["xp", "scratch"]),
+      "admin.points.systems.list": (r) => expect(keys(r).sort()).toEqual(["scratch", "xp"]),
       "admin.points.systems.get": (r) => expect([r.key, r.name]).toEqual(["xp", "XP"]),
       "admin.points.systems.update": (r) => expect(r.updated.map((s: any) => s.description)).toEqual(["Points for writing"]),
       "admin.points.triggers.create": (r) => {
         noIssues(r);
         expect(r.created.map((t: any) => [t.type, t.points, t.status])).toEqual([["metric", 10, "active"], ["achievement", 5, "inactive"]]);
+        expect(r.created[0].userAttributes).toEqual([{ attributeId: answer("admin.attributes.get").id, attributeValue: "pro" }]);
       },
-      "admin.points.triggers.list": (r) => expect(r.map((t: any) => t.type)).toEqual(["metric", "achievement"]),
+      "admin.points.triggers.list": (r) => expect(r.map((t: any) => t.type).sort()).toEqual(["achievement", "metric"]),
       "admin.points.triggers.get": (r) => expect([r.type, r.metricThreshold]).toEqual(["metric", 100]),
       "admin.points.triggers.update": (r) => expect(r.updated.map((t: any) => t.points)).toEqual([7]),
       "admin.points.levels.create": (r) => {
@@ -150,7 +155,7 @@ describe("the published Python client (trophy 1.27.0)", () => {
         expect(r.created.map((l: any) => [l.key, l.rankBy, l.status])).toEqual([["words-board", "metric", "active"], ["scratch-board", "points", "inactive"]]);
         expect(r.created[1].userAttributes).toEqual([{ attributeId: answer("admin.attributes.get").id, attributeValue: "pro" }]);
       },
-      "admin.leaderboards.list": (r) => expect(keys(r)).toEqual(["words-board", "scratch-board"]),
+      "admin.leaderboards.list": (r) => expect(keys(r).sort()).toEqual(["scratch-board", "words-board"]),
       "admin.leaderboards.get": (r) => expect([r.key, r.start, r.userAttributes]).toEqual(["words-board", day(-1), []]),
       "admin.leaderboards.update": (r) => expect(r.updated.map((l: any) => l.description)).toEqual(["Ranked by words written"]),
 
@@ -171,14 +176,14 @@ describe("the published Python client (trophy 1.27.0)", () => {
         noIssues(r);
         expect(r.created.map((b: any) => [b.name, b.userId, b.multiplier, b.status])).toEqual([["Welcome week", "bo", 2, "active"], ["Scratch", "bo", 3, "scheduled"]]);
       },
-      "admin.points.boosts.list": (r) => expect(r.map((b: any) => b.name)).toEqual(["Welcome week", "Scratch"]),
+      "admin.points.boosts.list": (r) => expect(r.map((b: any) => b.name).sort()).toEqual(["Scratch", "Welcome week"]),
       "admin.points.boosts.get": (r) => expect([r.name, r.end]).toEqual(["Welcome week", day(6)]),
       "admin.points.boosts.update": (r) => expect(r.updated.map((b: any) => [b.name, b.end])).toEqual([["Welcome fortnight", day(13)]]),
       "achievements.all_": (r) => {
         expect(keys(r).sort()).toEqual(["finish-onboarding", "words-500"]); // active ones only
         expect(r.find((a: any) => a.key === "words-500").completions).toBe(1);
       },
-      "users.all_metrics": (r) => expect(r.map((m: any) => [m.key, m.current])).toEqual([["words", 750], ["revenue", 0], ["scratch", 0]]),
+      "users.all_metrics": (r) => expect(r.map((m: any) => [m.key, m.current]).sort()).toEqual([["revenue", 0], ["scratch", 0], ["words", 750]]),
       "users.single_metric": (r) => expect([r.key, r.current, keys(r.achievements)]).toEqual(["words", 750, ["words-500"]]),
       "users.metric_event_summary": (r) => {
         expect(r).toHaveLength(8);
@@ -211,7 +216,7 @@ describe("the published Python client (trophy 1.27.0)", () => {
       },
       "points.system": (r) => {
         expect([r.name, r.triggers.map((t: any) => t.type)]).toEqual(["XP", ["metric"]]); // the inactive trigger is not shown
-        expect(r.triggers[0]).toMatchObject({ status: "active", userAttributes: [], created: expect.any(String), updated: expect.any(String) });
+        expect(r.triggers[0]).toMatchObject({ status: "active", userAttributes: [{ key: "plan", value: "pro" }], created: expect.any(String), updated: expect.any(String) });
       },
       "points.boosts": (r) => expect(r).toEqual([]), // only boosts for everyone or a cohort; bo's is his own
       "points.levels": (r) => expect(r.map((l: any) => [l.key, l.points])).toEqual([["bronze", 0], ["silver", 50], ["gold", 5000]]),
@@ -251,7 +256,7 @@ describe("the published Python client (trophy 1.27.0)", () => {
       "admin.attributes.delete": (r) => expect(ids(r.deleted)).toEqual([answer("admin.attributes.create").created[2].id]),
       "admin.metrics.delete": (r) => expect(ids(r.deleted)).toEqual([answer("admin.metrics.create").created[1].id]),
       "admin.tenants.create": (r) => expect(r.created.map((t: any) => [t.customerId, t.name])).toEqual([["globex", "Globex Inc"]]),
-      "admin.tenants.list": (r) => expect(r.map((t: any) => t.customerId)).toEqual([TENANT, "globex"]),
+      "admin.tenants.list": (r) => expect(r.map((t: any) => t.customerId).sort()).toEqual(["globex", TENANT]),
       "admin.tenants.get": (r) => expect([r.customerId, r.name]).toEqual(["globex", "Globex Inc"]),
       "admin.tenants.update": (r) => expect(r.updated.map((t: any) => t.name)).toEqual(["Globex Corporation"]),
       "admin.tenants.delete": (r) => expect(ids(r.deleted)).toEqual(ids(answer("admin.tenants.create").created)),

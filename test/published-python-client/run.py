@@ -23,6 +23,8 @@ from trophy import (
     BatchMetricEvent,
     BatchMetricEventUser,
     CreateAchievementRequestItem,
+    CreateAchievementRequestItemEventAttributesItem,
+    CreateAchievementRequestItemUserAttributesItem,
     CreateApplicationKeyRequestItem,
     CreateAttributeRequestItem,
     CreateLeaderboardRequestItem,
@@ -32,6 +34,8 @@ from trophy import (
     CreatePointsLevelRequestItem,
     CreatePointsSystemRequestItem,
     CreatePointsTriggerRequestItem,
+    CreatePointsTriggerRequestItemEventAttributesItem,
+    CreatePointsTriggerRequestItemUserAttributesItem,
     CreateTenantRequestItem,
     NotificationPreferences,
     PatchPointsBoostsRequestItem,
@@ -135,7 +139,7 @@ created = call(
     ),
 )
 attributes = {a.key: a.id for a in (created.created if created else [])}
-plan_id, scratch_attribute_id = attributes.get("plan", "missing"), attributes.get("scratch", "missing")
+plan_id, device_id, scratch_attribute_id = attributes.get("plan", "missing"), attributes.get("device", "missing"), attributes.get("scratch", "missing")
 call("admin.attributes.list", lambda: admin.attributes.list(limit=10, skip=0))
 call("admin.attributes.get", lambda: admin.attributes.get(id=plan_id))
 call("admin.attributes.update", lambda: admin.attributes.update(request=[UpdateAttributeRequestItem(id=plan_id, name="Subscription plan")]))
@@ -144,7 +148,16 @@ created = call(
     "admin.achievements.create",
     lambda: admin.achievements.create(
         request=[
-            CreateAchievementRequestItem(name="Wordsmith", key="words-500", trigger="metric", metric_id=words_id, metric_value=500, status="active"),
+            CreateAchievementRequestItem(
+                name="Wordsmith",
+                key="words-500",
+                trigger="metric",
+                metric_id=words_id,
+                metric_value=500,
+                status="active",
+                user_attributes=[CreateAchievementRequestItemUserAttributesItem(attribute_id=plan_id, attribute_value="pro")],
+                event_attributes=[CreateAchievementRequestItemEventAttributesItem(attribute_id=device_id, attribute_value="ios")],
+            ),
             CreateAchievementRequestItem(name="Onboarded", key="finish-onboarding", trigger="api", status="active"),
             CreateAchievementRequestItem(name="Scratch", key="scratch", trigger="api", status="inactive"),
         ]
@@ -191,7 +204,15 @@ created = call(
     lambda: admin.points.triggers.create(
         system_id=xp_id,
         request=[
-            CreatePointsTriggerRequestItem(type="metric", points=10, metric_id=words_id, metric_threshold=100, status="active"),
+            CreatePointsTriggerRequestItem(
+                type="metric",
+                points=10,
+                metric_id=words_id,
+                metric_threshold=100,
+                status="active",
+                user_attributes=[CreatePointsTriggerRequestItemUserAttributesItem(attribute_id=plan_id, attribute_value="pro")],
+                event_attributes=[CreatePointsTriggerRequestItemEventAttributesItem(attribute_id=device_id, attribute_value="ios")],
+            ),
             CreatePointsTriggerRequestItem(type="achievement", points=5, achievement_id=wordsmith_id, status="inactive"),
         ],
     ),
