@@ -130,6 +130,7 @@ describe("the published Python client (trophy 1.27.0)", () => {
       "admin.points.systems.create": (r) => {
         noIssues(r);
         expect(keys(r.created)).toEqual(["xp", "scratch"]);
+        expect(r.created[1].maxPoints).toBe(1000);
         expect(keys(r.created[0].levels)).toEqual(["bronze"]);
       },
       "admin.points.systems.list": (r) => expect(keys(r).sort()).toEqual(["scratch", "xp"]),
@@ -156,7 +157,7 @@ describe("the published Python client (trophy 1.27.0)", () => {
         expect(r.created[1].userAttributes).toEqual([{ attributeId: answer("admin.attributes.get").id, attributeValue: "pro" }]);
       },
       "admin.leaderboards.list": (r) => expect(keys(r).sort()).toEqual(["scratch-board", "words-board"]),
-      "admin.leaderboards.get": (r) => expect([r.key, r.start, r.userAttributes]).toEqual(["words-board", day(-1), []]),
+      "admin.leaderboards.get": (r) => expect([r.key, r.start, r.runUnit, r.runInterval, r.maxParticipants, r.userAttributes]).toEqual(["words-board", day(-1), "day", 7, 100, []]),
       "admin.leaderboards.update": (r) => expect(r.updated.map((l: any) => l.description)).toEqual(["Ranked by words written"]),
 
       // Application API.
@@ -224,7 +225,7 @@ describe("the published Python client (trophy 1.27.0)", () => {
       "leaderboards.all_": (r) => expect(r.map((l: any) => [l.key, l.status, l.userAttributes])).toEqual([["words-board", "active", []]]),
       "leaderboards.get": (r) => {
         expect(r.rankings.map((e: any) => [e.userId, e.rank, e.value])).toEqual([["ana", 1, 750]]);
-        expect([r.participants, r.userAttributes]).toEqual([1, []]);
+        expect([r.participants, r.userAttributes, r.runStart, r.runEnd]).toEqual([1, [], day(-1), day(5)]);
       },
 
       // Admin API: users' state.

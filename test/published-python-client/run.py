@@ -189,7 +189,13 @@ created = call(
                 description="Experience points",
                 levels=[CreatePointsLevelRequestItem(name="Bronze", key="bronze", points=0)],
             ),
-            CreatePointsSystemRequestItem(name="Scratch", key="scratch"),
+            CreatePointsSystemRequestItem(
+                name="Scratch",
+                key="scratch",
+                max_points=1000,
+                triggers=[CreatePointsTriggerRequestItem(type="user_creation", points=5, status="active")],
+                boosts=[CreatePointsBoostRequestItem(name="Launch week", start=yesterday, end=day(6), multiplier=1.5, rounding="up")],
+            ),
         ]
     ),
 )
@@ -243,7 +249,17 @@ created = call(
     "admin.leaderboards.create",
     lambda: admin.leaderboards.create(
         request=[
-            CreateLeaderboardRequestItem(name="Most words", key="words-board", rank_by="metric", metric_id=words_id, status="active", start=yesterday),
+            CreateLeaderboardRequestItem(
+                name="Most words",
+                key="words-board",
+                rank_by="metric",
+                metric_id=words_id,
+                status="active",
+                start=yesterday,
+                run_unit="day",
+                run_interval=7,
+                max_participants=100,
+            ),
             CreateLeaderboardRequestItem(
                 name="Pro XP",
                 key="scratch-board",
@@ -305,7 +321,7 @@ call("users.streak", lambda: client.users.streak(id="ana", history_periods=3))
 call("users.points", lambda: client.users.points(id="ana", key="xp", awards=5))
 call("users.points_boosts", lambda: client.users.points_boosts(id="bo", key="xp"))
 call("users.points_event_summary", lambda: client.users.points_event_summary(id="ana", key="xp", aggregation="daily", start_date=week_ago, end_date=today))
-call("users.leaderboard", lambda: client.users.leaderboard(id="ana", key="words-board", num_events=5))
+call("users.leaderboard", lambda: client.users.leaderboard(id="ana", key="words-board", run=today, num_events=5))
 call("users.get_preferences", lambda: client.users.get_preferences(id="ana"))
 call("users.update_preferences", lambda: client.users.update_preferences(id="ana", notifications=NotificationPreferences(streak_reminder=["email"])))
 call("users.wrapped", lambda: client.users.wrapped(id="ana", year=int(today[:4])))
@@ -316,7 +332,7 @@ call("points.boosts", lambda: client.points.boosts(key="xp", include_finished=Tr
 call("points.levels", lambda: client.points.levels(key="xp"))
 call("points.level_summary", lambda: client.points.level_summary(key="xp"))
 call("leaderboards.all_", lambda: client.leaderboards.all_(include_finished=True))
-call("leaderboards.get", lambda: client.leaderboards.get(key="words-board", offset=0, limit=10))
+call("leaderboards.get", lambda: client.leaderboards.get(key="words-board", offset=0, limit=10, run=today))
 
 # --- Admin API: users' state ----------------------------------------------------------------------
 
