@@ -88,6 +88,11 @@ afterAll(async () => {
 });
 
 describe("the published Python client (trophy 1.27.0)", () => {
+  it("scopes its calls by its tenant_id setting (the Tenant-ID header)", async () => {
+    expect((await server.rest("GET", "/v1/users/ana", { tenantId: TENANT })).body.name).toBe("Ana");
+    expect((await server.rest("GET", "/v1/users/ana")).status).toBe(404); // nothing in the default scope
+  });
+
   it("every method works against this server", () => {
     const checked: Array<{ method: string; error: string | null }> = [];
     const [from, to] = [day(-7), day(0)];
