@@ -312,7 +312,7 @@ call("admin.points.boosts.list", lambda: admin.points.boosts.list(system_id=xp_i
 call("admin.points.boosts.get", lambda: admin.points.boosts.get(system_id=xp_id, id=welcome_boost_id))
 call("admin.points.boosts.update", lambda: admin.points.boosts.update(system_id=xp_id, request=[PatchPointsBoostsRequestItem(id=welcome_boost_id, name="Welcome fortnight", end=day(13))]))
 
-call("achievements.all_", lambda: client.achievements.all_())
+call("achievements.all_", lambda: client.achievements.all_(user_attributes="plan:free"))
 call("users.all_metrics", lambda: client.users.all_metrics(id="ana"))
 call("users.single_metric", lambda: client.users.single_metric(id="ana", key="words"))
 call("users.metric_event_summary", lambda: client.users.metric_event_summary(id="ana", key="words", aggregation="daily", start_date=week_ago, end_date=today))
@@ -332,7 +332,7 @@ call("points.boosts", lambda: client.points.boosts(key="xp", include_finished=Tr
 call("points.levels", lambda: client.points.levels(key="xp"))
 call("points.level_summary", lambda: client.points.level_summary(key="xp"))
 call("leaderboards.all_", lambda: client.leaderboards.all_(include_finished=True))
-call("leaderboards.get", lambda: client.leaderboards.get(key="words-board", offset=0, limit=10, run=today))
+call("leaderboards.get", lambda: client.leaderboards.get(key="words-board", offset=0, limit=10, run=today, user_id="ana"))
 
 # --- Admin API: users' state ----------------------------------------------------------------------
 
