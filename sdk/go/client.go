@@ -9,11 +9,8 @@ package gamification
 
 import (
 	"context"
-	"crypto/tls"
-	"net"
 	"net/http"
 	"strings"
-	"time"
 
 	"connectrpc.com/connect"
 
@@ -132,13 +129,7 @@ func defaultHTTPClient(protocol Protocol, baseURL string) *http.Client {
 		var protocols http.Protocols
 		protocols.SetUnencryptedHTTP2(true)
 		transport.Protocols = &protocols
-	} else {
-		transport.ForceAttemptHTTP2 = true
-		if transport.TLSClientConfig == nil {
-			transport.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
-		}
 	}
-	transport.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	return &http.Client{Transport: transport}
 }
 
