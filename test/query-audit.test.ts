@@ -185,6 +185,13 @@ describe("query audit", () => {
         "/v1/leaderboards",
         "/v1/leaderboards/words-board",
         "/v1/leaderboards/by-plan?userAttributes=plan:pro",
+        // The parameters the reference's published clients send.
+        "/v1/achievements?userAttributes=plan:pro",
+        "/v1/leaderboards/words-board?userId=u1&offset=1&limit=5",
+        "/v1/leaderboards/by-plan?userId=u1",
+        "/v1/leaderboards/by-plan?userAttributes=plan:free&userId=u2",
+        "/v1/users/u1/leaderboards/words-board?numEvents=3",
+        "/v1/users/u1/leaderboards/by-plan?numEvents=0",
       ]) {
         const result = await call("GET", path);
         expect(result.status, `GET ${path}: ${JSON.stringify(result.body)}`).toBeLessThan(500);
