@@ -243,8 +243,12 @@ type LeaderboardChange struct {
 	PreviousRank *int32 `protobuf:"varint,21,opt,name=previous_rank,json=previousRank,proto3,oneof" json:"previous_rank,omitempty"`
 	// The user's values of the breakdown attributes.
 	BreakdownAttributeValues []*AttributeFilter `protobuf:"bytes,22,rep,name=breakdown_attribute_values,json=breakdownAttributeValues,proto3" json:"breakdown_attribute_values,omitempty"`
-	unknownFields            protoimpl.UnknownFields
-	sizeCache                protoimpl.SizeCache
+	// User attribute filters a user must match to take part in the leaderboard (the reference's
+	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
+	// user with a value takes part, so the list is always empty.
+	UserAttributes []*AttributeFilter `protobuf:"bytes,23,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *LeaderboardChange) Reset() {
@@ -431,11 +435,18 @@ func (x *LeaderboardChange) GetBreakdownAttributeValues() []*AttributeFilter {
 	return nil
 }
 
+func (x *LeaderboardChange) GetUserAttributes() []*AttributeFilter {
+	if x != nil {
+		return x.UserAttributes
+	}
+	return nil
+}
+
 var File_gamification_v1_leaderboard_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_leaderboard_proto_rawDesc = "" +
 	"\n" +
-	"!gamification/v1/leaderboard.proto\x12\x0fgamification.v1\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\"\x81\t\n" +
+	"!gamification/v1/leaderboard.proto\x12\x0fgamification.v1\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\"\xcc\t\n" +
 	"\x11LeaderboardChange\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
@@ -463,7 +474,8 @@ const file_gamification_v1_leaderboard_proto_rawDesc = "" +
 	"\tthreshold\x18\x13 \x01(\x01R\tthreshold\x12\x17\n" +
 	"\x04rank\x18\x14 \x01(\x05H\fR\x04rank\x88\x01\x01\x12(\n" +
 	"\rprevious_rank\x18\x15 \x01(\x05H\rR\fpreviousRank\x88\x01\x01\x12f\n" +
-	"\x1abreakdown_attribute_values\x18\x16 \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x18breakdownAttributeValuesB\x0e\n" +
+	"\x1abreakdown_attribute_values\x18\x16 \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x18breakdownAttributeValues\x12I\n" +
+	"\x0fuser_attributes\x18\x17 \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributesB\x0e\n" +
 	"\f_descriptionB\x16\n" +
 	"\x14_breakdown_attributeB\r\n" +
 	"\v_metric_keyB\x0e\n" +
@@ -521,11 +533,12 @@ var file_gamification_v1_leaderboard_proto_depIdxs = []int32{
 	0, // 0: gamification.v1.LeaderboardChange.rank_by:type_name -> gamification.v1.LeaderboardRankBy
 	1, // 1: gamification.v1.LeaderboardChange.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
 	4, // 2: gamification.v1.LeaderboardChange.breakdown_attribute_values:type_name -> gamification.v1.AttributeFilter
-	3, // [3:3] is the sub-list for method output_type
-	3, // [3:3] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	4, // 3: gamification.v1.LeaderboardChange.user_attributes:type_name -> gamification.v1.AttributeFilter
+	4, // [4:4] is the sub-list for method output_type
+	4, // [4:4] is the sub-list for method input_type
+	4, // [4:4] is the sub-list for extension type_name
+	4, // [4:4] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_leaderboard_proto_init() }

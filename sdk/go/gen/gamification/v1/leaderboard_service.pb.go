@@ -61,9 +61,13 @@ type Leaderboard struct {
 	RunInterval *int32 `protobuf:"varint,18,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
 	// The status now: scheduled, active or finished (see the README for when each holds).
 	// Unset in a user's read, as in the reference.
-	Status        *LeaderboardStatus `protobuf:"varint,19,opt,name=status,proto3,enum=gamification.v1.LeaderboardStatus,oneof" json:"status,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Status *LeaderboardStatus `protobuf:"varint,19,opt,name=status,proto3,enum=gamification.v1.LeaderboardStatus,oneof" json:"status,omitempty"`
+	// User attribute filters a user must match to take part in the leaderboard (the reference's
+	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
+	// user with a value takes part, so the list is always empty.
+	UserAttributes []*AttributeFilter `protobuf:"bytes,20,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Leaderboard) Reset() {
@@ -227,6 +231,13 @@ func (x *Leaderboard) GetStatus() LeaderboardStatus {
 		return *x.Status
 	}
 	return LeaderboardStatus_LEADERBOARD_STATUS_UNSPECIFIED
+}
+
+func (x *Leaderboard) GetUserAttributes() []*AttributeFilter {
+	if x != nil {
+		return x.UserAttributes
+	}
+	return nil
 }
 
 // One ranked participant.
@@ -656,9 +667,13 @@ type LeaderboardWithRankings struct {
 	// The first day of the run read.
 	RunStart string `protobuf:"bytes,23,opt,name=run_start,json=runStart,proto3" json:"run_start,omitempty"`
 	// The last day of the run read, or null when it never ends.
-	RunEnd        *string `protobuf:"bytes,24,opt,name=run_end,json=runEnd,proto3,oneof" json:"run_end,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RunEnd *string `protobuf:"bytes,24,opt,name=run_end,json=runEnd,proto3,oneof" json:"run_end,omitempty"`
+	// User attribute filters a user must match to take part in the leaderboard (the reference's
+	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
+	// user with a value takes part, so the list is always empty.
+	UserAttributes []*AttributeFilter `protobuf:"bytes,25,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *LeaderboardWithRankings) Reset() {
@@ -859,6 +874,13 @@ func (x *LeaderboardWithRankings) GetRunEnd() string {
 	return ""
 }
 
+func (x *LeaderboardWithRankings) GetUserAttributes() []*AttributeFilter {
+	if x != nil {
+		return x.UserAttributes
+	}
+	return nil
+}
+
 // Reads a user's standing in a leaderboard.
 type GetUserLeaderboardRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1012,9 +1034,13 @@ type UserLeaderboard struct {
 	// The first day of the run read.
 	RunStart string `protobuf:"bytes,23,opt,name=run_start,json=runStart,proto3" json:"run_start,omitempty"`
 	// The last day of the run read, or null when it never ends.
-	RunEnd        *string `protobuf:"bytes,24,opt,name=run_end,json=runEnd,proto3,oneof" json:"run_end,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RunEnd *string `protobuf:"bytes,24,opt,name=run_end,json=runEnd,proto3,oneof" json:"run_end,omitempty"`
+	// User attribute filters a user must match to take part in the leaderboard (the reference's
+	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
+	// user with a value takes part, so the list is always empty.
+	UserAttributes []*AttributeFilter `protobuf:"bytes,25,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *UserLeaderboard) Reset() {
@@ -1215,11 +1241,18 @@ func (x *UserLeaderboard) GetRunEnd() string {
 	return ""
 }
 
+func (x *UserLeaderboard) GetUserAttributes() []*AttributeFilter {
+	if x != nil {
+		return x.UserAttributes
+	}
+	return nil
+}
+
 var File_gamification_v1_leaderboard_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_leaderboard_service_proto_rawDesc = "" +
 	"\n" +
-	")gamification/v1/leaderboard_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a!gamification/v1/leaderboard.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\"\x8b\b\n" +
+	")gamification/v1/leaderboard_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a!gamification/v1/leaderboard.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\"\xd6\b\n" +
 	"\vLeaderboard\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -1244,7 +1277,8 @@ const file_gamification_v1_leaderboard_service_proto_rawDesc = "" +
 	"\brun_unit\x18\x11 \x01(\x0e2#.gamification.v1.LeaderboardRunUnitH\n" +
 	"R\arunUnit\x88\x01\x01\x12&\n" +
 	"\frun_interval\x18\x12 \x01(\x05H\vR\vrunInterval\x88\x01\x01\x12G\n" +
-	"\x06status\x18\x13 \x01(\x0e2\".gamification.v1.LeaderboardStatusB\x06\xca\xf3\x18\x02\b\x01H\fR\x06status\x88\x01\x01B\x16\n" +
+	"\x06status\x18\x13 \x01(\x0e2\".gamification.v1.LeaderboardStatusB\x06\xca\xf3\x18\x02\b\x01H\fR\x06status\x88\x01\x01\x12I\n" +
+	"\x0fuser_attributes\x18\x14 \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributesB\x16\n" +
 	"\x14_breakdown_attributeB\r\n" +
 	"\v_metric_keyB\x0e\n" +
 	"\f_metric_nameB\x14\n" +
@@ -1295,7 +1329,8 @@ const file_gamification_v1_leaderboard_service_proto_rawDesc = "" +
 	"\b_user_idB\x12\n" +
 	"\x10_user_attributes\"l\n" +
 	"\x1eGetLeaderboardRankingsResponse\x12J\n" +
-	"\vleaderboard\x18\x01 \x01(\v2(.gamification.v1.LeaderboardWithRankingsR\vleaderboard\"\xf3\t\n" +
+	"\vleaderboard\x18\x01 \x01(\v2(.gamification.v1.LeaderboardWithRankingsR\vleaderboard\"\xbe\n" +
+	"\n" +
 	"\x17LeaderboardWithRankings\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -1325,7 +1360,8 @@ const file_gamification_v1_leaderboard_service_proto_rawDesc = "" +
 	"\x1abreakdown_attribute_values\x18\x15 \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x18breakdownAttributeValues\x12\"\n" +
 	"\fparticipants\x18\x16 \x01(\x05R\fparticipants\x12\x1b\n" +
 	"\trun_start\x18\x17 \x01(\tR\brunStart\x12\x1c\n" +
-	"\arun_end\x18\x18 \x01(\tH\fR\x06runEnd\x88\x01\x01B\x16\n" +
+	"\arun_end\x18\x18 \x01(\tH\fR\x06runEnd\x88\x01\x01\x12I\n" +
+	"\x0fuser_attributes\x18\x19 \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributesB\x16\n" +
 	"\x14_breakdown_attributeB\r\n" +
 	"\v_metric_keyB\x0e\n" +
 	"\f_metric_nameB\x14\n" +
@@ -1349,7 +1385,8 @@ const file_gamification_v1_leaderboard_service_proto_rawDesc = "" +
 	"\x04_runB\r\n" +
 	"\v_num_events\"`\n" +
 	"\x1aGetUserLeaderboardResponse\x12B\n" +
-	"\vleaderboard\x18\x01 \x01(\v2 .gamification.v1.UserLeaderboardR\vleaderboard\"\xd4\t\n" +
+	"\vleaderboard\x18\x01 \x01(\v2 .gamification.v1.UserLeaderboardR\vleaderboard\"\x9f\n" +
+	"\n" +
 	"\x0fUserLeaderboard\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -1379,7 +1416,8 @@ const file_gamification_v1_leaderboard_service_proto_rawDesc = "" +
 	"\ahistory\x18\x15 \x03(\v2'.gamification.v1.LeaderboardHistoryItemR\ahistory\x12f\n" +
 	"\x1abreakdown_attribute_values\x18\x16 \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x18breakdownAttributeValues\x12\x1b\n" +
 	"\trun_start\x18\x17 \x01(\tR\brunStart\x12\x1c\n" +
-	"\arun_end\x18\x18 \x01(\tH\x0eR\x06runEnd\x88\x01\x01B\x16\n" +
+	"\arun_end\x18\x18 \x01(\tH\x0eR\x06runEnd\x88\x01\x01\x12I\n" +
+	"\x0fuser_attributes\x18\x19 \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributesB\x16\n" +
 	"\x14_breakdown_attributeB\r\n" +
 	"\v_metric_keyB\x0e\n" +
 	"\f_metric_nameB\x14\n" +
@@ -1436,29 +1474,32 @@ var file_gamification_v1_leaderboard_service_proto_depIdxs = []int32{
 	11, // 0: gamification.v1.Leaderboard.rank_by:type_name -> gamification.v1.LeaderboardRankBy
 	12, // 1: gamification.v1.Leaderboard.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
 	13, // 2: gamification.v1.Leaderboard.status:type_name -> gamification.v1.LeaderboardStatus
-	0,  // 3: gamification.v1.ListPublicLeaderboardsResponse.leaderboards:type_name -> gamification.v1.Leaderboard
-	7,  // 4: gamification.v1.GetLeaderboardRankingsResponse.leaderboard:type_name -> gamification.v1.LeaderboardWithRankings
-	11, // 5: gamification.v1.LeaderboardWithRankings.rank_by:type_name -> gamification.v1.LeaderboardRankBy
-	12, // 6: gamification.v1.LeaderboardWithRankings.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
-	13, // 7: gamification.v1.LeaderboardWithRankings.status:type_name -> gamification.v1.LeaderboardStatus
-	1,  // 8: gamification.v1.LeaderboardWithRankings.rankings:type_name -> gamification.v1.LeaderboardRanking
-	14, // 9: gamification.v1.LeaderboardWithRankings.breakdown_attribute_values:type_name -> gamification.v1.AttributeFilter
-	10, // 10: gamification.v1.GetUserLeaderboardResponse.leaderboard:type_name -> gamification.v1.UserLeaderboard
-	11, // 11: gamification.v1.UserLeaderboard.rank_by:type_name -> gamification.v1.LeaderboardRankBy
-	12, // 12: gamification.v1.UserLeaderboard.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
-	2,  // 13: gamification.v1.UserLeaderboard.history:type_name -> gamification.v1.LeaderboardHistoryItem
-	14, // 14: gamification.v1.UserLeaderboard.breakdown_attribute_values:type_name -> gamification.v1.AttributeFilter
-	3,  // 15: gamification.v1.LeaderboardService.ListPublicLeaderboards:input_type -> gamification.v1.ListPublicLeaderboardsRequest
-	5,  // 16: gamification.v1.LeaderboardService.GetLeaderboardRankings:input_type -> gamification.v1.GetLeaderboardRankingsRequest
-	8,  // 17: gamification.v1.LeaderboardService.GetUserLeaderboard:input_type -> gamification.v1.GetUserLeaderboardRequest
-	4,  // 18: gamification.v1.LeaderboardService.ListPublicLeaderboards:output_type -> gamification.v1.ListPublicLeaderboardsResponse
-	6,  // 19: gamification.v1.LeaderboardService.GetLeaderboardRankings:output_type -> gamification.v1.GetLeaderboardRankingsResponse
-	9,  // 20: gamification.v1.LeaderboardService.GetUserLeaderboard:output_type -> gamification.v1.GetUserLeaderboardResponse
-	18, // [18:21] is the sub-list for method output_type
-	15, // [15:18] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	14, // 3: gamification.v1.Leaderboard.user_attributes:type_name -> gamification.v1.AttributeFilter
+	0,  // 4: gamification.v1.ListPublicLeaderboardsResponse.leaderboards:type_name -> gamification.v1.Leaderboard
+	7,  // 5: gamification.v1.GetLeaderboardRankingsResponse.leaderboard:type_name -> gamification.v1.LeaderboardWithRankings
+	11, // 6: gamification.v1.LeaderboardWithRankings.rank_by:type_name -> gamification.v1.LeaderboardRankBy
+	12, // 7: gamification.v1.LeaderboardWithRankings.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
+	13, // 8: gamification.v1.LeaderboardWithRankings.status:type_name -> gamification.v1.LeaderboardStatus
+	1,  // 9: gamification.v1.LeaderboardWithRankings.rankings:type_name -> gamification.v1.LeaderboardRanking
+	14, // 10: gamification.v1.LeaderboardWithRankings.breakdown_attribute_values:type_name -> gamification.v1.AttributeFilter
+	14, // 11: gamification.v1.LeaderboardWithRankings.user_attributes:type_name -> gamification.v1.AttributeFilter
+	10, // 12: gamification.v1.GetUserLeaderboardResponse.leaderboard:type_name -> gamification.v1.UserLeaderboard
+	11, // 13: gamification.v1.UserLeaderboard.rank_by:type_name -> gamification.v1.LeaderboardRankBy
+	12, // 14: gamification.v1.UserLeaderboard.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
+	2,  // 15: gamification.v1.UserLeaderboard.history:type_name -> gamification.v1.LeaderboardHistoryItem
+	14, // 16: gamification.v1.UserLeaderboard.breakdown_attribute_values:type_name -> gamification.v1.AttributeFilter
+	14, // 17: gamification.v1.UserLeaderboard.user_attributes:type_name -> gamification.v1.AttributeFilter
+	3,  // 18: gamification.v1.LeaderboardService.ListPublicLeaderboards:input_type -> gamification.v1.ListPublicLeaderboardsRequest
+	5,  // 19: gamification.v1.LeaderboardService.GetLeaderboardRankings:input_type -> gamification.v1.GetLeaderboardRankingsRequest
+	8,  // 20: gamification.v1.LeaderboardService.GetUserLeaderboard:input_type -> gamification.v1.GetUserLeaderboardRequest
+	4,  // 21: gamification.v1.LeaderboardService.ListPublicLeaderboards:output_type -> gamification.v1.ListPublicLeaderboardsResponse
+	6,  // 22: gamification.v1.LeaderboardService.GetLeaderboardRankings:output_type -> gamification.v1.GetLeaderboardRankingsResponse
+	9,  // 23: gamification.v1.LeaderboardService.GetUserLeaderboard:output_type -> gamification.v1.GetUserLeaderboardResponse
+	21, // [21:24] is the sub-list for method output_type
+	18, // [18:21] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_leaderboard_service_proto_init() }
