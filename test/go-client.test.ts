@@ -49,8 +49,9 @@ describe.skipIf(!hasGo && !process.env.CI)("the Go client", () => {
     expect((await server.rest("GET", "/v1/users/quickstart-user/metrics/quickstart-words")).status).toBe(404);
   });
 
-  it("runs in the default scope without GAMIFICATION_TENANT, and reports a wrong key as an error", { timeout: 300_000 }, async () => {
+  it("runs in the default scope without GAMIFICATION_TENANT, over gRPC-web too, and reports a wrong key as an error", { timeout: 300_000 }, async () => {
     expect(await quickstart("connect")).toMatchObject({ total: 10 });
+    expect(await quickstart("grpc-web")).toMatchObject({ total: 20 });
     const env = { ...process.env, PATH: pathWithGo, GAMIFICATION_URL: server.baseUrl, GAMIFICATION_API_KEY: "adm_nope.wrong" };
     const failed = await run("go", ["run", "./examples/quickstart"], { cwd: sdkDir, env }).then(
       () => null,
