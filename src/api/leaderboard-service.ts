@@ -37,9 +37,7 @@ export function leaderboardFields(ranked: RankedLeaderboard, run?: LeaderboardRu
     maxParticipants: c.maxParticipants,
     runUnit: c.runUnit === null ? undefined : runUnits.toProto(c.runUnit),
     runInterval: c.runInterval ?? undefined,
-    // Filters a user must match to take part: our leaderboards have none (every user with a value
-    // takes part), so the reference's required list is empty.
-    userAttributes: [],
+    userAttributes: ranked.userFilters ?? [],
   };
 }
 

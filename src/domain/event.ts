@@ -3,7 +3,7 @@ import { DomainError, invalidArgument } from "./errors.js";
 import { localDate, recordDailyChange } from "./history.js";
 import { react, type EngineConfig, type Reactions } from "./reactions.js";
 import { isValidTimeZone } from "./rules.js";
-import { upsertUser, type UserState, type UserUpsert } from "./user.js";
+import { checkUserUpsert, upsertUser, type UserState, type UserUpsert } from "./user.js";
 
 /** One interaction of one user against one metric. */
 export interface MetricEvent {
@@ -32,6 +32,8 @@ export function validateEvent(event: MetricEvent): void {
   if (event.user.tz !== undefined && !isValidTimeZone(event.user.tz)) {
     throw invalidArgument(`user.tz "${event.user.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
   }
+  const userProblem = checkUserUpsert(event.user, "user.");
+  if (userProblem) throw invalidArgument(userProblem);
 }
 
 /**

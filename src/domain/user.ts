@@ -7,6 +7,7 @@ import type { PointsState } from "./points.js";
 import type { StreakState } from "./streak.js";
 import type { OutboxMessage } from "./webhooks.js";
 import { emptyPreferences, type UserPreferences } from "./preferences.js";
+import { checkDate } from "./plain-dates.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -33,6 +34,8 @@ export interface UserState {
   tzHistory: TimeZoneChange[];
   deviceTokens: string[];
   subscribeToEmails: boolean;
+  /** The day the user signed up on the customer's platform (YYYY-MM-DD), as the caller sent it. */
+  signUpDate: string | null;
   control: boolean;
   attributes: Record<string, string>;
   /** By metric ID. */
@@ -83,7 +86,13 @@ export interface UserUpsert {
   tz?: string;
   deviceTokens?: string[];
   subscribeToEmails?: boolean;
+  signUpDate?: string;
   attributes?: Record<string, string>;
+}
+
+/** What is wrong with the user fields sent (`prefix` names them, e.g. "user."), or null. */
+export function checkUserUpsert(upsert: UserUpsert, prefix = ""): string | null {
+  return upsert.signUpDate === undefined ? null : checkDate(`${prefix}signUpDate`, upsert.signUpDate);
 }
 
 /** A user first seen at `now`; `control`: in the control group (decided once, at creation). */
@@ -96,6 +105,7 @@ export function createUserState(userId: string, now: Date, control = false): Use
     tzHistory: [],
     deviceTokens: [],
     subscribeToEmails: true,
+    signUpDate: null,
     control,
     attributes: {},
     metrics: {},
@@ -125,6 +135,7 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): Use
   if (upsert.name !== undefined) next.name = upsert.name;
   if (upsert.deviceTokens !== undefined && upsert.deviceTokens.length > 0) next.deviceTokens = upsert.deviceTokens;
   if (upsert.subscribeToEmails !== undefined) next.subscribeToEmails = upsert.subscribeToEmails;
+  if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
   if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
   if (upsert.tz !== undefined && upsert.tz !== state.tz) {
     next.tz = upsert.tz;

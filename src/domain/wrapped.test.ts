@@ -220,6 +220,7 @@ describe("leaderboards in a user's review", () => {
       metric: null,
       pointsSystem: null,
       breakdownKeys: [],
+      userFilters: [],
     });
     const w = review(user, 2026, "2026-06-01T00:00:00Z", { ...CONFIG, leaderboards: [board("l1", "active"), board("l2", "inactive")] });
     expect(Object.keys(w.entireYear.leaderboards)).toEqual(["l1"]);

@@ -3,7 +3,7 @@ import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
 import { summarizeChanges, localDate, type Aggregation } from "../domain/history.js";
 import type { MetricConfig } from "../domain/metric.js";
 import { isValidTimeZone } from "../domain/rules.js";
-import { upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
+import { checkUserUpsert, upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
 import { eventsOf, newUserState, react } from "../domain/reactions.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
 import { findUser } from "../store/users.js";
@@ -22,6 +22,8 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
   if (upsert.tz !== undefined && !isValidTimeZone(upsert.tz)) {
     throw invalidArgument(`tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
   }
+  const problem = checkUserUpsert(upsert);
+  if (problem) throw invalidArgument(problem);
   await checkAttributeKeys(ctx, tenantId, { user: upsert.attributes });
   const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(ctx, tenantId, upsert.id, async (stored, now) => {

@@ -110,6 +110,7 @@ export class ConfigCache {
           metric: metric ? { key: metric.key, name: metric.name } : null,
           pointsSystem: system ? { key: system.key, name: system.name } : null,
           breakdownKeys: config.breakdownAttributes.map((id) => points.attributeKeys[id] ?? id),
+          userFilters: (config.userAttributes ?? []).map((f) => ({ key: points.attributeKeys[f.attributeId] ?? f.attributeId, value: f.attributeValue })),
         };
       });
     });
