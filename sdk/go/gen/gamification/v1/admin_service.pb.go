@@ -3360,8 +3360,9 @@ type BatchMetricEvent struct {
 	Value *float64 `protobuf:"fixed64,3,opt,name=value,proto3,oneof" json:"value,omitempty"`
 	// Custom event attributes; every key must be an event attribute created through the Admin API.
 	Attributes map[string]string `protobuf:"bytes,4,rep,name=attributes,proto3" json:"attributes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	// The event's idempotency key (required): unique per user and metric within the batch. An event
-	// whose key was already used for this user and metric is replayed, not applied again.
+	// The event's idempotency key (optional; empty means none): unique per user and metric within the
+	// batch. An event whose key was already used for this user and metric is replayed, not applied
+	// again. An event without a key is applied once: a resumed batch never applies it twice.
 	IdempotencyKey string `protobuf:"bytes,5,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	// When the event happened (imports, backfills). Events of one user are applied in time order; one
 	// older than the user's latest applied event is refused. Defaults to the time it is processed.
@@ -3548,7 +3549,7 @@ type MetricEventBatchError struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The zero-based index of the event in the submitted batch.
 	Index int32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	// The event's idempotency key.
+	// The event's idempotency key ("" when it was sent without one).
 	IdempotencyKey string `protobuf:"bytes,2,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
 	// Why it was refused: the message the event call would have answered with.
 	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
@@ -4066,7 +4067,7 @@ const file_gamification_v1_admin_service_proto_rawDesc = "" +
 	"\xbaH\a\x92\x01\x04\b\x01\x10dR\x03ids\"\x8d\x01\n" +
 	"\x1aDeleteAdminApiKeysResponse\x12:\n" +
 	"\adeleted\x18\x01 \x03(\v2 .gamification.v1.DeletedResourceR\adeleted\x123\n" +
-	"\x06issues\x18\x02 \x03(\v2\x1b.gamification.v1.AdminIssueR\x06issues\"\xb1\x03\n" +
+	"\x06issues\x18\x02 \x03(\v2\x1b.gamification.v1.AdminIssueR\x06issues\"\xaf\x03\n" +
 	"\x10BatchMetricEvent\x12\x1b\n" +
 	"\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x03key\x129\n" +
 	"\x04user\x18\x02 \x01(\v2\x1d.gamification.v1.UpsertedUserB\x06\xbaH\x03\xc8\x01\x01R\x04user\x12%\n" +
@@ -4074,9 +4075,8 @@ const file_gamification_v1_admin_service_proto_rawDesc = "" +
 	"\xbaH\a\xc8\x01\x01\x12\x02@\x01H\x00R\x05value\x88\x01\x01\x12[\n" +
 	"\n" +
 	"attributes\x18\x04 \x03(\v21.gamification.v1.BatchMetricEvent.AttributesEntryB\b\xbaH\x05\x9a\x01\x02\x10dR\n" +
-	"attributes\x123\n" +
-	"\x0fidempotency_key\x18\x05 \x01(\tB\n" +
-	"\xbaH\ar\x05\x10\x01\x18\xff\x01R\x0eidempotencyKey\x12C\n" +
+	"attributes\x121\n" +
+	"\x0fidempotency_key\x18\x05 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x0eidempotencyKey\x12C\n" +
 	"\ttimestamp\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampB\t\xbaH\x06\xb2\x01\x03\xc8H\x01R\ttimestamp\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +

@@ -11,6 +11,7 @@ import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
@@ -79,6 +80,59 @@ func (x SummaryAggregation) Number() protoreflect.EnumNumber {
 // Deprecated: Use SummaryAggregation.Descriptor instead.
 func (SummaryAggregation) EnumDescriptor() ([]byte, []int) {
 	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{0}
+}
+
+// What streak rankings rank by.
+type StreakRankingType int32
+
+const (
+	// Not set: `active`.
+	StreakRankingType_STREAK_RANKING_TYPE_UNSPECIFIED StreakRankingType = 0
+	// Current streak lengths (users without a streak are not listed).
+	StreakRankingType_STREAK_RANKING_TYPE_ACTIVE StreakRankingType = 1
+	// The longest streak each user ever reached.
+	StreakRankingType_STREAK_RANKING_TYPE_LONGEST StreakRankingType = 2
+)
+
+// Enum value maps for StreakRankingType.
+var (
+	StreakRankingType_name = map[int32]string{
+		0: "STREAK_RANKING_TYPE_UNSPECIFIED",
+		1: "STREAK_RANKING_TYPE_ACTIVE",
+		2: "STREAK_RANKING_TYPE_LONGEST",
+	}
+	StreakRankingType_value = map[string]int32{
+		"STREAK_RANKING_TYPE_UNSPECIFIED": 0,
+		"STREAK_RANKING_TYPE_ACTIVE":      1,
+		"STREAK_RANKING_TYPE_LONGEST":     2,
+	}
+)
+
+func (x StreakRankingType) Enum() *StreakRankingType {
+	p := new(StreakRankingType)
+	*p = x
+	return p
+}
+
+func (x StreakRankingType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (StreakRankingType) Descriptor() protoreflect.EnumDescriptor {
+	return file_gamification_v1_application_service_proto_enumTypes[1].Descriptor()
+}
+
+func (StreakRankingType) Type() protoreflect.EnumType {
+	return &file_gamification_v1_application_service_proto_enumTypes[1]
+}
+
+func (x StreakRankingType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use StreakRankingType.Descriptor instead.
+func (StreakRankingType) EnumDescriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{1}
 }
 
 // A metric event.
@@ -398,7 +452,9 @@ type UserFields struct {
 	// Whether the user should receive e-mails driven by gamification data.
 	SubscribeToEmails *bool `protobuf:"varint,5,opt,name=subscribe_to_emails,json=subscribeToEmails,proto3,oneof" json:"subscribe_to_emails,omitempty"`
 	// Custom user attributes; every key must be a user attribute created through the Admin API.
-	Attributes    map[string]string `protobuf:"bytes,6,rep,name=attributes,proto3" json:"attributes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Attributes map[string]string `protobuf:"bytes,6,rep,name=attributes,proto3" json:"attributes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The day the user signed up on the customer's platform (YYYY-MM-DD, 2000-01-01 to 2099-12-31).
+	SignUpDate    *string `protobuf:"bytes,7,opt,name=sign_up_date,json=signUpDate,proto3,oneof" json:"sign_up_date,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -473,6 +529,13 @@ func (x *UserFields) GetAttributes() map[string]string {
 		return x.Attributes
 	}
 	return nil
+}
+
+func (x *UserFields) GetSignUpDate() string {
+	if x != nil && x.SignUpDate != nil {
+		return *x.SignUpDate
+	}
+	return ""
 }
 
 // Creates a user.
@@ -2034,11 +2097,1446 @@ func (x *ListStreaksResponse) GetStreaks() []*UserStreakLength {
 	return nil
 }
 
+// Reads a user's year in review.
+type GetUserWrappedRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user's ID (path parameter).
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// The year (query parameter); the current year in the user's time zone when not set.
+	Year          *int32 `protobuf:"varint,2,opt,name=year,proto3,oneof" json:"year,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetUserWrappedRequest) Reset() {
+	*x = GetUserWrappedRequest{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetUserWrappedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetUserWrappedRequest) ProtoMessage() {}
+
+func (x *GetUserWrappedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetUserWrappedRequest.ProtoReflect.Descriptor instead.
+func (*GetUserWrappedRequest) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *GetUserWrappedRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *GetUserWrappedRequest) GetYear() int32 {
+	if x != nil && x.Year != nil {
+		return *x.Year
+	}
+	return 0
+}
+
+// A user's year in review (the reference WrappedResponse).
+type GetUserWrappedResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user.
+	User *User `protobuf:"bytes,1,opt,name=user,proto3" json:"user,omitempty"`
+	// The user's activity in the year.
+	Activity      *WrappedActivity `protobuf:"bytes,2,opt,name=activity,proto3" json:"activity,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetUserWrappedResponse) Reset() {
+	*x = GetUserWrappedResponse{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetUserWrappedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetUserWrappedResponse) ProtoMessage() {}
+
+func (x *GetUserWrappedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetUserWrappedResponse.ProtoReflect.Descriptor instead.
+func (*GetUserWrappedResponse) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *GetUserWrappedResponse) GetUser() *User {
+	if x != nil {
+		return x.User
+	}
+	return nil
+}
+
+func (x *GetUserWrappedResponse) GetActivity() *WrappedActivity {
+	if x != nil {
+		return x.Activity
+	}
+	return nil
+}
+
+// A user's activity in the year.
+type WrappedActivity struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Local days of the year with at least one event.
+	DaysActive int32 `protobuf:"varint,1,opt,name=days_active,json=daysActive,proto3" json:"days_active,omitempty"`
+	// Weeks (Monday to Sunday) with at least one event on a day of the year.
+	WeeksActive int32 `protobuf:"varint,2,opt,name=weeks_active,json=weeksActive,proto3" json:"weeks_active,omitempty"`
+	// Calendar months with at least one event.
+	MonthsActive int32 `protobuf:"varint,3,opt,name=months_active,json=monthsActive,proto3" json:"months_active,omitempty"`
+	// The day with the most events (the earliest of equals).
+	MostActiveDay *WrappedDay `protobuf:"bytes,4,opt,name=most_active_day,json=mostActiveDay,proto3" json:"most_active_day,omitempty"`
+	// The week with the most events on days of the year (the earliest of equals).
+	MostActiveWeek *WrappedWeek `protobuf:"bytes,5,opt,name=most_active_week,json=mostActiveWeek,proto3" json:"most_active_week,omitempty"`
+	// The month with the most events (the earliest of equals).
+	MostActiveMonth *WrappedMonth `protobuf:"bytes,6,opt,name=most_active_month,json=mostActiveMonth,proto3" json:"most_active_month,omitempty"`
+	// The whole year.
+	EntireYear    *WrappedYear `protobuf:"bytes,7,opt,name=entire_year,json=entireYear,proto3" json:"entire_year,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WrappedActivity) Reset() {
+	*x = WrappedActivity{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedActivity) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedActivity) ProtoMessage() {}
+
+func (x *WrappedActivity) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedActivity.ProtoReflect.Descriptor instead.
+func (*WrappedActivity) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *WrappedActivity) GetDaysActive() int32 {
+	if x != nil {
+		return x.DaysActive
+	}
+	return 0
+}
+
+func (x *WrappedActivity) GetWeeksActive() int32 {
+	if x != nil {
+		return x.WeeksActive
+	}
+	return 0
+}
+
+func (x *WrappedActivity) GetMonthsActive() int32 {
+	if x != nil {
+		return x.MonthsActive
+	}
+	return 0
+}
+
+func (x *WrappedActivity) GetMostActiveDay() *WrappedDay {
+	if x != nil {
+		return x.MostActiveDay
+	}
+	return nil
+}
+
+func (x *WrappedActivity) GetMostActiveWeek() *WrappedWeek {
+	if x != nil {
+		return x.MostActiveWeek
+	}
+	return nil
+}
+
+func (x *WrappedActivity) GetMostActiveMonth() *WrappedMonth {
+	if x != nil {
+		return x.MostActiveMonth
+	}
+	return nil
+}
+
+func (x *WrappedActivity) GetEntireYear() *WrappedYear {
+	if x != nil {
+		return x.EntireYear
+	}
+	return nil
+}
+
+// A metric's figures in a period.
+type WrappedMetric struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The metric's name.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The metric's units, or null.
+	Units *string `protobuf:"bytes,2,opt,name=units,proto3,oneof" json:"units,omitempty"`
+	// The user's total at the end of the period (now, for a period not over yet).
+	CurrentTotal float64 `protobuf:"fixed64,3,opt,name=current_total,json=currentTotal,proto3" json:"current_total,omitempty"`
+	// The change within the period.
+	ChangeThisPeriod float64 `protobuf:"fixed64,4,opt,name=change_this_period,json=changeThisPeriod,proto3" json:"change_this_period,omitempty"`
+	// The change as a percentage of the total before the period (100 or -100 from a total of 0).
+	PercentChange float64 `protobuf:"fixed64,5,opt,name=percent_change,json=percentChange,proto3" json:"percent_change,omitempty"`
+	// Not computed here (it would compare every user of the tenant); never present.
+	PercentileThisPeriod *float64 `protobuf:"fixed64,6,opt,name=percentile_this_period,json=percentileThisPeriod,proto3,oneof" json:"percentile_this_period,omitempty"`
+	// Changes by event attribute value: not kept, always empty.
+	ByAttribute   *structpb.Struct `protobuf:"bytes,7,opt,name=by_attribute,json=byAttribute,proto3" json:"by_attribute,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WrappedMetric) Reset() {
+	*x = WrappedMetric{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedMetric) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedMetric) ProtoMessage() {}
+
+func (x *WrappedMetric) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedMetric.ProtoReflect.Descriptor instead.
+func (*WrappedMetric) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *WrappedMetric) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WrappedMetric) GetUnits() string {
+	if x != nil && x.Units != nil {
+		return *x.Units
+	}
+	return ""
+}
+
+func (x *WrappedMetric) GetCurrentTotal() float64 {
+	if x != nil {
+		return x.CurrentTotal
+	}
+	return 0
+}
+
+func (x *WrappedMetric) GetChangeThisPeriod() float64 {
+	if x != nil {
+		return x.ChangeThisPeriod
+	}
+	return 0
+}
+
+func (x *WrappedMetric) GetPercentChange() float64 {
+	if x != nil {
+		return x.PercentChange
+	}
+	return 0
+}
+
+func (x *WrappedMetric) GetPercentileThisPeriod() float64 {
+	if x != nil && x.PercentileThisPeriod != nil {
+		return *x.PercentileThisPeriod
+	}
+	return 0
+}
+
+func (x *WrappedMetric) GetByAttribute() *structpb.Struct {
+	if x != nil {
+		return x.ByAttribute
+	}
+	return nil
+}
+
+// A points system's figures in a period.
+type WrappedPoints struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The system's name.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The system's description, or null.
+	Description *string `protobuf:"bytes,2,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// The user's total at the end of the period (now, for a period not over yet).
+	CurrentTotal float64 `protobuf:"fixed64,3,opt,name=current_total,json=currentTotal,proto3" json:"current_total,omitempty"`
+	// The change within the period.
+	ChangeThisPeriod float64 `protobuf:"fixed64,4,opt,name=change_this_period,json=changeThisPeriod,proto3" json:"change_this_period,omitempty"`
+	// The change as a percentage of the total before the period (100 or -100 from a total of 0).
+	PercentChange float64 `protobuf:"fixed64,5,opt,name=percent_change,json=percentChange,proto3" json:"percent_change,omitempty"`
+	// Not computed here (it would compare every user of the tenant); never present.
+	PercentileThisPeriod *float64 `protobuf:"fixed64,6,opt,name=percentile_this_period,json=percentileThisPeriod,proto3,oneof" json:"percentile_this_period,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
+}
+
+func (x *WrappedPoints) Reset() {
+	*x = WrappedPoints{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedPoints) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedPoints) ProtoMessage() {}
+
+func (x *WrappedPoints) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedPoints.ProtoReflect.Descriptor instead.
+func (*WrappedPoints) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *WrappedPoints) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WrappedPoints) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+func (x *WrappedPoints) GetCurrentTotal() float64 {
+	if x != nil {
+		return x.CurrentTotal
+	}
+	return 0
+}
+
+func (x *WrappedPoints) GetChangeThisPeriod() float64 {
+	if x != nil {
+		return x.ChangeThisPeriod
+	}
+	return 0
+}
+
+func (x *WrappedPoints) GetPercentChange() float64 {
+	if x != nil {
+		return x.PercentChange
+	}
+	return 0
+}
+
+func (x *WrappedPoints) GetPercentileThisPeriod() float64 {
+	if x != nil && x.PercentileThisPeriod != nil {
+		return *x.PercentileThisPeriod
+	}
+	return 0
+}
+
+// The most active day.
+type WrappedDay struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The day (YYYY-MM-DD, the user's zone).
+	Date string `protobuf:"bytes,1,opt,name=date,proto3" json:"date,omitempty"`
+	// Metrics changed in the period, by key.
+	Metrics map[string]*WrappedMetric `protobuf:"bytes,2,rep,name=metrics,proto3" json:"metrics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Points systems changed in the period, by key.
+	Points map[string]*WrappedPoints `protobuf:"bytes,3,rep,name=points,proto3" json:"points,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Achievements completed in the period, oldest first.
+	Achievements []*Achievement `protobuf:"bytes,4,rep,name=achievements,proto3" json:"achievements,omitempty"`
+	// The user's best rank in each leaderboard in the period, by key.
+	Leaderboards  map[string]*UserLeaderboard `protobuf:"bytes,5,rep,name=leaderboards,proto3" json:"leaderboards,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WrappedDay) Reset() {
+	*x = WrappedDay{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedDay) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedDay) ProtoMessage() {}
+
+func (x *WrappedDay) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedDay.ProtoReflect.Descriptor instead.
+func (*WrappedDay) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *WrappedDay) GetDate() string {
+	if x != nil {
+		return x.Date
+	}
+	return ""
+}
+
+func (x *WrappedDay) GetMetrics() map[string]*WrappedMetric {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+func (x *WrappedDay) GetPoints() map[string]*WrappedPoints {
+	if x != nil {
+		return x.Points
+	}
+	return nil
+}
+
+func (x *WrappedDay) GetAchievements() []*Achievement {
+	if x != nil {
+		return x.Achievements
+	}
+	return nil
+}
+
+func (x *WrappedDay) GetLeaderboards() map[string]*UserLeaderboard {
+	if x != nil {
+		return x.Leaderboards
+	}
+	return nil
+}
+
+// The most active week.
+type WrappedWeek struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The week's Monday (YYYY-MM-DD).
+	Start string `protobuf:"bytes,1,opt,name=start,proto3" json:"start,omitempty"`
+	// The week's Sunday (YYYY-MM-DD).
+	End string `protobuf:"bytes,2,opt,name=end,proto3" json:"end,omitempty"`
+	// Metrics changed in the period, by key.
+	Metrics map[string]*WrappedMetric `protobuf:"bytes,3,rep,name=metrics,proto3" json:"metrics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Points systems changed in the period, by key.
+	Points map[string]*WrappedPoints `protobuf:"bytes,4,rep,name=points,proto3" json:"points,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Achievements completed in the period, oldest first.
+	Achievements []*Achievement `protobuf:"bytes,5,rep,name=achievements,proto3" json:"achievements,omitempty"`
+	// The user's best rank in each leaderboard in the period, by key.
+	Leaderboards  map[string]*UserLeaderboard `protobuf:"bytes,6,rep,name=leaderboards,proto3" json:"leaderboards,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WrappedWeek) Reset() {
+	*x = WrappedWeek{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedWeek) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedWeek) ProtoMessage() {}
+
+func (x *WrappedWeek) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedWeek.ProtoReflect.Descriptor instead.
+func (*WrappedWeek) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *WrappedWeek) GetStart() string {
+	if x != nil {
+		return x.Start
+	}
+	return ""
+}
+
+func (x *WrappedWeek) GetEnd() string {
+	if x != nil {
+		return x.End
+	}
+	return ""
+}
+
+func (x *WrappedWeek) GetMetrics() map[string]*WrappedMetric {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+func (x *WrappedWeek) GetPoints() map[string]*WrappedPoints {
+	if x != nil {
+		return x.Points
+	}
+	return nil
+}
+
+func (x *WrappedWeek) GetAchievements() []*Achievement {
+	if x != nil {
+		return x.Achievements
+	}
+	return nil
+}
+
+func (x *WrappedWeek) GetLeaderboards() map[string]*UserLeaderboard {
+	if x != nil {
+		return x.Leaderboards
+	}
+	return nil
+}
+
+// The most active month.
+type WrappedMonth struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The month, 0 (January) to 11.
+	Month int32 `protobuf:"varint,1,opt,name=month,proto3" json:"month,omitempty"`
+	// Metrics changed in the period, by key.
+	Metrics map[string]*WrappedMetric `protobuf:"bytes,2,rep,name=metrics,proto3" json:"metrics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Points systems changed in the period, by key.
+	Points map[string]*WrappedPoints `protobuf:"bytes,3,rep,name=points,proto3" json:"points,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Achievements completed in the period, oldest first.
+	Achievements []*Achievement `protobuf:"bytes,4,rep,name=achievements,proto3" json:"achievements,omitempty"`
+	// The user's best rank in each leaderboard in the period, by key.
+	Leaderboards  map[string]*UserLeaderboard `protobuf:"bytes,5,rep,name=leaderboards,proto3" json:"leaderboards,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WrappedMonth) Reset() {
+	*x = WrappedMonth{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedMonth) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedMonth) ProtoMessage() {}
+
+func (x *WrappedMonth) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedMonth.ProtoReflect.Descriptor instead.
+func (*WrappedMonth) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *WrappedMonth) GetMonth() int32 {
+	if x != nil {
+		return x.Month
+	}
+	return 0
+}
+
+func (x *WrappedMonth) GetMetrics() map[string]*WrappedMetric {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+func (x *WrappedMonth) GetPoints() map[string]*WrappedPoints {
+	if x != nil {
+		return x.Points
+	}
+	return nil
+}
+
+func (x *WrappedMonth) GetAchievements() []*Achievement {
+	if x != nil {
+		return x.Achievements
+	}
+	return nil
+}
+
+func (x *WrappedMonth) GetLeaderboards() map[string]*UserLeaderboard {
+	if x != nil {
+		return x.Leaderboards
+	}
+	return nil
+}
+
+// The whole year.
+type WrappedYear struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Metrics changed in the year, by key.
+	Metrics map[string]*WrappedMetric `protobuf:"bytes,1,rep,name=metrics,proto3" json:"metrics,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Points systems changed in the year, by key.
+	Points map[string]*WrappedPoints `protobuf:"bytes,2,rep,name=points,proto3" json:"points,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Achievements completed in the year, oldest first.
+	Achievements []*Achievement `protobuf:"bytes,3,rep,name=achievements,proto3" json:"achievements,omitempty"`
+	// The user's best rank in each leaderboard in the year, by key.
+	Leaderboards map[string]*UserLeaderboard `protobuf:"bytes,4,rep,name=leaderboards,proto3" json:"leaderboards,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The longest streak reached in the year.
+	LongestStreak *WrappedStreak `protobuf:"bytes,5,opt,name=longest_streak,json=longestStreak,proto3" json:"longest_streak,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WrappedYear) Reset() {
+	*x = WrappedYear{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedYear) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedYear) ProtoMessage() {}
+
+func (x *WrappedYear) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedYear.ProtoReflect.Descriptor instead.
+func (*WrappedYear) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *WrappedYear) GetMetrics() map[string]*WrappedMetric {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+func (x *WrappedYear) GetPoints() map[string]*WrappedPoints {
+	if x != nil {
+		return x.Points
+	}
+	return nil
+}
+
+func (x *WrappedYear) GetAchievements() []*Achievement {
+	if x != nil {
+		return x.Achievements
+	}
+	return nil
+}
+
+func (x *WrappedYear) GetLeaderboards() map[string]*UserLeaderboard {
+	if x != nil {
+		return x.Leaderboards
+	}
+	return nil
+}
+
+func (x *WrappedYear) GetLongestStreak() *WrappedStreak {
+	if x != nil {
+		return x.LongestStreak
+	}
+	return nil
+}
+
+// The longest streak of the year.
+type WrappedStreak struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The greatest length the streak reached in a period of the year (0: none).
+	Length int32 `protobuf:"varint,1,opt,name=length,proto3" json:"length,omitempty"`
+	// The streak frequency.
+	Frequency StreakFrequency `protobuf:"varint,2,opt,name=frequency,proto3,enum=gamification.v1.StreakFrequency" json:"frequency,omitempty"`
+	// The first day of the period in which that length was reached, or null.
+	PeriodStart *string `protobuf:"bytes,3,opt,name=period_start,json=periodStart,proto3,oneof" json:"period_start,omitempty"`
+	// The last day of that period, or null.
+	PeriodEnd *string `protobuf:"bytes,4,opt,name=period_end,json=periodEnd,proto3,oneof" json:"period_end,omitempty"`
+	// The first day of that streak, or null (none, or it began before the kept history).
+	Started       *string `protobuf:"bytes,5,opt,name=started,proto3,oneof" json:"started,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WrappedStreak) Reset() {
+	*x = WrappedStreak{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WrappedStreak) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WrappedStreak) ProtoMessage() {}
+
+func (x *WrappedStreak) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WrappedStreak.ProtoReflect.Descriptor instead.
+func (*WrappedStreak) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *WrappedStreak) GetLength() int32 {
+	if x != nil {
+		return x.Length
+	}
+	return 0
+}
+
+func (x *WrappedStreak) GetFrequency() StreakFrequency {
+	if x != nil {
+		return x.Frequency
+	}
+	return StreakFrequency_STREAK_FREQUENCY_UNSPECIFIED
+}
+
+func (x *WrappedStreak) GetPeriodStart() string {
+	if x != nil && x.PeriodStart != nil {
+		return *x.PeriodStart
+	}
+	return ""
+}
+
+func (x *WrappedStreak) GetPeriodEnd() string {
+	if x != nil && x.PeriodEnd != nil {
+		return *x.PeriodEnd
+	}
+	return ""
+}
+
+func (x *WrappedStreak) GetStarted() string {
+	if x != nil && x.Started != nil {
+		return *x.Started
+	}
+	return ""
+}
+
+// Notification channels per kind of notification: each a JSON array of `"email"` and `"push"`
+// (`[]`: none), or null when never set.
+type NotificationPreferences struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Achievement completions.
+	AchievementCompleted *structpb.ListValue `protobuf:"bytes,1,opt,name=achievement_completed,proto3" json:"achievement_completed,omitempty"`
+	// Periodic recaps.
+	Recap *structpb.ListValue `protobuf:"bytes,2,opt,name=recap,proto3" json:"recap,omitempty"`
+	// Re-engagement of inactive users.
+	Reactivation *structpb.ListValue `protobuf:"bytes,3,opt,name=reactivation,proto3" json:"reactivation,omitempty"`
+	// Streak reminders.
+	StreakReminder *structpb.ListValue `protobuf:"bytes,4,opt,name=streak_reminder,proto3" json:"streak_reminder,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *NotificationPreferences) Reset() {
+	*x = NotificationPreferences{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NotificationPreferences) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NotificationPreferences) ProtoMessage() {}
+
+func (x *NotificationPreferences) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NotificationPreferences.ProtoReflect.Descriptor instead.
+func (*NotificationPreferences) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *NotificationPreferences) GetAchievementCompleted() *structpb.ListValue {
+	if x != nil {
+		return x.AchievementCompleted
+	}
+	return nil
+}
+
+func (x *NotificationPreferences) GetRecap() *structpb.ListValue {
+	if x != nil {
+		return x.Recap
+	}
+	return nil
+}
+
+func (x *NotificationPreferences) GetReactivation() *structpb.ListValue {
+	if x != nil {
+		return x.Reactivation
+	}
+	return nil
+}
+
+func (x *NotificationPreferences) GetStreakReminder() *structpb.ListValue {
+	if x != nil {
+		return x.StreakReminder
+	}
+	return nil
+}
+
+// A user's metric threshold for their streak.
+type StreakMetricPreference struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The metric's key: one of the tenant's streak metrics.
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// The minimum total of the metric's event values within one period (> 0).
+	Threshold     float64 `protobuf:"fixed64,2,opt,name=threshold,proto3" json:"threshold,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StreakMetricPreference) Reset() {
+	*x = StreakMetricPreference{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StreakMetricPreference) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StreakMetricPreference) ProtoMessage() {}
+
+func (x *StreakMetricPreference) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StreakMetricPreference.ProtoReflect.Descriptor instead.
+func (*StreakMetricPreference) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *StreakMetricPreference) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *StreakMetricPreference) GetThreshold() float64 {
+	if x != nil {
+		return x.Threshold
+	}
+	return 0
+}
+
+// A user's own streak rules; fields not set follow the tenant's settings.
+type StreakPreferences struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// False: the user's streak is never extended (it runs out); null: true.
+	Enabled *bool `protobuf:"varint,1,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
+	// `AND` or `OR`; null: the tenant's.
+	EvaluationMode *string `protobuf:"bytes,2,opt,name=evaluation_mode,json=evaluationMode,proto3,oneof" json:"evaluation_mode,omitempty"`
+	// The user's conditions (of the tenant's streak metrics); empty: the tenant's.
+	Metrics []*StreakMetricPreference `protobuf:"bytes,3,rep,name=metrics,proto3" json:"metrics,omitempty"`
+	// Weekdays off (0 = Sunday to 6 = Saturday, daily streaks), a JSON array; null: the tenant's.
+	DaysOff       *structpb.ListValue `protobuf:"bytes,4,opt,name=days_off,json=daysOff,proto3" json:"days_off,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StreakPreferences) Reset() {
+	*x = StreakPreferences{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StreakPreferences) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StreakPreferences) ProtoMessage() {}
+
+func (x *StreakPreferences) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StreakPreferences.ProtoReflect.Descriptor instead.
+func (*StreakPreferences) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *StreakPreferences) GetEnabled() bool {
+	if x != nil && x.Enabled != nil {
+		return *x.Enabled
+	}
+	return false
+}
+
+func (x *StreakPreferences) GetEvaluationMode() string {
+	if x != nil && x.EvaluationMode != nil {
+		return *x.EvaluationMode
+	}
+	return ""
+}
+
+func (x *StreakPreferences) GetMetrics() []*StreakMetricPreference {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+func (x *StreakPreferences) GetDaysOff() *structpb.ListValue {
+	if x != nil {
+		return x.DaysOff
+	}
+	return nil
+}
+
+// A user's preferences.
+type UserPreferences struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Notification channels per kind.
+	Notifications *NotificationPreferences `protobuf:"bytes,1,opt,name=notifications,proto3" json:"notifications,omitempty"`
+	// The user's streak preferences, or null when never set.
+	Streak        *StreakPreferences `protobuf:"bytes,2,opt,name=streak,proto3,oneof" json:"streak,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserPreferences) Reset() {
+	*x = UserPreferences{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserPreferences) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserPreferences) ProtoMessage() {}
+
+func (x *UserPreferences) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserPreferences.ProtoReflect.Descriptor instead.
+func (*UserPreferences) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *UserPreferences) GetNotifications() *NotificationPreferences {
+	if x != nil {
+		return x.Notifications
+	}
+	return nil
+}
+
+func (x *UserPreferences) GetStreak() *StreakPreferences {
+	if x != nil {
+		return x.Streak
+	}
+	return nil
+}
+
+// Reads a user's preferences.
+type GetUserPreferencesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user's ID (path parameter).
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetUserPreferencesRequest) Reset() {
+	*x = GetUserPreferencesRequest{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetUserPreferencesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetUserPreferencesRequest) ProtoMessage() {}
+
+func (x *GetUserPreferencesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetUserPreferencesRequest.ProtoReflect.Descriptor instead.
+func (*GetUserPreferencesRequest) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *GetUserPreferencesRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// A user's preferences.
+type GetUserPreferencesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The preferences (REST: the JSON body).
+	Preferences   *UserPreferences `protobuf:"bytes,1,opt,name=preferences,proto3" json:"preferences,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetUserPreferencesResponse) Reset() {
+	*x = GetUserPreferencesResponse{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetUserPreferencesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetUserPreferencesResponse) ProtoMessage() {}
+
+func (x *GetUserPreferencesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetUserPreferencesResponse.ProtoReflect.Descriptor instead.
+func (*GetUserPreferencesResponse) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *GetUserPreferencesResponse) GetPreferences() *UserPreferences {
+	if x != nil {
+		return x.Preferences
+	}
+	return nil
+}
+
+// Updates a user's preferences.
+type UpdateUserPreferencesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user's ID (path parameter).
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// The changes (REST: the JSON body).
+	Preferences   *UserPreferences `protobuf:"bytes,2,opt,name=preferences,proto3" json:"preferences,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateUserPreferencesRequest) Reset() {
+	*x = UpdateUserPreferencesRequest{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateUserPreferencesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateUserPreferencesRequest) ProtoMessage() {}
+
+func (x *UpdateUserPreferencesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateUserPreferencesRequest.ProtoReflect.Descriptor instead.
+func (*UpdateUserPreferencesRequest) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *UpdateUserPreferencesRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *UpdateUserPreferencesRequest) GetPreferences() *UserPreferences {
+	if x != nil {
+		return x.Preferences
+	}
+	return nil
+}
+
+// The user's preferences after the update.
+type UpdateUserPreferencesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The preferences (REST: the JSON body).
+	Preferences   *UserPreferences `protobuf:"bytes,1,opt,name=preferences,proto3" json:"preferences,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateUserPreferencesResponse) Reset() {
+	*x = UpdateUserPreferencesResponse{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateUserPreferencesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateUserPreferencesResponse) ProtoMessage() {}
+
+func (x *UpdateUserPreferencesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateUserPreferencesResponse.ProtoReflect.Descriptor instead.
+func (*UpdateUserPreferencesResponse) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *UpdateUserPreferencesResponse) GetPreferences() *UserPreferences {
+	if x != nil {
+		return x.Preferences
+	}
+	return nil
+}
+
+// Reads streak rankings.
+type ListStreakRankingsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How many users, 1 to 100 (default 10).
+	Limit *int32 `protobuf:"varint,1,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	// `active` (default) or `longest`.
+	Type          StreakRankingType `protobuf:"varint,2,opt,name=type,proto3,enum=gamification.v1.StreakRankingType" json:"type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListStreakRankingsRequest) Reset() {
+	*x = ListStreakRankingsRequest{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListStreakRankingsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListStreakRankingsRequest) ProtoMessage() {}
+
+func (x *ListStreakRankingsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListStreakRankingsRequest.ProtoReflect.Descriptor instead.
+func (*ListStreakRankingsRequest) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *ListStreakRankingsRequest) GetLimit() int32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+func (x *ListStreakRankingsRequest) GetType() StreakRankingType {
+	if x != nil {
+		return x.Type
+	}
+	return StreakRankingType_STREAK_RANKING_TYPE_UNSPECIFIED
+}
+
+// One user in the streak rankings.
+type StreakRankingUser struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user's ID.
+	UserId string `protobuf:"bytes,1,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	// The user's name, or null.
+	Name *string `protobuf:"bytes,2,opt,name=name,proto3,oneof" json:"name,omitempty"`
+	// The active or longest streak length.
+	StreakLength  int32 `protobuf:"varint,3,opt,name=streak_length,json=streakLength,proto3" json:"streak_length,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StreakRankingUser) Reset() {
+	*x = StreakRankingUser{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StreakRankingUser) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StreakRankingUser) ProtoMessage() {}
+
+func (x *StreakRankingUser) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StreakRankingUser.ProtoReflect.Descriptor instead.
+func (*StreakRankingUser) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *StreakRankingUser) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *StreakRankingUser) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+func (x *StreakRankingUser) GetStreakLength() int32 {
+	if x != nil {
+		return x.StreakLength
+	}
+	return 0
+}
+
+// Streak rankings.
+type ListStreakRankingsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Longest first (REST: the JSON array body).
+	Rankings      []*StreakRankingUser `protobuf:"bytes,1,rep,name=rankings,proto3" json:"rankings,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListStreakRankingsResponse) Reset() {
+	*x = ListStreakRankingsResponse{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListStreakRankingsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListStreakRankingsResponse) ProtoMessage() {}
+
+func (x *ListStreakRankingsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListStreakRankingsResponse.ProtoReflect.Descriptor instead.
+func (*ListStreakRankingsResponse) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *ListStreakRankingsResponse) GetRankings() []*StreakRankingUser {
+	if x != nil {
+		return x.Rankings
+	}
+	return nil
+}
+
 var File_gamification_v1_application_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\n" +
-	")gamification/v1/application_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a!gamification/v1/leaderboard.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgamification/v1/points.proto\x1a\x1cgamification/v1/streak.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbd\x03\n" +
+	")gamification/v1/application_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a!gamification/v1/leaderboard.proto\x1a)gamification/v1/leaderboard_service.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgamification/v1/points.proto\x1a\x1cgamification/v1/streak.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbd\x03\n" +
 	"\x17TrackMetricEventRequest\x12\x1b\n" +
 	"\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x03key\x129\n" +
 	"\x04user\x18\x02 \x01(\v2\x1d.gamification.v1.UpsertedUserB\x06\xbaH\x03\xc8\x01\x01R\x04user\x12%\n" +
@@ -2074,7 +3572,7 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\"<\n" +
 	"\x0fGetUserResponse\x12)\n" +
-	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xa0\x03\n" +
+	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xe1\x03\n" +
 	"\n" +
 	"UserFields\x12%\n" +
 	"\x05email\x18\x01 \x01(\tB\n" +
@@ -2085,14 +3583,18 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x13subscribe_to_emails\x18\x05 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12U\n" +
 	"\n" +
 	"attributes\x18\x06 \x03(\v2+.gamification.v1.UserFields.AttributesEntryB\b\xbaH\x05\x9a\x01\x02\x10dR\n" +
-	"attributes\x1a=\n" +
+	"attributes\x12.\n" +
+	"\fsign_up_date\x18\a \x01(\tB\a\xbaH\x04r\x02\x18\n" +
+	"H\x04R\n" +
+	"signUpDate\x88\x01\x01\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
 	"\x06_emailB\x05\n" +
 	"\x03_tzB\a\n" +
 	"\x05_nameB\x16\n" +
-	"\x14_subscribe_to_emails\"N\n" +
+	"\x14_subscribe_to_emailsB\x0f\n" +
+	"\r_sign_up_date\"N\n" +
 	"\x11CreateUserRequest\x129\n" +
 	"\x04user\x18\x01 \x01(\v2\x1d.gamification.v1.UpsertedUserB\x06\xbaH\x03\xc8\x01\x01R\x04user\"?\n" +
 	"\x12CreateUserResponse\x12)\n" +
@@ -2203,12 +3705,166 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\rstreak_length\x18\x02 \x01(\x05R\fstreakLength\x126\n" +
 	"\bextended\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\bextended\"R\n" +
 	"\x13ListStreaksResponse\x12;\n" +
-	"\astreaks\x18\x01 \x03(\v2!.gamification.v1.UserStreakLengthR\astreaks*\x99\x01\n" +
+	"\astreaks\x18\x01 \x03(\v2!.gamification.v1.UserStreakLengthR\astreaks\"_\n" +
+	"\x15GetUserWrappedRequest\x12\x18\n" +
+	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12#\n" +
+	"\x04year\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\x1a\x05\x18\x8fN(\x01H\x00R\x04year\x88\x01\x01B\a\n" +
+	"\x05_year\"\x81\x01\n" +
+	"\x16GetUserWrappedResponse\x12)\n" +
+	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\x12<\n" +
+	"\bactivity\x18\x02 \x01(\v2 .gamification.v1.WrappedActivityR\bactivity\"\x91\x03\n" +
+	"\x0fWrappedActivity\x12\x1f\n" +
+	"\vdays_active\x18\x01 \x01(\x05R\n" +
+	"daysActive\x12!\n" +
+	"\fweeks_active\x18\x02 \x01(\x05R\vweeksActive\x12#\n" +
+	"\rmonths_active\x18\x03 \x01(\x05R\fmonthsActive\x12C\n" +
+	"\x0fmost_active_day\x18\x04 \x01(\v2\x1b.gamification.v1.WrappedDayR\rmostActiveDay\x12F\n" +
+	"\x10most_active_week\x18\x05 \x01(\v2\x1c.gamification.v1.WrappedWeekR\x0emostActiveWeek\x12I\n" +
+	"\x11most_active_month\x18\x06 \x01(\v2\x1d.gamification.v1.WrappedMonthR\x0fmostActiveMonth\x12=\n" +
+	"\ventire_year\x18\a \x01(\v2\x1c.gamification.v1.WrappedYearR\n" +
+	"entireYear\"\xdc\x02\n" +
+	"\rWrappedMetric\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
+	"\x05units\x18\x02 \x01(\tH\x00R\x05units\x88\x01\x01\x12#\n" +
+	"\rcurrent_total\x18\x03 \x01(\x01R\fcurrentTotal\x12,\n" +
+	"\x12change_this_period\x18\x04 \x01(\x01R\x10changeThisPeriod\x12%\n" +
+	"\x0epercent_change\x18\x05 \x01(\x01R\rpercentChange\x12A\n" +
+	"\x16percentile_this_period\x18\x06 \x01(\x01B\x06\xca\xf3\x18\x02\b\x01H\x01R\x14percentileThisPeriod\x88\x01\x01\x12:\n" +
+	"\fby_attribute\x18\a \x01(\v2\x17.google.protobuf.StructR\vbyAttributeB\b\n" +
+	"\x06_unitsB\x19\n" +
+	"\x17_percentile_this_period\"\xb2\x02\n" +
+	"\rWrappedPoints\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12%\n" +
+	"\vdescription\x18\x02 \x01(\tH\x00R\vdescription\x88\x01\x01\x12#\n" +
+	"\rcurrent_total\x18\x03 \x01(\x01R\fcurrentTotal\x12,\n" +
+	"\x12change_this_period\x18\x04 \x01(\x01R\x10changeThisPeriod\x12%\n" +
+	"\x0epercent_change\x18\x05 \x01(\x01R\rpercentChange\x12A\n" +
+	"\x16percentile_this_period\x18\x06 \x01(\x01B\x06\xca\xf3\x18\x02\b\x01H\x01R\x14percentileThisPeriod\x88\x01\x01B\x0e\n" +
+	"\f_descriptionB\x19\n" +
+	"\x17_percentile_this_period\"\xd4\x04\n" +
+	"\n" +
+	"WrappedDay\x12\x12\n" +
+	"\x04date\x18\x01 \x01(\tR\x04date\x12B\n" +
+	"\ametrics\x18\x02 \x03(\v2(.gamification.v1.WrappedDay.MetricsEntryR\ametrics\x12?\n" +
+	"\x06points\x18\x03 \x03(\v2'.gamification.v1.WrappedDay.PointsEntryR\x06points\x12@\n" +
+	"\fachievements\x18\x04 \x03(\v2\x1c.gamification.v1.AchievementR\fachievements\x12Q\n" +
+	"\fleaderboards\x18\x05 \x03(\v2-.gamification.v1.WrappedDay.LeaderboardsEntryR\fleaderboards\x1aZ\n" +
+	"\fMetricsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedMetricR\x05value:\x028\x01\x1aY\n" +
+	"\vPointsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedPointsR\x05value:\x028\x01\x1aa\n" +
+	"\x11LeaderboardsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x126\n" +
+	"\x05value\x18\x02 \x01(\v2 .gamification.v1.UserLeaderboardR\x05value:\x028\x01\"\xec\x04\n" +
+	"\vWrappedWeek\x12\x14\n" +
+	"\x05start\x18\x01 \x01(\tR\x05start\x12\x10\n" +
+	"\x03end\x18\x02 \x01(\tR\x03end\x12C\n" +
+	"\ametrics\x18\x03 \x03(\v2).gamification.v1.WrappedWeek.MetricsEntryR\ametrics\x12@\n" +
+	"\x06points\x18\x04 \x03(\v2(.gamification.v1.WrappedWeek.PointsEntryR\x06points\x12@\n" +
+	"\fachievements\x18\x05 \x03(\v2\x1c.gamification.v1.AchievementR\fachievements\x12R\n" +
+	"\fleaderboards\x18\x06 \x03(\v2..gamification.v1.WrappedWeek.LeaderboardsEntryR\fleaderboards\x1aZ\n" +
+	"\fMetricsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedMetricR\x05value:\x028\x01\x1aY\n" +
+	"\vPointsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedPointsR\x05value:\x028\x01\x1aa\n" +
+	"\x11LeaderboardsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x126\n" +
+	"\x05value\x18\x02 \x01(\v2 .gamification.v1.UserLeaderboardR\x05value:\x028\x01\"\xde\x04\n" +
+	"\fWrappedMonth\x12\x14\n" +
+	"\x05month\x18\x01 \x01(\x05R\x05month\x12D\n" +
+	"\ametrics\x18\x02 \x03(\v2*.gamification.v1.WrappedMonth.MetricsEntryR\ametrics\x12A\n" +
+	"\x06points\x18\x03 \x03(\v2).gamification.v1.WrappedMonth.PointsEntryR\x06points\x12@\n" +
+	"\fachievements\x18\x04 \x03(\v2\x1c.gamification.v1.AchievementR\fachievements\x12S\n" +
+	"\fleaderboards\x18\x05 \x03(\v2/.gamification.v1.WrappedMonth.LeaderboardsEntryR\fleaderboards\x1aZ\n" +
+	"\fMetricsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedMetricR\x05value:\x028\x01\x1aY\n" +
+	"\vPointsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedPointsR\x05value:\x028\x01\x1aa\n" +
+	"\x11LeaderboardsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x126\n" +
+	"\x05value\x18\x02 \x01(\v2 .gamification.v1.UserLeaderboardR\x05value:\x028\x01\"\x8b\x05\n" +
+	"\vWrappedYear\x12C\n" +
+	"\ametrics\x18\x01 \x03(\v2).gamification.v1.WrappedYear.MetricsEntryR\ametrics\x12@\n" +
+	"\x06points\x18\x02 \x03(\v2(.gamification.v1.WrappedYear.PointsEntryR\x06points\x12@\n" +
+	"\fachievements\x18\x03 \x03(\v2\x1c.gamification.v1.AchievementR\fachievements\x12R\n" +
+	"\fleaderboards\x18\x04 \x03(\v2..gamification.v1.WrappedYear.LeaderboardsEntryR\fleaderboards\x12E\n" +
+	"\x0elongest_streak\x18\x05 \x01(\v2\x1e.gamification.v1.WrappedStreakR\rlongestStreak\x1aZ\n" +
+	"\fMetricsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedMetricR\x05value:\x028\x01\x1aY\n" +
+	"\vPointsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x124\n" +
+	"\x05value\x18\x02 \x01(\v2\x1e.gamification.v1.WrappedPointsR\x05value:\x028\x01\x1aa\n" +
+	"\x11LeaderboardsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x126\n" +
+	"\x05value\x18\x02 \x01(\v2 .gamification.v1.UserLeaderboardR\x05value:\x028\x01\"\xfe\x01\n" +
+	"\rWrappedStreak\x12\x16\n" +
+	"\x06length\x18\x01 \x01(\x05R\x06length\x12>\n" +
+	"\tfrequency\x18\x02 \x01(\x0e2 .gamification.v1.StreakFrequencyR\tfrequency\x12&\n" +
+	"\fperiod_start\x18\x03 \x01(\tH\x00R\vperiodStart\x88\x01\x01\x12\"\n" +
+	"\n" +
+	"period_end\x18\x04 \x01(\tH\x01R\tperiodEnd\x88\x01\x01\x12\x1d\n" +
+	"\astarted\x18\x05 \x01(\tH\x02R\astarted\x88\x01\x01B\x0f\n" +
+	"\r_period_startB\r\n" +
+	"\v_period_endB\n" +
+	"\n" +
+	"\b_started\"\xa3\x02\n" +
+	"\x17NotificationPreferences\x12P\n" +
+	"\x15achievement_completed\x18\x01 \x01(\v2\x1a.google.protobuf.ListValueR\x15achievement_completed\x120\n" +
+	"\x05recap\x18\x02 \x01(\v2\x1a.google.protobuf.ListValueR\x05recap\x12>\n" +
+	"\freactivation\x18\x03 \x01(\v2\x1a.google.protobuf.ListValueR\freactivation\x12D\n" +
+	"\x0fstreak_reminder\x18\x04 \x01(\v2\x1a.google.protobuf.ListValueR\x0fstreak_reminder\"e\n" +
+	"\x16StreakMetricPreference\x12\x1b\n" +
+	"\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x03key\x12.\n" +
+	"\tthreshold\x18\x02 \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00R\tthreshold\"\x94\x02\n" +
+	"\x11StreakPreferences\x12\x1d\n" +
+	"\aenabled\x18\x01 \x01(\bH\x00R\aenabled\x88\x01\x01\x12<\n" +
+	"\x0fevaluation_mode\x18\x02 \x01(\tB\x0e\xbaH\vr\tR\x03ANDR\x02ORH\x01R\x0eevaluationMode\x88\x01\x01\x12K\n" +
+	"\ametrics\x18\x03 \x03(\v2'.gamification.v1.StreakMetricPreferenceB\b\xbaH\x05\x92\x01\x02\x10\x14R\ametrics\x125\n" +
+	"\bdays_off\x18\x04 \x01(\v2\x1a.google.protobuf.ListValueR\adaysOffB\n" +
+	"\n" +
+	"\b_enabledB\x12\n" +
+	"\x10_evaluation_mode\"\xad\x01\n" +
+	"\x0fUserPreferences\x12N\n" +
+	"\rnotifications\x18\x01 \x01(\v2(.gamification.v1.NotificationPreferencesR\rnotifications\x12?\n" +
+	"\x06streak\x18\x02 \x01(\v2\".gamification.v1.StreakPreferencesH\x00R\x06streak\x88\x01\x01B\t\n" +
+	"\a_streak\"5\n" +
+	"\x19GetUserPreferencesRequest\x12\x18\n" +
+	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\"`\n" +
+	"\x1aGetUserPreferencesResponse\x12B\n" +
+	"\vpreferences\x18\x01 \x01(\v2 .gamification.v1.UserPreferencesR\vpreferences\"|\n" +
+	"\x1cUpdateUserPreferencesRequest\x12\x18\n" +
+	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12B\n" +
+	"\vpreferences\x18\x02 \x01(\v2 .gamification.v1.UserPreferencesR\vpreferences\"c\n" +
+	"\x1dUpdateUserPreferencesResponse\x12B\n" +
+	"\vpreferences\x18\x01 \x01(\v2 .gamification.v1.UserPreferencesR\vpreferences\"\x8d\x01\n" +
+	"\x19ListStreakRankingsRequest\x12$\n" +
+	"\x05limit\x18\x01 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x05limit\x88\x01\x01\x12@\n" +
+	"\x04type\x18\x02 \x01(\x0e2\".gamification.v1.StreakRankingTypeB\b\xbaH\x05\x82\x01\x02\x10\x01R\x04typeB\b\n" +
+	"\x06_limit\"s\n" +
+	"\x11StreakRankingUser\x12\x17\n" +
+	"\auser_id\x18\x01 \x01(\tR\x06userId\x12\x17\n" +
+	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12#\n" +
+	"\rstreak_length\x18\x03 \x01(\x05R\fstreakLengthB\a\n" +
+	"\x05_name\"\\\n" +
+	"\x1aListStreakRankingsResponse\x12>\n" +
+	"\brankings\x18\x01 \x03(\v2\".gamification.v1.StreakRankingUserR\brankings*\x99\x01\n" +
 	"\x12SummaryAggregation\x12#\n" +
 	"\x1fSUMMARY_AGGREGATION_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19SUMMARY_AGGREGATION_DAILY\x10\x01\x12\x1e\n" +
 	"\x1aSUMMARY_AGGREGATION_WEEKLY\x10\x02\x12\x1f\n" +
-	"\x1bSUMMARY_AGGREGATION_MONTHLY\x10\x032\xe6\x0e\n" +
+	"\x1bSUMMARY_AGGREGATION_MONTHLY\x10\x03*y\n" +
+	"\x11StreakRankingType\x12#\n" +
+	"\x1fSTREAK_RANKING_TYPE_UNSPECIFIED\x10\x00\x12\x1e\n" +
+	"\x1aSTREAK_RANKING_TYPE_ACTIVE\x10\x01\x12\x1f\n" +
+	"\x1bSTREAK_RANKING_TYPE_LONGEST\x10\x022\xda\x13\n" +
 	"\x12ApplicationService\x12\xaa\x01\n" +
 	"\x10TrackMetricEvent\x12(.gamification.v1.TrackMetricEventRequest\x1a).gamification.v1.TrackMetricEventResponse\"A\x82\xd3\xe4\x93\x02;:\x01*Z\x1c:\x01*\"\x17/v1/metrics/{key}/event\"\x18/api/metrics/{key}/event\x12j\n" +
 	"\aGetUser\x12\x1f.gamification.v1.GetUserRequest\x1a .gamification.v1.GetUserResponse\"\x1c\x82\xd3\xe4\x93\x02\x16b\x04user\x12\x0e/v1/users/{id}\x12t\n" +
@@ -2224,7 +3880,11 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x14ListUserAchievements\x12,.gamification.v1.ListUserAchievementsRequest\x1a-.gamification.v1.ListUserAchievementsResponse\"1\x82\xd3\xe4\x93\x02+b\fachievements\x12\x1b/v1/users/{id}/achievements\x12\x9b\x01\n" +
 	"\x14ListAchievementStats\x12,.gamification.v1.ListAchievementStatsRequest\x1a-.gamification.v1.ListAchievementStatsResponse\"&\x82\xd3\xe4\x93\x02 b\fachievements\x12\x10/v1/achievements\x12\x85\x01\n" +
 	"\rGetUserStreak\x12%.gamification.v1.GetUserStreakRequest\x1a&.gamification.v1.GetUserStreakResponse\"%\x82\xd3\xe4\x93\x02\x1fb\x06streak\x12\x15/v1/users/{id}/streak\x12v\n" +
-	"\vListStreaks\x12#.gamification.v1.ListStreaksRequest\x1a$.gamification.v1.ListStreaksResponse\"\x1c\x82\xd3\xe4\x93\x02\x16b\astreaks\x12\v/v1/streaksB\xeb\x01\n" +
+	"\vListStreaks\x12#.gamification.v1.ListStreaksRequest\x1a$.gamification.v1.ListStreaksResponse\"\x1c\x82\xd3\xe4\x93\x02\x16b\astreaks\x12\v/v1/streaks\x12\x81\x01\n" +
+	"\x0eGetUserWrapped\x12&.gamification.v1.GetUserWrappedRequest\x1a'.gamification.v1.GetUserWrappedResponse\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x16/v1/users/{id}/wrapped\x12\x9e\x01\n" +
+	"\x12GetUserPreferences\x12*.gamification.v1.GetUserPreferencesRequest\x1a+.gamification.v1.GetUserPreferencesResponse\"/\x82\xd3\xe4\x93\x02)b\vpreferences\x12\x1a/v1/users/{id}/preferences\x12\xb4\x01\n" +
+	"\x15UpdateUserPreferences\x12-.gamification.v1.UpdateUserPreferencesRequest\x1a..gamification.v1.UpdateUserPreferencesResponse\"<\x82\xd3\xe4\x93\x026:\vpreferencesb\vpreferences2\x1a/v1/users/{id}/preferences\x12\x95\x01\n" +
+	"\x12ListStreakRankings\x12*.gamification.v1.ListStreakRankingsRequest\x1a+.gamification.v1.ListStreakRankingsResponse\"&\x82\xd3\xe4\x93\x02 b\brankings\x12\x14/v1/streaks/rankingsB\xeb\x01\n" +
 	"\x13com.gamification.v1B\x17ApplicationServiceProtoP\x01Z^github.com/gamification-service/gamification-service/sdk/go/gen/gamification/v1;gamificationv1\xa2\x02\x03GXX\xaa\x02\x0fGamification.V1\xca\x02\x0fGamification\\V1\xe2\x02\x1bGamification\\V1\\GPBMetadata\xea\x02\x10Gamification::V1b\x06proto3"
 
 var (
@@ -2239,124 +3899,219 @@ func file_gamification_v1_application_service_proto_rawDescGZIP() []byte {
 	return file_gamification_v1_application_service_proto_rawDescData
 }
 
-var file_gamification_v1_application_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_gamification_v1_application_service_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_gamification_v1_application_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_gamification_v1_application_service_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
 var file_gamification_v1_application_service_proto_goTypes = []any{
 	(SummaryAggregation)(0),                   // 0: gamification.v1.SummaryAggregation
-	(*TrackMetricEventRequest)(nil),           // 1: gamification.v1.TrackMetricEventRequest
-	(*TrackMetricEventResponse)(nil),          // 2: gamification.v1.TrackMetricEventResponse
-	(*GetUserRequest)(nil),                    // 3: gamification.v1.GetUserRequest
-	(*GetUserResponse)(nil),                   // 4: gamification.v1.GetUserResponse
-	(*UserFields)(nil),                        // 5: gamification.v1.UserFields
-	(*CreateUserRequest)(nil),                 // 6: gamification.v1.CreateUserRequest
-	(*CreateUserResponse)(nil),                // 7: gamification.v1.CreateUserResponse
-	(*IdentifyUserRequest)(nil),               // 8: gamification.v1.IdentifyUserRequest
-	(*IdentifyUserResponse)(nil),              // 9: gamification.v1.IdentifyUserResponse
-	(*UpdateUserRequest)(nil),                 // 10: gamification.v1.UpdateUserRequest
-	(*UpdateUserResponse)(nil),                // 11: gamification.v1.UpdateUserResponse
-	(*UserMetric)(nil),                        // 12: gamification.v1.UserMetric
-	(*ListUserMetricsRequest)(nil),            // 13: gamification.v1.ListUserMetricsRequest
-	(*ListUserMetricsResponse)(nil),           // 14: gamification.v1.ListUserMetricsResponse
-	(*GetUserMetricRequest)(nil),              // 15: gamification.v1.GetUserMetricRequest
-	(*GetUserMetricResponse)(nil),             // 16: gamification.v1.GetUserMetricResponse
-	(*GetUserMetricEventSummaryRequest)(nil),  // 17: gamification.v1.GetUserMetricEventSummaryRequest
-	(*SummaryPeriod)(nil),                     // 18: gamification.v1.SummaryPeriod
-	(*GetUserMetricEventSummaryResponse)(nil), // 19: gamification.v1.GetUserMetricEventSummaryResponse
-	(*CompleteAchievementRequest)(nil),        // 20: gamification.v1.CompleteAchievementRequest
-	(*CompleteAchievementResponse)(nil),       // 21: gamification.v1.CompleteAchievementResponse
-	(*ListUserAchievementsRequest)(nil),       // 22: gamification.v1.ListUserAchievementsRequest
-	(*ListUserAchievementsResponse)(nil),      // 23: gamification.v1.ListUserAchievementsResponse
-	(*ListAchievementStatsRequest)(nil),       // 24: gamification.v1.ListAchievementStatsRequest
-	(*ListAchievementStatsResponse)(nil),      // 25: gamification.v1.ListAchievementStatsResponse
-	(*GetUserStreakRequest)(nil),              // 26: gamification.v1.GetUserStreakRequest
-	(*StreakPauseInfo)(nil),                   // 27: gamification.v1.StreakPauseInfo
-	(*UserStreak)(nil),                        // 28: gamification.v1.UserStreak
-	(*GetUserStreakResponse)(nil),             // 29: gamification.v1.GetUserStreakResponse
-	(*ListStreaksRequest)(nil),                // 30: gamification.v1.ListStreaksRequest
-	(*UserStreakLength)(nil),                  // 31: gamification.v1.UserStreakLength
-	(*ListStreaksResponse)(nil),               // 32: gamification.v1.ListStreaksResponse
-	nil,                                       // 33: gamification.v1.TrackMetricEventRequest.AttributesEntry
-	nil,                                       // 34: gamification.v1.TrackMetricEventResponse.PointsEntry
-	nil,                                       // 35: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
-	nil,                                       // 36: gamification.v1.UserFields.AttributesEntry
-	nil,                                       // 37: gamification.v1.CompleteAchievementResponse.PointsEntry
-	(*UpsertedUser)(nil),                      // 38: gamification.v1.UpsertedUser
-	(*timestamppb.Timestamp)(nil),             // 39: google.protobuf.Timestamp
-	(*Achievement)(nil),                       // 40: gamification.v1.Achievement
-	(*Streak)(nil),                            // 41: gamification.v1.Streak
-	(*User)(nil),                              // 42: gamification.v1.User
-	(StreakFrequency)(0),                      // 43: gamification.v1.StreakFrequency
-	(*StreakPeriod)(nil),                      // 44: gamification.v1.StreakPeriod
-	(*PointsChange)(nil),                      // 45: gamification.v1.PointsChange
-	(*LeaderboardChange)(nil),                 // 46: gamification.v1.LeaderboardChange
+	(StreakRankingType)(0),                    // 1: gamification.v1.StreakRankingType
+	(*TrackMetricEventRequest)(nil),           // 2: gamification.v1.TrackMetricEventRequest
+	(*TrackMetricEventResponse)(nil),          // 3: gamification.v1.TrackMetricEventResponse
+	(*GetUserRequest)(nil),                    // 4: gamification.v1.GetUserRequest
+	(*GetUserResponse)(nil),                   // 5: gamification.v1.GetUserResponse
+	(*UserFields)(nil),                        // 6: gamification.v1.UserFields
+	(*CreateUserRequest)(nil),                 // 7: gamification.v1.CreateUserRequest
+	(*CreateUserResponse)(nil),                // 8: gamification.v1.CreateUserResponse
+	(*IdentifyUserRequest)(nil),               // 9: gamification.v1.IdentifyUserRequest
+	(*IdentifyUserResponse)(nil),              // 10: gamification.v1.IdentifyUserResponse
+	(*UpdateUserRequest)(nil),                 // 11: gamification.v1.UpdateUserRequest
+	(*UpdateUserResponse)(nil),                // 12: gamification.v1.UpdateUserResponse
+	(*UserMetric)(nil),                        // 13: gamification.v1.UserMetric
+	(*ListUserMetricsRequest)(nil),            // 14: gamification.v1.ListUserMetricsRequest
+	(*ListUserMetricsResponse)(nil),           // 15: gamification.v1.ListUserMetricsResponse
+	(*GetUserMetricRequest)(nil),              // 16: gamification.v1.GetUserMetricRequest
+	(*GetUserMetricResponse)(nil),             // 17: gamification.v1.GetUserMetricResponse
+	(*GetUserMetricEventSummaryRequest)(nil),  // 18: gamification.v1.GetUserMetricEventSummaryRequest
+	(*SummaryPeriod)(nil),                     // 19: gamification.v1.SummaryPeriod
+	(*GetUserMetricEventSummaryResponse)(nil), // 20: gamification.v1.GetUserMetricEventSummaryResponse
+	(*CompleteAchievementRequest)(nil),        // 21: gamification.v1.CompleteAchievementRequest
+	(*CompleteAchievementResponse)(nil),       // 22: gamification.v1.CompleteAchievementResponse
+	(*ListUserAchievementsRequest)(nil),       // 23: gamification.v1.ListUserAchievementsRequest
+	(*ListUserAchievementsResponse)(nil),      // 24: gamification.v1.ListUserAchievementsResponse
+	(*ListAchievementStatsRequest)(nil),       // 25: gamification.v1.ListAchievementStatsRequest
+	(*ListAchievementStatsResponse)(nil),      // 26: gamification.v1.ListAchievementStatsResponse
+	(*GetUserStreakRequest)(nil),              // 27: gamification.v1.GetUserStreakRequest
+	(*StreakPauseInfo)(nil),                   // 28: gamification.v1.StreakPauseInfo
+	(*UserStreak)(nil),                        // 29: gamification.v1.UserStreak
+	(*GetUserStreakResponse)(nil),             // 30: gamification.v1.GetUserStreakResponse
+	(*ListStreaksRequest)(nil),                // 31: gamification.v1.ListStreaksRequest
+	(*UserStreakLength)(nil),                  // 32: gamification.v1.UserStreakLength
+	(*ListStreaksResponse)(nil),               // 33: gamification.v1.ListStreaksResponse
+	(*GetUserWrappedRequest)(nil),             // 34: gamification.v1.GetUserWrappedRequest
+	(*GetUserWrappedResponse)(nil),            // 35: gamification.v1.GetUserWrappedResponse
+	(*WrappedActivity)(nil),                   // 36: gamification.v1.WrappedActivity
+	(*WrappedMetric)(nil),                     // 37: gamification.v1.WrappedMetric
+	(*WrappedPoints)(nil),                     // 38: gamification.v1.WrappedPoints
+	(*WrappedDay)(nil),                        // 39: gamification.v1.WrappedDay
+	(*WrappedWeek)(nil),                       // 40: gamification.v1.WrappedWeek
+	(*WrappedMonth)(nil),                      // 41: gamification.v1.WrappedMonth
+	(*WrappedYear)(nil),                       // 42: gamification.v1.WrappedYear
+	(*WrappedStreak)(nil),                     // 43: gamification.v1.WrappedStreak
+	(*NotificationPreferences)(nil),           // 44: gamification.v1.NotificationPreferences
+	(*StreakMetricPreference)(nil),            // 45: gamification.v1.StreakMetricPreference
+	(*StreakPreferences)(nil),                 // 46: gamification.v1.StreakPreferences
+	(*UserPreferences)(nil),                   // 47: gamification.v1.UserPreferences
+	(*GetUserPreferencesRequest)(nil),         // 48: gamification.v1.GetUserPreferencesRequest
+	(*GetUserPreferencesResponse)(nil),        // 49: gamification.v1.GetUserPreferencesResponse
+	(*UpdateUserPreferencesRequest)(nil),      // 50: gamification.v1.UpdateUserPreferencesRequest
+	(*UpdateUserPreferencesResponse)(nil),     // 51: gamification.v1.UpdateUserPreferencesResponse
+	(*ListStreakRankingsRequest)(nil),         // 52: gamification.v1.ListStreakRankingsRequest
+	(*StreakRankingUser)(nil),                 // 53: gamification.v1.StreakRankingUser
+	(*ListStreakRankingsResponse)(nil),        // 54: gamification.v1.ListStreakRankingsResponse
+	nil,                                       // 55: gamification.v1.TrackMetricEventRequest.AttributesEntry
+	nil,                                       // 56: gamification.v1.TrackMetricEventResponse.PointsEntry
+	nil,                                       // 57: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
+	nil,                                       // 58: gamification.v1.UserFields.AttributesEntry
+	nil,                                       // 59: gamification.v1.CompleteAchievementResponse.PointsEntry
+	nil,                                       // 60: gamification.v1.WrappedDay.MetricsEntry
+	nil,                                       // 61: gamification.v1.WrappedDay.PointsEntry
+	nil,                                       // 62: gamification.v1.WrappedDay.LeaderboardsEntry
+	nil,                                       // 63: gamification.v1.WrappedWeek.MetricsEntry
+	nil,                                       // 64: gamification.v1.WrappedWeek.PointsEntry
+	nil,                                       // 65: gamification.v1.WrappedWeek.LeaderboardsEntry
+	nil,                                       // 66: gamification.v1.WrappedMonth.MetricsEntry
+	nil,                                       // 67: gamification.v1.WrappedMonth.PointsEntry
+	nil,                                       // 68: gamification.v1.WrappedMonth.LeaderboardsEntry
+	nil,                                       // 69: gamification.v1.WrappedYear.MetricsEntry
+	nil,                                       // 70: gamification.v1.WrappedYear.PointsEntry
+	nil,                                       // 71: gamification.v1.WrappedYear.LeaderboardsEntry
+	(*UpsertedUser)(nil),                      // 72: gamification.v1.UpsertedUser
+	(*timestamppb.Timestamp)(nil),             // 73: google.protobuf.Timestamp
+	(*Achievement)(nil),                       // 74: gamification.v1.Achievement
+	(*Streak)(nil),                            // 75: gamification.v1.Streak
+	(*User)(nil),                              // 76: gamification.v1.User
+	(StreakFrequency)(0),                      // 77: gamification.v1.StreakFrequency
+	(*StreakPeriod)(nil),                      // 78: gamification.v1.StreakPeriod
+	(*structpb.Struct)(nil),                   // 79: google.protobuf.Struct
+	(*structpb.ListValue)(nil),                // 80: google.protobuf.ListValue
+	(*PointsChange)(nil),                      // 81: gamification.v1.PointsChange
+	(*LeaderboardChange)(nil),                 // 82: gamification.v1.LeaderboardChange
+	(*UserLeaderboard)(nil),                   // 83: gamification.v1.UserLeaderboard
 }
 var file_gamification_v1_application_service_proto_depIdxs = []int32{
-	38, // 0: gamification.v1.TrackMetricEventRequest.user:type_name -> gamification.v1.UpsertedUser
-	33, // 1: gamification.v1.TrackMetricEventRequest.attributes:type_name -> gamification.v1.TrackMetricEventRequest.AttributesEntry
-	39, // 2: gamification.v1.TrackMetricEventRequest.timestamp:type_name -> google.protobuf.Timestamp
-	40, // 3: gamification.v1.TrackMetricEventResponse.achievements:type_name -> gamification.v1.Achievement
-	41, // 4: gamification.v1.TrackMetricEventResponse.current_streak:type_name -> gamification.v1.Streak
-	34, // 5: gamification.v1.TrackMetricEventResponse.points:type_name -> gamification.v1.TrackMetricEventResponse.PointsEntry
-	35, // 6: gamification.v1.TrackMetricEventResponse.leaderboards:type_name -> gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
-	42, // 7: gamification.v1.GetUserResponse.user:type_name -> gamification.v1.User
-	36, // 8: gamification.v1.UserFields.attributes:type_name -> gamification.v1.UserFields.AttributesEntry
-	38, // 9: gamification.v1.CreateUserRequest.user:type_name -> gamification.v1.UpsertedUser
-	42, // 10: gamification.v1.CreateUserResponse.user:type_name -> gamification.v1.User
-	5,  // 11: gamification.v1.IdentifyUserRequest.user:type_name -> gamification.v1.UserFields
-	42, // 12: gamification.v1.IdentifyUserResponse.user:type_name -> gamification.v1.User
-	5,  // 13: gamification.v1.UpdateUserRequest.user:type_name -> gamification.v1.UserFields
-	42, // 14: gamification.v1.UpdateUserResponse.user:type_name -> gamification.v1.User
-	40, // 15: gamification.v1.UserMetric.achievements:type_name -> gamification.v1.Achievement
-	12, // 16: gamification.v1.ListUserMetricsResponse.metrics:type_name -> gamification.v1.UserMetric
-	12, // 17: gamification.v1.GetUserMetricResponse.metric:type_name -> gamification.v1.UserMetric
-	0,  // 18: gamification.v1.GetUserMetricEventSummaryRequest.aggregation:type_name -> gamification.v1.SummaryAggregation
-	18, // 19: gamification.v1.GetUserMetricEventSummaryResponse.periods:type_name -> gamification.v1.SummaryPeriod
-	38, // 20: gamification.v1.CompleteAchievementRequest.user:type_name -> gamification.v1.UpsertedUser
-	40, // 21: gamification.v1.CompleteAchievementResponse.achievement:type_name -> gamification.v1.Achievement
-	37, // 22: gamification.v1.CompleteAchievementResponse.points:type_name -> gamification.v1.CompleteAchievementResponse.PointsEntry
-	40, // 23: gamification.v1.ListUserAchievementsResponse.achievements:type_name -> gamification.v1.Achievement
-	40, // 24: gamification.v1.ListAchievementStatsResponse.achievements:type_name -> gamification.v1.Achievement
-	43, // 25: gamification.v1.UserStreak.frequency:type_name -> gamification.v1.StreakFrequency
-	39, // 26: gamification.v1.UserStreak.extended:type_name -> google.protobuf.Timestamp
-	44, // 27: gamification.v1.UserStreak.streak_history:type_name -> gamification.v1.StreakPeriod
-	27, // 28: gamification.v1.UserStreak.pauses:type_name -> gamification.v1.StreakPauseInfo
-	28, // 29: gamification.v1.GetUserStreakResponse.streak:type_name -> gamification.v1.UserStreak
-	39, // 30: gamification.v1.UserStreakLength.extended:type_name -> google.protobuf.Timestamp
-	31, // 31: gamification.v1.ListStreaksResponse.streaks:type_name -> gamification.v1.UserStreakLength
-	45, // 32: gamification.v1.TrackMetricEventResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
-	46, // 33: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry.value:type_name -> gamification.v1.LeaderboardChange
-	45, // 34: gamification.v1.CompleteAchievementResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
-	1,  // 35: gamification.v1.ApplicationService.TrackMetricEvent:input_type -> gamification.v1.TrackMetricEventRequest
-	3,  // 36: gamification.v1.ApplicationService.GetUser:input_type -> gamification.v1.GetUserRequest
-	6,  // 37: gamification.v1.ApplicationService.CreateUser:input_type -> gamification.v1.CreateUserRequest
-	8,  // 38: gamification.v1.ApplicationService.IdentifyUser:input_type -> gamification.v1.IdentifyUserRequest
-	10, // 39: gamification.v1.ApplicationService.UpdateUser:input_type -> gamification.v1.UpdateUserRequest
-	13, // 40: gamification.v1.ApplicationService.ListUserMetrics:input_type -> gamification.v1.ListUserMetricsRequest
-	15, // 41: gamification.v1.ApplicationService.GetUserMetric:input_type -> gamification.v1.GetUserMetricRequest
-	17, // 42: gamification.v1.ApplicationService.GetUserMetricEventSummary:input_type -> gamification.v1.GetUserMetricEventSummaryRequest
-	20, // 43: gamification.v1.ApplicationService.CompleteAchievement:input_type -> gamification.v1.CompleteAchievementRequest
-	22, // 44: gamification.v1.ApplicationService.ListUserAchievements:input_type -> gamification.v1.ListUserAchievementsRequest
-	24, // 45: gamification.v1.ApplicationService.ListAchievementStats:input_type -> gamification.v1.ListAchievementStatsRequest
-	26, // 46: gamification.v1.ApplicationService.GetUserStreak:input_type -> gamification.v1.GetUserStreakRequest
-	30, // 47: gamification.v1.ApplicationService.ListStreaks:input_type -> gamification.v1.ListStreaksRequest
-	2,  // 48: gamification.v1.ApplicationService.TrackMetricEvent:output_type -> gamification.v1.TrackMetricEventResponse
-	4,  // 49: gamification.v1.ApplicationService.GetUser:output_type -> gamification.v1.GetUserResponse
-	7,  // 50: gamification.v1.ApplicationService.CreateUser:output_type -> gamification.v1.CreateUserResponse
-	9,  // 51: gamification.v1.ApplicationService.IdentifyUser:output_type -> gamification.v1.IdentifyUserResponse
-	11, // 52: gamification.v1.ApplicationService.UpdateUser:output_type -> gamification.v1.UpdateUserResponse
-	14, // 53: gamification.v1.ApplicationService.ListUserMetrics:output_type -> gamification.v1.ListUserMetricsResponse
-	16, // 54: gamification.v1.ApplicationService.GetUserMetric:output_type -> gamification.v1.GetUserMetricResponse
-	19, // 55: gamification.v1.ApplicationService.GetUserMetricEventSummary:output_type -> gamification.v1.GetUserMetricEventSummaryResponse
-	21, // 56: gamification.v1.ApplicationService.CompleteAchievement:output_type -> gamification.v1.CompleteAchievementResponse
-	23, // 57: gamification.v1.ApplicationService.ListUserAchievements:output_type -> gamification.v1.ListUserAchievementsResponse
-	25, // 58: gamification.v1.ApplicationService.ListAchievementStats:output_type -> gamification.v1.ListAchievementStatsResponse
-	29, // 59: gamification.v1.ApplicationService.GetUserStreak:output_type -> gamification.v1.GetUserStreakResponse
-	32, // 60: gamification.v1.ApplicationService.ListStreaks:output_type -> gamification.v1.ListStreaksResponse
-	48, // [48:61] is the sub-list for method output_type
-	35, // [35:48] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	72,  // 0: gamification.v1.TrackMetricEventRequest.user:type_name -> gamification.v1.UpsertedUser
+	55,  // 1: gamification.v1.TrackMetricEventRequest.attributes:type_name -> gamification.v1.TrackMetricEventRequest.AttributesEntry
+	73,  // 2: gamification.v1.TrackMetricEventRequest.timestamp:type_name -> google.protobuf.Timestamp
+	74,  // 3: gamification.v1.TrackMetricEventResponse.achievements:type_name -> gamification.v1.Achievement
+	75,  // 4: gamification.v1.TrackMetricEventResponse.current_streak:type_name -> gamification.v1.Streak
+	56,  // 5: gamification.v1.TrackMetricEventResponse.points:type_name -> gamification.v1.TrackMetricEventResponse.PointsEntry
+	57,  // 6: gamification.v1.TrackMetricEventResponse.leaderboards:type_name -> gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
+	76,  // 7: gamification.v1.GetUserResponse.user:type_name -> gamification.v1.User
+	58,  // 8: gamification.v1.UserFields.attributes:type_name -> gamification.v1.UserFields.AttributesEntry
+	72,  // 9: gamification.v1.CreateUserRequest.user:type_name -> gamification.v1.UpsertedUser
+	76,  // 10: gamification.v1.CreateUserResponse.user:type_name -> gamification.v1.User
+	6,   // 11: gamification.v1.IdentifyUserRequest.user:type_name -> gamification.v1.UserFields
+	76,  // 12: gamification.v1.IdentifyUserResponse.user:type_name -> gamification.v1.User
+	6,   // 13: gamification.v1.UpdateUserRequest.user:type_name -> gamification.v1.UserFields
+	76,  // 14: gamification.v1.UpdateUserResponse.user:type_name -> gamification.v1.User
+	74,  // 15: gamification.v1.UserMetric.achievements:type_name -> gamification.v1.Achievement
+	13,  // 16: gamification.v1.ListUserMetricsResponse.metrics:type_name -> gamification.v1.UserMetric
+	13,  // 17: gamification.v1.GetUserMetricResponse.metric:type_name -> gamification.v1.UserMetric
+	0,   // 18: gamification.v1.GetUserMetricEventSummaryRequest.aggregation:type_name -> gamification.v1.SummaryAggregation
+	19,  // 19: gamification.v1.GetUserMetricEventSummaryResponse.periods:type_name -> gamification.v1.SummaryPeriod
+	72,  // 20: gamification.v1.CompleteAchievementRequest.user:type_name -> gamification.v1.UpsertedUser
+	74,  // 21: gamification.v1.CompleteAchievementResponse.achievement:type_name -> gamification.v1.Achievement
+	59,  // 22: gamification.v1.CompleteAchievementResponse.points:type_name -> gamification.v1.CompleteAchievementResponse.PointsEntry
+	74,  // 23: gamification.v1.ListUserAchievementsResponse.achievements:type_name -> gamification.v1.Achievement
+	74,  // 24: gamification.v1.ListAchievementStatsResponse.achievements:type_name -> gamification.v1.Achievement
+	77,  // 25: gamification.v1.UserStreak.frequency:type_name -> gamification.v1.StreakFrequency
+	73,  // 26: gamification.v1.UserStreak.extended:type_name -> google.protobuf.Timestamp
+	78,  // 27: gamification.v1.UserStreak.streak_history:type_name -> gamification.v1.StreakPeriod
+	28,  // 28: gamification.v1.UserStreak.pauses:type_name -> gamification.v1.StreakPauseInfo
+	29,  // 29: gamification.v1.GetUserStreakResponse.streak:type_name -> gamification.v1.UserStreak
+	73,  // 30: gamification.v1.UserStreakLength.extended:type_name -> google.protobuf.Timestamp
+	32,  // 31: gamification.v1.ListStreaksResponse.streaks:type_name -> gamification.v1.UserStreakLength
+	76,  // 32: gamification.v1.GetUserWrappedResponse.user:type_name -> gamification.v1.User
+	36,  // 33: gamification.v1.GetUserWrappedResponse.activity:type_name -> gamification.v1.WrappedActivity
+	39,  // 34: gamification.v1.WrappedActivity.most_active_day:type_name -> gamification.v1.WrappedDay
+	40,  // 35: gamification.v1.WrappedActivity.most_active_week:type_name -> gamification.v1.WrappedWeek
+	41,  // 36: gamification.v1.WrappedActivity.most_active_month:type_name -> gamification.v1.WrappedMonth
+	42,  // 37: gamification.v1.WrappedActivity.entire_year:type_name -> gamification.v1.WrappedYear
+	79,  // 38: gamification.v1.WrappedMetric.by_attribute:type_name -> google.protobuf.Struct
+	60,  // 39: gamification.v1.WrappedDay.metrics:type_name -> gamification.v1.WrappedDay.MetricsEntry
+	61,  // 40: gamification.v1.WrappedDay.points:type_name -> gamification.v1.WrappedDay.PointsEntry
+	74,  // 41: gamification.v1.WrappedDay.achievements:type_name -> gamification.v1.Achievement
+	62,  // 42: gamification.v1.WrappedDay.leaderboards:type_name -> gamification.v1.WrappedDay.LeaderboardsEntry
+	63,  // 43: gamification.v1.WrappedWeek.metrics:type_name -> gamification.v1.WrappedWeek.MetricsEntry
+	64,  // 44: gamification.v1.WrappedWeek.points:type_name -> gamification.v1.WrappedWeek.PointsEntry
+	74,  // 45: gamification.v1.WrappedWeek.achievements:type_name -> gamification.v1.Achievement
+	65,  // 46: gamification.v1.WrappedWeek.leaderboards:type_name -> gamification.v1.WrappedWeek.LeaderboardsEntry
+	66,  // 47: gamification.v1.WrappedMonth.metrics:type_name -> gamification.v1.WrappedMonth.MetricsEntry
+	67,  // 48: gamification.v1.WrappedMonth.points:type_name -> gamification.v1.WrappedMonth.PointsEntry
+	74,  // 49: gamification.v1.WrappedMonth.achievements:type_name -> gamification.v1.Achievement
+	68,  // 50: gamification.v1.WrappedMonth.leaderboards:type_name -> gamification.v1.WrappedMonth.LeaderboardsEntry
+	69,  // 51: gamification.v1.WrappedYear.metrics:type_name -> gamification.v1.WrappedYear.MetricsEntry
+	70,  // 52: gamification.v1.WrappedYear.points:type_name -> gamification.v1.WrappedYear.PointsEntry
+	74,  // 53: gamification.v1.WrappedYear.achievements:type_name -> gamification.v1.Achievement
+	71,  // 54: gamification.v1.WrappedYear.leaderboards:type_name -> gamification.v1.WrappedYear.LeaderboardsEntry
+	43,  // 55: gamification.v1.WrappedYear.longest_streak:type_name -> gamification.v1.WrappedStreak
+	77,  // 56: gamification.v1.WrappedStreak.frequency:type_name -> gamification.v1.StreakFrequency
+	80,  // 57: gamification.v1.NotificationPreferences.achievement_completed:type_name -> google.protobuf.ListValue
+	80,  // 58: gamification.v1.NotificationPreferences.recap:type_name -> google.protobuf.ListValue
+	80,  // 59: gamification.v1.NotificationPreferences.reactivation:type_name -> google.protobuf.ListValue
+	80,  // 60: gamification.v1.NotificationPreferences.streak_reminder:type_name -> google.protobuf.ListValue
+	45,  // 61: gamification.v1.StreakPreferences.metrics:type_name -> gamification.v1.StreakMetricPreference
+	80,  // 62: gamification.v1.StreakPreferences.days_off:type_name -> google.protobuf.ListValue
+	44,  // 63: gamification.v1.UserPreferences.notifications:type_name -> gamification.v1.NotificationPreferences
+	46,  // 64: gamification.v1.UserPreferences.streak:type_name -> gamification.v1.StreakPreferences
+	47,  // 65: gamification.v1.GetUserPreferencesResponse.preferences:type_name -> gamification.v1.UserPreferences
+	47,  // 66: gamification.v1.UpdateUserPreferencesRequest.preferences:type_name -> gamification.v1.UserPreferences
+	47,  // 67: gamification.v1.UpdateUserPreferencesResponse.preferences:type_name -> gamification.v1.UserPreferences
+	1,   // 68: gamification.v1.ListStreakRankingsRequest.type:type_name -> gamification.v1.StreakRankingType
+	53,  // 69: gamification.v1.ListStreakRankingsResponse.rankings:type_name -> gamification.v1.StreakRankingUser
+	81,  // 70: gamification.v1.TrackMetricEventResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
+	82,  // 71: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry.value:type_name -> gamification.v1.LeaderboardChange
+	81,  // 72: gamification.v1.CompleteAchievementResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
+	37,  // 73: gamification.v1.WrappedDay.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 74: gamification.v1.WrappedDay.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	83,  // 75: gamification.v1.WrappedDay.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	37,  // 76: gamification.v1.WrappedWeek.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 77: gamification.v1.WrappedWeek.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	83,  // 78: gamification.v1.WrappedWeek.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	37,  // 79: gamification.v1.WrappedMonth.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 80: gamification.v1.WrappedMonth.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	83,  // 81: gamification.v1.WrappedMonth.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	37,  // 82: gamification.v1.WrappedYear.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 83: gamification.v1.WrappedYear.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	83,  // 84: gamification.v1.WrappedYear.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	2,   // 85: gamification.v1.ApplicationService.TrackMetricEvent:input_type -> gamification.v1.TrackMetricEventRequest
+	4,   // 86: gamification.v1.ApplicationService.GetUser:input_type -> gamification.v1.GetUserRequest
+	7,   // 87: gamification.v1.ApplicationService.CreateUser:input_type -> gamification.v1.CreateUserRequest
+	9,   // 88: gamification.v1.ApplicationService.IdentifyUser:input_type -> gamification.v1.IdentifyUserRequest
+	11,  // 89: gamification.v1.ApplicationService.UpdateUser:input_type -> gamification.v1.UpdateUserRequest
+	14,  // 90: gamification.v1.ApplicationService.ListUserMetrics:input_type -> gamification.v1.ListUserMetricsRequest
+	16,  // 91: gamification.v1.ApplicationService.GetUserMetric:input_type -> gamification.v1.GetUserMetricRequest
+	18,  // 92: gamification.v1.ApplicationService.GetUserMetricEventSummary:input_type -> gamification.v1.GetUserMetricEventSummaryRequest
+	21,  // 93: gamification.v1.ApplicationService.CompleteAchievement:input_type -> gamification.v1.CompleteAchievementRequest
+	23,  // 94: gamification.v1.ApplicationService.ListUserAchievements:input_type -> gamification.v1.ListUserAchievementsRequest
+	25,  // 95: gamification.v1.ApplicationService.ListAchievementStats:input_type -> gamification.v1.ListAchievementStatsRequest
+	27,  // 96: gamification.v1.ApplicationService.GetUserStreak:input_type -> gamification.v1.GetUserStreakRequest
+	31,  // 97: gamification.v1.ApplicationService.ListStreaks:input_type -> gamification.v1.ListStreaksRequest
+	34,  // 98: gamification.v1.ApplicationService.GetUserWrapped:input_type -> gamification.v1.GetUserWrappedRequest
+	48,  // 99: gamification.v1.ApplicationService.GetUserPreferences:input_type -> gamification.v1.GetUserPreferencesRequest
+	50,  // 100: gamification.v1.ApplicationService.UpdateUserPreferences:input_type -> gamification.v1.UpdateUserPreferencesRequest
+	52,  // 101: gamification.v1.ApplicationService.ListStreakRankings:input_type -> gamification.v1.ListStreakRankingsRequest
+	3,   // 102: gamification.v1.ApplicationService.TrackMetricEvent:output_type -> gamification.v1.TrackMetricEventResponse
+	5,   // 103: gamification.v1.ApplicationService.GetUser:output_type -> gamification.v1.GetUserResponse
+	8,   // 104: gamification.v1.ApplicationService.CreateUser:output_type -> gamification.v1.CreateUserResponse
+	10,  // 105: gamification.v1.ApplicationService.IdentifyUser:output_type -> gamification.v1.IdentifyUserResponse
+	12,  // 106: gamification.v1.ApplicationService.UpdateUser:output_type -> gamification.v1.UpdateUserResponse
+	15,  // 107: gamification.v1.ApplicationService.ListUserMetrics:output_type -> gamification.v1.ListUserMetricsResponse
+	17,  // 108: gamification.v1.ApplicationService.GetUserMetric:output_type -> gamification.v1.GetUserMetricResponse
+	20,  // 109: gamification.v1.ApplicationService.GetUserMetricEventSummary:output_type -> gamification.v1.GetUserMetricEventSummaryResponse
+	22,  // 110: gamification.v1.ApplicationService.CompleteAchievement:output_type -> gamification.v1.CompleteAchievementResponse
+	24,  // 111: gamification.v1.ApplicationService.ListUserAchievements:output_type -> gamification.v1.ListUserAchievementsResponse
+	26,  // 112: gamification.v1.ApplicationService.ListAchievementStats:output_type -> gamification.v1.ListAchievementStatsResponse
+	30,  // 113: gamification.v1.ApplicationService.GetUserStreak:output_type -> gamification.v1.GetUserStreakResponse
+	33,  // 114: gamification.v1.ApplicationService.ListStreaks:output_type -> gamification.v1.ListStreaksResponse
+	35,  // 115: gamification.v1.ApplicationService.GetUserWrapped:output_type -> gamification.v1.GetUserWrappedResponse
+	49,  // 116: gamification.v1.ApplicationService.GetUserPreferences:output_type -> gamification.v1.GetUserPreferencesResponse
+	51,  // 117: gamification.v1.ApplicationService.UpdateUserPreferences:output_type -> gamification.v1.UpdateUserPreferencesResponse
+	54,  // 118: gamification.v1.ApplicationService.ListStreakRankings:output_type -> gamification.v1.ListStreakRankingsResponse
+	102, // [102:119] is the sub-list for method output_type
+	85,  // [85:102] is the sub-list for method input_type
+	85,  // [85:85] is the sub-list for extension type_name
+	85,  // [85:85] is the sub-list for extension extendee
+	0,   // [0:85] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_application_service_proto_init() }
@@ -2366,6 +4121,7 @@ func file_gamification_v1_application_service_proto_init() {
 	}
 	file_gamification_v1_achievement_proto_init()
 	file_gamification_v1_leaderboard_proto_init()
+	file_gamification_v1_leaderboard_service_proto_init()
 	file_gamification_v1_options_proto_init()
 	file_gamification_v1_points_proto_init()
 	file_gamification_v1_streak_proto_init()
@@ -2376,13 +4132,21 @@ func file_gamification_v1_application_service_proto_init() {
 	file_gamification_v1_application_service_proto_msgTypes[4].OneofWrappers = []any{}
 	file_gamification_v1_application_service_proto_msgTypes[25].OneofWrappers = []any{}
 	file_gamification_v1_application_service_proto_msgTypes[27].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[32].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[35].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[36].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[41].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[44].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[45].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[50].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[51].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamification_v1_application_service_proto_rawDesc), len(file_gamification_v1_application_service_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   37,
+			NumEnums:      2,
+			NumMessages:   70,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -80,9 +80,15 @@ type AttributeFilter struct {
 	// The attribute key, as created through the Admin API.
 	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	// The value the attribute must have.
-	Value         string `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Value string `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	// The attribute's ID: set in the Admin API's achievement shapes (whose filters the reference's
+	// clients read and send as `{attributeId, attributeValue}`), left out elsewhere. An achievement
+	// filter sent with `attribute_id` names the attribute by ID instead of `key`.
+	AttributeId *string `protobuf:"bytes,3,opt,name=attribute_id,json=attributeId,proto3,oneof" json:"attribute_id,omitempty"`
+	// The value, under the Admin API's name; set and read with `attribute_id`.
+	AttributeValue *string `protobuf:"bytes,4,opt,name=attribute_value,json=attributeValue,proto3,oneof" json:"attribute_value,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *AttributeFilter) Reset() {
@@ -125,6 +131,20 @@ func (x *AttributeFilter) GetKey() string {
 func (x *AttributeFilter) GetValue() string {
 	if x != nil {
 		return x.Value
+	}
+	return ""
+}
+
+func (x *AttributeFilter) GetAttributeId() string {
+	if x != nil && x.AttributeId != nil {
+		return *x.AttributeId
+	}
+	return ""
+}
+
+func (x *AttributeFilter) GetAttributeValue() string {
+	if x != nil && x.AttributeValue != nil {
+		return *x.AttributeValue
 	}
 	return ""
 }
@@ -285,14 +305,74 @@ func (x *DeletedResource) GetId() string {
 	return ""
 }
 
+// A filter on a custom attribute in the Admin API's shape: the attribute by ID, and the value it must
+// have (the Application API shows the same filter as an AttributeFilter, by key).
+type AdminAttributeFilter struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The ID of the custom attribute, as created through the Admin API.
+	AttributeId string `protobuf:"bytes,1,opt,name=attribute_id,json=attributeId,proto3" json:"attribute_id,omitempty"`
+	// The value the attribute must have.
+	AttributeValue string `protobuf:"bytes,2,opt,name=attribute_value,json=attributeValue,proto3" json:"attribute_value,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *AdminAttributeFilter) Reset() {
+	*x = AdminAttributeFilter{}
+	mi := &file_gamification_v1_common_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AdminAttributeFilter) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AdminAttributeFilter) ProtoMessage() {}
+
+func (x *AdminAttributeFilter) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_common_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AdminAttributeFilter.ProtoReflect.Descriptor instead.
+func (*AdminAttributeFilter) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_common_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *AdminAttributeFilter) GetAttributeId() string {
+	if x != nil {
+		return x.AttributeId
+	}
+	return ""
+}
+
+func (x *AdminAttributeFilter) GetAttributeValue() string {
+	if x != nil {
+		return x.AttributeValue
+	}
+	return ""
+}
+
 var File_gamification_v1_common_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_common_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamification/v1/common.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\"9\n" +
+	"\x1cgamification/v1/common.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\"\xc4\x01\n" +
 	"\x0fAttributeFilter\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value\"\xc8\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value\x12.\n" +
+	"\fattribute_id\x18\x03 \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x00R\vattributeId\x88\x01\x01\x124\n" +
+	"\x0fattribute_value\x18\x04 \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x01R\x0eattributeValue\x88\x01\x01B\x0f\n" +
+	"\r_attribute_idB\x12\n" +
+	"\x10_attribute_value\"\xc8\x02\n" +
 	"\n" +
 	"AdminIssue\x12\x1b\n" +
 	"\x02id\x18\x01 \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x00R\x02id\x88\x01\x01\x12$\n" +
@@ -309,7 +389,10 @@ const file_gamification_v1_common_proto_rawDesc = "" +
 	"\t_boost_idB\b\n" +
 	"\x06_index\"!\n" +
 	"\x0fDeletedResource\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\tR\x02id*e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\"b\n" +
+	"\x14AdminAttributeFilter\x12!\n" +
+	"\fattribute_id\x18\x01 \x01(\tR\vattributeId\x12'\n" +
+	"\x0fattribute_value\x18\x02 \x01(\tR\x0eattributeValue*e\n" +
 	"\rIssueSeverity\x12\x1e\n" +
 	"\x1aISSUE_SEVERITY_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14ISSUE_SEVERITY_ERROR\x10\x01\x12\x1a\n" +
@@ -329,12 +412,13 @@ func file_gamification_v1_common_proto_rawDescGZIP() []byte {
 }
 
 var file_gamification_v1_common_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_gamification_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_gamification_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_gamification_v1_common_proto_goTypes = []any{
-	(IssueSeverity)(0),      // 0: gamification.v1.IssueSeverity
-	(*AttributeFilter)(nil), // 1: gamification.v1.AttributeFilter
-	(*AdminIssue)(nil),      // 2: gamification.v1.AdminIssue
-	(*DeletedResource)(nil), // 3: gamification.v1.DeletedResource
+	(IssueSeverity)(0),           // 0: gamification.v1.IssueSeverity
+	(*AttributeFilter)(nil),      // 1: gamification.v1.AttributeFilter
+	(*AdminIssue)(nil),           // 2: gamification.v1.AdminIssue
+	(*DeletedResource)(nil),      // 3: gamification.v1.DeletedResource
+	(*AdminAttributeFilter)(nil), // 4: gamification.v1.AdminAttributeFilter
 }
 var file_gamification_v1_common_proto_depIdxs = []int32{
 	0, // 0: gamification.v1.AdminIssue.severity:type_name -> gamification.v1.IssueSeverity
@@ -351,6 +435,7 @@ func file_gamification_v1_common_proto_init() {
 		return
 	}
 	file_gamification_v1_options_proto_init()
+	file_gamification_v1_common_proto_msgTypes[0].OneofWrappers = []any{}
 	file_gamification_v1_common_proto_msgTypes[1].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -358,7 +443,7 @@ func file_gamification_v1_common_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamification_v1_common_proto_rawDesc), len(file_gamification_v1_common_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

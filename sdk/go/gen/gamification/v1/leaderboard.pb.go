@@ -243,9 +243,8 @@ type LeaderboardChange struct {
 	PreviousRank *int32 `protobuf:"varint,21,opt,name=previous_rank,json=previousRank,proto3,oneof" json:"previous_rank,omitempty"`
 	// The user's values of the breakdown attributes.
 	BreakdownAttributeValues []*AttributeFilter `protobuf:"bytes,22,rep,name=breakdown_attribute_values,json=breakdownAttributeValues,proto3" json:"breakdown_attribute_values,omitempty"`
-	// User attribute filters a user must match to take part in the leaderboard (the reference's
-	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
-	// user with a value takes part, so the list is always empty.
+	// User attribute filters a user must all match to take part in the leaderboard and appear in its
+	// rankings (none: everyone takes part).
 	UserAttributes []*AttributeFilter `protobuf:"bytes,23,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache

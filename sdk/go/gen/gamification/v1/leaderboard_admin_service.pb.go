@@ -58,9 +58,12 @@ type AdminLeaderboard struct {
 	// The unit of the repeating runs; left out for a perpetual leaderboard.
 	RunUnit *LeaderboardRunUnit `protobuf:"varint,15,opt,name=run_unit,json=runUnit,proto3,enum=gamification.v1.LeaderboardRunUnit,oneof" json:"run_unit,omitempty"`
 	// The number of run units per run; left out for a perpetual leaderboard.
-	RunInterval   *int32 `protobuf:"varint,16,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RunInterval *int32 `protobuf:"varint,16,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
+	// User attribute filters a user must all match to take part in the leaderboard and appear in its
+	// rankings (none: everyone takes part).
+	UserAttributes []*AdminAttributeFilter `protobuf:"bytes,17,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *AdminLeaderboard) Reset() {
@@ -205,6 +208,13 @@ func (x *AdminLeaderboard) GetRunInterval() int32 {
 	return 0
 }
 
+func (x *AdminLeaderboard) GetUserAttributes() []*AdminAttributeFilter {
+	if x != nil {
+		return x.UserAttributes
+	}
+	return nil
+}
+
 // A leaderboard to create.
 type CreateLeaderboardItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -238,9 +248,12 @@ type CreateLeaderboardItem struct {
 	// The unit of repeating runs, with `run_interval`.
 	RunUnit *LeaderboardRunUnit `protobuf:"varint,14,opt,name=run_unit,json=runUnit,proto3,enum=gamification.v1.LeaderboardRunUnit,oneof" json:"run_unit,omitempty"`
 	// The number of run units per run (>= 1), with `run_unit`.
-	RunInterval   *int32 `protobuf:"varint,15,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RunInterval *int32 `protobuf:"varint,15,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
+	// User attribute filters (IDs of the tenant's user attributes, each once) a user must all match
+	// to take part.
+	UserAttributes []*AdminAttributeFilter `protobuf:"bytes,16,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *CreateLeaderboardItem) Reset() {
@@ -376,6 +389,13 @@ func (x *CreateLeaderboardItem) GetRunInterval() int32 {
 		return *x.RunInterval
 	}
 	return 0
+}
+
+func (x *CreateLeaderboardItem) GetUserAttributes() []*AdminAttributeFilter {
+	if x != nil {
+		return x.UserAttributes
+	}
+	return nil
 }
 
 // Creates leaderboards.
@@ -711,9 +731,12 @@ type UpdateLeaderboardItem struct {
 	// (which also removes `run_interval`).
 	RunUnit *structpb.Value `protobuf:"bytes,15,opt,name=run_unit,json=runUnit,proto3" json:"run_unit,omitempty"`
 	// The new run interval (>= 1).
-	RunInterval   *int32 `protobuf:"varint,16,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RunInterval *int32 `protobuf:"varint,16,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
+	// The new user attribute filters as `[{"attributeId": ..., "attributeValue": ...}]`, replacing the
+	// current ones, or null (or `[]`) to remove them.
+	UserAttributes *structpb.Value `protobuf:"bytes,17,opt,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *UpdateLeaderboardItem) Reset() {
@@ -856,6 +879,13 @@ func (x *UpdateLeaderboardItem) GetRunInterval() int32 {
 		return *x.RunInterval
 	}
 	return 0
+}
+
+func (x *UpdateLeaderboardItem) GetUserAttributes() *structpb.Value {
+	if x != nil {
+		return x.UserAttributes
+	}
+	return nil
 }
 
 // Updates leaderboards.
@@ -1064,7 +1094,7 @@ var File_gamification_v1_leaderboard_admin_service_proto protoreflect.FileDescri
 
 const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\n" +
-	"/gamification/v1/leaderboard_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a!gamification/v1/leaderboard.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xaa\x06\n" +
+	"/gamification/v1/leaderboard_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a!gamification/v1/leaderboard.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xfa\x06\n" +
 	"\x10AdminLeaderboard\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -1083,7 +1113,8 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\bend_time\x18\r \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x05R\aendTime\x88\x01\x01\x121\n" +
 	"\x14breakdown_attributes\x18\x0e \x03(\tR\x13breakdownAttributes\x12K\n" +
 	"\brun_unit\x18\x0f \x01(\x0e2#.gamification.v1.LeaderboardRunUnitB\x06\xca\xf3\x18\x02\b\x01H\x06R\arunUnit\x88\x01\x01\x12.\n" +
-	"\frun_interval\x18\x10 \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\aR\vrunInterval\x88\x01\x01B\x0e\n" +
+	"\frun_interval\x18\x10 \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\aR\vrunInterval\x88\x01\x01\x12N\n" +
+	"\x0fuser_attributes\x18\x11 \x03(\v2%.gamification.v1.AdminAttributeFilterR\x0euserAttributesB\x0e\n" +
 	"\f_descriptionB\f\n" +
 	"\n" +
 	"_metric_idB\x13\n" +
@@ -1092,7 +1123,7 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\v_start_timeB\v\n" +
 	"\t_end_timeB\v\n" +
 	"\t_run_unitB\x0f\n" +
-	"\r_run_interval\"\xee\a\n" +
+	"\r_run_interval\"\xc8\b\n" +
 	"\x15CreateLeaderboardItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12%\n" +
@@ -1113,7 +1144,8 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\x18\x01R\x13breakdownAttributes\x12M\n" +
 	"\brun_unit\x18\x0e \x01(\x0e2#.gamification.v1.LeaderboardRunUnitB\b\xbaH\x05\x82\x01\x02\x10\x01H\tR\arunUnit\x88\x01\x01\x12/\n" +
 	"\frun_interval\x18\x0f \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\n" +
-	"R\vrunInterval\x88\x01\x01B\x0e\n" +
+	"R\vrunInterval\x88\x01\x01\x12X\n" +
+	"\x0fuser_attributes\x18\x10 \x03(\v2%.gamification.v1.AdminAttributeFilterB\b\xbaH\x05\x92\x01\x02\x102R\x0euserAttributesB\x0e\n" +
 	"\f_descriptionB\t\n" +
 	"\a_statusB\f\n" +
 	"\n" +
@@ -1141,7 +1173,7 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\x15GetLeaderboardRequest\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"]\n" +
 	"\x16GetLeaderboardResponse\x12C\n" +
-	"\vleaderboard\x18\x01 \x01(\v2!.gamification.v1.AdminLeaderboardR\vleaderboard\"\xb0\a\n" +
+	"\vleaderboard\x18\x01 \x01(\v2!.gamification.v1.AdminLeaderboardR\vleaderboard\"\xf1\a\n" +
 	"\x15UpdateLeaderboardItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12\x15\n" +
@@ -1160,7 +1192,8 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\bend_time\x18\r \x01(\v2\x16.google.protobuf.ValueR\aendTime\x12I\n" +
 	"\x14breakdown_attributes\x18\x0e \x01(\v2\x16.google.protobuf.ValueR\x13breakdownAttributes\x121\n" +
 	"\brun_unit\x18\x0f \x01(\v2\x16.google.protobuf.ValueR\arunUnit\x12/\n" +
-	"\frun_interval\x18\x10 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\bR\vrunInterval\x88\x01\x01B\a\n" +
+	"\frun_interval\x18\x10 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\bR\vrunInterval\x88\x01\x01\x12?\n" +
+	"\x0fuser_attributes\x18\x11 \x01(\v2\x16.google.protobuf.ValueR\x0euserAttributesB\a\n" +
 	"\x05_nameB\x06\n" +
 	"\x04_keyB\t\n" +
 	"\a_statusB\n" +
@@ -1222,50 +1255,54 @@ var file_gamification_v1_leaderboard_admin_service_proto_goTypes = []any{
 	(LeaderboardStatus)(0),             // 13: gamification.v1.LeaderboardStatus
 	(LeaderboardRankBy)(0),             // 14: gamification.v1.LeaderboardRankBy
 	(LeaderboardRunUnit)(0),            // 15: gamification.v1.LeaderboardRunUnit
-	(*AdminIssue)(nil),                 // 16: gamification.v1.AdminIssue
-	(*structpb.Value)(nil),             // 17: google.protobuf.Value
-	(*DeletedResource)(nil),            // 18: gamification.v1.DeletedResource
+	(*AdminAttributeFilter)(nil),       // 16: gamification.v1.AdminAttributeFilter
+	(*AdminIssue)(nil),                 // 17: gamification.v1.AdminIssue
+	(*structpb.Value)(nil),             // 18: google.protobuf.Value
+	(*DeletedResource)(nil),            // 19: gamification.v1.DeletedResource
 }
 var file_gamification_v1_leaderboard_admin_service_proto_depIdxs = []int32{
 	13, // 0: gamification.v1.AdminLeaderboard.status:type_name -> gamification.v1.LeaderboardStatus
 	14, // 1: gamification.v1.AdminLeaderboard.rank_by:type_name -> gamification.v1.LeaderboardRankBy
 	15, // 2: gamification.v1.AdminLeaderboard.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
-	13, // 3: gamification.v1.CreateLeaderboardItem.status:type_name -> gamification.v1.LeaderboardStatus
-	14, // 4: gamification.v1.CreateLeaderboardItem.rank_by:type_name -> gamification.v1.LeaderboardRankBy
-	15, // 5: gamification.v1.CreateLeaderboardItem.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
-	1,  // 6: gamification.v1.CreateLeaderboardsRequest.leaderboards:type_name -> gamification.v1.CreateLeaderboardItem
-	0,  // 7: gamification.v1.CreateLeaderboardsResponse.created:type_name -> gamification.v1.AdminLeaderboard
-	16, // 8: gamification.v1.CreateLeaderboardsResponse.issues:type_name -> gamification.v1.AdminIssue
-	0,  // 9: gamification.v1.ListLeaderboardsResponse.leaderboards:type_name -> gamification.v1.AdminLeaderboard
-	0,  // 10: gamification.v1.GetLeaderboardResponse.leaderboard:type_name -> gamification.v1.AdminLeaderboard
-	17, // 11: gamification.v1.UpdateLeaderboardItem.description:type_name -> google.protobuf.Value
-	13, // 12: gamification.v1.UpdateLeaderboardItem.status:type_name -> gamification.v1.LeaderboardStatus
-	14, // 13: gamification.v1.UpdateLeaderboardItem.rank_by:type_name -> gamification.v1.LeaderboardRankBy
-	17, // 14: gamification.v1.UpdateLeaderboardItem.end:type_name -> google.protobuf.Value
-	17, // 15: gamification.v1.UpdateLeaderboardItem.start_time:type_name -> google.protobuf.Value
-	17, // 16: gamification.v1.UpdateLeaderboardItem.end_time:type_name -> google.protobuf.Value
-	17, // 17: gamification.v1.UpdateLeaderboardItem.breakdown_attributes:type_name -> google.protobuf.Value
-	17, // 18: gamification.v1.UpdateLeaderboardItem.run_unit:type_name -> google.protobuf.Value
-	8,  // 19: gamification.v1.UpdateLeaderboardsRequest.leaderboards:type_name -> gamification.v1.UpdateLeaderboardItem
-	0,  // 20: gamification.v1.UpdateLeaderboardsResponse.updated:type_name -> gamification.v1.AdminLeaderboard
-	16, // 21: gamification.v1.UpdateLeaderboardsResponse.issues:type_name -> gamification.v1.AdminIssue
-	18, // 22: gamification.v1.DeleteLeaderboardsResponse.deleted:type_name -> gamification.v1.DeletedResource
-	16, // 23: gamification.v1.DeleteLeaderboardsResponse.issues:type_name -> gamification.v1.AdminIssue
-	2,  // 24: gamification.v1.LeaderboardAdminService.CreateLeaderboards:input_type -> gamification.v1.CreateLeaderboardsRequest
-	4,  // 25: gamification.v1.LeaderboardAdminService.ListLeaderboards:input_type -> gamification.v1.ListLeaderboardsRequest
-	6,  // 26: gamification.v1.LeaderboardAdminService.GetLeaderboard:input_type -> gamification.v1.GetLeaderboardRequest
-	9,  // 27: gamification.v1.LeaderboardAdminService.UpdateLeaderboards:input_type -> gamification.v1.UpdateLeaderboardsRequest
-	11, // 28: gamification.v1.LeaderboardAdminService.DeleteLeaderboards:input_type -> gamification.v1.DeleteLeaderboardsRequest
-	3,  // 29: gamification.v1.LeaderboardAdminService.CreateLeaderboards:output_type -> gamification.v1.CreateLeaderboardsResponse
-	5,  // 30: gamification.v1.LeaderboardAdminService.ListLeaderboards:output_type -> gamification.v1.ListLeaderboardsResponse
-	7,  // 31: gamification.v1.LeaderboardAdminService.GetLeaderboard:output_type -> gamification.v1.GetLeaderboardResponse
-	10, // 32: gamification.v1.LeaderboardAdminService.UpdateLeaderboards:output_type -> gamification.v1.UpdateLeaderboardsResponse
-	12, // 33: gamification.v1.LeaderboardAdminService.DeleteLeaderboards:output_type -> gamification.v1.DeleteLeaderboardsResponse
-	29, // [29:34] is the sub-list for method output_type
-	24, // [24:29] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	16, // 3: gamification.v1.AdminLeaderboard.user_attributes:type_name -> gamification.v1.AdminAttributeFilter
+	13, // 4: gamification.v1.CreateLeaderboardItem.status:type_name -> gamification.v1.LeaderboardStatus
+	14, // 5: gamification.v1.CreateLeaderboardItem.rank_by:type_name -> gamification.v1.LeaderboardRankBy
+	15, // 6: gamification.v1.CreateLeaderboardItem.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
+	16, // 7: gamification.v1.CreateLeaderboardItem.user_attributes:type_name -> gamification.v1.AdminAttributeFilter
+	1,  // 8: gamification.v1.CreateLeaderboardsRequest.leaderboards:type_name -> gamification.v1.CreateLeaderboardItem
+	0,  // 9: gamification.v1.CreateLeaderboardsResponse.created:type_name -> gamification.v1.AdminLeaderboard
+	17, // 10: gamification.v1.CreateLeaderboardsResponse.issues:type_name -> gamification.v1.AdminIssue
+	0,  // 11: gamification.v1.ListLeaderboardsResponse.leaderboards:type_name -> gamification.v1.AdminLeaderboard
+	0,  // 12: gamification.v1.GetLeaderboardResponse.leaderboard:type_name -> gamification.v1.AdminLeaderboard
+	18, // 13: gamification.v1.UpdateLeaderboardItem.description:type_name -> google.protobuf.Value
+	13, // 14: gamification.v1.UpdateLeaderboardItem.status:type_name -> gamification.v1.LeaderboardStatus
+	14, // 15: gamification.v1.UpdateLeaderboardItem.rank_by:type_name -> gamification.v1.LeaderboardRankBy
+	18, // 16: gamification.v1.UpdateLeaderboardItem.end:type_name -> google.protobuf.Value
+	18, // 17: gamification.v1.UpdateLeaderboardItem.start_time:type_name -> google.protobuf.Value
+	18, // 18: gamification.v1.UpdateLeaderboardItem.end_time:type_name -> google.protobuf.Value
+	18, // 19: gamification.v1.UpdateLeaderboardItem.breakdown_attributes:type_name -> google.protobuf.Value
+	18, // 20: gamification.v1.UpdateLeaderboardItem.run_unit:type_name -> google.protobuf.Value
+	18, // 21: gamification.v1.UpdateLeaderboardItem.user_attributes:type_name -> google.protobuf.Value
+	8,  // 22: gamification.v1.UpdateLeaderboardsRequest.leaderboards:type_name -> gamification.v1.UpdateLeaderboardItem
+	0,  // 23: gamification.v1.UpdateLeaderboardsResponse.updated:type_name -> gamification.v1.AdminLeaderboard
+	17, // 24: gamification.v1.UpdateLeaderboardsResponse.issues:type_name -> gamification.v1.AdminIssue
+	19, // 25: gamification.v1.DeleteLeaderboardsResponse.deleted:type_name -> gamification.v1.DeletedResource
+	17, // 26: gamification.v1.DeleteLeaderboardsResponse.issues:type_name -> gamification.v1.AdminIssue
+	2,  // 27: gamification.v1.LeaderboardAdminService.CreateLeaderboards:input_type -> gamification.v1.CreateLeaderboardsRequest
+	4,  // 28: gamification.v1.LeaderboardAdminService.ListLeaderboards:input_type -> gamification.v1.ListLeaderboardsRequest
+	6,  // 29: gamification.v1.LeaderboardAdminService.GetLeaderboard:input_type -> gamification.v1.GetLeaderboardRequest
+	9,  // 30: gamification.v1.LeaderboardAdminService.UpdateLeaderboards:input_type -> gamification.v1.UpdateLeaderboardsRequest
+	11, // 31: gamification.v1.LeaderboardAdminService.DeleteLeaderboards:input_type -> gamification.v1.DeleteLeaderboardsRequest
+	3,  // 32: gamification.v1.LeaderboardAdminService.CreateLeaderboards:output_type -> gamification.v1.CreateLeaderboardsResponse
+	5,  // 33: gamification.v1.LeaderboardAdminService.ListLeaderboards:output_type -> gamification.v1.ListLeaderboardsResponse
+	7,  // 34: gamification.v1.LeaderboardAdminService.GetLeaderboard:output_type -> gamification.v1.GetLeaderboardResponse
+	10, // 35: gamification.v1.LeaderboardAdminService.UpdateLeaderboards:output_type -> gamification.v1.UpdateLeaderboardsResponse
+	12, // 36: gamification.v1.LeaderboardAdminService.DeleteLeaderboards:output_type -> gamification.v1.DeleteLeaderboardsResponse
+	32, // [32:37] is the sub-list for method output_type
+	27, // [27:32] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_leaderboard_admin_service_proto_init() }

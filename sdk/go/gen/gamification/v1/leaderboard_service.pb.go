@@ -62,9 +62,8 @@ type Leaderboard struct {
 	// The status now: scheduled, active or finished (see the README for when each holds).
 	// Unset in a user's read, as in the reference.
 	Status *LeaderboardStatus `protobuf:"varint,19,opt,name=status,proto3,enum=gamification.v1.LeaderboardStatus,oneof" json:"status,omitempty"`
-	// User attribute filters a user must match to take part in the leaderboard (the reference's
-	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
-	// user with a value takes part, so the list is always empty.
+	// User attribute filters a user must all match to take part in the leaderboard and appear in its
+	// rankings (none: everyone takes part).
 	UserAttributes []*AttributeFilter `protobuf:"bytes,20,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
@@ -668,9 +667,8 @@ type LeaderboardWithRankings struct {
 	RunStart string `protobuf:"bytes,23,opt,name=run_start,json=runStart,proto3" json:"run_start,omitempty"`
 	// The last day of the run read, or null when it never ends.
 	RunEnd *string `protobuf:"bytes,24,opt,name=run_end,json=runEnd,proto3,oneof" json:"run_end,omitempty"`
-	// User attribute filters a user must match to take part in the leaderboard (the reference's
-	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
-	// user with a value takes part, so the list is always empty.
+	// User attribute filters a user must all match to take part in the leaderboard and appear in its
+	// rankings (none: everyone takes part).
 	UserAttributes []*AttributeFilter `protobuf:"bytes,25,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
@@ -1035,9 +1033,8 @@ type UserLeaderboard struct {
 	RunStart string `protobuf:"bytes,23,opt,name=run_start,json=runStart,proto3" json:"run_start,omitempty"`
 	// The last day of the run read, or null when it never ends.
 	RunEnd *string `protobuf:"bytes,24,opt,name=run_end,json=runEnd,proto3,oneof" json:"run_end,omitempty"`
-	// User attribute filters a user must match to take part in the leaderboard (the reference's
-	// `userAttributes`, which its clients require). Our leaderboards take no such filters: every
-	// user with a value takes part, so the list is always empty.
+	// User attribute filters a user must all match to take part in the leaderboard and appear in its
+	// rankings (none: everyone takes part).
 	UserAttributes []*AttributeFilter `protobuf:"bytes,25,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache

@@ -9,6 +9,7 @@ package gamificationv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -90,7 +91,9 @@ type StreakPeriod struct {
 	// Whether a freeze covered this period.
 	UsedFreeze bool `protobuf:"varint,4,opt,name=used_freeze,json=usedFreeze,proto3" json:"used_freeze,omitempty"`
 	// Whether a pause covered this period.
-	UsedPause     bool `protobuf:"varint,5,opt,name=used_pause,json=usedPause,proto3" json:"used_pause,omitempty"`
+	UsedPause bool `protobuf:"varint,5,opt,name=used_pause,json=usedPause,proto3" json:"used_pause,omitempty"`
+	// When an admin reset the streak to zero in this period; left out when it was not reset.
+	ResetAt       *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=reset_at,json=resetAt,proto3" json:"reset_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -158,6 +161,13 @@ func (x *StreakPeriod) GetUsedPause() bool {
 		return x.UsedPause
 	}
 	return false
+}
+
+func (x *StreakPeriod) GetResetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ResetAt
+	}
+	return nil
 }
 
 // A user's streak. Dates are calendar dates in the user's time zone.
@@ -309,7 +319,7 @@ var File_gamification_v1_streak_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_streak_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamification/v1/streak.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\"\xa8\x01\n" +
+	"\x1cgamification/v1/streak.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe7\x01\n" +
 	"\fStreakPeriod\x12!\n" +
 	"\fperiod_start\x18\x01 \x01(\tR\vperiodStart\x12\x1d\n" +
 	"\n" +
@@ -318,7 +328,8 @@ const file_gamification_v1_streak_proto_rawDesc = "" +
 	"\vused_freeze\x18\x04 \x01(\bR\n" +
 	"usedFreeze\x12\x1d\n" +
 	"\n" +
-	"used_pause\x18\x05 \x01(\bR\tusedPause\"\xdd\x05\n" +
+	"used_pause\x18\x05 \x01(\bR\tusedPause\x12=\n" +
+	"\breset_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xca\xf3\x18\x02\b\x01R\aresetAt\"\xdd\x05\n" +
 	"\x06Streak\x12\x16\n" +
 	"\x06length\x18\x01 \x01(\x05R\x06length\x12>\n" +
 	"\tfrequency\x18\x02 \x01(\x0e2 .gamification.v1.StreakFrequencyR\tfrequency\x12\x1d\n" +
@@ -369,18 +380,20 @@ func file_gamification_v1_streak_proto_rawDescGZIP() []byte {
 var file_gamification_v1_streak_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_gamification_v1_streak_proto_msgTypes = make([]protoimpl.MessageInfo, 2)
 var file_gamification_v1_streak_proto_goTypes = []any{
-	(StreakFrequency)(0), // 0: gamification.v1.StreakFrequency
-	(*StreakPeriod)(nil), // 1: gamification.v1.StreakPeriod
-	(*Streak)(nil),       // 2: gamification.v1.Streak
+	(StreakFrequency)(0),          // 0: gamification.v1.StreakFrequency
+	(*StreakPeriod)(nil),          // 1: gamification.v1.StreakPeriod
+	(*Streak)(nil),                // 2: gamification.v1.Streak
+	(*timestamppb.Timestamp)(nil), // 3: google.protobuf.Timestamp
 }
 var file_gamification_v1_streak_proto_depIdxs = []int32{
-	0, // 0: gamification.v1.Streak.frequency:type_name -> gamification.v1.StreakFrequency
-	1, // 1: gamification.v1.Streak.streak_history:type_name -> gamification.v1.StreakPeriod
-	2, // [2:2] is the sub-list for method output_type
-	2, // [2:2] is the sub-list for method input_type
-	2, // [2:2] is the sub-list for extension type_name
-	2, // [2:2] is the sub-list for extension extendee
-	0, // [0:2] is the sub-list for field type_name
+	3, // 0: gamification.v1.StreakPeriod.reset_at:type_name -> google.protobuf.Timestamp
+	0, // 1: gamification.v1.Streak.frequency:type_name -> gamification.v1.StreakFrequency
+	1, // 2: gamification.v1.Streak.streak_history:type_name -> gamification.v1.StreakPeriod
+	3, // [3:3] is the sub-list for method output_type
+	3, // [3:3] is the sub-list for method input_type
+	3, // [3:3] is the sub-list for extension type_name
+	3, // [3:3] is the sub-list for extension extendee
+	0, // [0:3] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_streak_proto_init() }

@@ -11,6 +11,7 @@ import (
 	_ "google.golang.org/genproto/googleapis/api/annotations"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -83,7 +84,9 @@ type StreakMetric struct {
 	// The metric's ID (a metric of the tenant).
 	MetricId string `protobuf:"bytes,1,opt,name=metric_id,json=metricId,proto3" json:"metric_id,omitempty"`
 	// The minimum total of the metric's event values within one period (> 0).
-	Threshold     float64 `protobuf:"fixed64,2,opt,name=threshold,proto3" json:"threshold,omitempty"`
+	Threshold float64 `protobuf:"fixed64,2,opt,name=threshold,proto3" json:"threshold,omitempty"`
+	// The metric's key, in answers (the clients' form); ignored in requests.
+	Key           string `protobuf:"bytes,3,opt,name=key,proto3" json:"key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -130,6 +133,13 @@ func (x *StreakMetric) GetThreshold() float64 {
 		return x.Threshold
 	}
 	return 0
+}
+
+func (x *StreakMetric) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
 }
 
 // Automatic earning of streak freezes.
@@ -195,9 +205,17 @@ type StreakFreezeSettings struct {
 	// Automatic earning of freezes, or null for none.
 	AutoEarn *StreakFreezeAutoEarn `protobuf:"bytes,2,opt,name=auto_earn,json=autoEarn,proto3,oneof" json:"auto_earn,omitempty"`
 	// The most freezes a user can hold (0 to 100); earning never goes beyond it.
-	MaxFreezes    int32 `protobuf:"varint,3,opt,name=max_freezes,json=maxFreezes,proto3" json:"max_freezes,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	MaxFreezes int32 `protobuf:"varint,3,opt,name=max_freezes,json=maxFreezes,proto3" json:"max_freezes,omitempty"`
+	// In answers (the clients' form): `initial_grant`; ignored in requests.
+	StartCount int32 `protobuf:"varint,4,opt,name=start_count,json=startCount,proto3" json:"start_count,omitempty"`
+	// In answers (the clients' form): `max_freezes`; ignored in requests.
+	MaxCount int32 `protobuf:"varint,5,opt,name=max_count,json=maxCount,proto3" json:"max_count,omitempty"`
+	// In answers (the clients' form): `auto_earn.interval_days`, null without automatic earning; ignored in requests.
+	AutoEarnInterval *int32 `protobuf:"varint,6,opt,name=auto_earn_interval,json=autoEarnInterval,proto3,oneof" json:"auto_earn_interval,omitempty"`
+	// In answers (the clients' form): `auto_earn.amount`, null without automatic earning; ignored in requests.
+	AutoEarnAmount *int32 `protobuf:"varint,7,opt,name=auto_earn_amount,json=autoEarnAmount,proto3,oneof" json:"auto_earn_amount,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *StreakFreezeSettings) Reset() {
@@ -251,6 +269,34 @@ func (x *StreakFreezeSettings) GetMaxFreezes() int32 {
 	return 0
 }
 
+func (x *StreakFreezeSettings) GetStartCount() int32 {
+	if x != nil {
+		return x.StartCount
+	}
+	return 0
+}
+
+func (x *StreakFreezeSettings) GetMaxCount() int32 {
+	if x != nil {
+		return x.MaxCount
+	}
+	return 0
+}
+
+func (x *StreakFreezeSettings) GetAutoEarnInterval() int32 {
+	if x != nil && x.AutoEarnInterval != nil {
+		return *x.AutoEarnInterval
+	}
+	return 0
+}
+
+func (x *StreakFreezeSettings) GetAutoEarnAmount() int32 {
+	if x != nil && x.AutoEarnAmount != nil {
+		return *x.AutoEarnAmount
+	}
+	return 0
+}
+
 // The tenant's streak rules.
 type StreakSettings struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -261,7 +307,13 @@ type StreakSettings struct {
 	// How several conditions combine; `all` when not set.
 	EvaluationMode StreakEvaluationMode `protobuf:"varint,3,opt,name=evaluation_mode,json=evaluationMode,proto3,enum=gamification.v1.StreakEvaluationMode" json:"evaluation_mode,omitempty"`
 	// Streak freezes, or null when freezes are off.
-	Freezes       *StreakFreezeSettings `protobuf:"bytes,4,opt,name=freezes,proto3,oneof" json:"freezes,omitempty"`
+	Freezes *StreakFreezeSettings `protobuf:"bytes,4,opt,name=freezes,proto3,oneof" json:"freezes,omitempty"`
+	// Whether users' streak preferences (evaluation mode, metric thresholds, days off) override
+	// these settings for them.
+	CustomizationEnabled bool `protobuf:"varint,5,opt,name=customization_enabled,json=customizationEnabled,proto3" json:"customization_enabled,omitempty"`
+	// Weekdays off of a daily streak, 0 (Sunday) to 6 (Saturday), in the user's zone: missing one
+	// holds the streak, meeting the condition on one still extends it. Only with `daily`.
+	DaysOff       []int32 `protobuf:"varint,6,rep,packed,name=days_off,json=daysOff,proto3" json:"days_off,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -320,6 +372,20 @@ func (x *StreakSettings) GetEvaluationMode() StreakEvaluationMode {
 func (x *StreakSettings) GetFreezes() *StreakFreezeSettings {
 	if x != nil {
 		return x.Freezes
+	}
+	return nil
+}
+
+func (x *StreakSettings) GetCustomizationEnabled() bool {
+	if x != nil {
+		return x.CustomizationEnabled
+	}
+	return false
+}
+
+func (x *StreakSettings) GetDaysOff() []int32 {
+	if x != nil {
+		return x.DaysOff
 	}
 	return nil
 }
@@ -1132,30 +1198,381 @@ func (x *RestoreStreaksResponse) GetIssues() []*AdminIssue {
 	return nil
 }
 
+// A streak condition in the clients' form: a metric by key.
+type StreakSettingsMetricKey struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The metric's key (a metric of the tenant).
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// The minimum total of the metric's event values within one period (> 0).
+	Threshold     float64 `protobuf:"fixed64,2,opt,name=threshold,proto3" json:"threshold,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StreakSettingsMetricKey) Reset() {
+	*x = StreakSettingsMetricKey{}
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StreakSettingsMetricKey) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StreakSettingsMetricKey) ProtoMessage() {}
+
+func (x *StreakSettingsMetricKey) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StreakSettingsMetricKey.ProtoReflect.Descriptor instead.
+func (*StreakSettingsMetricKey) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_streak_admin_service_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *StreakSettingsMetricKey) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *StreakSettingsMetricKey) GetThreshold() float64 {
+	if x != nil {
+		return x.Threshold
+	}
+	return 0
+}
+
+// Updates the streak settings in the clients' form.
+type PatchStreakSettingsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How often the streak must be extended.
+	Frequency *StreakFrequency `protobuf:"varint,1,opt,name=frequency,proto3,enum=gamification.v1.StreakFrequency,oneof" json:"frequency,omitempty"`
+	// `AND` (every threshold) or `OR` (any threshold); our `all` and `any` too, so the answer of a
+	// read can be sent back.
+	EvaluationMode *string `protobuf:"bytes,2,opt,name=evaluation_mode,json=evaluationMode,proto3,oneof" json:"evaluation_mode,omitempty"`
+	// Whether users' streak preferences override the settings for them.
+	CustomizationEnabled *bool `protobuf:"varint,3,opt,name=customization_enabled,json=customizationEnabled,proto3,oneof" json:"customization_enabled,omitempty"`
+	// Weekdays off (0 = Sunday to 6 = Saturday, daily streaks only), a JSON array; absent: unchanged.
+	DaysOff *structpb.ListValue `protobuf:"bytes,4,opt,name=days_off,json=daysOff,proto3" json:"days_off,omitempty"`
+	// The replacement conditions, each metric by key at most once; absent or empty: unchanged.
+	Metrics []*StreakSettingsMetricKey `protobuf:"bytes,5,rep,name=metrics,proto3" json:"metrics,omitempty"`
+	// `{startCount, maxCount, autoEarnInterval?, autoEarnAmount?}`, or null to turn freezes off;
+	// absent: unchanged.
+	Freezes       *structpb.Value `protobuf:"bytes,6,opt,name=freezes,proto3" json:"freezes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatchStreakSettingsRequest) Reset() {
+	*x = PatchStreakSettingsRequest{}
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatchStreakSettingsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatchStreakSettingsRequest) ProtoMessage() {}
+
+func (x *PatchStreakSettingsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatchStreakSettingsRequest.ProtoReflect.Descriptor instead.
+func (*PatchStreakSettingsRequest) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_streak_admin_service_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *PatchStreakSettingsRequest) GetFrequency() StreakFrequency {
+	if x != nil && x.Frequency != nil {
+		return *x.Frequency
+	}
+	return StreakFrequency_STREAK_FREQUENCY_UNSPECIFIED
+}
+
+func (x *PatchStreakSettingsRequest) GetEvaluationMode() string {
+	if x != nil && x.EvaluationMode != nil {
+		return *x.EvaluationMode
+	}
+	return ""
+}
+
+func (x *PatchStreakSettingsRequest) GetCustomizationEnabled() bool {
+	if x != nil && x.CustomizationEnabled != nil {
+		return *x.CustomizationEnabled
+	}
+	return false
+}
+
+func (x *PatchStreakSettingsRequest) GetDaysOff() *structpb.ListValue {
+	if x != nil {
+		return x.DaysOff
+	}
+	return nil
+}
+
+func (x *PatchStreakSettingsRequest) GetMetrics() []*StreakSettingsMetricKey {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+func (x *PatchStreakSettingsRequest) GetFreezes() *structpb.Value {
+	if x != nil {
+		return x.Freezes
+	}
+	return nil
+}
+
+// The streak settings as stored.
+type PatchStreakSettingsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The settings (REST: the JSON body).
+	Settings      *StreakSettings `protobuf:"bytes,1,opt,name=settings,proto3" json:"settings,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatchStreakSettingsResponse) Reset() {
+	*x = PatchStreakSettingsResponse{}
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatchStreakSettingsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatchStreakSettingsResponse) ProtoMessage() {}
+
+func (x *PatchStreakSettingsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatchStreakSettingsResponse.ProtoReflect.Descriptor instead.
+func (*PatchStreakSettingsResponse) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_streak_admin_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *PatchStreakSettingsResponse) GetSettings() *StreakSettings {
+	if x != nil {
+		return x.Settings
+	}
+	return nil
+}
+
+// A user whose streak to reset.
+type StreakResetUser struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The user's ID.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StreakResetUser) Reset() {
+	*x = StreakResetUser{}
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StreakResetUser) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StreakResetUser) ProtoMessage() {}
+
+func (x *StreakResetUser) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StreakResetUser.ProtoReflect.Descriptor instead.
+func (*StreakResetUser) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_streak_admin_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *StreakResetUser) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// Resets streaks.
+type ResetStreaksRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The users, 1 to 100.
+	Users         []*StreakResetUser `protobuf:"bytes,1,rep,name=users,proto3" json:"users,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResetStreaksRequest) Reset() {
+	*x = ResetStreaksRequest{}
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResetStreaksRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResetStreaksRequest) ProtoMessage() {}
+
+func (x *ResetStreaksRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResetStreaksRequest.ProtoReflect.Descriptor instead.
+func (*ResetStreaksRequest) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_streak_admin_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ResetStreaksRequest) GetUsers() []*StreakResetUser {
+	if x != nil {
+		return x.Users
+	}
+	return nil
+}
+
+// The users whose streaks were reset, and the issues of the others.
+type ResetStreaksResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The IDs of the users whose streaks were reset to zero.
+	ResetUsers []string `protobuf:"bytes,1,rep,name=reset_users,json=resetUsers,proto3" json:"reset_users,omitempty"`
+	// The issues, by user ID.
+	Issues        []*AdminIssue `protobuf:"bytes,2,rep,name=issues,proto3" json:"issues,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResetStreaksResponse) Reset() {
+	*x = ResetStreaksResponse{}
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResetStreaksResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResetStreaksResponse) ProtoMessage() {}
+
+func (x *ResetStreaksResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_streak_admin_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResetStreaksResponse.ProtoReflect.Descriptor instead.
+func (*ResetStreaksResponse) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_streak_admin_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ResetStreaksResponse) GetResetUsers() []string {
+	if x != nil {
+		return x.ResetUsers
+	}
+	return nil
+}
+
+func (x *ResetStreaksResponse) GetIssues() []*AdminIssue {
+	if x != nil {
+		return x.Issues
+	}
+	return nil
+}
+
 var File_gamification_v1_streak_admin_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_streak_admin_service_proto_rawDesc = "" +
 	"\n" +
-	"*gamification/v1/streak_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a\x1cgamification/v1/streak.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\"d\n" +
+	"*gamification/v1/streak_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a\x1cgamification/v1/streak.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"v\n" +
 	"\fStreakMetric\x12$\n" +
 	"\tmetric_id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\bmetricId\x12.\n" +
-	"\tthreshold\x18\x02 \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00R\tthreshold\"e\n" +
+	"\tthreshold\x18\x02 \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00R\tthreshold\x12\x10\n" +
+	"\x03key\x18\x03 \x01(\tR\x03key\"e\n" +
 	"\x14StreakFreezeAutoEarn\x12\x1f\n" +
 	"\x06amount\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01R\x06amount\x12,\n" +
-	"\rinterval_days\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01R\fintervalDays\"\xc7\x01\n" +
+	"\rinterval_days\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01R\fintervalDays\"\x93\x03\n" +
 	"\x14StreakFreezeSettings\x12,\n" +
 	"\rinitial_grant\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x00R\finitialGrant\x12G\n" +
 	"\tauto_earn\x18\x02 \x01(\v2%.gamification.v1.StreakFreezeAutoEarnH\x00R\bautoEarn\x88\x01\x01\x12*\n" +
 	"\vmax_freezes\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x00R\n" +
-	"maxFreezesB\f\n" +
+	"maxFreezes\x12\x1f\n" +
+	"\vstart_count\x18\x04 \x01(\x05R\n" +
+	"startCount\x12\x1b\n" +
+	"\tmax_count\x18\x05 \x01(\x05R\bmaxCount\x121\n" +
+	"\x12auto_earn_interval\x18\x06 \x01(\x05H\x01R\x10autoEarnInterval\x88\x01\x01\x12-\n" +
+	"\x10auto_earn_amount\x18\a \x01(\x05H\x02R\x0eautoEarnAmount\x88\x01\x01B\f\n" +
 	"\n" +
-	"_auto_earn\"\xcb\x02\n" +
+	"_auto_earnB\x15\n" +
+	"\x13_auto_earn_intervalB\x13\n" +
+	"\x11_auto_earn_amount\"\xaf\x03\n" +
 	"\x0eStreakSettings\x12H\n" +
 	"\tfrequency\x18\x01 \x01(\x0e2 .gamification.v1.StreakFrequencyB\b\xbaH\x05\x82\x01\x02\x10\x01R\tfrequency\x12C\n" +
 	"\ametrics\x18\x02 \x03(\v2\x1d.gamification.v1.StreakMetricB\n" +
 	"\xbaH\a\x92\x01\x04\b\x01\x10\x14R\ametrics\x12X\n" +
 	"\x0fevaluation_mode\x18\x03 \x01(\x0e2%.gamification.v1.StreakEvaluationModeB\b\xbaH\x05\x82\x01\x02\x10\x01R\x0eevaluationMode\x12D\n" +
-	"\afreezes\x18\x04 \x01(\v2%.gamification.v1.StreakFreezeSettingsH\x00R\afreezes\x88\x01\x01B\n" +
+	"\afreezes\x18\x04 \x01(\v2%.gamification.v1.StreakFreezeSettingsH\x00R\afreezes\x88\x01\x01\x123\n" +
+	"\x15customization_enabled\x18\x05 \x01(\bR\x14customizationEnabled\x12-\n" +
+	"\bdays_off\x18\x06 \x03(\x05B\x12\xbaH\x0f\x92\x01\f\x10\a\x18\x01\"\x06\x1a\x04\x18\x06(\x00R\adaysOffB\n" +
 	"\n" +
 	"\b_freezes\"\x1a\n" +
 	"\x18GetStreakSettingsRequest\"X\n" +
@@ -1201,18 +1618,45 @@ const file_gamification_v1_streak_admin_service_proto_rawDesc = "" +
 	"\xbaH\a\x92\x01\x04\b\x01\x10dR\x05users\"t\n" +
 	"\x16RestoreStreaksResponse\x12%\n" +
 	"\x0erestored_users\x18\x01 \x03(\tR\rrestoredUsers\x123\n" +
+	"\x06issues\x18\x02 \x03(\v2\x1b.gamification.v1.AdminIssueR\x06issues\"f\n" +
+	"\x17StreakSettingsMetricKey\x12\x1b\n" +
+	"\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x03key\x12.\n" +
+	"\tthreshold\x18\x02 \x01(\x01B\x10\xbaH\r\x12\v@\x01!\x00\x00\x00\x00\x00\x00\x00\x00R\tthreshold\"\xe0\x03\n" +
+	"\x1aPatchStreakSettingsRequest\x12M\n" +
+	"\tfrequency\x18\x01 \x01(\x0e2 .gamification.v1.StreakFrequencyB\b\xbaH\x05\x82\x01\x02\x10\x01H\x00R\tfrequency\x88\x01\x01\x12F\n" +
+	"\x0fevaluation_mode\x18\x02 \x01(\tB\x18\xbaH\x15r\x13R\x03ANDR\x02ORR\x03allR\x03anyH\x01R\x0eevaluationMode\x88\x01\x01\x128\n" +
+	"\x15customization_enabled\x18\x03 \x01(\bH\x02R\x14customizationEnabled\x88\x01\x01\x125\n" +
+	"\bdays_off\x18\x04 \x01(\v2\x1a.google.protobuf.ListValueR\adaysOff\x12L\n" +
+	"\ametrics\x18\x05 \x03(\v2(.gamification.v1.StreakSettingsMetricKeyB\b\xbaH\x05\x92\x01\x02\x10\x14R\ametrics\x120\n" +
+	"\afreezes\x18\x06 \x01(\v2\x16.google.protobuf.ValueR\afreezesB\f\n" +
+	"\n" +
+	"_frequencyB\x12\n" +
+	"\x10_evaluation_modeB\x18\n" +
+	"\x16_customization_enabled\"Z\n" +
+	"\x1bPatchStreakSettingsResponse\x12;\n" +
+	"\bsettings\x18\x01 \x01(\v2\x1f.gamification.v1.StreakSettingsR\bsettings\"+\n" +
+	"\x0fStreakResetUser\x12\x18\n" +
+	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\"Y\n" +
+	"\x13ResetStreaksRequest\x12B\n" +
+	"\x05users\x18\x01 \x03(\v2 .gamification.v1.StreakResetUserB\n" +
+	"\xbaH\a\x92\x01\x04\b\x01\x10dR\x05users\"l\n" +
+	"\x14ResetStreaksResponse\x12\x1f\n" +
+	"\vreset_users\x18\x01 \x03(\tR\n" +
+	"resetUsers\x123\n" +
 	"\x06issues\x18\x02 \x03(\v2\x1b.gamification.v1.AdminIssueR\x06issues*~\n" +
 	"\x14StreakEvaluationMode\x12&\n" +
 	"\"STREAK_EVALUATION_MODE_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aSTREAK_EVALUATION_MODE_ALL\x10\x01\x12\x1e\n" +
-	"\x1aSTREAK_EVALUATION_MODE_ANY\x10\x022\xa7\a\n" +
+	"\x1aSTREAK_EVALUATION_MODE_ANY\x10\x022\xcc\t\n" +
 	"\x12StreakAdminService\x12\x98\x01\n" +
 	"\x11GetStreakSettings\x12).gamification.v1.GetStreakSettingsRequest\x1a*.gamification.v1.GetStreakSettingsResponse\",\x82\xd3\xe4\x93\x02&b\bsettings\x12\x1a/admin/v1/streaks/settings\x12\xab\x01\n" +
 	"\x14UpdateStreakSettings\x12,.gamification.v1.UpdateStreakSettingsRequest\x1a-.gamification.v1.UpdateStreakSettingsResponse\"6\x82\xd3\xe4\x93\x020:\bsettingsb\bsettings\x1a\x1a/admin/v1/streaks/settings\x12\x96\x01\n" +
 	"\x13CreateStreakFreezes\x12+.gamification.v1.CreateStreakFreezesRequest\x1a,.gamification.v1.CreateStreakFreezesResponse\"$\x82\xd3\xe4\x93\x02\x1e:\x01*\"\x19/admin/v1/streaks/freezes\x12\x92\x01\n" +
 	"\x12CreateStreakPauses\x12*.gamification.v1.CreateStreakPausesRequest\x1a+.gamification.v1.CreateStreakPausesResponse\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/admin/v1/streaks/pauses\x12\x8f\x01\n" +
 	"\x12DeleteStreakPauses\x12*.gamification.v1.DeleteStreakPausesRequest\x1a+.gamification.v1.DeleteStreakPausesResponse\" \x82\xd3\xe4\x93\x02\x1a*\x18/admin/v1/streaks/pauses\x12\x87\x01\n" +
-	"\x0eRestoreStreaks\x12&.gamification.v1.RestoreStreaksRequest\x1a'.gamification.v1.RestoreStreaksResponse\"$\x82\xd3\xe4\x93\x02\x1e:\x01*\"\x19/admin/v1/streaks/restoreB\xeb\x01\n" +
+	"\x0eRestoreStreaks\x12&.gamification.v1.RestoreStreaksRequest\x1a'.gamification.v1.RestoreStreaksResponse\"$\x82\xd3\xe4\x93\x02\x1e:\x01*\"\x19/admin/v1/streaks/restore\x12\xa1\x01\n" +
+	"\x13PatchStreakSettings\x12+.gamification.v1.PatchStreakSettingsRequest\x1a,.gamification.v1.PatchStreakSettingsResponse\"/\x82\xd3\xe4\x93\x02):\x01*b\bsettings2\x1a/admin/v1/streaks/settings\x12\x7f\n" +
+	"\fResetStreaks\x12$.gamification.v1.ResetStreaksRequest\x1a%.gamification.v1.ResetStreaksResponse\"\"\x82\xd3\xe4\x93\x02\x1c:\x01*\"\x17/admin/v1/streaks/resetB\xeb\x01\n" +
 	"\x13com.gamification.v1B\x17StreakAdminServiceProtoP\x01Z^github.com/gamification-service/gamification-service/sdk/go/gen/gamification/v1;gamificationv1\xa2\x02\x03GXX\xaa\x02\x0fGamification.V1\xca\x02\x0fGamification\\V1\xe2\x02\x1bGamification\\V1\\GPBMetadata\xea\x02\x10Gamification::V1b\x06proto3"
 
 var (
@@ -1228,7 +1672,7 @@ func file_gamification_v1_streak_admin_service_proto_rawDescGZIP() []byte {
 }
 
 var file_gamification_v1_streak_admin_service_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_gamification_v1_streak_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_gamification_v1_streak_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_gamification_v1_streak_admin_service_proto_goTypes = []any{
 	(StreakEvaluationMode)(0),            // 0: gamification.v1.StreakEvaluationMode
 	(*StreakMetric)(nil),                 // 1: gamification.v1.StreakMetric
@@ -1251,13 +1695,21 @@ var file_gamification_v1_streak_admin_service_proto_goTypes = []any{
 	(*StreakRestoreUser)(nil),            // 18: gamification.v1.StreakRestoreUser
 	(*RestoreStreaksRequest)(nil),        // 19: gamification.v1.RestoreStreaksRequest
 	(*RestoreStreaksResponse)(nil),       // 20: gamification.v1.RestoreStreaksResponse
-	(StreakFrequency)(0),                 // 21: gamification.v1.StreakFrequency
-	(*AdminIssue)(nil),                   // 22: gamification.v1.AdminIssue
-	(*DeletedResource)(nil),              // 23: gamification.v1.DeletedResource
+	(*StreakSettingsMetricKey)(nil),      // 21: gamification.v1.StreakSettingsMetricKey
+	(*PatchStreakSettingsRequest)(nil),   // 22: gamification.v1.PatchStreakSettingsRequest
+	(*PatchStreakSettingsResponse)(nil),  // 23: gamification.v1.PatchStreakSettingsResponse
+	(*StreakResetUser)(nil),              // 24: gamification.v1.StreakResetUser
+	(*ResetStreaksRequest)(nil),          // 25: gamification.v1.ResetStreaksRequest
+	(*ResetStreaksResponse)(nil),         // 26: gamification.v1.ResetStreaksResponse
+	(StreakFrequency)(0),                 // 27: gamification.v1.StreakFrequency
+	(*AdminIssue)(nil),                   // 28: gamification.v1.AdminIssue
+	(*DeletedResource)(nil),              // 29: gamification.v1.DeletedResource
+	(*structpb.ListValue)(nil),           // 30: google.protobuf.ListValue
+	(*structpb.Value)(nil),               // 31: google.protobuf.Value
 }
 var file_gamification_v1_streak_admin_service_proto_depIdxs = []int32{
 	2,  // 0: gamification.v1.StreakFreezeSettings.auto_earn:type_name -> gamification.v1.StreakFreezeAutoEarn
-	21, // 1: gamification.v1.StreakSettings.frequency:type_name -> gamification.v1.StreakFrequency
+	27, // 1: gamification.v1.StreakSettings.frequency:type_name -> gamification.v1.StreakFrequency
 	1,  // 2: gamification.v1.StreakSettings.metrics:type_name -> gamification.v1.StreakMetric
 	0,  // 3: gamification.v1.StreakSettings.evaluation_mode:type_name -> gamification.v1.StreakEvaluationMode
 	3,  // 4: gamification.v1.StreakSettings.freezes:type_name -> gamification.v1.StreakFreezeSettings
@@ -1265,31 +1717,42 @@ var file_gamification_v1_streak_admin_service_proto_depIdxs = []int32{
 	4,  // 6: gamification.v1.UpdateStreakSettingsRequest.settings:type_name -> gamification.v1.StreakSettings
 	4,  // 7: gamification.v1.UpdateStreakSettingsResponse.settings:type_name -> gamification.v1.StreakSettings
 	9,  // 8: gamification.v1.CreateStreakFreezesRequest.freezes:type_name -> gamification.v1.StreakFreezeGrant
-	22, // 9: gamification.v1.CreateStreakFreezesResponse.issues:type_name -> gamification.v1.AdminIssue
+	28, // 9: gamification.v1.CreateStreakFreezesResponse.issues:type_name -> gamification.v1.AdminIssue
 	12, // 10: gamification.v1.CreateStreakPausesRequest.pauses:type_name -> gamification.v1.StreakPauseDraft
 	14, // 11: gamification.v1.CreateStreakPausesResponse.created:type_name -> gamification.v1.AdminStreakPause
-	22, // 12: gamification.v1.CreateStreakPausesResponse.issues:type_name -> gamification.v1.AdminIssue
-	23, // 13: gamification.v1.DeleteStreakPausesResponse.deleted:type_name -> gamification.v1.DeletedResource
-	22, // 14: gamification.v1.DeleteStreakPausesResponse.issues:type_name -> gamification.v1.AdminIssue
+	28, // 12: gamification.v1.CreateStreakPausesResponse.issues:type_name -> gamification.v1.AdminIssue
+	29, // 13: gamification.v1.DeleteStreakPausesResponse.deleted:type_name -> gamification.v1.DeletedResource
+	28, // 14: gamification.v1.DeleteStreakPausesResponse.issues:type_name -> gamification.v1.AdminIssue
 	18, // 15: gamification.v1.RestoreStreaksRequest.users:type_name -> gamification.v1.StreakRestoreUser
-	22, // 16: gamification.v1.RestoreStreaksResponse.issues:type_name -> gamification.v1.AdminIssue
-	5,  // 17: gamification.v1.StreakAdminService.GetStreakSettings:input_type -> gamification.v1.GetStreakSettingsRequest
-	7,  // 18: gamification.v1.StreakAdminService.UpdateStreakSettings:input_type -> gamification.v1.UpdateStreakSettingsRequest
-	10, // 19: gamification.v1.StreakAdminService.CreateStreakFreezes:input_type -> gamification.v1.CreateStreakFreezesRequest
-	13, // 20: gamification.v1.StreakAdminService.CreateStreakPauses:input_type -> gamification.v1.CreateStreakPausesRequest
-	16, // 21: gamification.v1.StreakAdminService.DeleteStreakPauses:input_type -> gamification.v1.DeleteStreakPausesRequest
-	19, // 22: gamification.v1.StreakAdminService.RestoreStreaks:input_type -> gamification.v1.RestoreStreaksRequest
-	6,  // 23: gamification.v1.StreakAdminService.GetStreakSettings:output_type -> gamification.v1.GetStreakSettingsResponse
-	8,  // 24: gamification.v1.StreakAdminService.UpdateStreakSettings:output_type -> gamification.v1.UpdateStreakSettingsResponse
-	11, // 25: gamification.v1.StreakAdminService.CreateStreakFreezes:output_type -> gamification.v1.CreateStreakFreezesResponse
-	15, // 26: gamification.v1.StreakAdminService.CreateStreakPauses:output_type -> gamification.v1.CreateStreakPausesResponse
-	17, // 27: gamification.v1.StreakAdminService.DeleteStreakPauses:output_type -> gamification.v1.DeleteStreakPausesResponse
-	20, // 28: gamification.v1.StreakAdminService.RestoreStreaks:output_type -> gamification.v1.RestoreStreaksResponse
-	23, // [23:29] is the sub-list for method output_type
-	17, // [17:23] is the sub-list for method input_type
-	17, // [17:17] is the sub-list for extension type_name
-	17, // [17:17] is the sub-list for extension extendee
-	0,  // [0:17] is the sub-list for field type_name
+	28, // 16: gamification.v1.RestoreStreaksResponse.issues:type_name -> gamification.v1.AdminIssue
+	27, // 17: gamification.v1.PatchStreakSettingsRequest.frequency:type_name -> gamification.v1.StreakFrequency
+	30, // 18: gamification.v1.PatchStreakSettingsRequest.days_off:type_name -> google.protobuf.ListValue
+	21, // 19: gamification.v1.PatchStreakSettingsRequest.metrics:type_name -> gamification.v1.StreakSettingsMetricKey
+	31, // 20: gamification.v1.PatchStreakSettingsRequest.freezes:type_name -> google.protobuf.Value
+	4,  // 21: gamification.v1.PatchStreakSettingsResponse.settings:type_name -> gamification.v1.StreakSettings
+	24, // 22: gamification.v1.ResetStreaksRequest.users:type_name -> gamification.v1.StreakResetUser
+	28, // 23: gamification.v1.ResetStreaksResponse.issues:type_name -> gamification.v1.AdminIssue
+	5,  // 24: gamification.v1.StreakAdminService.GetStreakSettings:input_type -> gamification.v1.GetStreakSettingsRequest
+	7,  // 25: gamification.v1.StreakAdminService.UpdateStreakSettings:input_type -> gamification.v1.UpdateStreakSettingsRequest
+	10, // 26: gamification.v1.StreakAdminService.CreateStreakFreezes:input_type -> gamification.v1.CreateStreakFreezesRequest
+	13, // 27: gamification.v1.StreakAdminService.CreateStreakPauses:input_type -> gamification.v1.CreateStreakPausesRequest
+	16, // 28: gamification.v1.StreakAdminService.DeleteStreakPauses:input_type -> gamification.v1.DeleteStreakPausesRequest
+	19, // 29: gamification.v1.StreakAdminService.RestoreStreaks:input_type -> gamification.v1.RestoreStreaksRequest
+	22, // 30: gamification.v1.StreakAdminService.PatchStreakSettings:input_type -> gamification.v1.PatchStreakSettingsRequest
+	25, // 31: gamification.v1.StreakAdminService.ResetStreaks:input_type -> gamification.v1.ResetStreaksRequest
+	6,  // 32: gamification.v1.StreakAdminService.GetStreakSettings:output_type -> gamification.v1.GetStreakSettingsResponse
+	8,  // 33: gamification.v1.StreakAdminService.UpdateStreakSettings:output_type -> gamification.v1.UpdateStreakSettingsResponse
+	11, // 34: gamification.v1.StreakAdminService.CreateStreakFreezes:output_type -> gamification.v1.CreateStreakFreezesResponse
+	15, // 35: gamification.v1.StreakAdminService.CreateStreakPauses:output_type -> gamification.v1.CreateStreakPausesResponse
+	17, // 36: gamification.v1.StreakAdminService.DeleteStreakPauses:output_type -> gamification.v1.DeleteStreakPausesResponse
+	20, // 37: gamification.v1.StreakAdminService.RestoreStreaks:output_type -> gamification.v1.RestoreStreaksResponse
+	23, // 38: gamification.v1.StreakAdminService.PatchStreakSettings:output_type -> gamification.v1.PatchStreakSettingsResponse
+	26, // 39: gamification.v1.StreakAdminService.ResetStreaks:output_type -> gamification.v1.ResetStreaksResponse
+	32, // [32:40] is the sub-list for method output_type
+	24, // [24:32] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_streak_admin_service_proto_init() }
@@ -1302,13 +1765,14 @@ func file_gamification_v1_streak_admin_service_proto_init() {
 	file_gamification_v1_validation_proto_init()
 	file_gamification_v1_streak_admin_service_proto_msgTypes[2].OneofWrappers = []any{}
 	file_gamification_v1_streak_admin_service_proto_msgTypes[3].OneofWrappers = []any{}
+	file_gamification_v1_streak_admin_service_proto_msgTypes[21].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamification_v1_streak_admin_service_proto_rawDesc), len(file_gamification_v1_streak_admin_service_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   20,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

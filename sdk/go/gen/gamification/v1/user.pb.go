@@ -41,7 +41,9 @@ type UpsertedUser struct {
 	// Whether the user should receive e-mails driven by gamification data.
 	SubscribeToEmails *bool `protobuf:"varint,6,opt,name=subscribe_to_emails,json=subscribeToEmails,proto3,oneof" json:"subscribe_to_emails,omitempty"`
 	// Custom user attributes; every key must be a user attribute created through the Admin API.
-	Attributes    map[string]string `protobuf:"bytes,7,rep,name=attributes,proto3" json:"attributes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Attributes map[string]string `protobuf:"bytes,7,rep,name=attributes,proto3" json:"attributes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The day the user signed up on the customer's platform (YYYY-MM-DD, 2000-01-01 to 2099-12-31).
+	SignUpDate    *string `protobuf:"bytes,8,opt,name=sign_up_date,json=signUpDate,proto3,oneof" json:"sign_up_date,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -125,6 +127,13 @@ func (x *UpsertedUser) GetAttributes() map[string]string {
 	return nil
 }
 
+func (x *UpsertedUser) GetSignUpDate() string {
+	if x != nil && x.SignUpDate != nil {
+		return *x.SignUpDate
+	}
+	return ""
+}
+
 // A user of the customer's application, as stored by the service.
 type User struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -147,7 +156,9 @@ type User struct {
 	// When the user was first seen.
 	Created *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=created,proto3" json:"created,omitempty"`
 	// When the user was last updated.
-	Updated       *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated,proto3" json:"updated,omitempty"`
+	Updated *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated,proto3" json:"updated,omitempty"`
+	// The day the user signed up on the customer's platform (YYYY-MM-DD), or null when not sent.
+	SignUpDate    *string `protobuf:"bytes,11,opt,name=sign_up_date,json=signUpDate,proto3,oneof" json:"sign_up_date,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -252,11 +263,18 @@ func (x *User) GetUpdated() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *User) GetSignUpDate() string {
+	if x != nil && x.SignUpDate != nil {
+		return *x.SignUpDate
+	}
+	return ""
+}
+
 var File_gamification_v1_user_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_user_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbe\x03\n" +
+	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xff\x03\n" +
 	"\fUpsertedUser\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12%\n" +
 	"\x05email\x18\x02 \x01(\tB\n" +
@@ -267,14 +285,18 @@ const file_gamification_v1_user_proto_rawDesc = "" +
 	"\x13subscribe_to_emails\x18\x06 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12W\n" +
 	"\n" +
 	"attributes\x18\a \x03(\v2-.gamification.v1.UpsertedUser.AttributesEntryB\b\xbaH\x05\x9a\x01\x02\x10dR\n" +
-	"attributes\x1a=\n" +
+	"attributes\x12.\n" +
+	"\fsign_up_date\x18\b \x01(\tB\a\xbaH\x04r\x02\x18\n" +
+	"H\x04R\n" +
+	"signUpDate\x88\x01\x01\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
 	"\x06_emailB\x05\n" +
 	"\x03_tzB\a\n" +
 	"\x05_nameB\x16\n" +
-	"\x14_subscribe_to_emails\"\xda\x03\n" +
+	"\x14_subscribe_to_emailsB\x0f\n" +
+	"\r_sign_up_date\"\x92\x04\n" +
 	"\x04User\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n" +
 	"\x05email\x18\x02 \x01(\tH\x00R\x05email\x88\x01\x01\x12\x17\n" +
@@ -288,13 +310,16 @@ const file_gamification_v1_user_proto_rawDesc = "" +
 	"\acontrol\x18\b \x01(\bR\acontrol\x124\n" +
 	"\acreated\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\acreated\x124\n" +
 	"\aupdated\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\aupdated\x1a=\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\aupdated\x12%\n" +
+	"\fsign_up_date\x18\v \x01(\tH\x03R\n" +
+	"signUpDate\x88\x01\x01\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
 	"\x06_emailB\a\n" +
 	"\x05_nameB\x05\n" +
-	"\x03_tzB\xdd\x01\n" +
+	"\x03_tzB\x0f\n" +
+	"\r_sign_up_dateB\xdd\x01\n" +
 	"\x13com.gamification.v1B\tUserProtoP\x01Z^github.com/gamification-service/gamification-service/sdk/go/gen/gamification/v1;gamificationv1\xa2\x02\x03GXX\xaa\x02\x0fGamification.V1\xca\x02\x0fGamification\\V1\xe2\x02\x1bGamification\\V1\\GPBMetadata\xea\x02\x10Gamification::V1b\x06proto3"
 
 var (

@@ -104,9 +104,14 @@ type WebhookEndpoint struct {
 	// When the endpoint was created.
 	Created *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=created,proto3" json:"created,omitempty"`
 	// When the endpoint was last changed.
-	Updated       *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated,proto3" json:"updated,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Updated *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated,proto3" json:"updated,omitempty"`
+	// Whether deliveries ALSO carry the reference's signature header, `X-Trophy-Signature`: the
+	// base64 HMAC-SHA256 of the raw body keyed with the whole secret string (`whsec_...`) as UTF-8,
+	// so a receiver written for the reference verifies them unchanged. Made with the current secret
+	// only (the header holds one signature). The Standard Webhooks headers are always sent.
+	ReferenceSignature bool `protobuf:"varint,11,opt,name=reference_signature,json=referenceSignature,proto3" json:"reference_signature,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *WebhookEndpoint) Reset() {
@@ -209,6 +214,13 @@ func (x *WebhookEndpoint) GetUpdated() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *WebhookEndpoint) GetReferenceSignature() bool {
+	if x != nil {
+		return x.ReferenceSignature
+	}
+	return false
+}
+
 // An endpoint to create.
 type CreateWebhookEndpointItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -219,9 +231,11 @@ type CreateWebhookEndpointItem struct {
 	// The event types to send (at least one, each once).
 	EventTypes []string `protobuf:"bytes,3,rep,name=event_types,json=eventTypes,proto3" json:"event_types,omitempty"`
 	// Whether to send messages (true when not set).
-	Enabled       *bool `protobuf:"varint,4,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Enabled *bool `protobuf:"varint,4,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
+	// Also sign deliveries the reference's way (`X-Trophy-Signature`); false when not set.
+	ReferenceSignature *bool `protobuf:"varint,5,opt,name=reference_signature,json=referenceSignature,proto3,oneof" json:"reference_signature,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *CreateWebhookEndpointItem) Reset() {
@@ -278,6 +292,13 @@ func (x *CreateWebhookEndpointItem) GetEventTypes() []string {
 func (x *CreateWebhookEndpointItem) GetEnabled() bool {
 	if x != nil && x.Enabled != nil {
 		return *x.Enabled
+	}
+	return false
+}
+
+func (x *CreateWebhookEndpointItem) GetReferenceSignature() bool {
+	if x != nil && x.ReferenceSignature != nil {
+		return *x.ReferenceSignature
 	}
 	return false
 }
@@ -588,9 +609,11 @@ type UpdateWebhookEndpointItem struct {
 	// The new event types (replacing the current ones); left as they are when empty.
 	EventTypes []string `protobuf:"bytes,4,rep,name=event_types,json=eventTypes,proto3" json:"event_types,omitempty"`
 	// Enables or disables the endpoint.
-	Enabled       *bool `protobuf:"varint,5,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Enabled *bool `protobuf:"varint,5,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
+	// Turns the reference-style signature header (`X-Trophy-Signature`) on or off.
+	ReferenceSignature *bool `protobuf:"varint,6,opt,name=reference_signature,json=referenceSignature,proto3,oneof" json:"reference_signature,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *UpdateWebhookEndpointItem) Reset() {
@@ -654,6 +677,13 @@ func (x *UpdateWebhookEndpointItem) GetEventTypes() []string {
 func (x *UpdateWebhookEndpointItem) GetEnabled() bool {
 	if x != nil && x.Enabled != nil {
 		return *x.Enabled
+	}
+	return false
+}
+
+func (x *UpdateWebhookEndpointItem) GetReferenceSignature() bool {
+	if x != nil && x.ReferenceSignature != nil {
+		return *x.ReferenceSignature
 	}
 	return false
 }
@@ -1596,7 +1626,7 @@ var File_gamification_v1_webhook_admin_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_webhook_admin_service_proto_rawDesc = "" +
 	"\n" +
-	"+gamification/v1/webhook_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xf8\x03\n" +
+	"+gamification/v1/webhook_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa9\x04\n" +
 	"\x0fWebhookEndpoint\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\x12%\n" +
@@ -1609,21 +1639,24 @@ const file_gamification_v1_webhook_admin_service_proto_rawDesc = "" +
 	"\x17previous_secret_expires\x18\b \x01(\v2\x1a.google.protobuf.TimestampH\x03R\x15previousSecretExpires\x88\x01\x01\x124\n" +
 	"\acreated\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\acreated\x124\n" +
 	"\aupdated\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\aupdatedB\x0e\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\aupdated\x12/\n" +
+	"\x13reference_signature\x18\v \x01(\bR\x12referenceSignatureB\x0e\n" +
 	"\f_descriptionB\x12\n" +
 	"\x10_disabled_reasonB\t\n" +
 	"\a_secretB\x1a\n" +
-	"\x18_previous_secret_expires\"\xfe\x03\n" +
+	"\x18_previous_secret_expires\"\xcc\x04\n" +
 	"\x19CreateWebhookEndpointItem\x12\x1c\n" +
 	"\x03url\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x10R\x03url\x12/\n" +
 	"\vdescription\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xe8\aH\x00R\vdescription\x88\x01\x01\x12\xd6\x02\n" +
 	"\vevent_types\x18\x03 \x03(\tB\xb4\x02\xbaH\xb0\x02\x92\x01\xac\x02\b\x01\x10\x0e\x18\x01\"\xa3\x02r\xa0\x02R\x15achievement.completedR\x0epoints.changedR\x14points.level_changedR\x14points.boost_startedR\x15points.boost_finishedR\x0estreak.startedR\x0fstreak.extendedR\vstreak.lostR\x16streak.freeze_consumedR\x14streak.freeze_earnedR\x13leaderboard.startedR\x13leaderboard.changedR\x14leaderboard.finishedR\x18leaderboard.rank_changedR\n" +
 	"eventTypes\x12\x1d\n" +
-	"\aenabled\x18\x04 \x01(\bH\x01R\aenabled\x88\x01\x01B\x0e\n" +
+	"\aenabled\x18\x04 \x01(\bH\x01R\aenabled\x88\x01\x01\x124\n" +
+	"\x13reference_signature\x18\x05 \x01(\bH\x02R\x12referenceSignature\x88\x01\x01B\x0e\n" +
 	"\f_descriptionB\n" +
 	"\n" +
-	"\b_enabled\"u\n" +
+	"\b_enabledB\x16\n" +
+	"\x14_reference_signature\"u\n" +
 	"\x1dCreateWebhookEndpointsRequest\x12T\n" +
 	"\tendpoints\x18\x01 \x03(\v2*.gamification.v1.CreateWebhookEndpointItemB\n" +
 	"\xbaH\a\x92\x01\x04\b\x01\x10dR\tendpoints\"\x91\x01\n" +
@@ -1639,7 +1672,7 @@ const file_gamification_v1_webhook_admin_service_proto_rawDesc = "" +
 	"\x19GetWebhookEndpointRequest\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"Z\n" +
 	"\x1aGetWebhookEndpointResponse\x12<\n" +
-	"\bendpoint\x18\x01 \x01(\v2 .gamification.v1.WebhookEndpointR\bendpoint\"\xa2\x04\n" +
+	"\bendpoint\x18\x01 \x01(\v2 .gamification.v1.WebhookEndpointR\bendpoint\"\xf0\x04\n" +
 	"\x19UpdateWebhookEndpointItem\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\x12!\n" +
 	"\x03url\x18\x02 \x01(\tB\n" +
@@ -1647,11 +1680,13 @@ const file_gamification_v1_webhook_admin_service_proto_rawDesc = "" +
 	"\vdescription\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xe8\aH\x01R\vdescription\x88\x01\x01\x12\xd4\x02\n" +
 	"\vevent_types\x18\x04 \x03(\tB\xb2\x02\xbaH\xae\x02\x92\x01\xaa\x02\x10\x0e\x18\x01\"\xa3\x02r\xa0\x02R\x15achievement.completedR\x0epoints.changedR\x14points.level_changedR\x14points.boost_startedR\x15points.boost_finishedR\x0estreak.startedR\x0fstreak.extendedR\vstreak.lostR\x16streak.freeze_consumedR\x14streak.freeze_earnedR\x13leaderboard.startedR\x13leaderboard.changedR\x14leaderboard.finishedR\x18leaderboard.rank_changedR\n" +
 	"eventTypes\x12\x1d\n" +
-	"\aenabled\x18\x05 \x01(\bH\x02R\aenabled\x88\x01\x01B\x06\n" +
+	"\aenabled\x18\x05 \x01(\bH\x02R\aenabled\x88\x01\x01\x124\n" +
+	"\x13reference_signature\x18\x06 \x01(\bH\x03R\x12referenceSignature\x88\x01\x01B\x06\n" +
 	"\x04_urlB\x0e\n" +
 	"\f_descriptionB\n" +
 	"\n" +
-	"\b_enabled\"u\n" +
+	"\b_enabledB\x16\n" +
+	"\x14_reference_signature\"u\n" +
 	"\x1dUpdateWebhookEndpointsRequest\x12T\n" +
 	"\tendpoints\x18\x01 \x03(\v2*.gamification.v1.UpdateWebhookEndpointItemB\n" +
 	"\xbaH\a\x92\x01\x04\b\x01\x10dR\tendpoints\"\x91\x01\n" +

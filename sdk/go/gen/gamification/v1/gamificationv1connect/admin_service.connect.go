@@ -160,7 +160,8 @@ type AdminServiceClient interface {
 	// Submits up to 1,000 metric events for processing in the background. The answer (REST: 202)
 	// comes only once the whole batch is durably stored; read its progress with GetMetricEventBatch.
 	// Events of one user are applied in the order submitted; each event is applied exactly once (its
-	// idempotency key makes a resubmission, or a retry after a crash, a replay). The whole batch is
+	// idempotency key makes a resubmission, or a retry after a crash, a replay; an event sent without
+	// a key is applied once, and a retry after a crash replays it too). The whole batch is
 	// refused, and nothing stored, when an idempotency key repeats for the same user and metric (400)
 	// or a metric key is unknown (404); every other problem of an event (unknown attribute keys, an
 	// invalid time zone, a timestamp older than the user's latest event, ...) is found when the event
@@ -544,7 +545,8 @@ type AdminServiceHandler interface {
 	// Submits up to 1,000 metric events for processing in the background. The answer (REST: 202)
 	// comes only once the whole batch is durably stored; read its progress with GetMetricEventBatch.
 	// Events of one user are applied in the order submitted; each event is applied exactly once (its
-	// idempotency key makes a resubmission, or a retry after a crash, a replay). The whole batch is
+	// idempotency key makes a resubmission, or a retry after a crash, a replay; an event sent without
+	// a key is applied once, and a retry after a crash replays it too). The whole batch is
 	// refused, and nothing stored, when an idempotency key repeats for the same user and metric (400)
 	// or a metric key is unknown (404); every other problem of an event (unknown attribute keys, an
 	// invalid time zone, a timestamp older than the user's latest event, ...) is found when the event

@@ -72,6 +72,18 @@ const (
 	// ApplicationServiceListStreaksProcedure is the fully-qualified name of the ApplicationService's
 	// ListStreaks RPC.
 	ApplicationServiceListStreaksProcedure = "/gamification.v1.ApplicationService/ListStreaks"
+	// ApplicationServiceGetUserWrappedProcedure is the fully-qualified name of the ApplicationService's
+	// GetUserWrapped RPC.
+	ApplicationServiceGetUserWrappedProcedure = "/gamification.v1.ApplicationService/GetUserWrapped"
+	// ApplicationServiceGetUserPreferencesProcedure is the fully-qualified name of the
+	// ApplicationService's GetUserPreferences RPC.
+	ApplicationServiceGetUserPreferencesProcedure = "/gamification.v1.ApplicationService/GetUserPreferences"
+	// ApplicationServiceUpdateUserPreferencesProcedure is the fully-qualified name of the
+	// ApplicationService's UpdateUserPreferences RPC.
+	ApplicationServiceUpdateUserPreferencesProcedure = "/gamification.v1.ApplicationService/UpdateUserPreferences"
+	// ApplicationServiceListStreakRankingsProcedure is the fully-qualified name of the
+	// ApplicationService's ListStreakRankings RPC.
+	ApplicationServiceListStreakRankingsProcedure = "/gamification.v1.ApplicationService/ListStreakRankings"
 )
 
 // ApplicationServiceClient is a client for the gamification.v1.ApplicationService service.
@@ -110,6 +122,22 @@ type ApplicationServiceClient interface {
 	GetUserStreak(context.Context, *connect.Request[v1.GetUserStreakRequest]) (*connect.Response[v1.GetUserStreakResponse], error)
 	// Reads the streak lengths of up to 100 users, longest first.
 	ListStreaks(context.Context, *connect.Request[v1.ListStreaksRequest]) (*connect.Response[v1.ListStreaksResponse], error)
+	// A user's year in review: activity counts, the most active day, week and month, and the whole
+	// year, each with the metrics and points that changed, the achievements completed and the best
+	// leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
+	// user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+	// user's zone; years the kept history does not cover completely are refused (400).
+	GetUserWrapped(context.Context, *connect.Request[v1.GetUserWrappedRequest]) (*connect.Response[v1.GetUserWrappedResponse], error)
+	// Reads a user's preferences: notification channels per kind of notification, and the user's
+	// own streak preferences.
+	GetUserPreferences(context.Context, *connect.Request[v1.GetUserPreferencesRequest]) (*connect.Response[v1.GetUserPreferencesResponse], error)
+	// Updates a user's preferences: the notification kinds sent are set (others unchanged); `streak`,
+	// when sent, replaces the user's streak preferences. Streak conditions (evaluation mode, metrics,
+	// days off) need the tenant's streak customization (REST 403 otherwise, as the reference).
+	UpdateUserPreferences(context.Context, *connect.Request[v1.UpdateUserPreferencesRequest]) (*connect.Response[v1.UpdateUserPreferencesResponse], error)
+	// The users with the longest active streaks, or the longest streaks ever reached, longest
+	// first (ties: who reached the length first).
+	ListStreakRankings(context.Context, *connect.Request[v1.ListStreakRankingsRequest]) (*connect.Response[v1.ListStreakRankingsResponse], error)
 }
 
 // NewApplicationServiceClient constructs a client for the gamification.v1.ApplicationService
@@ -201,6 +229,30 @@ func NewApplicationServiceClient(httpClient connect.HTTPClient, baseURL string, 
 			connect.WithSchema(applicationServiceMethods.ByName("ListStreaks")),
 			connect.WithClientOptions(opts...),
 		),
+		getUserWrapped: connect.NewClient[v1.GetUserWrappedRequest, v1.GetUserWrappedResponse](
+			httpClient,
+			baseURL+ApplicationServiceGetUserWrappedProcedure,
+			connect.WithSchema(applicationServiceMethods.ByName("GetUserWrapped")),
+			connect.WithClientOptions(opts...),
+		),
+		getUserPreferences: connect.NewClient[v1.GetUserPreferencesRequest, v1.GetUserPreferencesResponse](
+			httpClient,
+			baseURL+ApplicationServiceGetUserPreferencesProcedure,
+			connect.WithSchema(applicationServiceMethods.ByName("GetUserPreferences")),
+			connect.WithClientOptions(opts...),
+		),
+		updateUserPreferences: connect.NewClient[v1.UpdateUserPreferencesRequest, v1.UpdateUserPreferencesResponse](
+			httpClient,
+			baseURL+ApplicationServiceUpdateUserPreferencesProcedure,
+			connect.WithSchema(applicationServiceMethods.ByName("UpdateUserPreferences")),
+			connect.WithClientOptions(opts...),
+		),
+		listStreakRankings: connect.NewClient[v1.ListStreakRankingsRequest, v1.ListStreakRankingsResponse](
+			httpClient,
+			baseURL+ApplicationServiceListStreakRankingsProcedure,
+			connect.WithSchema(applicationServiceMethods.ByName("ListStreakRankings")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -219,6 +271,10 @@ type applicationServiceClient struct {
 	listAchievementStats      *connect.Client[v1.ListAchievementStatsRequest, v1.ListAchievementStatsResponse]
 	getUserStreak             *connect.Client[v1.GetUserStreakRequest, v1.GetUserStreakResponse]
 	listStreaks               *connect.Client[v1.ListStreaksRequest, v1.ListStreaksResponse]
+	getUserWrapped            *connect.Client[v1.GetUserWrappedRequest, v1.GetUserWrappedResponse]
+	getUserPreferences        *connect.Client[v1.GetUserPreferencesRequest, v1.GetUserPreferencesResponse]
+	updateUserPreferences     *connect.Client[v1.UpdateUserPreferencesRequest, v1.UpdateUserPreferencesResponse]
+	listStreakRankings        *connect.Client[v1.ListStreakRankingsRequest, v1.ListStreakRankingsResponse]
 }
 
 // TrackMetricEvent calls gamification.v1.ApplicationService.TrackMetricEvent.
@@ -286,6 +342,26 @@ func (c *applicationServiceClient) ListStreaks(ctx context.Context, req *connect
 	return c.listStreaks.CallUnary(ctx, req)
 }
 
+// GetUserWrapped calls gamification.v1.ApplicationService.GetUserWrapped.
+func (c *applicationServiceClient) GetUserWrapped(ctx context.Context, req *connect.Request[v1.GetUserWrappedRequest]) (*connect.Response[v1.GetUserWrappedResponse], error) {
+	return c.getUserWrapped.CallUnary(ctx, req)
+}
+
+// GetUserPreferences calls gamification.v1.ApplicationService.GetUserPreferences.
+func (c *applicationServiceClient) GetUserPreferences(ctx context.Context, req *connect.Request[v1.GetUserPreferencesRequest]) (*connect.Response[v1.GetUserPreferencesResponse], error) {
+	return c.getUserPreferences.CallUnary(ctx, req)
+}
+
+// UpdateUserPreferences calls gamification.v1.ApplicationService.UpdateUserPreferences.
+func (c *applicationServiceClient) UpdateUserPreferences(ctx context.Context, req *connect.Request[v1.UpdateUserPreferencesRequest]) (*connect.Response[v1.UpdateUserPreferencesResponse], error) {
+	return c.updateUserPreferences.CallUnary(ctx, req)
+}
+
+// ListStreakRankings calls gamification.v1.ApplicationService.ListStreakRankings.
+func (c *applicationServiceClient) ListStreakRankings(ctx context.Context, req *connect.Request[v1.ListStreakRankingsRequest]) (*connect.Response[v1.ListStreakRankingsResponse], error) {
+	return c.listStreakRankings.CallUnary(ctx, req)
+}
+
 // ApplicationServiceHandler is an implementation of the gamification.v1.ApplicationService service.
 type ApplicationServiceHandler interface {
 	// Records one event: one interaction of one user against a metric. The user is created on first
@@ -322,6 +398,22 @@ type ApplicationServiceHandler interface {
 	GetUserStreak(context.Context, *connect.Request[v1.GetUserStreakRequest]) (*connect.Response[v1.GetUserStreakResponse], error)
 	// Reads the streak lengths of up to 100 users, longest first.
 	ListStreaks(context.Context, *connect.Request[v1.ListStreaksRequest]) (*connect.Response[v1.ListStreaksResponse], error)
+	// A user's year in review: activity counts, the most active day, week and month, and the whole
+	// year, each with the metrics and points that changed, the achievements completed and the best
+	// leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
+	// user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+	// user's zone; years the kept history does not cover completely are refused (400).
+	GetUserWrapped(context.Context, *connect.Request[v1.GetUserWrappedRequest]) (*connect.Response[v1.GetUserWrappedResponse], error)
+	// Reads a user's preferences: notification channels per kind of notification, and the user's
+	// own streak preferences.
+	GetUserPreferences(context.Context, *connect.Request[v1.GetUserPreferencesRequest]) (*connect.Response[v1.GetUserPreferencesResponse], error)
+	// Updates a user's preferences: the notification kinds sent are set (others unchanged); `streak`,
+	// when sent, replaces the user's streak preferences. Streak conditions (evaluation mode, metrics,
+	// days off) need the tenant's streak customization (REST 403 otherwise, as the reference).
+	UpdateUserPreferences(context.Context, *connect.Request[v1.UpdateUserPreferencesRequest]) (*connect.Response[v1.UpdateUserPreferencesResponse], error)
+	// The users with the longest active streaks, or the longest streaks ever reached, longest
+	// first (ties: who reached the length first).
+	ListStreakRankings(context.Context, *connect.Request[v1.ListStreakRankingsRequest]) (*connect.Response[v1.ListStreakRankingsResponse], error)
 }
 
 // NewApplicationServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -409,6 +501,30 @@ func NewApplicationServiceHandler(svc ApplicationServiceHandler, opts ...connect
 		connect.WithSchema(applicationServiceMethods.ByName("ListStreaks")),
 		connect.WithHandlerOptions(opts...),
 	)
+	applicationServiceGetUserWrappedHandler := connect.NewUnaryHandler(
+		ApplicationServiceGetUserWrappedProcedure,
+		svc.GetUserWrapped,
+		connect.WithSchema(applicationServiceMethods.ByName("GetUserWrapped")),
+		connect.WithHandlerOptions(opts...),
+	)
+	applicationServiceGetUserPreferencesHandler := connect.NewUnaryHandler(
+		ApplicationServiceGetUserPreferencesProcedure,
+		svc.GetUserPreferences,
+		connect.WithSchema(applicationServiceMethods.ByName("GetUserPreferences")),
+		connect.WithHandlerOptions(opts...),
+	)
+	applicationServiceUpdateUserPreferencesHandler := connect.NewUnaryHandler(
+		ApplicationServiceUpdateUserPreferencesProcedure,
+		svc.UpdateUserPreferences,
+		connect.WithSchema(applicationServiceMethods.ByName("UpdateUserPreferences")),
+		connect.WithHandlerOptions(opts...),
+	)
+	applicationServiceListStreakRankingsHandler := connect.NewUnaryHandler(
+		ApplicationServiceListStreakRankingsProcedure,
+		svc.ListStreakRankings,
+		connect.WithSchema(applicationServiceMethods.ByName("ListStreakRankings")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/gamification.v1.ApplicationService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case ApplicationServiceTrackMetricEventProcedure:
@@ -437,6 +553,14 @@ func NewApplicationServiceHandler(svc ApplicationServiceHandler, opts ...connect
 			applicationServiceGetUserStreakHandler.ServeHTTP(w, r)
 		case ApplicationServiceListStreaksProcedure:
 			applicationServiceListStreaksHandler.ServeHTTP(w, r)
+		case ApplicationServiceGetUserWrappedProcedure:
+			applicationServiceGetUserWrappedHandler.ServeHTTP(w, r)
+		case ApplicationServiceGetUserPreferencesProcedure:
+			applicationServiceGetUserPreferencesHandler.ServeHTTP(w, r)
+		case ApplicationServiceUpdateUserPreferencesProcedure:
+			applicationServiceUpdateUserPreferencesHandler.ServeHTTP(w, r)
+		case ApplicationServiceListStreakRankingsProcedure:
+			applicationServiceListStreakRankingsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -496,4 +620,20 @@ func (UnimplementedApplicationServiceHandler) GetUserStreak(context.Context, *co
 
 func (UnimplementedApplicationServiceHandler) ListStreaks(context.Context, *connect.Request[v1.ListStreaksRequest]) (*connect.Response[v1.ListStreaksResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.ApplicationService.ListStreaks is not implemented"))
+}
+
+func (UnimplementedApplicationServiceHandler) GetUserWrapped(context.Context, *connect.Request[v1.GetUserWrappedRequest]) (*connect.Response[v1.GetUserWrappedResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.ApplicationService.GetUserWrapped is not implemented"))
+}
+
+func (UnimplementedApplicationServiceHandler) GetUserPreferences(context.Context, *connect.Request[v1.GetUserPreferencesRequest]) (*connect.Response[v1.GetUserPreferencesResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.ApplicationService.GetUserPreferences is not implemented"))
+}
+
+func (UnimplementedApplicationServiceHandler) UpdateUserPreferences(context.Context, *connect.Request[v1.UpdateUserPreferencesRequest]) (*connect.Response[v1.UpdateUserPreferencesResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.ApplicationService.UpdateUserPreferences is not implemented"))
+}
+
+func (UnimplementedApplicationServiceHandler) ListStreakRankings(context.Context, *connect.Request[v1.ListStreakRankingsRequest]) (*connect.Response[v1.ListStreakRankingsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.ApplicationService.ListStreakRankings is not implemented"))
 }

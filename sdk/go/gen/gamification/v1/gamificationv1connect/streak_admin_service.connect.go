@@ -51,6 +51,12 @@ const (
 	// StreakAdminServiceRestoreStreaksProcedure is the fully-qualified name of the StreakAdminService's
 	// RestoreStreaks RPC.
 	StreakAdminServiceRestoreStreaksProcedure = "/gamification.v1.StreakAdminService/RestoreStreaks"
+	// StreakAdminServicePatchStreakSettingsProcedure is the fully-qualified name of the
+	// StreakAdminService's PatchStreakSettings RPC.
+	StreakAdminServicePatchStreakSettingsProcedure = "/gamification.v1.StreakAdminService/PatchStreakSettings"
+	// StreakAdminServiceResetStreaksProcedure is the fully-qualified name of the StreakAdminService's
+	// ResetStreaks RPC.
+	StreakAdminServiceResetStreaksProcedure = "/gamification.v1.StreakAdminService/ResetStreaks"
 )
 
 // StreakAdminServiceClient is a client for the gamification.v1.StreakAdminService service.
@@ -72,6 +78,15 @@ type StreakAdminServiceClient interface {
 	DeleteStreakPauses(context.Context, *connect.Request[v1.DeleteStreakPausesRequest]) (*connect.Response[v1.DeleteStreakPausesResponse], error)
 	// Restores users' lost streaks to the length they had when last lost, continued by the run since.
 	RestoreStreaks(context.Context, *connect.Request[v1.RestoreStreaksRequest]) (*connect.Response[v1.RestoreStreaksResponse], error)
+	// Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
+	// KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
+	// `AND` or `OR`. Fields not sent keep their values; `freezes: null` turns freezes off; a
+	// frequency other than daily clears the days off. Without settings yet, `frequency` and `metrics`
+	// are required. REST: 201 when the settings were set for the first time, else 200.
+	PatchStreakSettings(context.Context, *connect.Request[v1.PatchStreakSettingsRequest]) (*connect.Response[v1.PatchStreakSettingsResponse], error)
+	// Resets users' current streaks to zero (the reference's reset). REST: 201 when at least one
+	// streak was reset. A user without a streak is a warning, an unknown user an error.
+	ResetStreaks(context.Context, *connect.Request[v1.ResetStreaksRequest]) (*connect.Response[v1.ResetStreaksResponse], error)
 }
 
 // NewStreakAdminServiceClient constructs a client for the gamification.v1.StreakAdminService
@@ -121,6 +136,18 @@ func NewStreakAdminServiceClient(httpClient connect.HTTPClient, baseURL string, 
 			connect.WithSchema(streakAdminServiceMethods.ByName("RestoreStreaks")),
 			connect.WithClientOptions(opts...),
 		),
+		patchStreakSettings: connect.NewClient[v1.PatchStreakSettingsRequest, v1.PatchStreakSettingsResponse](
+			httpClient,
+			baseURL+StreakAdminServicePatchStreakSettingsProcedure,
+			connect.WithSchema(streakAdminServiceMethods.ByName("PatchStreakSettings")),
+			connect.WithClientOptions(opts...),
+		),
+		resetStreaks: connect.NewClient[v1.ResetStreaksRequest, v1.ResetStreaksResponse](
+			httpClient,
+			baseURL+StreakAdminServiceResetStreaksProcedure,
+			connect.WithSchema(streakAdminServiceMethods.ByName("ResetStreaks")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -132,6 +159,8 @@ type streakAdminServiceClient struct {
 	createStreakPauses   *connect.Client[v1.CreateStreakPausesRequest, v1.CreateStreakPausesResponse]
 	deleteStreakPauses   *connect.Client[v1.DeleteStreakPausesRequest, v1.DeleteStreakPausesResponse]
 	restoreStreaks       *connect.Client[v1.RestoreStreaksRequest, v1.RestoreStreaksResponse]
+	patchStreakSettings  *connect.Client[v1.PatchStreakSettingsRequest, v1.PatchStreakSettingsResponse]
+	resetStreaks         *connect.Client[v1.ResetStreaksRequest, v1.ResetStreaksResponse]
 }
 
 // GetStreakSettings calls gamification.v1.StreakAdminService.GetStreakSettings.
@@ -164,6 +193,16 @@ func (c *streakAdminServiceClient) RestoreStreaks(ctx context.Context, req *conn
 	return c.restoreStreaks.CallUnary(ctx, req)
 }
 
+// PatchStreakSettings calls gamification.v1.StreakAdminService.PatchStreakSettings.
+func (c *streakAdminServiceClient) PatchStreakSettings(ctx context.Context, req *connect.Request[v1.PatchStreakSettingsRequest]) (*connect.Response[v1.PatchStreakSettingsResponse], error) {
+	return c.patchStreakSettings.CallUnary(ctx, req)
+}
+
+// ResetStreaks calls gamification.v1.StreakAdminService.ResetStreaks.
+func (c *streakAdminServiceClient) ResetStreaks(ctx context.Context, req *connect.Request[v1.ResetStreaksRequest]) (*connect.Response[v1.ResetStreaksResponse], error) {
+	return c.resetStreaks.CallUnary(ctx, req)
+}
+
 // StreakAdminServiceHandler is an implementation of the gamification.v1.StreakAdminService service.
 type StreakAdminServiceHandler interface {
 	// Reads the streak settings. Not found until they have been set: there is no default, because
@@ -183,6 +222,15 @@ type StreakAdminServiceHandler interface {
 	DeleteStreakPauses(context.Context, *connect.Request[v1.DeleteStreakPausesRequest]) (*connect.Response[v1.DeleteStreakPausesResponse], error)
 	// Restores users' lost streaks to the length they had when last lost, continued by the run since.
 	RestoreStreaks(context.Context, *connect.Request[v1.RestoreStreaksRequest]) (*connect.Response[v1.RestoreStreaksResponse], error)
+	// Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
+	// KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
+	// `AND` or `OR`. Fields not sent keep their values; `freezes: null` turns freezes off; a
+	// frequency other than daily clears the days off. Without settings yet, `frequency` and `metrics`
+	// are required. REST: 201 when the settings were set for the first time, else 200.
+	PatchStreakSettings(context.Context, *connect.Request[v1.PatchStreakSettingsRequest]) (*connect.Response[v1.PatchStreakSettingsResponse], error)
+	// Resets users' current streaks to zero (the reference's reset). REST: 201 when at least one
+	// streak was reset. A user without a streak is a warning, an unknown user an error.
+	ResetStreaks(context.Context, *connect.Request[v1.ResetStreaksRequest]) (*connect.Response[v1.ResetStreaksResponse], error)
 }
 
 // NewStreakAdminServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -228,6 +276,18 @@ func NewStreakAdminServiceHandler(svc StreakAdminServiceHandler, opts ...connect
 		connect.WithSchema(streakAdminServiceMethods.ByName("RestoreStreaks")),
 		connect.WithHandlerOptions(opts...),
 	)
+	streakAdminServicePatchStreakSettingsHandler := connect.NewUnaryHandler(
+		StreakAdminServicePatchStreakSettingsProcedure,
+		svc.PatchStreakSettings,
+		connect.WithSchema(streakAdminServiceMethods.ByName("PatchStreakSettings")),
+		connect.WithHandlerOptions(opts...),
+	)
+	streakAdminServiceResetStreaksHandler := connect.NewUnaryHandler(
+		StreakAdminServiceResetStreaksProcedure,
+		svc.ResetStreaks,
+		connect.WithSchema(streakAdminServiceMethods.ByName("ResetStreaks")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/gamification.v1.StreakAdminService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case StreakAdminServiceGetStreakSettingsProcedure:
@@ -242,6 +302,10 @@ func NewStreakAdminServiceHandler(svc StreakAdminServiceHandler, opts ...connect
 			streakAdminServiceDeleteStreakPausesHandler.ServeHTTP(w, r)
 		case StreakAdminServiceRestoreStreaksProcedure:
 			streakAdminServiceRestoreStreaksHandler.ServeHTTP(w, r)
+		case StreakAdminServicePatchStreakSettingsProcedure:
+			streakAdminServicePatchStreakSettingsHandler.ServeHTTP(w, r)
+		case StreakAdminServiceResetStreaksProcedure:
+			streakAdminServiceResetStreaksHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -273,4 +337,12 @@ func (UnimplementedStreakAdminServiceHandler) DeleteStreakPauses(context.Context
 
 func (UnimplementedStreakAdminServiceHandler) RestoreStreaks(context.Context, *connect.Request[v1.RestoreStreaksRequest]) (*connect.Response[v1.RestoreStreaksResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.StreakAdminService.RestoreStreaks is not implemented"))
+}
+
+func (UnimplementedStreakAdminServiceHandler) PatchStreakSettings(context.Context, *connect.Request[v1.PatchStreakSettingsRequest]) (*connect.Response[v1.PatchStreakSettingsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.StreakAdminService.PatchStreakSettings is not implemented"))
+}
+
+func (UnimplementedStreakAdminServiceHandler) ResetStreaks(context.Context, *connect.Request[v1.ResetStreaksRequest]) (*connect.Response[v1.ResetStreaksResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("gamification.v1.StreakAdminService.ResetStreaks is not implemented"))
 }
