@@ -7,6 +7,7 @@ import type { PointsState } from "./points.js";
 import type { StreakState } from "./streak.js";
 import type { OutboxMessage } from "./webhooks.js";
 import { emptyPreferences, type UserPreferences } from "./preferences.js";
+import type { LifecycleMarks } from "./lifecycle.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -68,6 +69,8 @@ export interface UserState {
    * change writes them only when they move; null: never written.
    */
   streakRanks: { active: number; longest: number } | null;
+  /** Which lifecycle messages (`emails.*` webhooks) were sent, so each is sent once (domain/lifecycle.ts). */
+  lifecycle: LifecycleMarks;
 }
 
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
@@ -105,6 +108,7 @@ export function createUserState(userId: string, now: Date): UserState {
     outbox: [],
     preferences: emptyPreferences(),
     streakRanks: null,
+    lifecycle: {},
   };
 }
 
