@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WEBHOOK_EVENT_TYPES } from "../src/domain/webhooks.js";
 import { runDueWork } from "../src/pipeline/due-work.js";
 import { changeUserState } from "../src/pipeline/user-state.js";
-import { minuteOf } from "../src/store/users.js";
+import { minuteOf, readStoredUser } from "../src/store/users.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
@@ -90,6 +91,19 @@ afterAll(async () => {
 });
 
 describe("lifecycle messages (emails.*)", () => {
+  it("are event types endpoints subscribe to on every protocol, all 18 types at once included", async () => {
+    const lifecycle = ["emails.recap_due", "emails.reactivation_due", "emails.streak_reminder_due", "emails.achievement_due"];
+    const all = [...WEBHOOK_EVENT_TYPES];
+    expect(all).toHaveLength(18);
+    const grpc = await server.client("grpc").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/grpc", eventTypes: lifecycle, enabled: false }] });
+    expect(grpc.created[0]!.eventTypes).toEqual(lifecycle);
+    const connect = await server.client("connect-json").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/all", eventTypes: all, enabled: false }] });
+    expect(connect.created[0]!.eventTypes).toEqual(all);
+    const rest = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: "https://example.com/rest", eventTypes: ["emails.recap_due", "emails.weekly_digest"] }] });
+    expect(rest.status).toBe(400);
+    expect(rest.body.error).toMatch(/event_types\[1\]/);
+  });
+
   it("emails.achievement_due arrives once with the completion, and not for a user who turned it off or has no e-mail", async () => {
     await user("achievement", "ali", { id: "ali", email: "ali@example.com" }, { achievement_completed: [] });
     for (const u of [{ id: "ada", email: "ada@example.com" }, { id: "ali" }, { id: "ann" }]) expect((await send("achievement", u)).status).toBe(201);
@@ -159,5 +173,12 @@ describe("lifecycle messages (emails.*)", () => {
     offsetMs += 61_000; // let that minute elapse
     await settled(wokenAt);
     expect([bodies("/recap").length, bodies("/reactivation").length, bodies("/reminder").length]).toEqual([1, 1, 1]);
+    // What was sent is marked in the user documents (written with the messages).
+    const marks = async (tenant: string, id: string) => (await readStoredUser(ctx.database.collections.users, tenantIds[tenant]!, id))!.state.lifecycle;
+    expect(await marks("recap", "rita")).toEqual({ recap: "2029-12-31" });
+    expect(await marks("recap", "rob")).toEqual({});
+    expect(await marks("reactivation", "rex")).toEqual({ reactivation: { since: new Date("2030-01-04T08:00:00Z"), sent: 1 } });
+    expect(await marks("reminder", "sam")).toEqual({ streakReminder: "2030-01-07" });
+    expect(await marks("reminder", "sid")).toEqual({});
   });
 });
