@@ -80,6 +80,12 @@ describe("recap", () => {
     ]);
   });
 
+  it("follows a move: a user who moved from Paris to Tokyo gets it at 09:00 Tokyo time", () => {
+    const moved = user("Europe/Paris", ["2026-03-04"], at("2026-03-04T10:00:00Z"));
+    const u = { ...moved, tz: "Asia/Tokyo", tzHistory: [...moved.tzHistory, { tz: "Asia/Tokyo", from: at("2026-03-06T00:00:00Z") }] };
+    expect(planLifecycle(u, options({ subscribed: new Set(["emails.recap_due"]) }), at("2026-03-07T00:00:00Z")).next).toEqual({ at: at("2026-03-09T00:00:00Z"), type: "emails.recap_due" });
+  });
+
   it("a user active in the current week only is scheduled for next Monday", () => {
     const u = user(null, ["2026-03-10"], at("2026-03-10T10:00:00Z")); // no zone: UTC
     const plan = planLifecycle(u, options({ subscribed: new Set(["emails.recap_due"]) }), at("2026-03-10T10:00:00Z"));
@@ -158,6 +164,18 @@ describe("streak reminder", () => {
     const plan = planLifecycle(u, reminders, at("2026-03-09T01:00:00Z"));
     expect(plan.due).toEqual([]);
     expect(plan.next).toEqual({ at: at("2026-03-10T01:00:00Z"), type: "emails.streak_reminder_due" });
+  });
+
+  it("weekly streaks: on Sunday evening, only while the week is not met yet", () => {
+    const weekly: StreakSettings = { ...daily, frequency: "weekly" };
+    const opts = options({ subscribed: new Set(["emails.streak_reminder_due"]), streak: weekly });
+    const u = user("UTC", [], at("2026-03-04T10:00:00Z"));
+    const streak = applyStreakEvent(createStreakState(weekly, u.created, u.created), weekly, { metricId: "m", value: 1, at: at("2026-03-04T10:00:00Z") }, u.tzHistory).state;
+    // Met in the week of 03-02: the week of 03-09 must be met next, by Sunday 03-15.
+    const plan = planLifecycle({ ...u, streak }, opts, at("2026-03-10T12:00:00Z"));
+    expect(plan.next).toEqual({ at: at("2026-03-15T18:00:00Z"), type: "emails.streak_reminder_due" });
+    const met = applyStreakEvent(streak, weekly, { metricId: "m", value: 1, at: at("2026-03-15T17:00:00Z") }, u.tzHistory).state;
+    expect(planLifecycle({ ...u, streak: met }, opts, at("2026-03-15T18:00:00Z")).due).toEqual([]);
   });
 
   it("is not scheduled without a live streak, nor on a paused date", () => {
