@@ -16,7 +16,7 @@ describe("every protocol reaches the same implementation", () => {
       body: { user: { id: "u1", tz: "Europe/London" }, value: 750 },
     });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ total: 750, achievements: [], currentStreak: null, points: {}, leaderboards: {} });
+    expect(first.body).toMatchObject({ total: 750, achievements: [], currentStreak: { length: 0, frequency: "daily", extended: false }, points: {}, leaderboards: {} });
     expect(first.body.metricId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.body).not.toHaveProperty("idempotentReplayed");
 
