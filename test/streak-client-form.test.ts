@@ -78,6 +78,9 @@ describe("streak settings in the published clients' form (PATCH)", () => {
     // Only what is sent changes; `freezes: null` turns freezes off.
     const partial = await server.rest("PATCH", PATH, { body: { evaluationMode: "AND", freezes: null } });
     expect(partial).toEqual({ status: 200, body: { ...first.body, evaluationMode: "all", freezes: null } });
+    // What a read answers can be sent back as it is.
+    expect((await server.rest("PATCH", PATH, { body: { evaluationMode: "any" } })).body.evaluationMode).toBe("any");
+    expect((await server.rest("PATCH", PATH, { body: { evaluationMode: "all" } })).body.evaluationMode).toBe("all");
     // Leaving daily clears the days off.
     const weekly = await server.rest("PATCH", PATH, { body: { frequency: "weekly", metrics: [{ key: "words", threshold: 10 }] } });
     expect(weekly.body).toMatchObject({ frequency: "weekly", daysOff: [], metrics: [{ metricId: words, key: "words", threshold: 10 }], customizationEnabled: true });
@@ -89,7 +92,7 @@ describe("streak settings in the published clients' form (PATCH)", () => {
   it.each([
     { name: "an unknown metric key", body: { metrics: [{ key: "nope", threshold: 1 }] }, error: 'metrics[0].key "nope" is not a metric of this tenant' },
     { name: "a metric twice", body: { metrics: [{ key: "words", threshold: 1 }, { key: "words", threshold: 2 }] }, error: `metrics[1].metricId "${"WORDS"}" is listed more than once: give each metric one threshold` },
-    { name: "an unknown mode", body: { evaluationMode: "all" }, error: "Invalid request: evaluation_mode: must be in list [AND, OR]" },
+    { name: "an unknown mode", body: { evaluationMode: "ALL" }, error: "Invalid request: evaluation_mode: must be in list [AND, OR, all, any]" },
     { name: "a weekday 7", body: { daysOff: [7] }, error: "daysOff[0] must be a weekday from 0 (Sunday) to 6 (Saturday), got 7" },
     { name: "a fractional weekday", body: { daysOff: [1.5] }, error: "Invalid request: daysOff[0] must be a weekday from 0 (Sunday) to 6 (Saturday), got 1.5" },
     { name: "days off of a weekly streak", body: { frequency: "weekly", daysOff: [1] }, error: 'daysOff must be empty unless the frequency is "daily" (it is "weekly")' },
@@ -214,7 +217,10 @@ describe("streak reset and rankings", () => {
       ["nobody", "error", "User does not exist"],
       ["zed", "error", "User does not exist"],
     ]);
-    expect((await server.rest("GET", "/v1/users/ula/streak")).body).toMatchObject({ length: 0, started: null });
+    const read = (await server.rest("GET", "/v1/users/ula/streak")).body;
+    expect(read).toMatchObject({ length: 0, started: null });
+    expect(read.streakHistory.at(-1).resetAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(read.streakHistory.at(-2)).not.toHaveProperty("resetAt");
     const after = (await server.rest("GET", "/v1/streaks/rankings?limit=2")).body;
     expect(after).toEqual([
       { userId: "vic", name: null, streakLength: 2 },

@@ -114,7 +114,7 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
         streak: {
           ...streakFields(streak),
           extended: streak.extended ? timestampFromDate(streak.extended) : undefined,
-          streakHistory: streak.streakHistory,
+          streakHistory: streak.streakHistory.map(({ resetAt, ...p }) => ({ ...p, resetAt: resetAt ? timestampFromDate(resetAt) : undefined })),
           pauses: streak.pauses,
         },
       };

@@ -126,7 +126,7 @@ export function createStreakAdminMethods(services: ServiceContext): Record<strin
       });
       const result = await patchStreakSettingsOf(services, scope.tenantId, {
         frequency: req.frequency === undefined ? undefined : frequencies.fromProto(req.frequency),
-        evaluationMode: req.evaluationMode === undefined ? undefined : clientModes[req.evaluationMode],
+        evaluationMode: req.evaluationMode === undefined ? undefined : (clientModes[req.evaluationMode] ?? (req.evaluationMode as StreakEvaluationMode)),
         customizationEnabled: req.customizationEnabled,
         daysOff: daysOffOf(req.daysOff, "daysOff"),
         metrics: conditions.length > 0 ? conditions : undefined,

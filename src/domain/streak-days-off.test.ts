@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { effectiveStreakSettings, emptyPreferences } from "./preferences.js";
 import type { StreakSettings } from "./streak-config.js";
-import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, isDayOff, resetStreak, type StreakDomainEvent, type StreakState } from "./streak.js";
+import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, isDayOff, resetStreak, streakHistory, type StreakDomainEvent, type StreakState } from "./streak.js";
 import type { TimeZoneChange } from "./user.js";
 
 // 2026-03-01 is a Sunday: 03-06 Friday, 03-07 Saturday, 03-08 Sunday (US DST begins), 03-09 Monday.
@@ -167,6 +167,13 @@ describe("reset", () => {
     expect(reset.reset).toBe(true);
     expect(reset.state).toMatchObject({ length: 0, started: null, lastExtendedAt: null, lastLost: null, longest: 2 });
     expect(describeStreak(reset.state, settings, [], at("2026-03-03T12:00:00Z"))).toMatchObject({ length: 0, expires: null });
+    // The period's history entry shows the reset, now and once the period is judged.
+    expect(streakHistory(reset.state, 1)).toEqual([{ periodStart: "2026-03-03", periodEnd: "2026-03-03", length: 0, usedFreeze: false, usedPause: false, resetAt: at("2026-03-03T12:00:00Z") }]);
+    expect(catchUpStreak(reset.state, settings, [], at("2026-03-05T00:00:00Z")).state.history.map((p) => [p.periodStart, p.resetAt?.toISOString() ?? null])).toEqual([
+      ["2026-03-02", null],
+      ["2026-03-03", "2026-03-03T12:00:00.000Z"],
+      ["2026-03-04", null],
+    ]);
     const again = applyStreakEvent(reset.state, settings, { metricId: A, value: 1, at: at("2026-03-03T13:00:00Z") }, []);
     expect([again.extended, again.state.length, again.state.started]).toEqual([true, 1, "2026-03-03"]);
     expect(resetStreak(createStreakState(settings, CREATED), settings, [], at("2026-03-03T12:00:00Z")).reset).toBe(false);

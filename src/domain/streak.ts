@@ -86,6 +86,8 @@ export interface StreakPeriodRecord {
   usedFreeze: boolean;
   /** A pause held the streak through this period. */
   usedPause: boolean;
+  /** When an admin reset the streak to zero in this period (absent: never). */
+  resetAt?: Date;
 }
 
 /** A planned break: local dates in the user's zone, both included. */
@@ -105,6 +107,8 @@ export interface StreakCurrentPeriod {
   met: boolean;
   /** Sum of event values within the period, by metric ID (configured metrics only), as exact decimals. */
   sums: Record<string, DecimalString>;
+  /** When an admin reset the streak in this period (absent: never). */
+  resetAt?: Date;
 }
 
 /** The last streak lost, for an admin restore. */
@@ -302,6 +306,7 @@ function record(s: StreakState, period: StreakCurrentPeriod, flags: { usedFreeze
     length: s.length,
     usedFreeze: flags.usedFreeze ?? false,
     usedPause: flags.usedPause ?? false,
+    ...(period.resetAt && { resetAt: period.resetAt }),
   });
 }
 
@@ -373,7 +378,7 @@ function skipIdlePeriods(s: StreakState, history: readonly TimeZoneChange[], cur
     // A date the zone skipped (Pacific/Apia, 2011-12-30) was never a period of the user's.
     if (d === period.start || s.frequency !== "daily" || localDateIn(startOfDateIn(d, zone), zone) === d) lived.push(d);
   }
-  for (const start of lived.reverse()) record(s, { start, zone, met: false, sums: {} });
+  for (const start of lived.reverse()) record(s, start === period.start ? period : { start, zone, met: false, sums: {} });
   newPeriod(s, last, zone);
   const start = startOfDateIn(last, zone);
   return start.getTime() > cursor.getTime() ? start : cursor;
@@ -495,6 +500,7 @@ export function streakHistory(state: StreakState, n: number): StreakPeriodRecord
       length: state.length,
       usedFreeze: false,
       usedPause: false,
+      ...(state.period.resetAt && { resetAt: state.period.resetAt }),
     });
   }
   return all.slice(-n);
@@ -681,7 +687,7 @@ export function grantFreezes(state: StreakState, settings: StreakSettings, count
 /**
  * Resets the streak to zero by admin action (the reference's reset call): catches up first, then
  * the length, start and last extension are cleared and the current period counts anew (an event
- * later in it starts a streak of 1). Freezes, pauses, history and the longest length are kept; the
+ * later in it starts a streak of 1); the period's history entry shows `resetAt`. Freezes, pauses, history and the longest length are kept; the
  * reset streak cannot be restored, nor can an earlier loss. `reset` is false when there was no
  * streak to reset.
  */
@@ -699,7 +705,7 @@ export function resetStreak(
   s.started = null;
   s.lastExtendedAt = null;
   s.lastLost = null;
-  if (s.period) s.period = { ...s.period, met: false, sums: {} };
+  if (s.period) s.period = { ...s.period, met: false, sums: {}, resetAt: now };
   return { state: s, events, reset: true };
 }
 
