@@ -202,7 +202,7 @@ export interface WebhookPayloads {
 /** The reference `StreakResponse` (the streak read), as JSON. */
 export type StreakReadPayload = Omit<StreakReadView, "extended" | "streakHistory" | "pauses"> & {
   extended: string | null;
-  streakHistory: Array<{ periodStart: string; periodEnd: string; length: number; usedFreeze: boolean; usedPause: boolean }>;
+  streakHistory: Array<{ periodStart: string; periodEnd: string; length: number; usedFreeze: boolean; usedPause: boolean; resetAt?: string }>;
   pauses: Array<{ id: string; start: string; end: string }>;
 };
 
@@ -210,7 +210,7 @@ export function streakReadPayload(streak: StreakReadView): StreakReadPayload {
   return {
     ...streak,
     extended: streak.extended ? isoTime(streak.extended) : null,
-    streakHistory: streak.streakHistory.map((p) => ({ periodStart: p.periodStart, periodEnd: p.periodEnd, length: p.length, usedFreeze: p.usedFreeze, usedPause: p.usedPause })),
+    streakHistory: streak.streakHistory.map(({ resetAt, ...p }) => ({ ...p, ...(resetAt && { resetAt: isoTime(resetAt) }) })),
     pauses: streak.pauses.map((p) => ({ id: p.id, start: p.start, end: p.end })),
   };
 }
