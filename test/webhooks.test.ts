@@ -32,6 +32,10 @@ const ALL_TYPES = [
   "leaderboard.changed",
   "leaderboard.finished",
   "leaderboard.rank_changed",
+  "emails.recap_due",
+  "emails.reactivation_due",
+  "emails.streak_reminder_due",
+  "emails.achievement_due",
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -182,7 +186,7 @@ describe("webhook endpoints (Admin API)", () => {
   });
 
   it("refuse unknown event types on every protocol", async () => {
-    const rest = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: "https://example.com/h", eventTypes: ["emails.recap_due"] }] });
+    const rest = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: "https://example.com/h", eventTypes: ["emails.weekly_digest"] }] });
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatch(/event_types\[0\]/);
     await expect(

@@ -9,7 +9,8 @@ import { effectiveStreakSettings } from "./preferences.js";
 import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, nextStreakDueAt, type StreakDomainEvent, type StreakView } from "./streak.js";
 import { isInControlGroup } from "./settings.js";
 import { createUserState, type UserState } from "./user.js";
-import { messagesForUserEvents, type UserEvents, type WebhookSettings } from "./webhooks.js";
+import { lifecycleMessages, messagesForUserEvents, type UserEvents, type WebhookSettings } from "./webhooks.js";
+import { planLifecycle } from "./lifecycle.js";
 
 /** The configuration the engine reacts with (a snapshot read once per call). */
 export interface EngineConfig {
@@ -105,12 +106,24 @@ export function eventsOf(reactions: Reactions): UserEvents {
 
 /**
  * The last pure step of every change to a user, once its leaderboard results are known: the webhook
- * messages of what happened go into the outbox (written with the change itself), and the time when
- * time-driven work is next due is set. Carried out by the pipeline's one applier (`applyUserChange`).
+ * messages of what happened go into the outbox (written with the change itself), then the lifecycle
+ * messages due at `now` (`emails.*`, domain/lifecycle.ts) with their marks, and the time when
+ * time-driven work is next due is set (the earliest of the streak's, the time triggers' and the
+ * next lifecycle message's). Carried out by the pipeline's one applier (`applyUserChange`). `now`
+ * is the clock (`at` is the change's moment, earlier for a backdated event).
  */
-export function completeChange(state: UserState, events: UserEvents, config: EngineConfig, at: Date): UserState {
-  const next = notify(state, events, config, at);
-  next.dueAt = nextDueAt(next, config);
+export function completeChange(state: UserState, events: UserEvents, config: EngineConfig, at: Date, now: Date = at): UserState {
+  let next = notify(state, events, config, at);
+  let lifecycleAt: Date | null = null;
+  const subscribed = config.webhooks?.subscribed;
+  if (subscribed && subscribed.size > 0) {
+    const plan = planLifecycle(next, { subscribed, streak: effectiveStreakSettings(config.streak, next.preferences) }, now);
+    const messages = lifecycleMessages(next, plan.due, config.webhooks, now);
+    next = { ...next, lifecycle: plan.marks, outbox: messages.length > 0 ? [...next.outbox, ...messages] : next.outbox };
+    lifecycleAt = plan.next?.at ?? null;
+  }
+  const due = nextDueAt(next, config);
+  next.dueAt = due && lifecycleAt ? (due < lifecycleAt ? due : lifecycleAt) : (due ?? lifecycleAt);
   return next;
 }
 

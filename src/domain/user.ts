@@ -8,6 +8,7 @@ import type { StreakState } from "./streak.js";
 import type { OutboxMessage } from "./webhooks.js";
 import { emptyPreferences, type UserPreferences } from "./preferences.js";
 import { checkDate } from "./plain-dates.js";
+import type { LifecycleMarks } from "./lifecycle.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -76,6 +77,8 @@ export interface UserState {
    * change writes them only when they move; null: never written.
    */
   streakRanks: { active: number; longest: number } | null;
+  /** Which lifecycle messages (`emails.*` webhooks) were sent, so each is sent once (domain/lifecycle.ts). */
+  lifecycle: LifecycleMarks;
 }
 
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
@@ -122,6 +125,7 @@ export function createUserState(userId: string, now: Date, control = false): Use
     outbox: [],
     preferences: emptyPreferences(),
     streakRanks: null,
+    lifecycle: {},
   };
 }
 

@@ -301,7 +301,8 @@ describe("endpoints", () => {
   it("checks event types", () => {
     expect(checkEventTypes(["points.changed", "leaderboard.rank_changed"])).toBeNull();
     expect(checkEventTypes([])).toMatch(/at least one/);
-    expect(checkEventTypes(["points.changed", "emails.recap_due"])).toMatch(/Unknown event types: emails.recap_due/);
+    expect(checkEventTypes(["points.changed", "emails.weekly_digest"])).toMatch(/Unknown event types: emails.weekly_digest/);
+    expect(checkEventTypes(["emails.recap_due", "emails.reactivation_due", "emails.streak_reminder_due", "emails.achievement_due"])).toBeNull();
     expect(checkEventTypes(["points.changed", "points.changed"])).toMatch(/repeat/);
   });
 });

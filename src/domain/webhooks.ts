@@ -25,13 +25,14 @@ import type { LeaderboardResult, RankedLeaderboard } from "./leaderboard-entries
 import type { LeaderboardRun } from "./leaderboard-runs.js";
 import type { PointsAward, PointsConfig, PointsEvent } from "./points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig } from "./points-config.js";
-import type { StreakDomainEvent, StreakView } from "./streak.js";
+import type { StreakDomainEvent, StreakReadView, StreakView } from "./streak.js";
+import { lifecycleAllowed, type DueLifecycleMessage } from "./lifecycle.js";
 import type { UserState } from "./user.js";
 
 // ---------------------------------------------------------------------------------------------
 // Event types
 
-/** Every event type an endpoint can subscribe to (the reference's, without its e-mail events). */
+/** Every event type an endpoint can subscribe to (the reference's; `emails.*` are due lifecycle messages, domain/lifecycle.ts). */
 export const WEBHOOK_EVENT_TYPES = [
   "achievement.completed",
   "points.changed",
@@ -47,6 +48,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "leaderboard.changed",
   "leaderboard.finished",
   "leaderboard.rank_changed",
+  "emails.recap_due",
+  "emails.reactivation_due",
+  "emails.streak_reminder_due",
+  "emails.achievement_due",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -187,6 +192,26 @@ export interface WebhookPayloads {
       previousValue: number | null;
       breakdownAttributeValues?: Array<{ key: string; value: string }>;
     };
+  };
+  "emails.recap_due": { user: UserPayload; recap: { periodStart: string; periodEnd: string } };
+  "emails.reactivation_due": { user: UserPayload; reactivation: { messageNumber: number; daysSinceLastActive: number } };
+  "emails.streak_reminder_due": { user: UserPayload; streak: StreakReadPayload };
+  "emails.achievement_due": { user: UserPayload; achievement: Record<string, Json> };
+}
+
+/** The reference `StreakResponse` (the streak read), as JSON. */
+export type StreakReadPayload = Omit<StreakReadView, "extended" | "streakHistory" | "pauses"> & {
+  extended: string | null;
+  streakHistory: Array<{ periodStart: string; periodEnd: string; length: number; usedFreeze: boolean; usedPause: boolean; resetAt?: string }>;
+  pauses: Array<{ id: string; start: string; end: string }>;
+};
+
+export function streakReadPayload(streak: StreakReadView): StreakReadPayload {
+  return {
+    ...streak,
+    extended: streak.extended ? isoTime(streak.extended) : null,
+    streakHistory: streak.streakHistory.map(({ resetAt, ...p }) => ({ ...p, ...(resetAt && { resetAt: isoTime(resetAt) }) })),
+    pauses: streak.pauses.map((p) => ({ id: p.id, start: p.start, end: p.end })),
   };
 }
 
@@ -375,6 +400,11 @@ export function messagesForUserEvents(
   }
   for (const { achievement, completion } of events.achievements ?? []) {
     add("achievement.completed", () => ({ user: u(), achievement: achievementPayload(achievement, completion, points.metricNames) }), completion.achievedAt);
+    if (lifecycleAllowed(user, "emails.achievement_due", settings.subscribed)) {
+      const fact = lifecycleFact(settings.tenant, user.userId, "emails.achievement_due", `${achievement.id}/${isoTime(completion.achievedAt)}`);
+      const payload = { user: u(), achievement: achievementPayload(achievement, completion, points.metricNames) };
+      messages.push(createMessage("emails.achievement_due", payload, { id: deterministicMessageId(fact), tenant: settings.tenant, at: completion.achievedAt }));
+    }
   }
   const pointsEvents = events.pointsEvents ?? [];
   for (const e of pointsEvents) {
@@ -418,6 +448,38 @@ export function messagesForUserEvents(
       }),
       at,
     );
+  }
+  return messages;
+}
+
+/** What a lifecycle message's ID derives from: the tenant, the user, the type and its period (or step, date, completion). */
+function lifecycleFact(tenant: string | null, userId: string, type: string, key: string): string {
+  return JSON.stringify(["lifecycle", tenant, userId, type, key]);
+}
+
+/**
+ * The messages of the lifecycle messages due now (domain/lifecycle.ts `planLifecycle`), dated `now`
+ * (the reference's `timestamp`: when it was sent). Only types someone subscribes to; IDs derive
+ * from the user and the period, so the same message always has the same ID.
+ */
+export function lifecycleMessages(user: UserState, due: readonly DueLifecycleMessage[], settings: WebhookSettings | undefined, now: Date): OutboxMessage[] {
+  if (!settings || due.length === 0) return [];
+  const messages: OutboxMessage[] = [];
+  const u = userPayload(user);
+  for (const d of due) {
+    if (!settings.subscribed.has(d.type)) continue;
+    const meta = { id: deterministicMessageId(lifecycleFact(settings.tenant, user.userId, d.type, d.key)), tenant: settings.tenant, at: now };
+    switch (d.type) {
+      case "emails.recap_due":
+        messages.push(createMessage(d.type, { user: u, recap: d.recap }, meta));
+        break;
+      case "emails.reactivation_due":
+        messages.push(createMessage(d.type, { user: u, reactivation: d.reactivation }, meta));
+        break;
+      case "emails.streak_reminder_due":
+        messages.push(createMessage(d.type, { user: u, streak: streakReadPayload(d.streak) }, meta));
+        break;
+    }
   }
   return messages;
 }

@@ -74,6 +74,7 @@ export async function applyUserChange(
   const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at);
   // The tenant's streak rankings follow every change of the streak's length.
   const streakRanked = await rankStreak(ctx, tenantId, ranked.state, change.at);
-  const state = completeChange(streakRanked, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at);
+  const now = ctx.now();
+  const state = completeChange(streakRanked, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at, now > change.at ? now : change.at);
   return { state, leaderboards: ranked.leaderboards };
 }
