@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import pino from "pino";
-import { readConfig } from "./config.js";
+import { ConfigError, readConfig } from "./config.js";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-db.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { startService } from "./service.js";
@@ -39,9 +39,9 @@ async function main(): Promise<void> {
     instanceLeaseMs: config.instanceLeaseMs,
     userCacheEntries: config.userCacheEntries,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
-    atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
+    atPipelinePoint: crashAtPipelinePoint(config.test.crashAt),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.
-    eventBatchLeaseMs: Number(process.env.GAMIFICATION_TEST_BATCH_LEASE_MS) || undefined,
+    eventBatchLeaseMs: config.test.batchLeaseMs,
     webhooks: {
       allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
       retryScheduleMs: config.webhooks.retryScheduleMs,
@@ -49,7 +49,7 @@ async function main(): Promise<void> {
       retentionMs: config.webhooks.retentionDays * 86_400_000,
       secretsKey: webhookSecretsKey ? parseSecretsKey(webhookSecretsKey) : null,
       // Test-only: a short lease lets a restarted server take over a crashed server's webhook work at once.
-      leaseMs: Number(process.env.GAMIFICATION_TEST_WEBHOOK_LEASE_MS) || undefined,
+      leaseMs: config.test.webhookLeaseMs,
     },
     logger,
   });
@@ -111,6 +111,7 @@ async function readOrCreateDevSecretsKey(dataDir: string): Promise<string> {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A refused configuration value: its message names the variable; no stack trace.
+  console.error(error instanceof ConfigError ? `Invalid configuration: ${error.message}` : error);
   process.exit(1);
 });
