@@ -321,7 +321,9 @@ async function processBatch(
     for (const index of indexes) {
       if (lost || failure !== null || options.stopping()) return;
       try {
-        progress.outcomes[index] = (await recordEvent(ctx, batch.tenantId, events[index]!)).kind;
+        const { kind } = await recordEvent(ctx, batch.tenantId, events[index]!);
+        progress.outcomes[index] = kind;
+        ctx.observer?.eventRecorded(kind, "batch");
       } catch (error) {
         if (!isEventError(error)) throw error;
         fail(index, error.message);

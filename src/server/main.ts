@@ -15,6 +15,9 @@ import { parseSecretsKey } from "../store/webhook-secrets.js";
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = pino({ level: config.logLevel, redact: ["req.headers['x-api-key']", "*.apiKey", "*.adminApiKey", "*.secret", "*.secretsKey"] });
+  // Tracing is loaded only when a collector is configured: without it, not even the SDK is imported.
+  const tracing = config.otlpEndpoint ? (await import("./tracing.js")).startTracing() : undefined;
+  if (tracing) logger.info({ endpoint: config.otlpEndpoint }, "tracing on: spans are exported over OTLP/HTTP");
   let embedded: EmbeddedDatabase | undefined;
   let mongodbUri = config.mongodbUri;
   let adminApiKey = config.adminApiKey;
@@ -39,6 +42,9 @@ async function main(): Promise<void> {
     instanceLeaseMs: config.instanceLeaseMs,
     userCacheEntries: config.userCacheEntries,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
+    metricsToken: config.metricsToken,
+    tracing,
+    shutdownGraceMs: config.shutdownGraceMs,
     atPipelinePoint: crashAtPipelinePoint(config.test.crashAt),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.
     eventBatchLeaseMs: config.test.batchLeaseMs,
@@ -66,9 +72,11 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    logger.info({ signal, inFlightGraceMs: config.shutdownGraceMs }, "shutting down: draining requests in flight");
     await service.close();
+    await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, "exporting the last spans failed"));
     await embedded?.stop();
+    logger.info("stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
