@@ -120,6 +120,8 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
   });
   const metrics = options.metrics?.metrics;
   let inFlight = 0;
+  /** HTTP/1.1 answers being prepared: told to close their connection when a shutdown starts. */
+  const busyHttp1 = new Set<NodeResponse>();
   let draining = false;
   let drained: (() => void) | null = null;
   const handler = (req: NodeRequest, res: NodeResponse) => {
@@ -131,12 +133,14 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
     inFlight += 1;
     // Shutting down: the connection is not kept for another request.
     if (draining && req.httpVersionMajor === 1) res.setHeader("connection", "close");
+    else if (req.httpVersionMajor === 1) busyHttp1.add(res);
     // A client's reset or abort surfaces as an error on its own request or response: never fatal.
     req.on("error", (error) => info.log.debug({ err: error, path }, "request stream error"));
     res.on("error", (error) => info.log.debug({ err: error, path }, "response stream error"));
     if (req.httpVersionMajor === 2) limitHttp2Request(req as http2.Http2ServerRequest, limits.requestTimeoutMs);
     res.on("close", () => {
       inFlight -= 1;
+      busyHttp1.delete(res);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = res.writableFinished ? res.statusCode : null;
       // gRPC answers 200 whatever the outcome: its code counts, as Connect maps it to HTTP. 499: the client went away.
@@ -235,6 +239,7 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
         // Idle HTTP/1.1 connections end now; busy ones answer with `Connection: close`; HTTP/2
         // sessions get a GOAWAY and finish their streams.
         h1.closeIdleConnections();
+        for (const res of busyHttp1) if (!res.headersSent) res.setHeader("connection", "close");
         for (const session of sessions) session.close();
         if (inFlight > 0) {
           await new Promise<void>((resolve) => {

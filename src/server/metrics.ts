@@ -13,6 +13,8 @@ export interface ScrapeSources {
   batchBacklog(): Promise<number>;
   /** Webhook deliveries ready to attempt. */
   webhookQueueDepth(): Promise<number>;
+  /** Requests being served now (this one included). */
+  requestsInFlight(): number;
 }
 
 export interface ServiceMetrics {
@@ -58,6 +60,14 @@ export function createMetrics(sources: ScrapeSources): ServiceMetrics {
     labelNames: ["route", "protocol", "status"] as const,
     buckets: LATENCY_BUCKETS,
     registers: [registry],
+  });
+  new Gauge({
+    name: "gamification_requests_in_flight",
+    help: "Requests being served now, the scrape included",
+    registers: [registry],
+    collect() {
+      this.set(sources.requestsInFlight());
+    },
   });
   const events = new Counter({
     name: "gamification_events_total",

@@ -152,10 +152,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       retentionMs: options.webhooks?.retentionMs ?? 30 * 86_400_000,
     },
   };
+  let server: RunningHttpServer | undefined;
   const metrics = createMetrics({
     schedulerLagMs: () => schedulerLagMs(context),
     batchBacklog: () => database.collections.metricEventBatchQueue.estimatedDocumentCount(),
     webhookQueueDepth: () => database.collections.webhookReady.estimatedDocumentCount(),
+    requestsInFlight: () => server?.inFlight() ?? 0,
   });
   metrics.watchCommands(database.client);
   context.observer = metrics.observer;
@@ -200,7 +202,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     for (const { service, methods } of services) router.service(service, methods as never);
     registerReflection(router, [...new Set(definitions.map((d) => d.file))]);
   };
-  let server: RunningHttpServer;
   try {
     server = await startHttpServer(
       {
@@ -245,14 +246,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   workersRunning = true;
   let closing: Promise<void> | null = null;
   return {
-    port: server.port,
+    port: server!.port,
     context,
     metrics,
     close: () =>
       (closing ??= (async () => {
         stopping = true;
         // Requests in flight may still need the workers' wake-ups and the database: drain them first.
-        await server.close();
+        await server!.close();
         await Promise.all([batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
         workersRunning = false;
         await instanceLease?.release();
