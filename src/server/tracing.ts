@@ -30,7 +30,7 @@ export function startTracing(): Tracing {
         });
         info.traceId = span.spanContext().traceId;
         res.once("close", () => {
-          if (info.route !== null) span.updateName(`${req.method} ${info.route}`);
+          if (info.route !== null) span.updateName(info.route);
           span.setAttributes({
             "http.route": info.route ?? "unmatched",
             "rpc.system": info.protocol === "rest" ? "rest" : info.protocol,
