@@ -117,6 +117,7 @@ describe("tracing", () => {
   let collector: Server;
   let collectorUrl: string;
   const exports: any[] = [];
+  const paths: string[] = [];
 
   beforeAll(async () => {
     // A small OTLP/HTTP receiver: it keeps every JSON export POSTed to /v1/traces.
@@ -124,6 +125,7 @@ describe("tracing", () => {
       const chunks: Buffer[] = [];
       req.on("data", (c: Buffer) => chunks.push(c));
       req.on("end", () => {
+        paths.push(req.url ?? "");
         if (req.method === "POST" && req.url === "/v1/traces") exports.push(JSON.parse(Buffer.concat(chunks).toString("utf8")));
         res.writeHead(200, { "content-type": "application/json" });
         res.end("{}");
@@ -169,6 +171,7 @@ describe("tracing", () => {
           .find((l) => l.requestId === "traced-req-1" && l.msg === "request"),
       );
       expect(logLine.traceId).toBe(request.traceId);
+      expect(paths.every((p) => p === "/v1/traces")).toBe(true); // traces only: no OTLP metrics or logs
     } finally {
       child.process.kill("SIGTERM");
       await child.exited;

@@ -6,7 +6,7 @@ import { DEFAULT_INSTANCE_LEASE_MS } from "../store/instance-lease.js";
 import type { WriteMode } from "../store/users.js";
 import { parseSecretsKey } from "../store/webhook-secrets.js";
 import type { EmbeddedDbSync } from "./embedded-db.js";
-import { DEFAULT_LIMITS, type ServerLimits } from "./http-server.js";
+import { DEFAULT_LIMITS, DEFAULT_SHUTDOWN_GRACE_MS, type ServerLimits } from "./http-server.js";
 
 /** Service configuration, read once from the environment. */
 export interface Config {
@@ -204,7 +204,7 @@ const VARIABLES = {
   RATE_LIMIT_TENANT_BURST: requestCount("`RATE_LIMIT_TENANT`"),
   METRICS_TOKEN: optionalText(),
   OTEL_EXPORTER_OTLP_ENDPOINT: url("(tracing off)"),
-  SHUTDOWN_GRACE_MS: positiveInteger(10_000),
+  SHUTDOWN_GRACE_MS: positiveInteger(DEFAULT_SHUTDOWN_GRACE_MS),
   GAMIFICATION_TEST_CRASH_AT: internal(optionalText()),
   GAMIFICATION_TEST_BATCH_LEASE_MS: internal(parsed<number | undefined>("(none)", undefined, (raw) => Number(raw) || undefined)),
   GAMIFICATION_TEST_WEBHOOK_LEASE_MS: internal(parsed<number | undefined>("(none)", undefined, (raw) => Number(raw) || undefined)),

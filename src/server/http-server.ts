@@ -90,6 +90,10 @@ class RequestState implements RequestInfo {
     readonly requestId: string,
     private readonly logger: Logger,
   ) {}
+  /** True once the child logger exists. */
+  get hasLog(): boolean {
+    return this.#log !== undefined;
+  }
   get log(): Logger {
     return (this.#log ??= this.logger.child(this.traceId === null ? { requestId: this.requestId } : { requestId: this.requestId, traceId: this.traceId }));
   }
@@ -145,8 +149,11 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
       const status = res.writableFinished ? res.statusCode : null;
       // gRPC answers 200 whatever the outcome: its code counts, as Connect maps it to HTTP. 499: the client went away.
       metrics?.requestFinished(info.route ?? "unmatched", info.protocol, status === null ? 499 : info.protocol !== "rest" && info.rpcCode !== null ? httpStatusOfCode(info.rpcCode) : status, seconds);
-      info.log.info(
+      // The request line needs no child logger of its own: the IDs are fields of the line.
+      (info.hasLog ? info.log : logger).info(
         {
+          requestId: info.hasLog ? undefined : info.requestId,
+          traceId: info.hasLog ? undefined : (info.traceId ?? undefined),
           method: req.method,
           path,
           route: info.route,

@@ -17,7 +17,14 @@ export interface Tracing extends ServiceTracing {
 }
 
 export function startTracing(): Tracing {
-  const sdk = new NodeSDK({ serviceName: process.env.OTEL_SERVICE_NAME ?? "gamification-service", traceExporter: new OTLPTraceExporter(), instrumentations: [] });
+  const sdk = new NodeSDK({
+    serviceName: process.env.OTEL_SERVICE_NAME ?? "gamification-service",
+    traceExporter: new OTLPTraceExporter(),
+    instrumentations: [],
+    // Traces only: metrics are Prometheus' (GET /metrics), logs are pino's on stdout.
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
   sdk.start();
   const tracer = trace.getTracer("gamification-service");
   return {
