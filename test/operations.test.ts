@@ -222,6 +222,25 @@ describe("request IDs", () => {
     expect(line).toMatchObject({ route: "POST /api/metrics/{key}/event", status: 201, requestId: "logged-req-1" });
     expect(logLines.filter((l) => l.msg === "request").every((l) => typeof l.requestId === "string")).toBe(true);
   });
+
+  it("are on the lines logged deeper down, e.g. an unexpected error in a guarded method", async () => {
+    const config = server.service.context.config;
+    const original = config.tenantByCustomerId;
+    config.tenantByCustomerId = async () => {
+      throw new Error("tenant lookup broke");
+    };
+    try {
+      const response = await fetch(`${server.baseUrl}/v1/users/sam`, { headers: { "x-api-key": ADMIN_KEY, "tenant-id": "acme", "x-request-id": "broken-req-1" } });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: "Internal error", requestId: "broken-req-1" });
+    } finally {
+      config.tenantByCustomerId = original;
+    }
+    const error = await waitFor("the error's log line", async () => logLines.find((l) => l.msg === "unexpected error" && l.err?.message === "tenant lookup broke"));
+    expect(error.requestId).toBe("broken-req-1");
+    const requestLine = logLines.find((l) => l.msg === "request" && l.requestId === "broken-req-1");
+    expect(requestLine).toMatchObject({ status: 500, route: "GET /v1/users/{id}" });
+  });
 });
 
 describe("readiness and draining", () => {
