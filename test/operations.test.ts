@@ -1,13 +1,15 @@
 // Operations over the network: Prometheus metrics, request IDs, readiness and the drain of
 // requests in flight when the service closes. (Configuration, SIGTERM and tracing run the real
 // entry point in a child process: test/operations-process.test.ts.)
+import http2 from "node:http2";
 import net from "node:net";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Writable } from "node:stream";
 import { createClient as createConnectClient, ConnectError } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApplicationService } from "../src/gen/gamification/v1/application_service_pb.js";
+import { ApplicationService, TrackMetricEventRequestSchema, TrackMetricEventResponseSchema } from "../src/gen/gamification/v1/application_service_pb.js";
 import { ADMIN_KEY, startTestServer, type TestServer } from "./helpers/server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
@@ -279,6 +281,52 @@ describe("readiness and draining", () => {
     expect(response).toMatch(/^HTTP\/1\.1 201/);
     expect(response).toMatch(/\r\nconnection: close\r\n/i);
     expect(JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4))).toMatchObject({ total: 3 });
+    await closed;
+    await closing.database.close();
+  });
+});
+
+describe("draining HTTP/2", () => {
+  it("a gRPC call in flight at close gets its answer; the session gets a GOAWAY", async () => {
+    const closing = await startTestServer({ shutdownGraceMs: 30_000 });
+    await closing.rest("POST", "/admin/v1/metrics", { body: [{ key: "slow", name: "Slow" }] });
+    const message = toBinary(TrackMetricEventRequestSchema, create(TrackMetricEventRequestSchema, { key: "slow", user: { id: "xia" }, value: 2 }));
+    const envelope = Buffer.alloc(5 + message.length);
+    envelope.writeUInt32BE(message.length, 1);
+    Buffer.from(message).copy(envelope, 5);
+
+    const session = http2.connect(closing.baseUrl);
+    let goaway = false;
+    session.on("goaway", () => (goaway = true));
+    session.on("error", () => undefined);
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/gamification.v1.ApplicationService/TrackMetricEvent",
+      "content-type": "application/grpc+proto",
+      te: "trailers",
+      "x-api-key": ADMIN_KEY,
+    });
+    const chunks: Buffer[] = [];
+    let headers: http2.IncomingHttpHeaders = {};
+    let trailers: http2.IncomingHttpHeaders = {};
+    stream.on("response", (h) => (headers = h));
+    stream.on("trailers", (t) => (trailers = t));
+    stream.on("data", (c: Buffer) => chunks.push(c));
+    const ended = new Promise<void>((resolve) => stream.on("close", () => resolve()));
+    stream.write(envelope.subarray(0, 7));
+    const port = closing.service.port;
+    await waitFor("the call to be in flight", async () => sample(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), "gamification_requests_in_flight") >= 2);
+
+    const closed = closing.service.close();
+    await waitFor("the GOAWAY", async () => goaway);
+    stream.end(envelope.subarray(7));
+    await ended;
+    expect(headers[":status"]).toBe(200);
+    expect(headers["x-request-id"]).toMatch(UUID);
+    expect(trailers["grpc-status"]).toBe("0");
+    const answer = Buffer.concat(chunks);
+    expect(fromBinary(TrackMetricEventResponseSchema, answer.subarray(5, 5 + answer.readUInt32BE(1))).total).toBe(2);
+    session.close();
     await closed;
     await closing.database.close();
   });
