@@ -11,6 +11,8 @@
 //   BENCH_CONCURRENCY     comma-separated concurrencies (default 1,8)
 //   BENCH_SECONDS         measured seconds per case (default 5), after BENCH_WARMUP (default 1)
 //   BENCH_IDLE_SECONDS    how long idle background load is counted (default 10)
+//   BENCH_PROFILES        comma-separated profiles to measure (default bare,full)
+//   BENCH_CPU_PROFILE     a directory: each measured case of a profile writes a V8 CPU profile there
 //   MONGODB_URI           use this server (a fresh database is created and dropped) instead of FerretDB
 //
 // Profiles, each in its own tenant:
@@ -28,10 +30,11 @@
 // commands per event, ratio to the raw baseline. Idle: commands per second the background loops
 // send with no traffic. Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { Session } from "node:inspector";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BSON, MongoClient, type CommandStartedEvent } from "mongodb";
 import pino from "pino";
@@ -40,7 +43,7 @@ import { startFerretDb } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
 import { rankingScope, rankingsOf } from "../src/pipeline/leaderboard-entries.js";
 import { userDocument, type UserDocument } from "../src/store/users.js";
-import { drive, monitoredUriOf } from "./drive.js";
+import { drive, driveHttp, monitoredUriOf, type HttpLoad } from "./drive.js";
 
 const env = process.env;
 const existingUsers = wholeNumber(env.BENCH_EXISTING_USERS ?? "20000", "BENCH_EXISTING_USERS");
@@ -50,19 +53,26 @@ const warmupSeconds = Number(env.BENCH_WARMUP ?? "1");
 const idleSeconds = Number(env.BENCH_IDLE_SECONDS ?? "10");
 const GROWTH_BASE = Math.min(1000, existingUsers);
 const ADMIN_KEY = `adm_bench${randomBytes(4).toString("hex")}.${randomBytes(32).toString("base64url")}`;
-const PROFILES = ["bare", "full"] as const;
-type Profile = (typeof PROFILES)[number];
+const ALL_PROFILES = ["bare", "full"] as const;
+type Profile = (typeof ALL_PROFILES)[number];
+const PROFILES = (env.BENCH_PROFILES ?? ALL_PROFILES.join(",")).split(",").map((name) => {
+  const profile = ALL_PROFILES.find((p) => p === name.trim());
+  if (!profile) throw new Error(`BENCH_PROFILES: "${name}" is not one of ${ALL_PROFILES.join(", ")}`);
+  return profile;
+});
 
 // ---- database, service and command accounting ----------------------------------------------------
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let serverUri = env.MONGODB_URI ?? "";
+let databasePid: number | undefined;
 if (!serverUri) {
   const dataDir = await mkdtemp(join(tmpdir(), "gamification-bench-"));
   process.once("exit", () => rmSync(dataDir, { recursive: true, force: true }));
   const database = await startFerretDb({ dataDir });
   cleanups.push(() => database.stop());
   serverUri = database.uri;
+  databasePid = database.pid;
 }
 const dbName = `bench_${randomBytes(6).toString("hex")}`;
 const monitoredUri = monitoredUriOf(serverUri);
@@ -187,6 +197,37 @@ async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
 
 // ---- measurement ---------------------------------------------------------------------------------
 
+/**
+ * Milliseconds used so far by the service's event loop (busy time of this process's main thread,
+ * which the load generator's worker thread does not share) and CPU milliseconds of the embedded database.
+ */
+function cpuMs(): { process: number; database: number | null } {
+  const busy = performance.eventLoopUtilization().active;
+  let database: number | null = null;
+  if (databasePid !== undefined) {
+    // /proc/<pid>/stat: fields 14 and 15 (utime, stime) in clock ticks, counted after the ")" that ends the name.
+    const fields = readFileSync(`/proc/${databasePid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
+    database = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  }
+  return { process: busy, database };
+}
+const CLOCK_TICKS = 100;
+
+/** Starts V8's CPU profiler on this process; the returned function stops it and writes the profile. */
+async function startCpuProfile(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<any>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  await post("Profiler.enable");
+  await post("Profiler.start");
+  return async (file) => {
+    const { profile } = await post("Profiler.stop");
+    session.disconnect();
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+  };
+}
+
 interface Row {
   users: number;
   profile: Profile | "baseline";
@@ -198,25 +239,37 @@ interface Row {
   byCollection: Record<string, number>;
   writeBytesPerEvent: number;
   writeBytesByCollection: Record<string, number>;
+  /** Milliseconds per event: the service's busy event loop (`process`) and the embedded database's CPU. */
+  cpuMsPerEvent: { process: number; database: number | null };
   ratio: number | null;
 }
 const rows: Row[] = [];
 const idle: Array<{ users: number; commandsPerSecond: number; byCollection: Record<string, number> }> = [];
 
-const pickUser = (among: number) => (Math.random() < 0.05 ? `new-${randomBytes(6).toString("hex")}` : `user-${Math.floor(Math.random() * among)}`);
-const event = (tenantHeader: string | undefined, among = () => seeded) => async () => {
-  await call("POST", "/api/metrics/words/event", { user: { id: pickUser(among()) }, value: 5 }, tenantHeader);
-};
+/** Event calls over REST to users picked at random among the first `among` (bench/event-request.cjs). */
+const event = (tenantHeader: string | undefined, among = seeded): HttpLoad => ({
+  url: `${baseUrl}/api/metrics/words/event`,
+  method: "POST",
+  headers: { "content-type": "application/json", "x-api-key": ADMIN_KEY, ...(tenantHeader ? { "tenant-id": tenantHeader } : {}) },
+  setupRequest: fileURLToPath(new URL("./event-request.cjs", import.meta.url)),
+  env: { BENCH_LOAD_USERS: String(among) },
+});
 const baselineCall = async () => {
   await db.collection<{ _id: string; total: number }>("bench_baseline").findOneAndUpdate({ _id: `user-${Math.floor(Math.random() * seeded)}` }, { $inc: { total: 1 } }, { returnDocument: "after" });
 };
 
-async function measure(profile: Row["profile"], concurrency: number, run: () => Promise<void>): Promise<Row> {
-  await drive(concurrency, warmupSeconds, 1, run);
+/** Measures one case: the baseline's database calls from this process, or a profile's event calls over HTTP. */
+async function measure(profile: Row["profile"], concurrency: number, run: (() => Promise<void>) | HttpLoad): Promise<Row> {
+  const go = (durationS: number) => (typeof run === "function" ? drive(concurrency, durationS, 1, run) : driveHttp(concurrency, durationS, run));
+  await go(warmupSeconds);
   const tally = newTally();
   if (profile === "baseline") baselineTally = tally;
   else serviceTally = tally;
-  const m = await drive(concurrency, seconds, 0, run);
+  const profiling = env.BENCH_CPU_PROFILE && profile !== "baseline" ? await startCpuProfile() : undefined;
+  const cpuBefore = cpuMs();
+  const m = await go(seconds);
+  const cpuAfter = cpuMs();
+  await profiling?.(join(env.BENCH_CPU_PROFILE!, `${profile}-${seeded}-c${concurrency}.cpuprofile`));
   if (m.errors > 0) console.error(`${profile}: ${m.errors} errors, first: ${m.firstError}`);
   const perEvent = (n: number) => n / Math.max(1, m.events);
   const byCollection: Record<string, number> = {};
@@ -224,7 +277,7 @@ async function measure(profile: Row["profile"], concurrency: number, run: () => 
   const commandsPerEvent = Object.values(byCollection).reduce((a, b) => a + b, 0);
   const writeBytesByCollection: Record<string, number> = {};
   for (const [key, n] of tally.writeBytesByCollection) writeBytesByCollection[key] = perEvent(n);
-  return { users: seeded, profile, concurrency, eventsPerSecond: m.eventsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, commandsPerEvent, byCollection, writeBytesPerEvent: perEvent(tally.writeBytes), writeBytesByCollection, ratio: null };
+  return { users: seeded, profile, concurrency, eventsPerSecond: m.eventsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, commandsPerEvent, byCollection, writeBytesPerEvent: perEvent(tally.writeBytes), writeBytesByCollection, cpuMsPerEvent: { process: perEvent(cpuAfter.process - cpuBefore.process), database: cpuAfter.database === null ? null : perEvent(cpuAfter.database - cpuBefore.database!) }, ratio: null };
 }
 
 async function measureIdle(users: number): Promise<void> {
@@ -240,12 +293,15 @@ const f = (n: number, digits = 1) => n.toFixed(digits);
 try {
   console.log(`storage benchmark: ${buildInfo.ferretdbVersion ? `FerretDB ${buildInfo.ferretdbVersion}` : `MongoDB ${buildInfo.version}`}, write mode ${service.context.database.writeMode}`);
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`${seconds} s measured + ${warmupSeconds} s warm-up per case; REST event calls in closed loops from this process; users picked at random.\n`);
+  console.log(`${seconds} s measured + ${warmupSeconds} s warm-up per case; REST event calls in closed loops (autocannon, in a worker thread of this process); database baseline calls from this process; users picked at random.\n`);
 
   // Growth: the full profile at 1,000 users first (its own tenant), then everything at the full size.
-  await seedFullTenant(fullTenants.small, GROWTH_BASE);
-  const small = { ...(await measure("full", 1, event("full-small", () => GROWTH_BASE))), users: GROWTH_BASE };
-  rows.push(small);
+  let small: Row | undefined;
+  if (PROFILES.includes("full")) {
+    await seedFullTenant(fullTenants.small, GROWTH_BASE);
+    small = { ...(await measure("full", 1, event("full-small", GROWTH_BASE))), users: GROWTH_BASE };
+    rows.push(small);
+  }
   await measureIdle(GROWTH_BASE);
   await seedUsers(existingUsers);
   for (const concurrency of concurrencies) {
@@ -258,13 +314,13 @@ try {
   }
   await measureIdle(seeded);
 
-  console.log(`| users | case | conc | events/s | p50 ms | p99 ms | ratio | db cmds/event | bytes written/event |`);
-  console.log(`|---|---|---|---|---|---|---|---|---|`);
+  console.log(`| users | case | conc | events/s | p50 ms | p99 ms | ratio | db cmds/event | bytes written/event | ms/event: service loop + db cpu |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|---|`);
   for (const r of rows) {
-    console.log(`| ${r.users} | ${r.profile} | ${r.concurrency} | ${f(r.eventsPerSecond, 0)} | ${f(r.p50Ms)} | ${f(r.p99Ms)} | ${r.ratio === null ? "-" : f(r.ratio, 2)} | ${f(r.commandsPerEvent, 2)} | ${f(r.writeBytesPerEvent, 0)} |`);
+    console.log(`| ${r.users} | ${r.profile} | ${r.concurrency} | ${f(r.eventsPerSecond, 0)} | ${f(r.p50Ms)} | ${f(r.p99Ms)} | ${r.ratio === null ? "-" : f(r.ratio, 2)} | ${f(r.commandsPerEvent, 2)} | ${f(r.writeBytesPerEvent, 0)} | ${f(r.cpuMsPerEvent.process, 2)} + ${r.cpuMsPerEvent.database === null ? "?" : f(r.cpuMsPerEvent.database, 2)} |`);
   }
   const large = rows.find((r) => r.profile === "full" && r.concurrency === 1 && r.users === existingUsers);
-  if (large) console.log(`\ngrowth: full profile p50 at ${existingUsers} users ÷ p50 at ${GROWTH_BASE} users = ${f(large.p50Ms / small.p50Ms, 2)}`);
+  if (large && small) console.log(`\ngrowth: full profile p50 at ${existingUsers} users ÷ p50 at ${GROWTH_BASE} users = ${f(large.p50Ms / small.p50Ms, 2)}`);
   for (const i of idle) console.log(`idle at ${i.users} users: ${f(i.commandsPerSecond, 2)} database commands/s (${Object.entries(i.byCollection).map(([k, n]) => `${k} ${f(n, 2)}`).join(", ")})`);
   console.log(`\ndatabase commands per event by command and collection:`);
   for (const r of rows.filter((x) => x.profile !== "baseline")) {

@@ -77,4 +77,28 @@ describe("user writes", () => {
       await service.close();
     }
   });
+
+  it("a change that ranks and moves the due time lists the user as due beside its ranking writes, with one command", async () => {
+    const { service, commands } = await monitoredService({});
+    try {
+      const [metric] = (await call(service, "POST", "/admin/v1/metrics", [{ key: "laps", name: "Laps" }])).body.created;
+      expect((await call(service, "PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: metric.id, threshold: 1 }], evaluationMode: "all" })).status).toBeLessThan(300);
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const board = { key: "laps-board", name: "Laps", rankBy: "metric", metricId: metric.id, status: "active", start: yesterday };
+      expect((await call(service, "POST", "/admin/v1/leaderboards", [board])).status).toBe(201);
+      commands.length = 0;
+      const event = await call(service, "POST", "/api/metrics/laps/event", { user: { id: "due-early" }, value: 1 });
+      expect(event.status).toBe(201);
+      expect(event.body.leaderboards["laps-board"].rank).toBe(1);
+      const collectionOf = (c: CommandStartedEvent) => (c.command as Record<string, unknown>)[c.commandName];
+      const dueWrites = commands.filter((c) => collectionOf(c) === "due_users");
+      expect(dueWrites.map((c) => c.commandName)).toEqual(["update"]);
+      // Started before the ranking's commit (its root insert), not after it.
+      const rootInsert = commands.findIndex((c) => c.commandName === "insert" && collectionOf(c) === "leaderboard_rankings");
+      expect(rootInsert).toBeGreaterThan(-1);
+      expect(commands.indexOf(dueWrites[0]!)).toBeLessThan(rootInsert);
+    } finally {
+      await service.close();
+    }
+  });
 });

@@ -14,12 +14,23 @@ import { rest } from "../gen/gamification/v1/options_pb.js";
 const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 const WELL_KNOWN = /^google\.protobuf\./;
 
+// Reading an option decodes it from the descriptor each time (a message per call): remember it per field.
+const omitEmptyFields = new WeakMap<DescField, boolean>();
+function isOmitEmpty(field: DescField): boolean {
+  let omitEmpty = omitEmptyFields.get(field);
+  if (omitEmpty === undefined) {
+    omitEmpty = hasOption(field, rest) && getOption(field, rest).omitEmpty;
+    omitEmptyFields.set(field, omitEmpty);
+  }
+  return omitEmpty;
+}
+
 /** Rewrites canonical protobuf JSON (from `toJson` with implicit fields emitted) into reference JSON. */
 export function toRestJson(schema: DescMessage, json: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const field of schema.fields) {
     const value = json[field.jsonName];
-    const omitEmpty = hasOption(field, rest) && getOption(field, rest).omitEmpty;
+    const omitEmpty = isOmitEmpty(field);
     if (value === undefined || value === null) {
       if (!omitEmpty) out[field.jsonName] = null;
       continue;

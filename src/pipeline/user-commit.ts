@@ -8,6 +8,27 @@ import type { ServiceContext } from "./context.js";
 import { handOverMessages, OUTBOX_LIMIT } from "./webhook-outbox.js";
 
 /**
+ * Work already overdue (e.g. after a backfilled event) is due now: the scheduler only walks forward
+ * from its cursor, so a due time in the past would never be visited.
+ */
+function dueTimeToStore(dueAt: Date | null, now: Date): Date | null {
+  return dueAt && dueAt < now ? now : dueAt;
+}
+
+/**
+ * Starts listing the user in the scheduler's bucket of `dueAt`'s minute when it differs from the one
+ * of `storedDueAt`, ahead of the write: a change calls this as soon as its due time is known, so the
+ * bucket write runs beside its ranking writes, and the commit's own request for the same entry
+ * reuses it (store/due-users.ts). A failure here is left to the commit, which asks again.
+ */
+export function startDueEntry(ctx: ServiceContext, tenantId: string, userId: string, storedDueAt: Date | null, dueAt: Date | null): void {
+  const now = ctx.now();
+  const due = dueTimeToStore(dueAt, now);
+  if (due === null || (storedDueAt !== null && minuteOf(storedDueAt) === minuteOf(due))) return;
+  addDueUser(ctx.database.collections.dueUsers, ctx.userLocks, minuteOf(due), tenantId, userId, now).catch(() => {});
+}
+
+/**
  * Writes a user's next state after `stored` (null: a new user), with everything that must be
  * stored with it. Returns false on a version conflict (another instance wrote the user meanwhile):
  * the caller reloads and decides again. Called under the user's lock.
@@ -27,9 +48,7 @@ export async function commitUserChange(ctx: ServiceContext, tenantId: string, st
   const { database } = ctx;
   const { users, pendingOutboxes, dueUsers, metricUsage } = database.collections;
   const now = ctx.now();
-  // Work already overdue (e.g. after a backfilled event) is due now: the scheduler only walks
-  // forward from its cursor, so a due time in the past would never be visited.
-  let write = next.dueAt && next.dueAt < now ? { ...next, dueAt: now } : next;
+  let write = { ...next, dueAt: dueTimeToStore(next.dueAt, now) };
   const storedOutbox = stored?.state.outbox ?? [];
   if (storedOutbox.length >= OUTBOX_LIMIT) {
     // Only messages already committed may be handed over before the write; this call's own are not yet.
@@ -43,7 +62,7 @@ export async function commitUserChange(ctx: ServiceContext, tenantId: string, st
   const firstEventsOf = Object.keys(write.metrics).filter((id) => !stored?.state.metrics[id]);
   await Promise.all([
     firstEventsOf.length > 0 ? markMetricsUsed(metricUsage, firstEventsOf, now) : null,
-    dueMinute !== null && dueMinute !== storedDueMinute ? addDueUser(dueUsers, ctx.userLocks, dueMinute, tenantId, write.userId) : null,
+    dueMinute !== null && dueMinute !== storedDueMinute ? addDueUser(dueUsers, ctx.userLocks, dueMinute, tenantId, write.userId, now) : null,
     write.outbox.length > 0 && storedOutbox.length === 0 ? markOutboxPending(pendingOutboxes, tenantId, write.userId, version) : null,
   ]);
   await ctx.atPipelinePoint?.("before-user-write", attempt);

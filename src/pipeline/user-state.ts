@@ -1,12 +1,12 @@
 import { DomainError } from "../domain/errors.js";
 import type { LeaderboardContribution, LeaderboardResult } from "../domain/leaderboard-entries.js";
-import { completeChange, type EngineConfig } from "../domain/reactions.js";
+import { completeChange, nextDueAt, type EngineConfig } from "../domain/reactions.js";
 import type { UserState } from "../domain/user.js";
 import type { UserEvents } from "../domain/webhooks.js";
 import { findUser, type VersionedUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { rankUserChanges } from "./leaderboard-entries.js";
-import { commitUserChange } from "./user-commit.js";
+import { commitUserChange, startDueEntry } from "./user-commit.js";
 
 /** What a change decides: the next state to write (or none) and the result to return. */
 export type UserChange<T> = { write: UserState; result: T } | { write: null; result: T };
@@ -66,7 +66,11 @@ export async function applyUserChange(
   engine: EngineConfig,
   change: PlannedUserChange,
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
-  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, change.contribution, change.at);
+  // The due time does not depend on leaderboards: its bucket entry is written beside the rankings.
+  startDueEntry(ctx, tenantId, change.state.userId, change.state.dueAt, nextDueAt(change.state, engine));
+  // The control group takes part in no leaderboard.
+  const contribution = change.state.control ? {} : change.contribution;
+  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at);
   const state = completeChange(ranked.state, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at);
   return { state, leaderboards: ranked.leaderboards };
 }

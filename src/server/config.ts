@@ -45,6 +45,8 @@ export interface Config {
     /** Base64 of 32 bytes: signing secrets are encrypted at rest with it. */
     secretsKey: string | undefined;
   };
+  /** This deployment as an environment (the Admin API's environments): machine key and display name. */
+  environment: { key: string; name: string };
   /** Token-bucket rate limits; null: none (the default). A key's own Admin API setting applies regardless. */
   rateLimits: {
     /** Every key without its own setting. */
@@ -202,6 +204,10 @@ const VARIABLES = {
   RATE_LIMIT_BURST: requestCount("`RATE_LIMIT_PER_KEY`"),
   RATE_LIMIT_TENANT: requestCount("(no limit)"),
   RATE_LIMIT_TENANT_BURST: requestCount("`RATE_LIMIT_TENANT`"),
+  ENVIRONMENT_KEY: parsed("`production`", "production", (raw, name) =>
+    /^[a-z0-9][a-z0-9_-]{0,62}$/.test(raw) ? raw : { refused: `${name} must be 1 to 63 lower-case letters, digits, "-" or "_", starting with a letter or digit, got "${raw}"` },
+  ),
+  ENVIRONMENT_NAME: parsed("`Production`", "Production", (raw, name) => (raw.trim() !== "" && raw.length <= 100 ? raw : { refused: `${name} must be 1 to 100 characters, got "${raw}"` })),
   METRICS_TOKEN: optionalText(),
   OTEL_EXPORTER_OTLP_ENDPOINT: url("(tracing off)"),
   SHUTDOWN_GRACE_MS: positiveInteger(DEFAULT_SHUTDOWN_GRACE_MS),
@@ -273,6 +279,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       secretsKey: e.WEBHOOK_SECRETS_KEY,
     },
+    environment: { key: e.ENVIRONMENT_KEY, name: e.ENVIRONMENT_NAME },
     rateLimits: {
       perKey: e.RATE_LIMIT_PER_KEY === null ? null : { requestsPerSecond: e.RATE_LIMIT_PER_KEY, burst: e.RATE_LIMIT_BURST },
       tenant: e.RATE_LIMIT_TENANT === null ? null : { requestsPerSecond: e.RATE_LIMIT_TENANT, burst: e.RATE_LIMIT_TENANT_BURST },

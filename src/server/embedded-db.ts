@@ -17,6 +17,8 @@ export interface EmbeddedDatabase {
   kind: "mongod" | "ferretdb" | "mongodb-memory-server";
   /** The directory holding this server's files; they survive `stop()`. */
   dataDir: string;
+  /** The server's process ID (benchmarks read its CPU time). */
+  pid: number | undefined;
   /** Stops the server and waits until it has exited. Safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -188,6 +190,7 @@ async function startChild(spec: ChildSpec): Promise<EmbeddedDatabase> {
       uri,
       kind: spec.kind,
       dataDir: spec.dataDir,
+      pid: child.pid,
       async stop() {
         await stopChild(child);
         process.removeListener("exit", killOnExit);
@@ -266,6 +269,7 @@ async function startMemoryServer(dbPath: string): Promise<EmbeddedDatabase> {
     uri,
     kind: "mongodb-memory-server",
     dataDir: dbPath,
+    pid: server.instanceInfo?.instance.mongodProcess?.pid,
     async stop() {
       await server.stop({ doCleanup: false }); // keep dbPath: the data must survive restarts
     },

@@ -337,7 +337,11 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
     }, info);
   }
   const controller = new AbortController();
-  res.once("close", () => controller.abort());
+  // A client gone before its answer aborts the call; after a complete answer there is nothing to abort
+  // (and an abort would build an error object for every request).
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller, info });
   writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } }, info);
 }

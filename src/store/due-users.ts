@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import type { KeyedLock } from "./keyed-lock.js";
 import { addToBucket, clearBucket, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
@@ -10,8 +11,30 @@ import { addToBucket, clearBucket, readBucket, type KeyedBucketDocument } from "
  */
 export type DueUsersDocument = KeyedBucketDocument;
 
-export async function addDueUser(buckets: Collection<DueUsersDocument>, locks: KeyedLock, minute: number, tenantId: string, userId: string): Promise<void> {
-  await addToBucket(buckets, locks, minute, `${tenantId}/${userId}`);
+/**
+ * Entries this process added lately, by minute and user, so that the same entry asked for twice (a
+ * change starts it early, beside its ranking writes, and its commit asks again) costs one command.
+ * Only minutes at least REUSE_AHEAD_MS ahead are remembered, for at most REUSE_MS: a minute's
+ * buckets are cleared only once that minute has passed, so a remembered entry is still stored.
+ */
+const recentlyAdded = new WeakMap<Collection<DueUsersDocument>, LRUCache<string, Promise<void>>>();
+const REUSE_MS = 60_000;
+const REUSE_AHEAD_MS = 3 * 60_000;
+
+/** Lists a user in a minute's bucket; `now` decides whether the entry may be reused (see above). */
+export function addDueUser(buckets: Collection<DueUsersDocument>, locks: KeyedLock, minute: number, tenantId: string, userId: string, now: Date): Promise<void> {
+  const key = `${minute}/${tenantId}/${userId}`;
+  const reusable = minute * 60_000 >= now.getTime() + REUSE_AHEAD_MS;
+  let recent = recentlyAdded.get(buckets);
+  if (!recent) recentlyAdded.set(buckets, (recent = new LRUCache({ max: 10_000, ttl: REUSE_MS })));
+  const known = reusable ? recent.get(key) : undefined;
+  if (known) return known;
+  const added = addToBucket(buckets, locks, minute, key.slice(key.indexOf("/") + 1));
+  if (reusable) {
+    recent.set(key, added);
+    added.catch(() => recent.delete(key)); // a failed write is tried again by the next caller
+  }
+  return added;
 }
 
 /** The users listed as due in a minute, and the documents that listed them (to clear afterwards). */
