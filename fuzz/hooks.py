@@ -7,10 +7,11 @@ off for whole operations, so every other response and status stays checked.
 
 import schemathesis
 
+# Error bodies carry the request's ID beside the message (README, "Operations", "Request IDs").
 ERROR_BODY = {
     "type": "object",
-    "required": ["error"],
-    "properties": {"error": {"type": "string"}},
+    "required": ["error", "requestId"],
+    "properties": {"error": {"type": "string"}, "requestId": {"type": "string"}},
     "additionalProperties": False,
 }
 METHODS = ("get", "put", "post", "patch", "delete")

@@ -78,7 +78,7 @@ describe("admin timestamps", () => {
 
     const appKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "ts" }] })).body.created[0].key;
     const asApp = await event("/api/metrics/words/event", at("2026-01-03T10:00:00Z"), { "x-api-key": appKey });
-    expect(asApp).toEqual({ status: 403, body: { error: "Only admin keys may set an event timestamp" } });
+    expect(asApp).toEqual({ status: 403, body: { error: "Only admin keys may set an event timestamp", requestId: expect.any(String) } });
     expect((await server.rest("GET", "/v1/users/ts")).body.updated).toBe("2026-01-02T10:00:00Z");
   });
 });

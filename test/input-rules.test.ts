@@ -111,7 +111,7 @@ describe("user IDs no path can address, or that are odd, are refused wherever a 
     ];
     for (const [method, path, body, message] of calls) {
       const response = await rawRest(method, path, body);
-      expect({ path, ...response }).toEqual({ path, status: 400, body: { error: expect.stringContaining(message) } });
+      expect({ path, ...response }).toEqual({ path, status: 400, body: { error: expect.stringContaining(message), requestId: expect.any(String) } });
     }
     expect(await snapshot()).toEqual(before);
   });

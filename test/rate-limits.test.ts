@@ -155,7 +155,7 @@ describe("rate limits configured", () => {
 
     const { result } = await untilRefused(() => call(server, "GET", "/admin/v1/metrics", key), (r) => r.status !== 200);
     expect(result.status).toBe(429);
-    expect(result.body).toEqual({ error: "Rate limit exceeded: this API key's limit (1 requests per second, bursts of up to 3); retry in 1 s" });
+    expect(result.body).toEqual({ error: "Rate limit exceeded: this API key's limit (1 requests per second, bursts of up to 3); retry in 1 s", requestId: result.headers.get("x-request-id") });
     expect(result.headers.get("retry-after")).toBe("1");
     expect(result.headers.get("ratelimit-policy")).toBe('"key";q=3;w=3');
     expect(result.headers.get("ratelimit")).toMatch(/^"key";r=0;t=[1-3]$/);

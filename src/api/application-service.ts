@@ -44,6 +44,7 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
         timestamp: req.timestamp ? timestampDate(req.timestamp) : undefined,
         idempotencyKey,
       });
+      services.observer?.eventRecorded(result.kind, "api");
       setRestStatus(scope.ctx, result.kind === "replayed" ? 202 : 201);
       const { outcome } = result;
       const [metricNames, pointsConfig] = await Promise.all([metricNamesOf(services, scope.tenantId), services.config.pointsConfig(scope.tenantId)]);

@@ -10,6 +10,7 @@ import type { Caller } from "../store/api-keys.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { admittedCaller, type ServicePolicy } from "./admission.js";
 import { toConnectError } from "./errors.js";
+import { requestInfo } from "./request-info.js";
 
 /** Who is calling and in which tenant scope; handed to every method implementation. */
 export interface CallScope {
@@ -44,6 +45,7 @@ export function guardService(
     const impl = methods[method.localName];
     if (!impl) throw new Error(`${service.typeName} has no implementation of ${method.name}`);
     wrapped[method.localName] = async (request, ctx) => {
+      const info = ctx.values.get(requestInfo);
       try {
         const caller = ctx.values.get(admittedCaller);
         if (!caller) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
@@ -51,9 +53,13 @@ export function guardService(
         const tenantId = policy.accountLevel?.has(method.localName)
           ? DEFAULT_SCOPE
           : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
-        return await impl(request, { caller, tenantId, ctx });
+        const result = await impl(request, { caller, tenantId, ctx });
+        if (info) info.rpcCode = 0;
+        return result;
       } catch (error) {
-        throw toConnectError(error, logger);
+        const connectError = toConnectError(error, info?.log ?? logger);
+        if (info) info.rpcCode = connectError.code;
+        throw connectError;
       }
     };
   }

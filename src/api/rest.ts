@@ -5,6 +5,7 @@ import { http } from "../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../gen/google/api/http_pb.js";
 import type { Caller } from "../store/api-keys.js";
 import { admittedCaller } from "./admission.js";
+import { requestInfo, type RequestInfo } from "./request-info.js";
 import { restStatusOf } from "./errors.js";
 import { parseJsonBody, readRequestJson } from "./json-input.js";
 import { fromRestJson, toRestJson } from "./rest-json.js";
@@ -25,6 +26,8 @@ export interface RestRequest {
   signal: AbortSignal;
   /** The caller the transport admitted. */
   caller: Caller;
+  /** The request's ID and logger (absent when called outside the HTTP server). */
+  info?: RequestInfo;
 }
 
 export interface RestResponse {
@@ -133,7 +136,7 @@ function compileRoute(rule: HttpRule, service: DescService, method: DescMethod, 
 async function invoke(route: RestRoute, request: RestRequest): Promise<{ status: number; body: JsonValue }> {
   const json = requestJson(route, request);
   const message = readRequestJson(route.method.input, fromRestJson(route.method.input, json));
-  const contextValues = createContextValues().set(restSuccessStatus, { status: 200 }).set(admittedCaller, request.caller);
+  const contextValues = createContextValues().set(restSuccessStatus, { status: 200 }).set(admittedCaller, request.caller).set(requestInfo, request.info ?? null);
   const ctx = createHandlerContext({
     service: route.service,
     method: route.method,

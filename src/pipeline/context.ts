@@ -24,6 +24,16 @@ export interface WebhookOptions {
   retentionMs: number;
 }
 
+/** What became of a webhook delivery's turn: an attempt's result, or why none was made. */
+export type WebhookAttemptResult = "delivered" | "retrying" | "failed" | "gone" | "skipped" | "deferred";
+
+/** What the pipeline reports as it works (server/metrics.ts counts it); absent: nothing is reported. */
+export interface PipelineObserver {
+  /** A metric event applied, or replayed for a repeated idempotency key; from the API or an admin batch. */
+  eventRecorded(kind: "applied" | "replayed", source: "api" | "batch"): void;
+  webhookAttempted(result: WebhookAttemptResult): void;
+}
+
 /** What the use cases need from the outside world; tests pass their own clock and hooks. */
 export interface ServiceContext {
   database: Database;
@@ -38,6 +48,8 @@ export interface ServiceContext {
   webhooks?: WebhookOptions;
   /** Wakes this instance's webhook worker (a user write left messages in an outbox; a message was redelivered). */
   wakeWebhooks?: () => void;
+  /** Operational counters (metrics); absent: nothing is reported. */
+  observer?: PipelineObserver;
   /** Test-only: called at each pipeline point; production leaves it unset. */
   atPipelinePoint?: (point: PipelinePoint, attempt: number) => Promise<void> | void;
 }

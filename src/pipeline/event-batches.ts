@@ -338,7 +338,9 @@ async function processBatch(
       try {
         const event = events[index]!;
         const idempotencyKey = event.idempotencyKey ?? batchEventKey(batch._id, index);
-        progress.outcomes[index] = (await recordEvent(ctx, batch.tenantId, { ...event, idempotencyKey })).kind;
+        const { kind } = await recordEvent(ctx, batch.tenantId, { ...event, idempotencyKey });
+        progress.outcomes[index] = kind;
+        ctx.observer?.eventRecorded(kind, "batch");
       } catch (error) {
         if (!isEventError(error)) throw error;
         fail(index, error.message);

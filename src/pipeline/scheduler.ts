@@ -100,3 +100,13 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
     },
   };
 }
+
+/**
+ * How far the scheduler is behind, in ms: from the end of the first minute it has not processed
+ * yet to `now` (0 when caught up: that minute has not ended); null before any scheduler ran.
+ */
+export async function schedulerLagMs(ctx: ServiceContext): Promise<number | null> {
+  const lease = await ctx.database.collections.leases.findOne({ _id: LEASE_NAME });
+  if (!lease || lease.cursor === null) return null;
+  return Math.max(0, ctx.now().getTime() - (lease.cursor + 2) * 60_000);
+}

@@ -211,6 +211,7 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
     if (!endpoint || !endpoint.enabled) {
       const error = endpoint ? `endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; redeliver once it is enabled` : "endpoint deleted";
       await finishAttempt(claimed, { ...base, status: "failed", dueMinute: null, nextAttemptAt: null, lastError: error, finishedAt: now, purgeDay: dayOf(now) + retentionDays() });
+      ctx.observer?.webhookAttempted("skipped");
       return;
     }
     let secrets: string[];
@@ -221,6 +222,7 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
       // A configuration problem of this instance: leave the delivery for an instance (or a restart) that can sign.
       log.error({ err: error, endpointId: endpoint._id }, "cannot read a webhook signing secret");
       await finishAttempt(claimed, { ...base, dueMinute: minuteOf(now) + 1, nextAttemptAt: new Date(now.getTime() + 60_000), lastError: "the signing secret cannot be read on this instance" });
+      ctx.observer?.webhookAttempted("deferred");
       return;
     }
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -266,11 +268,13 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
     const outcome = result.status === null ? "retry" : classifyStatus(result.status);
     if (outcome === "delivered") {
       await finishAttempt(claimed, { ...logged, status: "delivered", dueMinute: null, nextAttemptAt: null, finishedAt: after, purgeDay: dayOf(after) + retentionDays() });
+      ctx.observer?.webhookAttempted("delivered");
       return;
     }
     if (outcome === "gone") {
       // The delivery first: should this instance die in between, the next message disables the endpoint.
       await finishAttempt(claimed, { ...logged, status: "failed", dueMinute: null, nextAttemptAt: null, finishedAt: after, purgeDay: dayOf(after) + retentionDays() });
+      ctx.observer?.webhookAttempted("gone");
       await disableEndpoint(ctx.database.collections.webhookEndpoints, endpoint.tenantId, endpoint._id, `the endpoint answered 410 Gone on ${after.toISOString()}`, after);
       ctx.config.invalidate();
       log.warn({ endpointId: endpoint._id, tenantId: endpoint.tenantId }, "webhook endpoint answered 410 Gone and was disabled");
@@ -279,8 +283,10 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
     const delay = nextRetryDelay(settings.retryScheduleMs, logged.roundAttempts, random(), parseRetryAfter(result.retryAfter, after));
     if (delay === null) {
       await finishAttempt(claimed, { ...logged, status: "failed", dueMinute: null, nextAttemptAt: null, finishedAt: after, purgeDay: dayOf(after) + retentionDays() });
+      ctx.observer?.webhookAttempted("failed");
       return;
     }
+    ctx.observer?.webhookAttempted("retrying");
     const nextAttemptAt = new Date(after.getTime() + delay);
     const next = { ...logged, nextAttemptAt, dueMinute: minuteOf(nextAttemptAt) };
     if (await finishAttempt(claimed, next)) {

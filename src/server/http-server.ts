@@ -4,8 +4,12 @@ import net, { type AddressInfo } from "node:net";
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
+import { randomUUID, timingSafeEqual } from "node:crypto";
+import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
 import type { Admission } from "../api/admission.js";
+import { isValidRequestId, type RequestInfo } from "../api/request-info.js";
 import { restErrorResponse, type RestResponse, type RestRouter } from "../api/rest.js";
+import type { ServiceMetrics } from "./metrics.js";
 import { ClientGoneError, readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
 import { createRpcAdapter } from "./rpc-adapter.js";
 
@@ -47,13 +51,52 @@ export interface HttpServerOptions {
   /** Services anyone may call without a key (server reflection). */
   publicServices: ReadonlySet<string>;
   health: () => Promise<{ status: number; body: JsonValue }>;
+  /** GET /readyz: 200 naming each check, 503 naming the failing ones. */
+  ready: () => Promise<{ status: number; body: JsonValue }>;
+  /** GET /metrics (Prometheus); with a token, only for `Authorization: Bearer <token>`. */
+  metrics?: { metrics: ServiceMetrics; token?: string };
+  /** Spans for requests (tracing.ts); absent: tracing is off. */
+  tracing?: RequestTracing;
   limits: ServerLimits;
+  /** How long close() lets requests in flight finish before it ends their connections. */
+  shutdownGraceMs?: number;
   logger: Logger;
+}
+
+/** Puts each request's handling inside a span of its own (see tracing.ts). */
+export interface RequestTracing {
+  /** Runs `serve` in the request's span, ended when the answer is closed; sets `info.traceId`. */
+  trace(req: NodeRequest, res: NodeResponse, info: RequestInfo, serve: () => void): void;
 }
 
 export interface RunningHttpServer {
   port: number;
+  /** Requests being served now. */
+  inFlight(): number;
+  /** Stops accepting, lets requests in flight finish (within the grace time), then ends every connection. */
   close(): Promise<void>;
+}
+
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+
+/** One request's ID, logger and outcome; the logger is made on first use. */
+class RequestState implements RequestInfo {
+  traceId: string | null = null;
+  protocol: RequestInfo["protocol"] = "rest";
+  route: string | null = null;
+  rpcCode: number | null = null;
+  #log: Logger | undefined;
+  constructor(
+    readonly requestId: string,
+    private readonly logger: Logger,
+  ) {}
+  /** True once the child logger exists. */
+  get hasLog(): boolean {
+    return this.#log !== undefined;
+  }
+  get log(): Logger {
+    return (this.#log ??= this.logger.child(this.traceId === null ? { requestId: this.requestId } : { requestId: this.requestId, traceId: this.traceId }));
+  }
 }
 
 /** The HTTP/2 connection preface starts with these bytes; no HTTP/1.1 request line does. */
@@ -79,35 +122,62 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
     maxRequestBytes: limits.maxRequestBytes,
     logger,
   });
+  const metrics = options.metrics?.metrics;
+  let inFlight = 0;
+  /** HTTP/1.1 answers being prepared: told to close their connection when a shutdown starts. */
+  const busyHttp1 = new Set<NodeResponse>();
+  let draining = false;
+  let drained: (() => void) | null = null;
   const handler = (req: NodeRequest, res: NodeResponse) => {
     const started = process.hrtime.bigint();
     const path = (req.url ?? "").split("?")[0]!;
+    const callerId = req.headers["x-request-id"];
+    const info = new RequestState(isValidRequestId(callerId) ? callerId : randomUUID(), logger);
+    res.setHeader("x-request-id", info.requestId);
+    inFlight += 1;
+    // Shutting down: the connection is not kept for another request.
+    if (draining && req.httpVersionMajor === 1) res.setHeader("connection", "close");
+    else if (req.httpVersionMajor === 1) busyHttp1.add(res);
     // A client's reset or abort surfaces as an error on its own request or response: never fatal.
-    req.on("error", (error) => logger.debug({ err: error, path }, "request stream error"));
-    res.on("error", (error) => logger.debug({ err: error, path }, "response stream error"));
+    req.on("error", (error) => info.log.debug({ err: error, path }, "request stream error"));
+    res.on("error", (error) => info.log.debug({ err: error, path }, "response stream error"));
     if (req.httpVersionMajor === 2) limitHttp2Request(req as http2.Http2ServerRequest, limits.requestTimeoutMs);
     res.on("close", () => {
-      logger.info(
+      inFlight -= 1;
+      busyHttp1.delete(res);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const status = res.writableFinished ? res.statusCode : null;
+      // gRPC answers 200 whatever the outcome: its code counts, as Connect maps it to HTTP. 499: the client went away.
+      metrics?.requestFinished(info.route ?? "unmatched", info.protocol, status === null ? 499 : info.protocol !== "rest" && info.rpcCode !== null ? httpStatusOfCode(info.rpcCode) : status, seconds);
+      // The request line needs no child logger of its own: the IDs are fields of the line.
+      (info.hasLog ? info.log : logger).info(
         {
+          requestId: info.hasLog ? undefined : info.requestId,
+          traceId: info.hasLog ? undefined : (info.traceId ?? undefined),
           method: req.method,
           path,
-          route: (res as { route?: string }).route,
-          status: res.writableFinished ? res.statusCode : null,
+          route: info.route,
+          status,
           completed: res.writableFinished,
-          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          durationMs: seconds * 1000,
           tenant: req.headers["tenant-id"] ?? null,
           protocol: req.httpVersionMajor === 2 ? "h2" : "http/1.1",
         },
         "request",
       );
+      if (inFlight === 0) drained?.();
     });
-    const rpcHandler = rpc.get(path);
-    (rpcHandler ? rpcHandler(req, res) : serveRest(options, req, res)).catch((error: unknown) => {
-      if (error instanceof ClientGoneError) return;
-      logger.error({ err: error, path }, "request failed");
-      if (!res.headersSent && !res.destroyed) writeJson(req, res, { status: 500, body: { error: "Internal error" } });
-      else res.destroy();
-    });
+    const serve = () => {
+      const rpcHandler = rpc.get(path);
+      (rpcHandler ? rpcHandler(req, res, info) : serveRest(options, req, res, info)).catch((error: unknown) => {
+        if (error instanceof ClientGoneError) return;
+        info.log.error({ err: error, path }, "request failed");
+        if (!res.headersSent && !res.destroyed) writeJson(req, res, { status: 500, body: { error: "Internal error" } }, info);
+        else res.destroy();
+      });
+    };
+    if (options.tracing) options.tracing.trace(req, res, info, serve);
+    else serve();
   };
 
   const h1 = http.createServer(
@@ -137,6 +207,12 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
   );
   h2.setTimeout(limits.idleTimeoutMs);
   h2.on("sessionError", (error) => logger.debug({ err: error }, "http2 session error"));
+  const sessions = new Set<http2.ServerHttp2Session>();
+  h2.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+    if (draining) session.close();
+  });
 
   const sockets = new Set<net.Socket>();
   const server = net.createServer({ allowHalfOpen: true }, (socket) => {
@@ -158,18 +234,42 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
     server.once("error", reject);
     server.listen(port, host, () => resolve());
   });
+  const graceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  let closing: Promise<void> | null = null;
   return {
     port: (server.address() as AddressInfo).port,
+    inFlight: () => inFlight,
     close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        h1.close(); // stops the connection tracking; sockets are ended below
+      (closing ??= (async () => {
+        draining = true;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        // Idle HTTP/1.1 connections end now; busy ones answer with `Connection: close`; HTTP/2
+        // sessions get a GOAWAY and finish their streams.
         h1.closeIdleConnections();
-        // Give in-flight requests a moment, then end every connection.
-        setTimeout(() => sockets.forEach((s) => s.destroy()), 2000).unref();
+        for (const res of busyHttp1) if (!res.headersSent) res.setHeader("connection", "close");
+        for (const session of sessions) session.close();
+        if (inFlight > 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, graceMs);
+            timer.unref();
+            drained = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          if (inFlight > 0) logger.warn({ inFlight, graceMs }, "shutdown grace time over: closing connections with requests in flight");
+        }
+        h1.close(); // stops the connection tracking
+        for (const socket of sockets) socket.destroy();
         if (sockets.size === 0) setImmediate(() => server.emit("close"));
-      }),
+        await closed;
+      })()),
   };
+}
+
+/** A Connect code (0: success) as the HTTP status Connect maps it to. */
+function httpStatusOfCode(code: number): number {
+  return code === 0 ? 200 : codeToHttpStatus(code);
 }
 
 /** HTTP/1.1 has Node's requestTimeout; an HTTP/2 stream gets the same bound on its whole request. */
@@ -187,41 +287,46 @@ function limitHttp2Request(req: http2.Http2ServerRequest, timeoutMs: number): vo
  * Allow), check the key may call its service (403), read the body within the limit (413, or 415 when
  * it is not JSON), then run it. Health needs no key.
  */
-async function serveRest(options: HttpServerOptions, req: NodeRequest, res: NodeResponse): Promise<void> {
+async function serveRest(options: HttpServerOptions, req: NodeRequest, res: NodeResponse, info: RequestInfo): Promise<void> {
   const method = req.method ?? "GET";
   let url: URL;
   try {
     url = new URL(req.url ?? "/", "http://localhost");
   } catch {
-    return writeJson(req, res, { status: 400, body: { error: `Malformed request target "${req.url}"` } });
+    return writeJson(req, res, { status: 400, body: { error: `Malformed request target "${req.url}"` } }, info);
   }
-  if (url.pathname === "/healthz" && method === "GET") return writeJson(req, res, await options.health());
+  if (method === "GET" && OPERATIONS_PATHS.has(url.pathname)) {
+    info.route = `GET ${url.pathname}`;
+    if (url.pathname === "/healthz") return writeJson(req, res, await options.health(), info);
+    if (url.pathname === "/readyz") return writeJson(req, res, await options.ready(), info);
+    if (options.metrics) return serveMetrics(options.metrics, req, res, info);
+  }
 
   let admitted;
   try {
     admitted = await options.admission.admit(typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : null);
   } catch (error) {
-    return writeJson(req, res, restErrorResponse(error));
+    return writeJson(req, res, restErrorResponse(error), info);
   }
   const match = options.rest.match(method, url.pathname);
   if (match.kind === "none") {
-    return writeJson(req, res, { status: 404, body: { error: `No route for ${method} ${url.pathname}` }, headers: admitted.headers });
+    return writeJson(req, res, { status: 404, body: { error: `No route for ${method} ${url.pathname}` }, headers: admitted.headers }, info);
   }
   if (match.kind === "wrong-method") {
     const allow = match.allowed.join(", ");
-    return writeJson(req, res, { status: 405, body: { error: `Method ${method} not allowed on ${url.pathname}; use ${allow}` }, headers: { ...admitted.headers, allow } });
+    return writeJson(req, res, { status: 405, body: { error: `Method ${method} not allowed on ${url.pathname}; use ${allow}` }, headers: { ...admitted.headers, allow } }, info);
   }
   const { route } = match;
-  (res as { route?: string }).route = `${route.httpMethod} ${route.template}`;
+  info.route = `${route.httpMethod} ${route.template}`;
   try {
     options.admission.authorize(admitted.caller, route.service);
   } catch (error) {
     const refused = restErrorResponse(error);
-    return writeJson(req, res, { ...refused, headers: { ...admitted.headers, ...refused.headers } });
+    return writeJson(req, res, { ...refused, headers: { ...admitted.headers, ...refused.headers } }, info);
   }
   const body = await readBody(req, options.limits.maxRequestBytes);
   if (body === "too-large") {
-    return writeJson(req, res, { status: 413, body: { error: `Request body too large: the limit is ${options.limits.maxRequestBytes} bytes` }, headers: admitted.headers });
+    return writeJson(req, res, { status: 413, body: { error: `Request body too large: the limit is ${options.limits.maxRequestBytes} bytes` }, headers: admitted.headers }, info);
   }
   const contentType = req.headers["content-type"];
   if (route.body !== "" && body.length > 0 && !JSON_CONTENT_TYPE.test(contentType ?? "")) {
@@ -229,7 +334,7 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
       status: 415,
       body: { error: `Unsupported Content-Type ${contentType === undefined ? "(none)" : `"${contentType}"`}: send the body as application/json` },
       headers: { ...admitted.headers, "accept-post": "application/json" },
-    });
+    }, info);
   }
   const controller = new AbortController();
   // A client gone before its answer aborts the call; after a complete answer there is nothing to abort
@@ -237,14 +342,39 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller });
-  writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } });
+  const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller, info });
+  writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } }, info);
 }
 
-/** Writes a JSON answer, unless the client is already gone. */
-function writeJson(req: NodeRequest, res: NodeResponse, response: RestResponse): void {
+const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/** The Prometheus exposition; with a token configured, only for a caller that sends it (constant-time check). */
+async function serveMetrics(metrics: NonNullable<HttpServerOptions["metrics"]>, req: NodeRequest, res: NodeResponse, info: RequestInfo): Promise<void> {
+  if (metrics.token !== undefined && !bearerMatches(req.headers.authorization, metrics.token)) {
+    return writeJson(req, res, { status: 401, body: { error: "This endpoint needs the metrics token: send Authorization: Bearer <METRICS_TOKEN>" }, headers: { "www-authenticate": "Bearer" } }, info);
+  }
+  const { contentType, body } = await metrics.metrics.render();
   if (res.destroyed || res.headersSent) return;
-  const payload = JSON.stringify(response.body);
+  res.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer +(.+)$/i.exec(header ?? "");
+  if (!match) return false;
+  const given = Buffer.from(match[1]!.trim());
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Writes a JSON answer, unless the client is already gone. An error answer (`{"error": ...}`) gets
+ * the request's ID beside the message.
+ */
+function writeJson(req: NodeRequest, res: NodeResponse, response: RestResponse, info: RequestInfo): void {
+  if (res.destroyed || res.headersSent) return;
+  const body = response.status >= 400 && isErrorBody(response.body) ? { ...response.body, requestId: info.requestId } : response.body;
+  const payload = JSON.stringify(body);
   const headers: Record<string, string | number> = {
     ...response.headers,
     "content-type": "application/json; charset=utf-8",
@@ -254,4 +384,8 @@ function writeJson(req: NodeRequest, res: NodeResponse, response: RestResponse):
   if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
   res.writeHead(response.status, headers);
   res.end(payload);
+}
+
+function isErrorBody(body: JsonValue): body is { error: JsonValue } {
+  return body !== null && typeof body === "object" && !Array.isArray(body) && "error" in body;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import pino from "pino";
-import { readConfig } from "./config.js";
+import { ConfigError, readConfig } from "./config.js";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-db.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { startService } from "./service.js";
@@ -15,6 +15,9 @@ import { parseSecretsKey } from "../store/webhook-secrets.js";
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = pino({ level: config.logLevel, redact: ["req.headers['x-api-key']", "*.apiKey", "*.adminApiKey", "*.secret", "*.secretsKey"] });
+  // Tracing is loaded only when a collector is configured: without it, not even the SDK is imported.
+  const tracing = config.otlpEndpoint ? (await import("./tracing.js")).startTracing() : undefined;
+  if (tracing) logger.info({ endpoint: config.otlpEndpoint }, "tracing on: spans are exported over OTLP/HTTP");
   let embedded: EmbeddedDatabase | undefined;
   let mongodbUri = config.mongodbUri;
   let adminApiKey = config.adminApiKey;
@@ -40,9 +43,12 @@ async function main(): Promise<void> {
     instanceLeaseMs: config.instanceLeaseMs,
     userCacheEntries: config.userCacheEntries,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
-    atPipelinePoint: crashAtPipelinePoint(process.env.GAMIFICATION_TEST_CRASH_AT),
+    metricsToken: config.metricsToken,
+    tracing,
+    shutdownGraceMs: config.shutdownGraceMs,
+    atPipelinePoint: crashAtPipelinePoint(config.test.crashAt),
     // Test-only: a short lease lets a restarted server resume a crashed server's batch at once.
-    eventBatchLeaseMs: Number(process.env.GAMIFICATION_TEST_BATCH_LEASE_MS) || undefined,
+    eventBatchLeaseMs: config.test.batchLeaseMs,
     webhooks: {
       allowPrivateNetworks: config.webhooks.allowPrivateNetworks,
       retryScheduleMs: config.webhooks.retryScheduleMs,
@@ -50,7 +56,7 @@ async function main(): Promise<void> {
       retentionMs: config.webhooks.retentionDays * 86_400_000,
       secretsKey: webhookSecretsKey ? parseSecretsKey(webhookSecretsKey) : null,
       // Test-only: a short lease lets a restarted server take over a crashed server's webhook work at once.
-      leaseMs: Number(process.env.GAMIFICATION_TEST_WEBHOOK_LEASE_MS) || undefined,
+      leaseMs: config.test.webhookLeaseMs,
     },
     logger,
   });
@@ -67,9 +73,11 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
+    logger.info({ signal, inFlightGraceMs: config.shutdownGraceMs }, "shutting down: draining requests in flight");
     await service.close();
+    await tracing?.shutdown().catch((error: unknown) => logger.warn({ err: error }, "exporting the last spans failed"));
     await embedded?.stop();
+    logger.info("stopped");
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
@@ -112,6 +120,7 @@ async function readOrCreateDevSecretsKey(dataDir: string): Promise<string> {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A refused configuration value: its message names the variable; no stack trace.
+  console.error(error instanceof ConfigError ? `Invalid configuration: ${error.message}` : error);
   process.exit(1);
 });

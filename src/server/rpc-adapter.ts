@@ -7,6 +7,7 @@ import { parseContentType as parseGrpcWebContentType } from "@connectrpc/connect
 import type { Logger } from "pino";
 import { admittedCaller, type Admission } from "../api/admission.js";
 import { parseJsonBody, readRequestJson } from "../api/json-input.js";
+import { requestInfo, type RequestInfo } from "../api/request-info.js";
 import { readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
 
 /** How a request on an RPC path is framed, read from its Content-Type. */
@@ -27,7 +28,7 @@ export interface RpcAdapterOptions {
 }
 
 /** Serves one RPC request; resolves when the answer is written or the client is gone. */
-export type RpcHandler = (req: NodeRequest, res: NodeResponse) => Promise<void>;
+export type RpcHandler = (req: NodeRequest, res: NodeResponse, info: RequestInfo) => Promise<void>;
 
 /**
  * Connect's router behind the same checks as REST, in the same order: the key is admitted and
@@ -45,14 +46,17 @@ export function createRpcAdapter(options: RpcAdapterOptions): Map<string, RpcHan
   const handlers = new Map<string, RpcHandler>();
   for (const uHandler of router.handlers) {
     const isPublic = options.publicServices.has(uHandler.service.typeName);
-    handlers.set(uHandler.requestPath, async (req, res) => {
+    const route = `${uHandler.service.typeName}/${uHandler.method.name}`;
+    handlers.set(uHandler.requestPath, async (req, res, info) => {
       const framing = framingOf(req.headers["content-type"]);
+      info.route = route;
+      info.protocol = framing?.protocol ?? "connect";
       if (isPublic || !framing || !uHandler.supportedContentType(req.headers["content-type"] ?? "") || req.method !== "POST") {
         // Reflection streams (no key, read as it comes), or a request Connect can answer in no
         // protocol: Connect gives its own answer (405, 415).
-        return forward(uHandler, req, res, undefined, createContextValues());
+        return forward(uHandler, req, res, undefined, createContextValues().set(requestInfo, info), null);
       }
-      const contextValues = createContextValues();
+      const contextValues = createContextValues().set(requestInfo, info);
       const responseHeaders: Record<string, string> = {};
       try {
         const admitted = await options.admission.admit(headerOf(req, "x-api-key"));
@@ -65,12 +69,13 @@ export function createRpcAdapter(options: RpcAdapterOptions): Map<string, RpcHan
         }
         await checkRequestMessage(uHandler.method, framing, req, body, options.maxRequestBytes);
         for (const [name, value] of Object.entries(responseHeaders)) res.setHeader(name, value);
-        await forward(uHandler, req, res, body, contextValues);
+        await forward(uHandler, req, res, body, contextValues, framing.protocol === "connect" && !framing.enveloped ? info.requestId : null);
       } catch (error) {
         if (res.headersSent || res.destroyed) return;
         const connectError = ConnectError.from(error);
-        if (connectError.code === Code.Internal) options.logger.error({ err: error }, "rpc admission failed");
-        rejectRpc(framing, connectError, req, res, responseHeaders);
+        if (connectError.code === Code.Internal) info.log.error({ err: error }, "rpc admission failed");
+        info.rpcCode = connectError.code;
+        rejectRpc(framing, connectError, req, res, responseHeaders, info.requestId);
       }
     });
   }
@@ -95,12 +100,40 @@ function headerOf(req: NodeRequest, name: string): string | null {
 
 type UniversalHandler = ReturnType<typeof createConnectRouter>["handlers"][number];
 
-/** Hands the request to Connect, with the body already read when there is one. */
-async function forward(uHandler: UniversalHandler, req: NodeRequest, res: NodeResponse, body: Buffer | undefined, contextValues: ReturnType<typeof createContextValues>): Promise<void> {
+/**
+ * Hands the request to Connect, with the body already read when there is one. A Connect unary
+ * error (JSON) gets the request's ID beside its code and message when `requestId` is given.
+ */
+async function forward(
+  uHandler: UniversalHandler,
+  req: NodeRequest,
+  res: NodeResponse,
+  body: Buffer | undefined,
+  contextValues: ReturnType<typeof createContextValues>,
+  requestId: string | null,
+): Promise<void> {
   const request = universalRequestFromNodeRequest(req as never, res as never, undefined, contextValues);
   if (body !== undefined) request.body = oneChunk(body);
   const response = await uHandler(request);
+  if (requestId !== null && response.status >= 400 && response.body && /^application\/json/.test(response.header?.get("content-type") ?? "")) {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of response.body) chunks.push(chunk);
+    const bytes = withRequestId(Buffer.concat(chunks), requestId);
+    response.body = oneChunk(bytes);
+    response.header?.delete("content-length");
+  }
   await universalResponseToNodeResponse(response, res as never);
+}
+
+/** A Connect JSON error with `requestId` added; anything else unchanged. */
+function withRequestId(bytes: Uint8Array, requestId: string): Uint8Array {
+  try {
+    const json = JSON.parse(Buffer.from(bytes).toString("utf8")) as unknown;
+    if (json === null || typeof json !== "object" || Array.isArray(json)) return bytes;
+    return Buffer.from(JSON.stringify({ ...json, requestId }));
+  } catch {
+    return bytes;
+  }
 }
 
 async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
@@ -153,11 +186,11 @@ async function decompress(encoding: string, bytes: Uint8Array, readMaxBytes: num
  * gRPC / gRPC-web trailers-only response. An HTTP/1.1 request whose body was not read closes the
  * connection afterwards, so the unread bytes are never taken for the next request.
  */
-function rejectRpc(framing: RpcFraming, error: ConnectError, req: NodeRequest, res: NodeResponse, extraHeaders: Record<string, string>): void {
+function rejectRpc(framing: RpcFraming, error: ConnectError, req: NodeRequest, res: NodeResponse, extraHeaders: Record<string, string>, requestId: string): void {
   const headers: Record<string, string> = { ...extraHeaders, ...Object.fromEntries(error.metadata) };
   if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
   if (framing.protocol === "connect") {
-    const body = errorToJsonBytes(error, {});
+    const body = framing.enveloped ? errorToJsonBytes(error, {}) : withRequestId(errorToJsonBytes(error, {}), requestId);
     res.writeHead(codeToHttpStatus(error.code), { ...headers, "content-type": "application/json", "content-length": String(body.length) });
     res.end(body);
     return;

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ConnectRouter } from "@connectrpc/connect";
+import type { MongoClient } from "mongodb";
+import type { JsonValue } from "@bufbuild/protobuf";
 import type { Logger } from "pino";
 import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../api/admin-service.js";
 import { createApplicationMethods } from "../api/application-service.js";
@@ -28,7 +30,7 @@ import { StreakAdminService, file_gamification_v1_streak_admin_service } from ".
 import type { ServiceContext } from "../pipeline/context.js";
 import { createEventBatchWorker } from "../pipeline/event-batches.js";
 import { runDueWork } from "../pipeline/due-work.js";
-import { createScheduler } from "../pipeline/scheduler.js";
+import { createScheduler, schedulerLagMs } from "../pipeline/scheduler.js";
 import { createWebhookWorker } from "../pipeline/webhook-worker.js";
 import { createWebhookAdminMethods } from "../api/webhook-admin-service.js";
 import { WebhookAdminService, file_gamification_v1_webhook_admin_service } from "../gen/gamification/v1/webhook_admin_service_pb.js";
@@ -40,7 +42,8 @@ import { openDatabase } from "../store/database.js";
 import { acquireInstanceLease, DEFAULT_INSTANCE_LEASE_MS, type InstanceLease } from "../store/instance-lease.js";
 import type { WriteMode } from "../store/users.js";
 import { KeyedLock } from "../store/keyed-lock.js";
-import { DEFAULT_LIMITS, startHttpServer, type RunningHttpServer, type ServerLimits } from "./http-server.js";
+import { DEFAULT_LIMITS, startHttpServer, type RequestTracing, type RunningHttpServer, type ServerLimits } from "./http-server.js";
+import { createMetrics, type ServiceMetrics } from "./metrics.js";
 
 export interface ServiceOptions {
   mongodbUri: string;
@@ -70,6 +73,12 @@ export interface ServiceOptions {
   atPipelinePoint?: ServiceContext["atPipelinePoint"];
   /** How long a claim on a batch of events lasts unless renewed (default 30 s; tests shorten it). */
   eventBatchLeaseMs?: number;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset: open. */
+  metricsToken?: string;
+  /** Request and database command spans (tracing.ts); unset: tracing is off. */
+  tracing?: ServiceTracing;
+  /** How long close() lets requests in flight finish (10 s). */
+  shutdownGraceMs?: number;
   /** Webhook delivery; every field has a default (see pipeline/context.ts WebhookOptions). */
   webhooks?: {
     allowPrivateNetworks?: boolean;
@@ -90,7 +99,19 @@ export interface ServiceOptions {
 export interface RunningService {
   port: number;
   context: ServiceContext;
+  metrics: ServiceMetrics;
+  /**
+   * Graceful stop: readiness turns 503, the server stops accepting and lets requests in flight
+   * finish (within the grace time), then the background workers stop and the database closes.
+   */
   close(): Promise<void>;
+}
+
+/** What tracing.ts hands the service when tracing is on. */
+export interface ServiceTracing {
+  requests: RequestTracing;
+  /** Spans for the database commands of this client (created with `monitorCommands: true`). */
+  watchCommands(client: MongoClient): void;
 }
 
 /**
@@ -100,6 +121,9 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { logger } = options;
   const database = await openDatabase(options.mongodbUri, options.mongodbDb, options.writeMode, options.userCacheEntries);
+  // openDatabase returns once every index exists; the server listens only after that.
+  const indexesBuilt = true;
+  options.tracing?.watchCommands(database.client);
   let instanceLease: InstanceLease | null = null;
   if (database.writeMode === "single-instance") {
     try {
@@ -124,6 +148,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     idempotencyWindowMs: options.idempotencyWindowMs ?? null,
     environment: options.environment,
     atPipelinePoint: options.atPipelinePoint,
+    observer: undefined,
     webhooks: {
       secrets: createSecretCodec(options.webhooks?.secretsKey ?? null),
       allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
@@ -132,6 +157,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       retentionMs: options.webhooks?.retentionMs ?? 30 * 86_400_000,
     },
   };
+  let server: RunningHttpServer | undefined;
+  const metrics = createMetrics({
+    schedulerLagMs: () => schedulerLagMs(context),
+    batchBacklog: () => database.collections.metricEventBatchQueue.estimatedDocumentCount(),
+    webhookQueueDepth: () => database.collections.webhookReady.estimatedDocumentCount(),
+    requestsInFlight: () => server?.inFlight() ?? 0,
+  });
+  metrics.watchCommands(database.client);
+  context.observer = metrics.observer;
+  let workersRunning = false;
+  let stopping = false;
   // Processes admin batches of events in the background; started once the server listens.
   const batchWorker = createEventBatchWorker(context, logger, { leaseMs: options.eventBatchLeaseMs });
   // Hands webhook messages over from users' outboxes and delivers them; started once the server listens.
@@ -177,7 +213,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     for (const { service, methods } of services) router.service(service, methods as never);
     registerReflection(router, [...new Set(definitions.map((d) => d.file))]);
   };
-  let server: RunningHttpServer;
   try {
     server = await startHttpServer(
       {
@@ -189,6 +224,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           (await database.isReachable())
             ? { status: 200, body: { status: "ok", database: "reachable" } }
             : { status: 503, body: { status: "unavailable", database: "unreachable" } },
+        ready: async (): Promise<{ status: number; body: JsonValue }> => {
+          const checks = {
+            database: (await database.isReachable()) ? "reachable" : "unreachable",
+            indexes: indexesBuilt ? "built" : "missing",
+            workers: stopping ? "stopping" : workersRunning ? "running" : "not started",
+          };
+          const failing = Object.entries(checks)
+            .filter(([, value]) => !["reachable", "built", "running"].includes(value))
+            .map(([name]) => name);
+          return failing.length === 0 ? { status: 200, body: { status: "ready", checks } } : { status: 503, body: { status: "unavailable", checks, failing } };
+        },
+        metrics: { metrics, token: options.metricsToken },
+        tracing: options.tracing?.requests,
+        shutdownGraceMs: options.shutdownGraceMs,
         limits: { ...DEFAULT_LIMITS, ...options.limits },
         logger,
       },
@@ -205,13 +254,21 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const scheduler = createScheduler(context, logger, { work: runDueWork });
   scheduler.start();
   webhookWorker.start();
+  workersRunning = true;
+  let closing: Promise<void> | null = null;
   return {
-    port: server.port,
+    port: server!.port,
     context,
-    async close() {
-      await Promise.all([server.close(), batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
-      await instanceLease?.release();
-      await database.close();
-    },
+    metrics,
+    close: () =>
+      (closing ??= (async () => {
+        stopping = true;
+        // Requests in flight may still need the workers' wake-ups and the database: drain them first.
+        await server!.close();
+        await Promise.all([batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
+        workersRunning = false;
+        await instanceLease?.release();
+        await database.close();
+      })()),
   };
 }

@@ -108,7 +108,8 @@ export interface Database {
 export const DEFAULT_USER_CACHE_ENTRIES = 5_000;
 
 export async function openDatabase(uri: string, dbName?: string, writeMode?: WriteMode, userCacheEntries = DEFAULT_USER_CACHE_ENTRIES): Promise<Database> {
-  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000 });
+  // Command monitoring feeds the database latency metrics and traces (server/metrics.ts, server/tracing.ts).
+  const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, monitorCommands: true });
   await client.connect();
   const db = client.db(dbName);
   const buildInfo = await client.db("admin").command({ buildInfo: 1 });

@@ -31,6 +31,8 @@ export async function startTestServer(options: Partial<ServiceOptions> = {}): Pr
     host: "127.0.0.1",
     adminApiKey: ADMIN_KEY,
     logger: pino({ level: "silent" }),
+    // As before graceful shutdown: a request still in flight after 2 s does not hold the test up.
+    shutdownGraceMs: 2000,
     ...options,
   });
   const baseUrl = `http://127.0.0.1:${service.port}`;
@@ -59,7 +61,14 @@ export async function startTestServer(options: Partial<ServiceOptions> = {}): Pr
         body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : null };
+      const body = text ? JSON.parse(text) : null;
+      // Error answers carry the request's ID (as the X-Request-ID header does): checked here once,
+      // then left out so that tests compare the reference's `{"error": ...}` shape.
+      if (body !== null && typeof body === "object" && "requestId" in body) {
+        if (body.requestId !== response.headers.get("x-request-id")) throw new Error(`requestId ${body.requestId} differs from X-Request-ID ${response.headers.get("x-request-id")}`);
+        delete body.requestId;
+      }
+      return { status: response.status, body };
     },
     async close() {
       await service.close();
