@@ -6,6 +6,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import type { Admission } from "../api/admission.js";
 import { restErrorResponse, type RestResponse, type RestRouter } from "../api/rest.js";
+import type { ApiDocs, DocsResponse } from "./api-docs.js";
 import { ClientGoneError, readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
 import { createRpcAdapter } from "./rpc-adapter.js";
 
@@ -47,6 +48,8 @@ export interface HttpServerOptions {
   /** Services anyone may call without a key (server reflection). */
   publicServices: ReadonlySet<string>;
   health: () => Promise<{ status: number; body: JsonValue }>;
+  /** `GET /openapi.json` and `GET /docs` (api-docs.ts); like health, they need no key. */
+  docs?: ApiDocs;
   limits: ServerLimits;
   logger: Logger;
 }
@@ -196,6 +199,8 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
     return writeJson(req, res, { status: 400, body: { error: `Malformed request target "${req.url}"` } });
   }
   if (url.pathname === "/healthz" && method === "GET") return writeJson(req, res, await options.health());
+  const docs = options.docs?.serve(method, url.pathname, typeof req.headers["accept-encoding"] === "string" ? req.headers["accept-encoding"] : undefined);
+  if (docs) return writeStatic(req, res, docs);
 
   let admitted;
   try {
@@ -239,6 +244,16 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   });
   const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller });
   writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } });
+}
+
+/** Writes a prepared answer (the documentation's files), without its body for HEAD. */
+function writeStatic(req: NodeRequest, res: NodeResponse, response: DocsResponse): void {
+  if (res.destroyed || res.headersSent) return;
+  const headers: Record<string, string | number> = { ...response.headers, "content-length": response.body.length };
+  if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
+  res.writeHead(response.status, headers);
+  if (req.method === "HEAD") res.end();
+  else res.end(response.body);
 }
 
 /** Writes a JSON answer, unless the client is already gone. */

@@ -39,6 +39,7 @@ import { acquireInstanceLease, DEFAULT_INSTANCE_LEASE_MS, type InstanceLease } f
 import type { WriteMode } from "../store/users.js";
 import { KeyedLock } from "../store/keyed-lock.js";
 import { DEFAULT_LIMITS, startHttpServer, type RunningHttpServer, type ServerLimits } from "./http-server.js";
+import { createApiDocs } from "./api-docs.js";
 
 export interface ServiceOptions {
   mongodbUri: string;
@@ -86,6 +87,8 @@ export interface ServiceOptions {
 export interface RunningService {
   port: number;
   context: ServiceContext;
+  /** Every REST route the server answers (method and path template), as openapi/openapi.json must describe them. */
+  restRoutes: ReadonlyArray<{ method: string; template: string }>;
   close(): Promise<void>;
 }
 
@@ -166,18 +169,20 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     for (const { service, methods } of services) router.service(service, methods as never);
     registerReflection(router, [...new Set(definitions.map((d) => d.file))]);
   };
+  const rest = createRestRouter(services);
   let server: RunningHttpServer;
   try {
     server = await startHttpServer(
       {
         routes,
-        rest: createRestRouter(services),
+        rest,
         admission: createAdmission(context, new Map(definitions.map((d) => [d.service.typeName, d.options])), rateLimiter, logger),
         publicServices: REFLECTION_SERVICES,
         health: async () =>
           (await database.isReachable())
             ? { status: 200, body: { status: "ok", database: "reachable" } }
             : { status: 503, body: { status: "unavailable", database: "unreachable" } },
+        docs: createApiDocs(),
         limits: { ...DEFAULT_LIMITS, ...options.limits },
         logger,
       },
@@ -197,6 +202,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   return {
     port: server.port,
     context,
+    restRoutes: rest.routes.map((r) => ({ method: r.httpMethod, template: r.template })),
     async close() {
       await Promise.all([server.close(), batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
       await instanceLease?.release();
