@@ -186,6 +186,9 @@ function rewrite(doc: Json, registry: Registry): Json {
     }
   }
 
+  markAlwaysWritten(doc, registry);
+  dropUnusedSchemas(doc);
+
   return {
     openapi: "3.1.0",
     info: {
@@ -202,6 +205,46 @@ function rewrite(doc: Json, registry: Registry): Json {
     paths: doc.paths,
     components: doc.components,
   };
+}
+
+/**
+ * REST answers write every field of a message (null when unset), except `omit_empty` ones: the
+ * schemas only answers use list them as `required`. Schemas that requests use too are left as
+ * they are (a request may leave any field out).
+ */
+function markAlwaysWritten(doc: Json, registry: Registry): void {
+  const requests = new Set<string>();
+  const answers = new Set<string>();
+  for (const operations of Object.values<Json>(doc.paths)) {
+    for (const op of Object.values<Json>(operations)) {
+      collectRefs(doc, [op.requestBody, op.parameters], requests);
+      collectRefs(doc, Object.entries<Json>(op.responses).filter(([status]) => status !== "default").map(([, r]) => r), answers);
+    }
+  }
+  for (const name of answers) {
+    const desc = registry.get(name);
+    const schema = doc.components.schemas[name];
+    if (requests.has(name) || desc?.kind !== "message" || !schema.properties) continue;
+    const required = desc.fields.filter((f) => f.jsonName in schema.properties && !omitEmpty(f)).map((f) => f.jsonName);
+    if (required.length > 0) schema.required = required;
+  }
+}
+
+/** Leaves out the component schemas no operation reaches (request wrappers of bound bodies, map entries). */
+function dropUnusedSchemas(doc: Json): void {
+  const used = new Set<string>();
+  collectRefs(doc, [doc.paths, doc.components.responses, doc.components.parameters], used);
+  for (const name of Object.keys(doc.components.schemas)) if (!used.has(name)) delete doc.components.schemas[name];
+}
+
+/** The component schemas these nodes reach, through `$ref`s, transitively. */
+function collectRefs(doc: Json, nodes: Json, into: Set<string>): void {
+  walk(nodes, (node) => {
+    const name = typeof node.$ref === "string" ? /^#\/components\/schemas\/(.+)$/.exec(node.$ref)?.[1] : undefined;
+    if (name === undefined || into.has(name)) return;
+    into.add(name);
+    collectRefs(doc, doc.components.schemas[name], into);
+  });
 }
 
 /** Proto enum value names, and the REST name of each (the lower-case short name); zero values apart. */
