@@ -178,6 +178,9 @@ function rewrite(doc: Json, registry: Registry): Json {
       // An additional binding's operation ID is the method's with a number after it.
       const method = methods.get(op.operationId) ?? methods.get(String(op.operationId).replace(/\d+$/, ""));
       if (!method) throw new Error(`operation ${op.operationId} names no method`);
+      // A `body: "*"` request is inlined (the request message less its path fields): same rules.
+      const body = op.requestBody?.content?.["application/json"]?.schema;
+      if (body && !body.$ref && body.type === "object") rewriteMessage(body, method.input);
       const headers = [{ $ref: "#/components/parameters/TenantId" }];
       if (method.input.fields.some((f) => f.name === "idempotency_key")) headers.push({ $ref: "#/components/parameters/IdempotencyKey" });
       op.parameters = [...(op.parameters ?? []), ...headers];
@@ -186,6 +189,7 @@ function rewrite(doc: Json, registry: Registry): Json {
     }
   }
 
+  requiredNotNull(doc);
   markAlwaysWritten(doc, registry);
   dropUnusedSchemas(doc);
 
@@ -205,6 +209,23 @@ function rewrite(doc: Json, registry: Registry): Json {
     paths: doc.paths,
     components: doc.components,
   };
+}
+
+/**
+ * A field a request must set (protovalidate `required`) refuses null, which means "unset": in the
+ * schemas requests use, such a field is not nullable even when it has presence.
+ */
+function requiredNotNull(doc: Json): void {
+  const requests = new Set<string>();
+  const roots: Json[] = [];
+  for (const operations of Object.values<Json>(doc.paths)) {
+    for (const op of Object.values<Json>(operations)) roots.push(op.requestBody, op.parameters);
+  }
+  collectRefs(doc, roots, requests);
+  walk([roots, [...requests].map((name) => doc.components.schemas[name])], (node) => {
+    if (!Array.isArray(node.required) || !node.properties) return;
+    for (const name of node.required) if (node.properties[name]) node.properties[name] = notNullable(node.properties[name]);
+  });
 }
 
 /**
