@@ -178,6 +178,12 @@ function rewrite(doc: Json, registry: Registry): Json {
       // An additional binding's operation ID is the method's with a number after it.
       const method = methods.get(op.operationId) ?? methods.get(String(op.operationId).replace(/\d+$/, ""));
       if (!method) throw new Error(`operation ${op.operationId} names no method`);
+      // The generator makes a comment's first paragraph the summary when there are several: keep
+      // the whole comment as the description, and the method's name as the summary, as elsewhere.
+      if (op.summary !== method.name) {
+        op.description = [op.summary, op.description].filter(Boolean).join("\n\n");
+        op.summary = method.name;
+      }
       // A `body: "*"` request is inlined (the request message less its path fields): same rules.
       const body = op.requestBody?.content?.["application/json"]?.schema;
       if (body && !body.$ref && body.type === "object") rewriteMessage(body, method.input);
