@@ -19,6 +19,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { field as fieldRules } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { createRegistry, getOption, hasOption, type DescEnum, type DescField, type DescFile, type DescMessage, type DescMethod, type Registry } from "@bufbuild/protobuf";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -184,6 +185,11 @@ function rewrite(doc: Json, registry: Registry): Json {
         op.description = [op.summary, op.description].filter(Boolean).join("\n\n");
         op.summary = method.name;
       }
+      // A query parameter the request rules require (`required`, or a list of at least one item).
+      for (const parameter of op.parameters ?? []) {
+        const field = parameter.in === "query" ? method.input.fields.find((f) => f.jsonName === parameter.name) : undefined;
+        if (field && requiredByRules(field)) parameter.required = true;
+      }
       // A `body: "*"` request is inlined (the request message less its path fields): same rules.
       const body = op.requestBody?.content?.["application/json"]?.schema;
       if (body && !body.$ref && body.type === "object") rewriteMessage(body, method.input);
@@ -310,6 +316,12 @@ function rewriteMessage(schema: Json, desc: DescMessage): void {
 function hasPresence(field: DescField): boolean {
   // EXPLICIT presence: proto3 `optional`, message fields and oneof members; unset, REST writes null.
   return (field.fieldKind === "scalar" || field.fieldKind === "enum" || field.fieldKind === "message") && field.presence === 1;
+}
+
+function requiredByRules(field: DescField): boolean {
+  if (!hasOption(field, fieldRules)) return false;
+  const rules = getOption(field, fieldRules);
+  return rules.required || (rules.type.case === "repeated" && rules.type.value.minItems > 0n);
 }
 
 function omitEmpty(field: DescField): boolean {

@@ -71,8 +71,8 @@ describe("the document describes what the server answers", () => {
     expect(valid ? [] : validate.errors, `${method} ${path} ${response.status}: ${JSON.stringify(response.body)}`).toEqual([]);
   }
 
-  async function call(method: string, template: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(server.baseUrl + path, {
+  async function call(method: string, template: string, path: string, body?: unknown, headers: Record<string, string> = {}, baseUrl = server.baseUrl) {
+    const response = await fetch(baseUrl + path, {
       method,
       headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -113,6 +113,49 @@ describe("the document describes what the server answers", () => {
     expect(missing.status).toBe(404);
     const invalid = await call("POST", "/admin/v1/metrics", "/admin/v1/metrics", { key: "not an array" });
     expect(invalid.status).toBe(400);
+  });
+
+  it("for every read whose path a seeded service can fill (scripts/fuzz-seed.ts's configuration and traffic)", async () => {
+    const { execFile } = await import("node:child_process");
+    // A service of its own: the seed creates keys the other tests use.
+    const seededServer = await startTestServer();
+    try {
+    const output = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ["--import", "tsx", "scripts/fuzz-seed.ts"], { env: { ...process.env, BASE_URL: seededServer.baseUrl, ADMIN_API_KEY: ADMIN_KEY } }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+    const seeded = Object.fromEntries(output.trim().split("\n").map((line) => line.split("=") as [string, string]));
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    // Path variables by the path they appear in; routes with a variable none of these fill are left out.
+    const fills: Array<[RegExp, string, string]> = [
+      [/^\/v1\/users\/\{id\}/, "id", "u1"],
+      [/\/metrics\/\{key\}/, "key", "words"],
+      [/\/points\/\{key\}/, "key", "xp"],
+      [/\/leaderboards\/\{key\}/, "key", "words-board"],
+      [/^\/admin\/v1\/metrics\/\{id\}$/, "id", seeded.FUZZ_METRIC_ID!],
+      [/^\/admin\/v1\/attributes\/\{id\}$/, "id", seeded.FUZZ_ATTRIBUTE_ID!],
+      [/^\/admin\/v1\/points\/\{id\}$/, "id", seeded.FUZZ_POINTS_SYSTEM_ID!],
+      [/\{system_id\}/, "system_id", seeded.FUZZ_POINTS_SYSTEM_ID!],
+      [/\/triggers\/\{id\}$/, "id", seeded.FUZZ_TRIGGER_ID!],
+      [/\/levels\/\{id\}$/, "id", seeded.FUZZ_LEVEL_ID!],
+      [/\/boosts\/\{id\}$/, "id", seeded.FUZZ_BOOST_ID!],
+      [/^\/admin\/v1\/leaderboards\/\{id\}$/, "id", seeded.FUZZ_LEADERBOARD_ID!],
+    ];
+    const covered: string[] = [];
+    for (const template of Object.keys(document.paths).filter((path) => document.paths[path].get)) {
+      let path = template;
+      for (const [where, name, value] of fills) if (where.test(template)) path = path.replace(`{${name}}`, encodeURIComponent(value));
+      if (path.includes("{")) continue;
+      const query = template.endsWith("/event-summary") ? `?aggregation=daily&startDate=${day(-3)}&endDate=${day(0)}` : template === "/v1/streaks" ? "?userIds=u1,u2" : "";
+      const response = await call("GET", template, path + query, undefined, {}, seededServer.baseUrl);
+      expect([template, response.status]).toEqual([template, 200]);
+      covered.push(template);
+    }
+    expect(covered.length).toBeGreaterThanOrEqual(25);
+    } finally {
+      await seededServer.close();
+    }
   });
 
   it("with enum values as the lower-case names the server reads and writes", () => {
