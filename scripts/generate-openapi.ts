@@ -16,7 +16,7 @@
  *    the success statuses its method's comment names (`REST: 201 ...`).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { field as fieldRules } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
@@ -67,7 +67,7 @@ function ensurePlugin(): string {
   // `go build` of the tool from a module that pins it: `go install ...@version` would read the
   // module's version list, which the module proxy here refuses.
   execFileSync(go, ["build", "-o", temporary, PLUGIN_MODULE], { cwd: TOOLS, stdio: "inherit" });
-  execFileSync("mv", [temporary, binary]);
+  renameSync(temporary, binary);
   return binary;
 }
 
