@@ -135,10 +135,21 @@ describe("achievements", () => {
       body: { error: "Invalid attribute keys: colour. Please make sure all keys match attributes created in the dashboard." },
     });
     expect((await server.rest("GET", "/v1/achievements?userAttributes=plan", { tenantId })).status).toBe(400);
+    // The filter chooses achievements, not users: completions and rarity stay those of all the
+    // tenant's users (the reference: "the percentage of all users"), also after a user's plan changes.
+    for (const [id, plan, key] of [["pro-user", "pro", "pro-only"], ["free-user", "free", "everyone"]] as const) {
+      expect((await server.rest("POST", `/v1/achievements/${key}/complete`, { tenantId, body: { user: { id, attributes: { plan } } } })).status).toBe(201);
+    }
+    const stats = async (query: string) => (await server.rest("GET", `/v1/achievements${query}`, { tenantId })).body.map((a: { key: string; completions: number; rarity: number }) => [a.key, a.completions, a.rarity]);
+    expect(await stats("")).toEqual([["pro-only", 1, 50], ["everyone", 1, 50]]);
+    expect(await stats("?userAttributes=plan:pro")).toEqual([["pro-only", 1, 50], ["everyone", 1, 50]]);
+    expect(await stats("?userAttributes=plan:free")).toEqual([["everyone", 1, 50]]);
+    expect((await server.rest("PATCH", "/v1/users/pro-user", { tenantId, body: { attributes: { plan: "free" } } })).status).toBe(200);
+    expect(await stats("?userAttributes=plan:free")).toEqual([["everyone", 1, 50]]);
     for (const protocol of CLIENT_PROTOCOLS) {
       const client = server.client(protocol, { tenantId });
       const { achievements } = await client.application.listAchievementStats({ userAttributes: "plan:free" });
-      expect(achievements.map((a) => a.key)).toEqual(["everyone"]);
+      expect(achievements.map((a) => [a.key, a.completions, a.rarity])).toEqual([["everyone", 1n, 50]]);
       const refused = await client.application.listAchievementStats({ userAttributes: "colour:red" }).catch((e: unknown) => ConnectError.from(e));
       expect(refused).toMatchObject({ code: Code.InvalidArgument });
     }

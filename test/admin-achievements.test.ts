@@ -10,17 +10,22 @@ let server: TestServer;
 let words: string;
 let otherMetric: string;
 let otherAchievement: string;
+/** IDs of the default scope's user attribute "plan" and event attribute "source". */
+let planId: string;
+let sourceId: string;
 
 beforeAll(async () => {
   server = await startTestServer();
   await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "other", name: "Other" }] });
   words = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }] })).body.created[0].id;
-  await server.rest("POST", "/admin/v1/attributes", {
-    body: [
-      { key: "plan", name: "Plan", type: "user" },
-      { key: "source", name: "Source", type: "event" },
-    ],
-  });
+  [planId, sourceId] = (
+    await server.rest("POST", "/admin/v1/attributes", {
+      body: [
+        { key: "plan", name: "Plan", type: "user" },
+        { key: "source", name: "Source", type: "event" },
+      ],
+    })
+  ).body.created.map((a: { id: string }) => a.id);
   otherMetric = (await server.rest("POST", "/admin/v1/metrics", { tenantId: "other", body: [{ key: "steps", name: "Steps" }] })).body.created[0].id;
   await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "region", name: "Region", type: "user" }] });
   otherAchievement = (
@@ -32,6 +37,48 @@ afterAll(() => server.close());
 const achievements = () => server.service.context.database.collections.achievements;
 /** Every achievement document of every tenant: proof that a refused request changed nothing. */
 const snapshot = () => achievements().find({}).sort({ _id: 1 }).toArray();
+
+describe("attribute filters in the Admin API's shape (trophy 1.27.0's {attributeId, attributeValue})", () => {
+  it("are taken by attribute ID on create and update, and shown with both the ID and the key (REST)", async () => {
+    const created = await server.rest("POST", "/admin/v1/achievements", {
+      body: [
+        { name: "Pro writer", key: "pro-writer", trigger: "metric", metricId: words, metricValue: 10, userAttributes: [{ attributeId: planId, attributeValue: "pro" }], eventAttributes: [{ attributeId: sourceId, attributeValue: "app" }] },
+        { name: "Bad ID", key: "bad-id", trigger: "api", userAttributes: [{ attributeId: sourceId, attributeValue: "x" }] }, // an event attribute
+      ],
+    });
+    // An unknown ID (here an event attribute's, in a user filter) refuses the whole request: nothing is created.
+    expect([created.status, created.body.error]).toEqual([400, `achievements[1].userAttributes[0].attributeId "${sourceId}" is not the ID of a user attribute of this tenant`]);
+    const ok = await server.rest("POST", "/admin/v1/achievements", {
+      body: [{ name: "Pro writer", key: "pro-writer", trigger: "metric", metricId: words, metricValue: 10, userAttributes: [{ attributeId: planId, attributeValue: "pro" }], eventAttributes: [{ attributeId: sourceId, attributeValue: "app" }] }],
+    });
+    const [writer] = ok.body.created;
+    expect([writer.userAttributes, writer.eventAttributes]).toEqual([
+      [{ key: "plan", value: "pro", attributeId: planId, attributeValue: "pro" }],
+      [{ key: "source", value: "app", attributeId: sourceId, attributeValue: "app" }],
+    ]);
+    const patched = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: writer.id, userAttributes: [{ attributeId: planId, attributeValue: "team" }] }] });
+    expect(patched.body.updated[0].userAttributes).toEqual([{ key: "plan", value: "team", attributeId: planId, attributeValue: "team" }]);
+    // The Application API keeps its {key, value} shape.
+    expect((await server.rest("GET", "/v1/achievements")).body).toEqual([]); // inactive: not listed
+    const before = await snapshot();
+    const unknown = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: writer.id, userAttributes: [{ attributeId: "nope", attributeValue: "x" }] }] });
+    expect([unknown.status, unknown.body.error]).toEqual([400, 'achievements[0].userAttributes[0].attributeId "nope" is not the ID of a user attribute of this tenant']);
+    expect(await snapshot()).toEqual(before);
+    await server.rest("DELETE", `/admin/v1/achievements?ids=${writer.id}`);
+  });
+
+  it("over Connect: by attribute ID, shown with both", async () => {
+    const admin = server.client("connect-json").achievements;
+    const { created } = await admin.createAchievements({
+      achievements: [{ name: "Pro API", key: "pro-api", trigger: AchievementTrigger.API, userAttributes: [{ attributeId: planId, attributeValue: "pro" }] }],
+    });
+    expect(created[0]!.userAttributes.map((f) => [f.key, f.value, f.attributeId, f.attributeValue])).toEqual([["plan", "pro", planId, "pro"]]);
+    await expect(admin.createAchievements({ achievements: [{ name: "X", key: "x-api", trigger: AchievementTrigger.API, userAttributes: [{ attributeId: "nope", attributeValue: "x" }] }] })).rejects.toThrow(
+      /\[invalid_argument\] achievements\[0\]\.userAttributes\[0\]\.attributeId "nope" is not the ID of a user attribute/,
+    );
+    await server.rest("DELETE", `/admin/v1/achievements?ids=${created[0]!.id}`);
+  });
+});
 
 describe("achievements over REST", () => {
   it("are created, listed, read, updated and deleted in exact JSON shapes", async () => {
@@ -64,8 +111,9 @@ describe("achievements over REST", () => {
           status: "inactive",
           metricId: words,
           metricValue: 1000,
-          userAttributes: [{ key: "plan", value: "pro" }],
-          eventAttributes: [{ key: "source", value: "web" }],
+          // Both shapes: the Application API's key and value, the Admin API's attribute ID and value.
+          userAttributes: [{ key: "plan", value: "pro", attributeId: planId, attributeValue: "pro" }],
+          eventAttributes: [{ key: "source", value: "web", attributeId: sourceId, attributeValue: "web" }],
         },
         {
           id: expect.any(String),
@@ -274,7 +322,7 @@ describe("achievement validation", () => {
     const malformed = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: a.id, name: "A2" }, { id: b.id, userAttributes: { plan: "pro" } }] });
     expect(malformed).toEqual({
       status: 400,
-      body: { error: 'Invalid request: achievements[1].userAttributes must be an array of {"key": string, "value": string} or null' },
+      body: { error: 'Invalid request: achievements[1].userAttributes must be an array of {"attributeId": string, "attributeValue": string} or of {"key": string, "value": string} or null' },
     });
     expect(await snapshot()).toEqual(before);
   });

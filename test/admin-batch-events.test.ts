@@ -105,7 +105,7 @@ describe("admin batch ingestion", () => {
     for (const u of [0, 999]) expect(await total(`full-${u}`, "pages")).toBe(1);
   }, 60_000);
 
-  it("refuses the whole batch, storing nothing: duplicate keys (400), unknown metrics (404), missing keys (400)", async () => {
+  it("refuses the whole batch, storing nothing: duplicate keys (400), unknown metrics (404), overlong keys (400)", async () => {
     const before = await storedBatches();
     const event = (key: string, userId: string, idempotencyKey: string) => ({ key, user: { id: userId }, value: 1, idempotencyKey });
 
@@ -122,15 +122,40 @@ describe("admin batch ingestion", () => {
     });
     expect(unknown).toEqual({ status: 404, body: { error: 'Metrics not found: "nope" (events 1, 2), "other" (event 3)' } });
 
-    const keyless = await server.rest("POST", "/admin/v1/metrics/events", { body: [{ key: "words", user: { id: "d1" }, value: 1 }] });
-    expect(keyless.status).toBe(400);
-    expect(keyless.body.error).toMatch(/events\[0\]\.idempotency_key: must be at least 1 character/);
+    const longKey = await server.rest("POST", "/admin/v1/metrics/events", { body: [event("words", "d1", "k".repeat(256))] });
+    expect(longKey.status).toBe(400);
+    expect(longKey.body.error).toMatch(/events\[0\]\.idempotency_key: must be at most 255 characters/);
 
     const notArray = await server.rest("POST", "/admin/v1/metrics/events", { body: event("words", "d1", "x") });
     expect(notArray.status).toBe(400);
     const empty = await server.rest("POST", "/admin/v1/metrics/events", { body: [] });
     expect(empty.status).toBe(400);
     expect(await storedBatches()).toBe(before);
+  });
+
+  it("applies events sent without an idempotency key once each, as the reference allows (REST)", async () => {
+    const submitted = await server.rest("POST", "/admin/v1/metrics/events", {
+      body: [
+        { key: "pages", user: { id: "n1" }, value: 5 },
+        { key: "pages", user: { id: "n1" }, value: 5 }, // the same event again: a second event, not a replay
+        { key: "pages", user: { id: "n1" }, value: 1, idempotencyKey: "" }, // empty means none
+        { key: "pages", user: { id: "n1" }, value: 1, attributes: { nope: "x" } }, // fails when processed
+        { key: "pages", user: { id: "n2" }, value: 2, idempotencyKey: "n2-1" },
+      ],
+    });
+    expect(submitted.status).toBe(202);
+    const status = await completedBatch(submitted.body.batchId);
+    expect([status.applied, status.replayed, status.failed]).toEqual([4, 0, 1]);
+    expect(status.errors).toEqual([{ index: 3, idempotencyKey: "", message: expect.stringMatching(/^Invalid attribute keys: nope\./) }]);
+    expect([await total("n1", "pages"), await total("n2", "pages")]).toEqual([11, 2]);
+
+    // Submitted again, keyless events are new events (nothing identifies them as the same); keyed ones replay.
+    const again = await server.rest("POST", "/admin/v1/metrics/events", {
+      body: [{ key: "pages", user: { id: "n1" }, value: 5 }, { key: "pages", user: { id: "n2" }, value: 2, idempotencyKey: "n2-1" }],
+    });
+    const second = await completedBatch(again.body.batchId);
+    expect([second.applied, second.replayed, second.failed]).toEqual([1, 1, 0]);
+    expect([await total("n1", "pages"), await total("n2", "pages")]).toEqual([16, 2]);
   });
 
   it("is admin-only and tenant-scoped", async () => {
@@ -164,6 +189,15 @@ describe("admin batch ingestion", () => {
     }
     expect([batch!.status, batch!.applied, batch!.failed]).toEqual([MetricEventBatchStatus.COMPLETED, 2, 0]);
     expect(await total("c1", "pages")).toBe(7);
+    // Without idempotency keys (the field left out or empty): each event applied once.
+    const keyless = await admin.createMetricEventBatch({ events: [{ key: "pages", user: { id: "c2" }, value: 3 }, { key: "pages", user: { id: "c2" }, value: 3, idempotencyKey: "" }] });
+    for (let i = 0; i < 100; i++) {
+      batch = (await admin.getMetricEventBatch({ batchId: keyless.batchId })).batch!;
+      if (batch.status === MetricEventBatchStatus.COMPLETED) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect([batch!.status, batch!.applied, batch!.replayed, batch!.failed]).toEqual([MetricEventBatchStatus.COMPLETED, 2, 0, 0]);
+    expect(await total("c2", "pages")).toBe(6);
     await expect(admin.createMetricEventBatch({ events: [{ key: "pages", user: { id: "c1" }, value: 1, idempotencyKey: "x" }, { key: "pages", user: { id: "c1" }, value: 2, idempotencyKey: "x" }] })).rejects.toThrow(
       /\[invalid_argument\] Duplicate idempotency keys/,
     );
@@ -219,7 +253,7 @@ describe("admin batch ingestion: interruptions", () => {
   }, 60_000);
 
 
-  it("resumes a batch after SIGKILL mid-batch and applies every event exactly once", async () => {
+  it("resumes a batch after SIGKILL mid-batch and applies every event exactly once, with or without idempotency keys", async () => {
     const database = await openTestDatabase();
     const port = await findFreePort();
     // A short lease, so the restarted server may take the dead server's batch over at once.
@@ -233,7 +267,8 @@ describe("admin batch ingestion: interruptions", () => {
       const crashing = await startChildServer(database, port, { ...env, GAMIFICATION_TEST_CRASH_AT: "batch-progress" });
       expect((await crashing.post("/admin/v1/metrics", [{ key: "steps", name: "Steps" }])).status).toBe(201);
       const users = ["k1", "k2", "k3"];
-      const events = users.flatMap((id) => Array.from({ length: 40 }, (_, i) => ({ key: "steps", user: { id }, value: i + 1, idempotencyKey: `${id}-${i}` })));
+      // k2's events carry no idempotency key: the batch's own keys make them exactly-once too.
+      const events = users.flatMap((id) => Array.from({ length: 40 }, (_, i) => ({ key: "steps", user: { id }, value: i + 1, ...(id !== "k2" && { idempotencyKey: `${id}-${i}` }) })));
       const submitted = await crashing.post("/admin/v1/metrics/events", events);
       expect(submitted.status).toBe(202);
       expect(await crashing.exited).toBe(null); // killed by the signal

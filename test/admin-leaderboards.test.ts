@@ -67,6 +67,7 @@ describe("leaderboards over REST", () => {
           start: day(-1),
           end: day(30),
           breakdownAttributes: [city],
+          userAttributes: [],
           runUnit: "month",
           runInterval: 1,
         },
@@ -89,11 +90,12 @@ describe("leaderboards over REST", () => {
           start: day(-1),
           end: day(30),
           breakdownAttributes: [city],
+          userAttributes: [],
           runUnit: "month",
           runInterval: 1,
         },
         // The reference's own example of a streak leaderboard, field for field.
-        { id: expect.any(String), name: "Streak Legends", key: "streak-legends", status: "scheduled", rankBy: "streak", maxParticipants: 1000, start: day(7), breakdownAttributes: [] },
+        { id: expect.any(String), name: "Streak Legends", key: "streak-legends", status: "scheduled", rankBy: "streak", maxParticipants: 1000, start: day(7), breakdownAttributes: [], userAttributes: [] },
         {
           id: expect.any(String),
           name: "XP",
@@ -106,6 +108,7 @@ describe("leaderboards over REST", () => {
           startTime: "09:00",
           endTime: "17:00",
           breakdownAttributes: [],
+          userAttributes: [],
         },
       ],
       issues: [],
@@ -335,6 +338,78 @@ describe("access", () => {
     expect((await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: theirs.id, name: "Mine" }] })).body.issues[0].message).toBe("Leaderboard not found by ID");
     expect((await server.rest("DELETE", `/admin/v1/leaderboards?ids=${theirs.id}`)).body.deleted).toEqual([]);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("user attribute filters (trophy 1.27.0's userAttributes)", () => {
+  let planId: string;
+
+  it("only users matching every filter take part; every leaderboard shape shows the filters (REST)", async () => {
+    const tenantId = "cohort";
+    const admin = async (method: string, path: string, body: unknown) => server.rest(method, path, { body, tenantId });
+    expect((await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: tenantId, name: "Cohort" }] })).status).toBe(201);
+    const [pages] = (await admin("POST", "/admin/v1/metrics", [{ key: "pages", name: "Pages" }])).body.created;
+    const [plan] = (await admin("POST", "/admin/v1/attributes", [{ key: "plan", name: "Plan", type: "user" }])).body.created;
+    planId = plan.id;
+    // The Admin API names the attribute by ID; the Application API shows its key.
+    const filters = [{ attributeId: plan.id, attributeValue: "pro" }];
+    const shown = [{ key: "plan", value: "pro" }];
+    const created = await admin("POST", "/admin/v1/leaderboards", [
+      { name: "Pro pages", key: "pro-pages", rankBy: "metric", metricId: pages.id, status: "active", start: day(-1), userAttributes: filters },
+      { name: "Bad", key: "bad", rankBy: "metric", metricId: pages.id, userAttributes: [{ attributeId: "nope", attributeValue: "x" }] },
+      { name: "Twice", key: "twice", rankBy: "metric", metricId: pages.id, userAttributes: [filters[0], { attributeId: plan.id, attributeValue: "free" }] },
+    ]);
+    expect(created.body.created.map((l: any) => [l.key, l.userAttributes])).toEqual([["pro-pages", filters]]);
+    expect(created.body.issues.map((i: any) => [i.index, i.message])).toEqual([
+      [1, 'userAttributes[0].attributeId "nope" is not the ID of a user attribute of this tenant'],
+      [2, `userAttributes[1].attributeId "${plan.id}" is repeated: filter each attribute once`],
+    ]);
+    const id = created.body.created[0].id;
+    expect((await admin("GET", `/admin/v1/leaderboards/${id}`, undefined)).body.userAttributes).toEqual(filters);
+
+    const event = (userId: string, planValue: string, value: number) =>
+      admin("POST", "/v1/metrics/pages/event", { user: { id: userId, attributes: { plan: planValue } }, value });
+    expect((await event("pro-1", "pro", 5)).body.leaderboards["pro-pages"]).toMatchObject({ rank: 1, userAttributes: shown });
+    expect((await event("free-1", "free", 50)).body.leaderboards).toEqual({}); // not taking part
+    const rankings = (await admin("GET", "/v1/leaderboards/pro-pages", undefined)).body;
+    expect([rankings.userAttributes, rankings.rankings.map((r: any) => [r.userId, r.value])]).toEqual([shown, [["pro-1", 5]]]);
+    expect((await admin("GET", "/v1/leaderboards", undefined)).body.map((l: any) => l.userAttributes)).toEqual([shown]);
+    const standing = (await admin("GET", "/v1/users/pro-1/leaderboards/pro-pages", undefined)).body;
+    expect([standing.userAttributes, standing.rank, standing.value]).toEqual([shown, 1, 5]);
+    expect((await admin("GET", "/v1/users/free-1/leaderboards/pro-pages", undefined)).body).toMatchObject({ rank: null, value: null });
+
+    // The attribute cannot be deleted while a leaderboard filters on it.
+    const refused = await admin("DELETE", `/admin/v1/attributes?ids=${plan.id}`, undefined);
+    expect(refused.body.issues[0].message).toMatch(/still used by leaderboard "Pro pages"/);
+
+    // null removes the filters: everyone takes part from then on.
+    const cleared = await admin("PATCH", "/admin/v1/leaderboards", [{ id, userAttributes: null }]);
+    expect(cleared.body.updated[0].userAttributes).toEqual([]);
+    expect((await event("free-1", "free", 1)).body.leaderboards["pro-pages"]).toMatchObject({ rank: 2, userAttributes: [] }); // behind pro-1's 5
+    const before = await snapshot();
+    const bad = await admin("PATCH", "/admin/v1/leaderboards", [{ id, userAttributes: [{ key: "plan", value: "pro" }] }]);
+    expect([bad.status, bad.body.error]).toEqual([400, 'Invalid request: leaderboards[0].userAttributes must be an array of {"attributeId": string, "attributeValue": string} or null']);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("over Connect and gRPC: set, read and shown", async () => {
+    const admin = server.client("connect-json", { tenantId: "cohort" }).leaderboards;
+    const metricId = (await server.rest("GET", "/admin/v1/metrics", { tenantId: "cohort" })).body[0].id;
+    const { created, issues } = await admin.createLeaderboards({
+      leaderboards: [
+        { name: "Pro only", key: "pro-only", rankBy: LeaderboardRankBy.METRIC, metricId, status: LeaderboardStatus.ACTIVE, start: day(-1), userAttributes: [{ attributeId: planId, attributeValue: "pro" }] },
+      ],
+    });
+    expect(issues).toEqual([]);
+    expect(created[0]!.userAttributes.map(({ attributeId, attributeValue }) => [attributeId, attributeValue])).toEqual([[planId, "pro"]]);
+    const viaGrpc = await server.client("grpc", { tenantId: "cohort" }).leaderboards.getLeaderboard({ id: created[0]!.id });
+    expect(viaGrpc.leaderboard!.userAttributes.map(({ attributeValue }) => attributeValue)).toEqual(["pro"]);
+    const updated = await admin.updateLeaderboards({
+      leaderboards: [{ id: created[0]!.id, userAttributes: fromJson(ValueSchema, [{ attributeId: planId, attributeValue: "team" }]) }],
+    });
+    expect(updated.updated[0]!.userAttributes.map(({ attributeValue }) => attributeValue)).toEqual(["team"]);
+    const rankings = await server.client("grpc", { tenantId: "cohort" }).leaderboardReads.getLeaderboardRankings({ key: "pro-only" });
+    expect(rankings.leaderboard!.userAttributes.map(({ key, value }) => [key, value])).toEqual([["plan", "team"]]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rankWithin, type Standing } from "../src/domain/leaderboard-ranking.js";
+import { applyPatch, indexesOfLines, rankWithin, unpackIndex, type Standing } from "../src/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
   rankingCollections,
@@ -8,6 +8,7 @@ import {
   type EntryChange,
   type LeaderboardRankings,
   type RankingCollections,
+  type RankingDocument,
   type RankingScope,
 } from "../src/store/leaderboard-rankings.js";
 import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
@@ -75,15 +76,29 @@ describe("leaderboard rankings on the database", () => {
     await database?.close();
   });
 
+  /**
+   * The chunk IDs a root's indexes name, and the documents holding its index (the base of a patched
+   * index: none when the root lists its indexes whole).
+   */
+  async function rootIndexes(root: RankingDocument): Promise<{ ids: string[]; indexDocs: string[] }> {
+    if (root.index === undefined) return { ids: [...unpackIndex(root.rank!).ids, ...unpackIndex(root.users!).ids], indexDocs: [] };
+    const base = await collections.rankChunks.findOne({ _id: root.index });
+    const lines = applyPatch(base!.lines === "" ? [] : base!.lines.split("\n"), root.indexPatch ? root.indexPatch.split("\n") : []);
+    const { rank, users } = indexesOfLines(lines);
+    return { ids: [...rank.ids, ...users.ids], indexDocs: [root.index] };
+  }
+  const hasIndexes = (root: RankingDocument) => root.rank !== undefined || root.index !== undefined;
+
   /** Every chunk stored for a scope's leaderboard is named by its latest root, or waits in its garbage. */
   async function expectNoLostChunks(scope: RankingScope): Promise<void> {
     const key = scopeKey(scope);
     const roots = await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run, group: scope.group }).toArray();
     const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
-    expect(latest.rank).toBeDefined();
+    expect(hasIndexes(latest)).toBe(true);
     expect(latest._id).toBe(`r${latest.version}:${key}`);
-    // A patched chunk (`base~patch`) is two documents.
-    const named = new Set([...latest.rank!.ids.split(" "), ...latest.users!.ids.split(" ")].filter(Boolean).flatMap((id) => id.split("~")));
+    // A patched chunk (`base~patch`) is two documents; a patched index names its base.
+    const indexes = await rootIndexes(latest);
+    const named = new Set([...indexes.ids.flatMap((id) => id.split("~")), ...indexes.indexDocs]);
     const garbage = new Set((latest.garbage ?? "").split(" ").filter(Boolean));
     const stored = [
       ...(await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
@@ -369,7 +384,8 @@ describe("leaderboard rankings on the database", () => {
     const store = createLeaderboardRankings(collections); // default limits: chunks of 250 to 1,000 lines, patches up to 62
     await store.bulkLoad(scope, Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })));
     const storedLines = async () => {
-      const docs = await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray();
+      // Rank chunks only: index bases (lines "r\x01…") are counted by the test below.
+      const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).filter((d) => !d.lines.startsWith("r\x01"));
       return new Map(docs.map((d) => [d._id, d.lines === "" ? 0 : d.lines.split("\n").length]));
     };
     let before = await storedLines();
@@ -394,6 +410,46 @@ describe("leaderboard rankings on the database", () => {
     await expectNoLostChunks(scope);
   });
 
+  it("a commit stores the root's index as a patch on a base, written whole again when the patch outgrows its limit", async () => {
+    const scope = newScope();
+    const store = createLeaderboardRankings(collections, { indexPatchMax: 8 });
+    await store.bulkLoad(scope, Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })));
+    const latestRoot = async () => (await collections.rankings.find({ leaderboardId: scope.leaderboardId, version: { $gt: 0 } }).toArray()).filter((d) => d._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
+    expect((await latestRoot()).rank).toBeDefined(); // a bulk load lists the indexes whole
+    const roots: RankingDocument[] = [];
+    // Newcomers at the top: each commit edits the first rank chunk and one user chunk, so the patch
+    // holds those two entries (removed and added) whatever the number of commits.
+    for (let i = 0; i < 5; i++) {
+      await store.upsertEntry(scope, `new${i}`, 10_000 + i, new Date(T0));
+      roots.push(await latestRoot());
+    }
+    expect(roots.map((r) => r.rank)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    const base = roots[0]!.index!;
+    expect(roots.map((r) => r.index)).toEqual([base, base, base, base, base]);
+    const patchLines = (root: RankingDocument) => (root.indexPatch ? root.indexPatch.split("\n").length : 0);
+    expect(roots.map(patchLines)).toEqual([0, 4, 4, 4, 4]);
+    // Users in other chunks move: the patch grows by their entries (never past the limit), and the
+    // base is written anew (an empty patch) when it would.
+    let bases = 1;
+    for (const [i, user] of ["u0500", "u1000", "u1500", "u2000", "u2500"].entries()) {
+      const before = roots.at(-1)!;
+      await store.upsertEntry(scope, user, 20_000 + i, new Date(T0));
+      const root = await latestRoot();
+      roots.push(root);
+      if (root.index === before.index) expect(patchLines(root)).toBeGreaterThanOrEqual(patchLines(before));
+      else (bases++, expect(root.indexPatch).toBe(""));
+      expect(patchLines(root)).toBeLessThanOrEqual(8);
+    }
+    expect(bases).toBeGreaterThan(1);
+    const top = ["u2500", "u2000", "u1500", "u1000", "u0500", "new4"];
+    expect((await store.page(scope, 0, 6)).entries.map((e) => e.userId)).toEqual(top);
+    expect(await store.rankOf(scope, "u0000")).toMatchObject({ position: 3005 });
+    // A reader in another process reads the patched index from the database.
+    const reader = createLeaderboardRankings(collections);
+    expect((await reader.page(scope, 0, 6)).entries.map((e) => e.userId)).toEqual(top);
+    await expectNoLostChunks(scope);
+  });
+
   it("deletes replaced chunks in batches, so stored chunks stay close to the live ones", async () => {
     const scope = newScope();
     // Superseded roots are kept (as tombstones) only while their successor is younger than 50 ms here.
@@ -404,10 +460,11 @@ describe("leaderboard rankings on the database", () => {
     }
     const docs = await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray();
     const roots = docs.filter((d) => d._id.startsWith("r"));
-    const live = roots.filter((d) => d.rank !== undefined);
+    const live = roots.filter(hasIndexes);
     expect(live.map((d) => d.version)).toEqual([Math.max(...roots.map((d) => d.version))]); // one root with an index: the latest
     expect(roots.length).toBeLessThan(20); // tombstones of the last few commits, not all 120
-    const chunkCount = [...live[0]!.rank!.ids.split(" "), ...live[0]!.users!.ids.split(" ")].flatMap((id) => id.split("~")).length;
+    const indexes = await rootIndexes(live[0]!);
+    const chunkCount = indexes.ids.flatMap((id) => id.split("~")).length + indexes.indexDocs.length;
     const stored = (await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })) + (await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId }));
     expect(stored - chunkCount).toBeLessThan(10);
     await expectNoLostChunks(scope);

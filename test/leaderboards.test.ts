@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LeaderboardRankBy, LeaderboardRunUnit, LeaderboardStatus } from "../sdk/src/index.js";
-import { startTestServer, type TestServer } from "./helpers/server.js";
+import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "./helpers/server.js";
 
 // Leaderboards end to end: the event response's `leaderboards` map and the three LeaderboardService
 // reads (REST, Connect JSON, gRPC), over a real server and database. Every scenario ranks its own
@@ -51,6 +51,8 @@ const metricFields = (key: string, name: string, metricKey: string, metricName: 
   metricName,
   startTime: null,
   endTime: null,
+  // The reference's participation filters: none on our leaderboards.
+  userAttributes: [],
 });
 
 beforeAll(async () => {
@@ -230,6 +232,7 @@ describe("a points leaderboard", () => {
         maxParticipants: 1000,
         runUnit: null,
         runInterval: null,
+        userAttributes: [],
         threshold: 0,
         rank: 1,
         previousRank: null,
@@ -294,6 +297,7 @@ describe("a streak leaderboard (own tenant, with streak settings)", () => {
         maxParticipants: 1000,
         runUnit: null,
         runInterval: null,
+        userAttributes: [],
         threshold: 0,
         rank: 1,
         previousRank: null,
@@ -668,7 +672,7 @@ describe("listing (own tenant)", () => {
   });
 
   it("lists scheduled and active leaderboards, finished ones on request, never inactive ones", async () => {
-    const common = { rankBy: "metric", breakdownAttribute: null, breakdownAttributes: [], metricKey: "steps", metricName: "Steps", startTime: null, endTime: null, maxParticipants: 1000 };
+    const common = { rankBy: "metric", breakdownAttribute: null, breakdownAttributes: [], metricKey: "steps", metricName: "Steps", startTime: null, endTime: null, maxParticipants: 1000, userAttributes: [] };
     const live = { id: listed.live, key: "live", name: "Live", description: null, ...common, start: day(-3), end: day(2), runUnit: "day", runInterval: 7, status: "active" };
     const soon = { id: listed.soon, key: "soon", name: "Soon", description: "Starts soon", ...common, start: day(5), end: null, runUnit: null, runInterval: null, status: "scheduled" };
     const done = { id: listed.done, key: "done", name: "Done", description: null, ...common, start: day(-20), end: day(-10), runUnit: null, runInterval: null, status: "finished" };
@@ -707,5 +711,101 @@ describe("listing (own tenant)", () => {
     const error = await errorOf(server.client("grpc", { tenantId }).leaderboardReads.getLeaderboardRankings({ key: "weekly" }));
     expect(error?.code).toBe(Code.NotFound);
     expect(await rankings("/v1/leaderboards/live", tenantId)).toEqual([["walker", 1, 3]]);
+  });
+});
+
+describe("the reference clients' read parameters on every protocol (own tenant)", () => {
+  // userId (the page around a user), userAttributes (a breakdown group), numEvents (a user's
+  // history) and the userAttributes list every leaderboard shape carries, over Connect JSON and
+  // binary, gRPC and gRPC-web, as the published clients send and parse them over REST.
+  const tenantId = "client-params";
+  beforeAll(async () => {
+    await created("/admin/v1/tenants", [{ customerId: tenantId, name: "Client parameters" }]);
+    const [country] = await created("/admin/v1/attributes", [{ key: "country", name: "Country", type: "user" }], tenantId);
+    const [metric] = await created("/admin/v1/metrics", [{ key: "goals", name: "Goals" }], tenantId);
+    await created(
+      "/admin/v1/leaderboards",
+      [
+        { key: "goals", name: "Goals", rankBy: "metric", metricId: metric, status: "active", start: day(-30) },
+        { key: "goals-by-country", name: "Goals by country", rankBy: "metric", metricId: metric, status: "active", start: day(-30), breakdownAttributes: [country] },
+      ],
+      tenantId,
+    );
+    // Ranks in "goals": g1 50, g2 40, g3 30, g4 20, g5 10; NZ: g1, g3, g5; AU: g2, g4.
+    for (let i = 1; i <= 5; i++) {
+      await event("goals", { id: `g${i}`, name: `Player ${i}`, attributes: { country: i % 2 === 1 ? "NZ" : "AU" } }, 30 - i * 5, at(-3, `10:0${i}`), tenantId);
+      await event("goals", { id: `g${i}` }, 30 - i * 5, at(-1, `10:0${i}`), tenantId);
+    }
+  });
+
+  it("userId pages from the user's position (empty for a user not ranked); userAttributes reads a group; bad input is InvalidArgument", async () => {
+    for (const protocol of CLIENT_PROTOCOLS) {
+      const reads = server.client(protocol, { tenantId }).leaderboardReads;
+      const page = async (request: { key: string; userId?: string; userAttributes?: string; offset?: number; limit?: number }) => {
+        const { leaderboard } = await reads.getLeaderboardRankings(request);
+        return [leaderboard!.rankings.map((r) => [r.userId, r.rank, r.value]), leaderboard!.participants];
+      };
+      expect(await page({ key: "goals", userId: "g3", limit: 2 }), protocol).toEqual([[["g3", 3, 30], ["g4", 4, 20]], 5]);
+      expect(await page({ key: "goals", userId: "g3", offset: 1, limit: 10 }), protocol).toEqual([[["g4", 4, 20], ["g5", 5, 10]], 5]);
+      expect(await page({ key: "goals", userId: "stranger" }), protocol).toEqual([[], 5]);
+      expect(await page({ key: "goals-by-country", userAttributes: "country:AU" }), protocol).toEqual([[["g2", 1, 40], ["g4", 2, 20]], 2]);
+      // userId alone reads that user's group; with userAttributes too, the group named.
+      expect(await page({ key: "goals-by-country", userId: "g3" }), protocol).toEqual([[["g3", 2, 30], ["g5", 3, 10]], 3]);
+      expect(await page({ key: "goals-by-country", userAttributes: "country:NZ", userId: "g5" }), protocol).toEqual([[["g5", 3, 10]], 3]);
+      expect(await page({ key: "goals-by-country", userAttributes: "country:FR" }), protocol).toEqual([[], 0]);
+      for (const request of [{ key: "goals-by-country" }, { key: "goals-by-country", userAttributes: "city:NZ" }, { key: "goals", userAttributes: "country:NZ" }]) {
+        expect((await errorOf(reads.getLeaderboardRankings(request)))?.code, `${protocol} ${JSON.stringify(request)}`).toBe(Code.InvalidArgument);
+      }
+    }
+  });
+
+  it("numEvents limits a user's history to the latest days; out of range is InvalidArgument", async () => {
+    for (const protocol of CLIENT_PROTOCOLS) {
+      const reads = server.client(protocol, { tenantId }).leaderboardReads;
+      const history = async (numEvents?: number) => {
+        const { leaderboard } = await reads.getUserLeaderboard({ id: "g2", key: "goals", numEvents });
+        expect([leaderboard!.rank, leaderboard!.value], protocol).toEqual([2, 40]);
+        return leaderboard!.history.map((h) => [h.date, h.previousRank, h.rank, h.previousValue, h.value]);
+      };
+      expect(await history(), protocol).toEqual([
+        [day(-3), undefined, 2, undefined, 20],
+        [day(-1), 2, 2, 20, 40],
+      ]);
+      expect(await history(1), protocol).toEqual([[day(-1), 2, 2, 20, 40]]);
+      expect(await history(0), protocol).toEqual([]);
+      for (const numEvents of [-1, 101]) {
+        expect((await errorOf(reads.getUserLeaderboard({ id: "g2", key: "goals", numEvents })))?.code, `${protocol} ${numEvents}`).toBe(Code.InvalidArgument);
+      }
+    }
+    expect((await server.rest("GET", "/v1/users/g2/leaderboards/goals?numEvents=1", { tenantId })).body.history).toEqual([
+      { date: day(-1), timestamp: `${day(-1)}T00:00:00.000Z`, previousRank: 2, rank: 2, previousValue: 20, value: 40 },
+    ]);
+  });
+
+  it("a user whose breakdown attribute changes moves to the other group's rankings on every protocol", async () => {
+    await event("goals", { id: "g5", attributes: { country: "AU" } }, 1, undefined, tenantId);
+    for (const protocol of CLIENT_PROTOCOLS) {
+      const reads = server.client(protocol, { tenantId }).leaderboardReads;
+      const ids = async (userAttributes: string) => (await reads.getLeaderboardRankings({ key: "goals-by-country", userAttributes })).leaderboard!.rankings.map((r) => [r.userId, r.value]);
+      expect(await ids("country:AU"), protocol).toEqual([["g2", 40], ["g4", 20], ["g5", 11]]);
+      expect(await ids("country:NZ"), protocol).toEqual([["g1", 50], ["g3", 30]]);
+    }
+  });
+
+  it("every leaderboard shape carries userAttributes: REST as an empty list, the typed clients too", async () => {
+    const rest = async (path: string) => (await server.rest("GET", path, { tenantId })).body;
+    expect((await rest("/v1/leaderboards")).map((l: { userAttributes: unknown }) => l.userAttributes)).toEqual([[], []]);
+    expect((await rest("/v1/leaderboards/goals")).userAttributes).toEqual([]);
+    expect((await rest("/v1/users/g1/leaderboards/goals")).userAttributes).toEqual([]);
+    expect((await event("goals", { id: "g1" }, 1, undefined, tenantId)).goals).toMatchObject({ rank: 1, userAttributes: [] });
+    for (const protocol of CLIENT_PROTOCOLS) {
+      const client = server.client(protocol, { tenantId });
+      const { leaderboards } = await client.leaderboardReads.listPublicLeaderboards({});
+      expect(leaderboards.map((l) => [l.key, l.userAttributes]), protocol).toEqual([["goals", []], ["goals-by-country", []]]);
+      expect((await client.leaderboardReads.getLeaderboardRankings({ key: "goals" })).leaderboard!.userAttributes, protocol).toEqual([]);
+      expect((await client.leaderboardReads.getUserLeaderboard({ id: "g1", key: "goals" })).leaderboard!.userAttributes, protocol).toEqual([]);
+      const response = await client.application.trackMetricEvent({ key: "goals", user: { id: "g1" }, value: 1 });
+      expect(response.leaderboards.goals!.userAttributes, protocol).toEqual([]);
+    }
   });
 });

@@ -16,7 +16,6 @@ const TENANT = "node-client";
 const NOT_YET_WORKING: Record<string, string> = {
   "users.getPreferences": "user preferences are not built yet (issue 15, item 2)",
   "users.updatePreferences": "user preferences are not built yet (issue 15, item 2)",
-  "users.wrapped": "year in review is not built yet (issue 15, item 2)",
   "streaks.rankings": "streak rankings are not built yet (issue 15, item 2)",
 };
 
@@ -120,7 +119,16 @@ describe("the published Node client (@trophyso/node 1.0.42)", () => {
     await call("users.leaderboard", () => client.users.leaderboard("ana", "words-board", { numEvents: 5 }), (r) => expect([r.rank, r.value]).toEqual([1, 750]));
     await call("users.getPreferences", () => client.users.getPreferences("ana"), (r) => expect(r.notifications).toBeDefined());
     await call("users.updatePreferences", () => client.users.updatePreferences("ana", { notifications: { recap: ["email"] } }), (r) => expect(r.notifications?.recap).toEqual(["email"]));
-    await call("users.wrapped", () => client.users.wrapped("ana", { year: Number(to.slice(0, 4)) }), (r) => expect(r).toBeDefined());
+    // ana's day and year are London's (the user's zone), which may differ from UTC's around midnight.
+    const londonToday = new Date().toLocaleDateString("en-CA", { timeZone: "Europe/London" });
+    await call("users.wrapped", () => client.users.wrapped("ana", { year: Number(londonToday.slice(0, 4)) }), (r) => {
+      expect([r.user.id, r.activity.daysActive, r.activity.mostActiveDay.date]).toEqual(["ana", 1, londonToday]);
+      expect(r.activity.entireYear.metrics.words).toMatchObject({ name: "Words written", currentTotal: 750, changeThisPeriod: 750, percentChange: 100 });
+      expect(r.activity.entireYear.points.xp?.changeThisPeriod).toBe(70);
+      expect(r.activity.entireYear.achievements.map((a) => a.key)).toEqual(["words-500"]);
+      expect(r.activity.entireYear.leaderboards["words-board"]?.rank).toBe(1);
+      expect(r.activity.entireYear.longestStreak).toMatchObject({ length: 1, frequency: "daily", started: londonToday });
+    });
     await call("streaks.list", () => client.streaks.list({ userIds: ["ana", "bo"] }), (r) => expect(r.map((s) => [s.userId, s.streakLength])).toEqual([["ana", 1], ["bo", 0]]));
     await call("streaks.rankings", () => client.streaks.rankings({ limit: 10, type: "active" }), (r) => expect(r[0]?.userId).toBe("ana"));
     await call("points.summary", () => client.points.summary("xp"), (r) => expect(r.reduce((n, bucket) => n + bucket.users, 0)).toBeGreaterThanOrEqual(1));

@@ -22,6 +22,7 @@ const ALLOWED_SCANS: Record<string, string> = {
   attributes: "configuration: custom attribute definitions",
   achievements: "configuration: achievement definitions",
   streak_settings: "configuration: one document per tenant",
+  account_settings: "configuration: one document per tenant (read by _id; deleted with the tenant)",
   points_systems: "configuration: points system definitions",
   points_triggers: "configuration: triggers of points systems",
   points_levels: "configuration: levels of points systems",
@@ -185,6 +186,14 @@ describe("query audit", () => {
         "/v1/leaderboards",
         "/v1/leaderboards/words-board",
         "/v1/leaderboards/by-plan?userAttributes=plan:pro",
+        // The parameters the reference's published clients send.
+        "/v1/achievements?userAttributes=plan:pro",
+        "/v1/leaderboards/words-board?userId=u1&offset=1&limit=5",
+        "/v1/leaderboards/by-plan?userId=u1",
+        "/v1/leaderboards/by-plan?userAttributes=plan:free&userId=u2",
+        "/v1/users/u1/leaderboards/words-board?numEvents=3",
+        "/v1/users/u1/leaderboards/by-plan?numEvents=0",
+        "/v1/users/u1/wrapped",
       ]) {
         const result = await call("GET", path);
         expect(result.status, `GET ${path}: ${JSON.stringify(result.body)}`).toBeLessThan(500);
@@ -192,9 +201,10 @@ describe("query audit", () => {
       await ok("PATCH", "/v1/users/u2", { name: "User Two" });
 
       // Admin API: reads, updates and bulk calls of every resource.
-      for (const path of ["/admin/v1/attributes", "/admin/v1/metrics", "/admin/v1/points", `/admin/v1/points/${systemId}/boosts`, `/admin/v1/points/${systemId}/levels`, `/admin/v1/points/${systemId}/triggers`, "/admin/v1/leaderboards", "/admin/v1/tenants", "/admin/v1/webhooks", "/admin/v1/application-api-keys"]) {
+      for (const path of ["/admin/v1/attributes", "/admin/v1/metrics", "/admin/v1/points", `/admin/v1/points/${systemId}/boosts`, `/admin/v1/points/${systemId}/levels`, `/admin/v1/points/${systemId}/triggers`, "/admin/v1/leaderboards", "/admin/v1/tenants", "/admin/v1/webhooks", "/admin/v1/application-api-keys", "/admin/v1/settings", "/admin/v1/environments"]) {
         await ok("GET", path);
       }
+      await ok("PATCH", "/admin/v1/settings", { branding: { appName: "Audit" }, experimentation: { controlRatio: 0 } });
       await ok("POST", "/admin/v1/streaks/freezes", { freezes: [{ userId: "u1" }] });
       const today = new Date().toISOString().slice(0, 10);
       const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);

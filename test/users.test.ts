@@ -26,6 +26,7 @@ describe("users", () => {
       control: false,
       created: expect.any(String),
       updated: expect.any(String),
+      signUpDate: null,
     });
     const again = await server.rest("POST", "/v1/users", { body: { id: "ann" } });
     expect(again.status).toBe(422);
@@ -54,6 +55,35 @@ describe("users", () => {
     } catch (error) {
       expect(ConnectError.from(error).code).toBe(Code.NotFound);
     }
+  });
+});
+
+describe("users' sign-up dates (trophy 1.27.0's signUpDate)", () => {
+  it("are set on create, identify, update and events, and read back (REST and Connect)", async () => {
+    const created = await server.rest("POST", "/v1/users", { body: { id: "sue", signUpDate: "2024-02-29" } });
+    expect([created.status, created.body.signUpDate]).toEqual([201, "2024-02-29"]);
+    expect((await server.rest("PUT", "/v1/users/sue", { body: { name: "Sue" } })).body.signUpDate).toBe("2024-02-29"); // kept when not sent
+    expect((await server.rest("PATCH", "/v1/users/sue", { body: { signUpDate: "2024-03-01" } })).body.signUpDate).toBe("2024-03-01");
+    await server.rest("POST", "/v1/metrics/words/event", { body: { user: { id: "sam", signUpDate: "2025-12-31" }, value: 1 } });
+    expect((await server.rest("GET", "/v1/users/sam")).body.signUpDate).toBe("2025-12-31");
+
+    const app = server.client("connect-json").application;
+    expect((await app.identifyUser({ id: "sid", user: { signUpDate: "2023-06-15" } })).user?.signUpDate).toBe("2023-06-15");
+    expect((await app.getUser({ id: "sid" })).user?.signUpDate).toBe("2023-06-15");
+    expect((await app.getUser({ id: "ann" })).user?.signUpDate).toBeUndefined();
+  });
+
+  it("refuse dates that are not real YYYY-MM-DD days in range, changing nothing", async () => {
+    const before = (await server.rest("GET", "/v1/users/sue")).body;
+    for (const bad of ["2026-02-29", "29/02/2024", "1999-12-31"]) {
+      const response = await server.rest("PATCH", "/v1/users/sue", { body: { signUpDate: bad } });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatch(/^signUpDate must be/);
+    }
+    const event = await server.rest("POST", "/v1/metrics/words/event", { body: { user: { id: "sue", signUpDate: "2026-13-01" }, value: 1 } });
+    expect([event.status, event.body.error]).toEqual([400, 'user.signUpDate must be a date (YYYY-MM-DD), got "2026-13-01"']);
+    expect((await server.rest("GET", "/v1/users/sue")).body).toEqual(before);
+    await expect(server.client("grpc").application.createUser({ user: { id: "bad-date", signUpDate: "tomorrow" } })).rejects.toThrow(/\[invalid_argument\] signUpDate must be a date/);
   });
 });
 

@@ -153,6 +153,7 @@ describe("webhook endpoints (Admin API)", () => {
       previousSecretExpires: null,
       created: expect.any(String),
       updated: expect.any(String),
+      referenceSignature: false,
     });
     expect(created.body.issues).toEqual([{ index: 1, severity: "error", message: 'url must use http or https, got "ftp"', level: "error", reason: 'url must use http or https, got "ftp"' }]);
 
@@ -383,6 +384,44 @@ describe("webhook delivery", () => {
     expect((after!.headers["webhook-signature"] as string).split(" ")).toHaveLength(1);
     verify(again.endpoint!.secret!, after!);
     expect(() => verify(rotated.body.secret, after!)).toThrow();
+  });
+
+  it("also signs the reference's way when the endpoint asks: a receiver written per the reference's docs verifies it", async () => {
+    /** The reference's documented check (its docs, webhooks, security): HMAC-SHA256 of the raw body with the secret, base64. */
+    const verifyAsReference = (secret: string, request: ReceivedWebhook) => {
+      const hmacHeader = request.headers["x-trophy-signature"];
+      const hash = createHmac("sha256", secret).update(request.body).digest("base64");
+      return hash === hmacHeader;
+    };
+    const plain = await endpoint("acme", "/plain-signature", ["points.changed"]);
+    const created = await server.rest("POST", "/admin/v1/webhooks", {
+      tenantId: "acme",
+      body: [{ url: receiver.url("/reference-signature"), eventTypes: ["points.changed"], referenceSignature: true }],
+    });
+    expect([created.status, created.body.created[0].referenceSignature, plain.id === created.body.created[0].id]).toEqual([201, true, false]);
+    const reference = { id: created.body.created[0].id as string, secret: created.body.created[0].secret as string };
+    await send("acme", "rex", 100);
+    const [signed] = await receiver.waitFor("/reference-signature", (g) => g.length >= 1);
+    expect(verifyAsReference(reference.secret, signed!)).toBe(true);
+    expect(verifyAsReference(plain.secret, signed!)).toBe(false);
+    expect(verifyAsReference(reference.secret, { ...signed!, body: signed!.body.replace("rex", "eve") })).toBe(false);
+    expect(verify(reference.secret, signed!).user.id).toBe("rex"); // the Standard Webhooks headers are still sent
+    const [unsigned] = await receiver.waitFor("/plain-signature", (g) => g.length >= 1);
+    expect(unsigned!.headers["x-trophy-signature"]).toBeUndefined();
+    expect((await server.rest("GET", `/admin/v1/webhooks/${plain.id}`, { tenantId: "acme" })).body.referenceSignature).toBe(false);
+
+    // Off through Connect: the next delivery carries no reference signature.
+    const off = await server.client("connect-json", { tenantId: "acme" }).webhooks.updateWebhookEndpoints({ endpoints: [{ id: reference.id, referenceSignature: false }] });
+    expect(off.updated[0]?.referenceSignature).toBe(false);
+    await send("acme", "rex", 100);
+    const [, second] = await receiver.waitFor("/reference-signature", (g) => g.length >= 2);
+    expect(second!.headers["x-trophy-signature"]).toBeUndefined();
+    // On through gRPC for the other endpoint.
+    const on = await server.client("grpc", { tenantId: "acme" }).webhooks.updateWebhookEndpoints({ endpoints: [{ id: plain.id, referenceSignature: true }] });
+    expect(on.updated[0]?.referenceSignature).toBe(true);
+    await send("acme", "rex", 100);
+    const got = await receiver.waitFor("/plain-signature", (g) => g.some((r) => r.headers["x-trophy-signature"] !== undefined));
+    expect(got.filter((r) => r.headers["x-trophy-signature"] !== undefined).every((r) => verifyAsReference(plain.secret, r))).toBe(true);
   });
 
   it("announces a boost's start and finish once each, with the reference payload", async () => {

@@ -8,6 +8,7 @@ import { LeaderboardService } from "./gen/gamification/v1/leaderboard_service_pb
 import { PointsAdminService } from "./gen/gamification/v1/points_admin_service_pb.js";
 import { PointsService } from "./gen/gamification/v1/points_service_pb.js";
 import { StreakAdminService } from "./gen/gamification/v1/streak_admin_service_pb.js";
+import { SettingsAdminService } from "./gen/gamification/v1/settings_admin_service_pb.js";
 import { WebhookAdminService } from "./gen/gamification/v1/webhook_admin_service_pb.js";
 
 export * from "./gen/gamification/v1/achievement_admin_service_pb.js";
@@ -27,6 +28,7 @@ export * from "./gen/gamification/v1/streak_pb.js";
 export * from "./gen/gamification/v1/tenant_pb.js";
 export * from "./gen/gamification/v1/user_pb.js";
 export * from "./gen/gamification/v1/webhook_admin_service_pb.js";
+export * from "./gen/gamification/v1/settings_admin_service_pb.js";
 
 export interface ClientOptions {
   /** The service's base URL, e.g. `http://localhost:8080`. */
@@ -62,6 +64,8 @@ export interface GamificationClient {
   pointsReads: Client<typeof PointsService>;
   /** Webhook endpoints, secrets, deliveries and redelivery; needs an admin key. */
   webhooks: Client<typeof WebhookAdminService>;
+  /** Account settings (branding, experimentation, aggregation) and environments; needs an admin key. */
+  settings: Client<typeof SettingsAdminService>;
 }
 
 /** Creates typed clients for both APIs that send `X-API-KEY` (and `Tenant-ID`) on every call. */
@@ -87,5 +91,6 @@ export function createClient(options: ClientOptions): GamificationClient {
     points: createConnectClient(PointsAdminService, transport),
     pointsReads: createConnectClient(PointsService, transport),
     webhooks: createConnectClient(WebhookAdminService, transport),
+    settings: createConnectClient(SettingsAdminService, transport),
   };
 }

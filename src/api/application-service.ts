@@ -14,7 +14,13 @@ import { achievementToProto, pointsChangesToProto, streakFields, streakToProto, 
 import { DomainError } from "../domain/errors.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
-import { leaderboardChangesToProto } from "./leaderboard-service.js";
+import { leaderboardChangesToProto, leaderboardFields } from "./leaderboard-service.js";
+import { readUserWrapped, type WrappedRead } from "../pipeline/wrapped.js";
+import type { WrappedFigure, WrappedPeriod, WrappedStanding } from "../domain/wrapped.js";
+import type { AchievementView } from "../pipeline/achievements.js";
+import type { RankedLeaderboard } from "../domain/leaderboard-entries.js";
+import { runOnDate } from "../domain/leaderboard-runs.js";
+import { StreakFrequency as ProtoStreakFrequency } from "../gen/gamification/v1/streak_pb.js";
 
 /** The Application API methods; authentication, validation and tenant scope are done by the guard. */
 export function createApplicationMethods(services: ServiceContext): Record<string, ScopedMethod> {
@@ -128,6 +134,74 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
       const periods = await summarizeUserMetric(services, scope.tenantId, req.id, req.key, aggregation, { start: req.startDate, end: req.endDate });
       return { periods: periods.map((p) => ({ date: p.date, total: decimalToNumber(p.total), change: decimalToNumber(p.change) })) };
     },
+    async getUserWrapped(req: app.GetUserWrappedRequest, scope: CallScope) {
+      checkUserScope(scope, req.id);
+      const read = await readUserWrapped(services, scope.tenantId, req.id, req.year);
+      const names = await metricNamesOf(services, scope.tenantId);
+      const { wrapped } = read;
+      const period = (p: WrappedPeriod<AchievementView, RankedLeaderboard>) => wrappedPeriodToProto(read, p, names);
+      const s = wrapped.entireYear.longestStreak;
+      return {
+        user: userToProto(read.user),
+        activity: {
+          daysActive: wrapped.daysActive,
+          weeksActive: wrapped.weeksActive,
+          monthsActive: wrapped.monthsActive,
+          mostActiveDay: { date: wrapped.mostActiveDay.date, ...period(wrapped.mostActiveDay) },
+          mostActiveWeek: { start: wrapped.mostActiveWeek.start, end: wrapped.mostActiveWeek.end, ...period(wrapped.mostActiveWeek) },
+          mostActiveMonth: { month: wrapped.mostActiveMonth.month, ...period(wrapped.mostActiveMonth) },
+          entireYear: {
+            ...period(wrapped.entireYear),
+            longestStreak: {
+              length: s.length,
+              frequency: STREAK_FREQUENCIES[s.frequency],
+              periodStart: s.periodStart ?? undefined,
+              periodEnd: s.periodEnd ?? undefined,
+              started: s.started ?? undefined,
+            },
+          },
+        },
+      };
+    },
+  };
+}
+
+const STREAK_FREQUENCIES = { daily: ProtoStreakFrequency.DAILY, weekly: ProtoStreakFrequency.WEEKLY, monthly: ProtoStreakFrequency.MONTHLY } as const;
+
+/** One period of a year in review: figures by key, achievements, best leaderboard standings. */
+function wrappedPeriodToProto(read: WrappedRead, period: WrappedPeriod<AchievementView, RankedLeaderboard>, metricNames: ReadonlyMap<string, string>) {
+  const figure = (f: WrappedFigure) => ({
+    currentTotal: decimalToNumber(f.currentTotal),
+    changeThisPeriod: decimalToNumber(f.change),
+    percentChange: f.percentChange,
+  });
+  const standing = (s: WrappedStanding<RankedLeaderboard>) => ({
+    ...leaderboardFields(s.leaderboard),
+    runStart: s.run,
+    runEnd: runOnDate(s.leaderboard.config, s.run)?.runEnd ?? undefined,
+    rank: s.rank,
+    value: s.value === null ? undefined : decimalToNumber(s.value),
+    history: s.history.map((h) => ({
+      date: h.date,
+      timestamp: `${h.date}T00:00:00.000Z`,
+      previousRank: h.previousRank ?? undefined,
+      rank: h.rank ?? undefined,
+      previousValue: h.previousValue === null ? undefined : decimalToNumber(h.previousValue),
+      value: h.value === null ? undefined : decimalToNumber(h.value),
+    })),
+  });
+  const mapValues = <T, U>(record: Record<string, T>, f: (key: string, value: T) => U) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(k, v)]));
+  return {
+    metrics: mapValues(period.metrics, (key, f) => {
+      const metric = read.metrics.get(key)!;
+      return { name: metric.name, units: metric.units || undefined, ...figure(f), byAttribute: {} };
+    }),
+    points: mapValues(period.points, (key, f) => {
+      const system = read.pointsSystems.get(key)!;
+      return { name: system.name, description: system.description || undefined, ...figure(f) };
+    }),
+    achievements: period.achievements.map((v) => achievementToProto(v, metricNames)),
+    leaderboards: mapValues(period.leaderboards, (_key, s) => standing(s)),
   };
 }
 

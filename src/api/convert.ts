@@ -65,6 +65,7 @@ export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUse
     tz: u.tz,
     deviceTokens: u.deviceTokens?.length ? u.deviceTokens : undefined,
     subscribeToEmails: u.subscribeToEmails,
+    signUpDate: u.signUpDate,
     attributes: u.attributes && Object.keys(u.attributes).length > 0 ? u.attributes : undefined,
   };
 }
@@ -81,6 +82,7 @@ export function userToProto(u: UserState): user.User {
     control: u.control,
     created: timestampFromDate(u.created),
     updated: timestampFromDate(u.updated),
+    signUpDate: u.signUpDate ?? undefined,
   });
 }
 

@@ -27,7 +27,7 @@ export function createEventBatchMethods(services: ServiceContext, submitted: () 
         value: e.value!,
         attributes: e.attributes,
         timestamp: e.timestamp ? timestampDate(e.timestamp) : undefined,
-        idempotencyKey: e.idempotencyKey,
+        idempotencyKey: e.idempotencyKey === "" ? undefined : e.idempotencyKey,
       }));
       const { id, accepted } = await submitEventBatch(services, scope.tenantId, events);
       submitted();

@@ -9,7 +9,7 @@ import type { ServiceContext } from "../pipeline/context.js";
 import { created, deleted, found, pageOf, updated } from "./admin-service.js";
 import { enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
-import { asString, asStringList, readNullable } from "./nullable-value.js";
+import { asObjectList, asString, asStringList, readNullable } from "./nullable-value.js";
 
 export const rankBys = enumMapping<LeaderboardRankBy, ProtoRankBy>([
   ["metric", ProtoRankBy.METRIC],
@@ -53,8 +53,12 @@ export function leaderboardToProto(l: LeaderboardConfig, now: Date): pb.AdminLea
     breakdownAttributes: l.breakdownAttributes,
     runUnit: l.runUnit === null ? undefined : runUnits.toProto(l.runUnit),
     runInterval: l.runInterval ?? undefined,
+    userAttributes: l.userAttributes ?? [],
   });
 }
+
+const FILTERS = 'an array of {"attributeId": string, "attributeValue": string}';
+const asFilters = asObjectList(["attributeId", "attributeValue"] as const);
 
 /** LeaderboardAdminService; the guard has checked the admin key, the request rules and the tenant. */
 export function createLeaderboardAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
@@ -78,6 +82,7 @@ export function createLeaderboardAdminMethods(services: ServiceContext): Record<
         breakdownAttributes: l.breakdownAttributes,
         runUnit: runUnits.fromProto(l.runUnit),
         runInterval: l.runInterval,
+        userAttributes: l.userAttributes.map(({ attributeId, attributeValue }) => ({ attributeId, attributeValue })),
       }));
       return created(scope, await resources.createResources(leaderboardSpec, services, scopeOf(scope), drafts), toProto);
     },
@@ -109,6 +114,7 @@ export function createLeaderboardAdminMethods(services: ServiceContext): Record<
             breakdownAttributes: readNullable(l.breakdownAttributes, path("breakdownAttributes"), "an array of user attribute IDs", asStringList),
             runUnit: readNullable(l.runUnit, path("runUnit"), '"day", "month" or "year"', (json) => RUN_UNIT_NAMES.find((unit) => unit === json)),
             runInterval: l.runInterval,
+            userAttributes: readNullable(l.userAttributes, path("userAttributes"), FILTERS, asFilters),
           },
         };
       });

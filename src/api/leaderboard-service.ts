@@ -37,6 +37,7 @@ export function leaderboardFields(ranked: RankedLeaderboard, run?: LeaderboardRu
     maxParticipants: c.maxParticipants,
     runUnit: c.runUnit === null ? undefined : runUnits.toProto(c.runUnit),
     runInterval: c.runInterval ?? undefined,
+    userAttributes: ranked.userFilters ?? [],
   };
 }
 

@@ -27,6 +27,7 @@ function endpointToProto(e: WebhookEndpointView, secret?: string): pb.WebhookEnd
     previousSecretExpires: e.previousSecretExpires ? timestampFromDate(e.previousSecretExpires) : undefined,
     created: timestampFromDate(e.created),
     updated: timestampFromDate(e.updated),
+    referenceSignature: e.referenceSignature ?? false,
   });
 }
 
@@ -58,7 +59,7 @@ function deliveryToProto(d: WebhookDeliveryDocument): pb.WebhookDelivery {
 export function createWebhookAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
   return {
     async createWebhookEndpoints(req: pb.CreateWebhookEndpointsRequest, scope: CallScope) {
-      const drafts = req.endpoints.map((e) => ({ url: e.url, description: e.description, eventTypes: e.eventTypes, enabled: e.enabled }));
+      const drafts = req.endpoints.map((e) => ({ url: e.url, description: e.description, eventTypes: e.eventTypes, enabled: e.enabled, referenceSignature: e.referenceSignature }));
       return created(scope, await webhooks.createEndpoints(services, scope.tenantId, drafts), (c) => endpointToProto(c.endpoint, c.secret));
     },
     async listWebhookEndpoints(req: pb.ListWebhookEndpointsRequest, scope: CallScope) {
@@ -70,7 +71,7 @@ export function createWebhookAdminMethods(services: ServiceContext): Record<stri
     async updateWebhookEndpoints(req: pb.UpdateWebhookEndpointsRequest, scope: CallScope) {
       const updates = req.endpoints.map((e) => ({
         id: e.id,
-        changes: { url: e.url, description: e.description, eventTypes: e.eventTypes.length > 0 ? e.eventTypes : undefined, enabled: e.enabled },
+        changes: { url: e.url, description: e.description, eventTypes: e.eventTypes.length > 0 ? e.eventTypes : undefined, enabled: e.enabled, referenceSignature: e.referenceSignature },
       }));
       return updated(await webhooks.updateEndpoints(services, scope.tenantId, updates), (e) => endpointToProto(e));
     },

@@ -3,7 +3,7 @@ import { addDecimals, decimalFromNumber } from "./decimal.js";
 import { DomainError } from "./errors.js";
 import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
 import type { UserState } from "./user.js";
-import { createUserState } from "./user.js";
+import { checkUserUpsert, createUserState, upsertUser } from "./user.js";
 
 /** Applies an event with no achievements or points configured. */
 function applyEvent(state: UserState, event: MetricEvent, now: Date) {
@@ -100,5 +100,26 @@ describe("the supported range of values and totals (±1e15)", () => {
     );
     const low = applyEvent(start, event(-1e15), t1).state;
     expect(() => applyEvent(low, event(-0.001), t1)).toThrow(/outside the supported range/);
+  });
+});
+
+describe("users' sign-up dates", () => {
+  it.each([
+    ["2024-02-29", null],
+    ["2000-01-01", null],
+    ["2099-12-31", null],
+    ["2026-02-29", 'user.signUpDate must be a date (YYYY-MM-DD), got "2026-02-29"'],
+    ["2024-2-1", 'user.signUpDate must be a date (YYYY-MM-DD), got "2024-2-1"'],
+    ["1999-12-31", 'user.signUpDate must be from 2000-01-01 to 2099-12-31, got "1999-12-31"'],
+  ])("%s: %s", (signUpDate, problem) => {
+    expect(checkUserUpsert({ id: "u", signUpDate }, "user.")).toBe(problem);
+  });
+
+  it("is kept when not sent and replaced when sent", () => {
+    const now = new Date("2026-01-01T00:00:00Z");
+    const first = upsertUser(createUserState("u", now), { id: "u", signUpDate: "2025-06-01" }, now);
+    expect(upsertUser(first, { id: "u", name: "U" }, now).signUpDate).toBe("2025-06-01");
+    expect(upsertUser(first, { id: "u", signUpDate: "2025-07-01" }, now).signUpDate).toBe("2025-07-01");
+    expect(createUserState("v", now).signUpDate).toBeNull();
   });
 });

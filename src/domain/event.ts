@@ -3,7 +3,7 @@ import { DomainError, invalidArgument } from "./errors.js";
 import { localDate, recordDailyChange } from "./history.js";
 import { react, type EngineConfig, type Reactions } from "./reactions.js";
 import { isValidTimeZone } from "./rules.js";
-import { upsertUser, type UserState, type UserUpsert } from "./user.js";
+import { checkUserUpsert, upsertUser, type UserState, type UserUpsert } from "./user.js";
 
 /** One interaction of one user against one metric. */
 export interface MetricEvent {
@@ -32,6 +32,8 @@ export function validateEvent(event: MetricEvent): void {
   if (event.user.tz !== undefined && !isValidTimeZone(event.user.tz)) {
     throw invalidArgument(`user.tz "${event.user.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
   }
+  const userProblem = checkUserUpsert(event.user, "user.");
+  if (userProblem) throw invalidArgument(userProblem);
 }
 
 /**
@@ -60,8 +62,10 @@ export function applyEvent(
     throw invalidArgument(`This event would make the user's total ${total}, outside the supported range of -${MAX_AMOUNT} to ${MAX_AMOUNT}; nothing was recorded`);
   }
   // The day is the user's local day at the event's moment, in the zone in force then.
-  const daily = recordDailyChange(previous.daily ?? {}, localDate(event.at, user.tz), change);
-  const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } } };
+  const day = localDate(event.at, user.tz);
+  const daily = recordDailyChange(previous.daily ?? {}, day, change);
+  const activity = recordDailyChange(user.activity ?? {}, day, "1");
+  const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } }, activity };
   const trigger = { event: { metricId: event.metricId, value: event.value, attributes: event.attributes, totalAfter: total }, userCreated };
   const { state: next, reactions } = react(counted, trigger, config, event.at);
   return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total, reactions } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localDate, recordDailyChange, summarizeChanges } from "./history.js";
+import { HISTORY_DAYS, localDate, recordDailyChange, summarizeChanges } from "./history.js";
 
 describe("localDate", () => {
   it.each([
@@ -19,6 +19,13 @@ describe("recordDailyChange", () => {
     let daily = recordDailyChange({ "2023-01-01": "5" }, "2026-01-10", "0.1");
     daily = recordDailyChange(daily, "2026-01-10", "0.2");
     expect(daily).toEqual({ "2026-01-10": "0.3" });
+  });
+
+  it("keeps exactly HISTORY_DAYS days before the day, across a leap day", () => {
+    // 2024-02-29 lies in the window: 730 days before 2025-12-31 is 2024-01-01.
+    const daily = recordDailyChange({ "2023-12-31": "1", "2024-01-01": "2", "2024-02-29": "3" }, "2025-12-31", "4");
+    expect(daily).toEqual({ "2024-01-01": "2", "2024-02-29": "3", "2025-12-31": "4" });
+    expect(HISTORY_DAYS).toBe(730);
   });
 });
 

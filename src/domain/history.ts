@@ -18,9 +18,14 @@ export function localDate(at: Date, tz: string | null): string {
   return DateTime.fromJSDate(at, { zone: tz ?? "UTC" }).toISODate()!;
 }
 
+/** The first day of the history kept on `day` (calendar days, so plain UTC arithmetic is exact). */
+function oldestKeptDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - HISTORY_DAYS * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** Adds a change to its day and drops days older than the kept history. */
 export function recordDailyChange(daily: DailyChanges, day: string, change: DecimalString): DailyChanges {
-  const oldest = DateTime.fromISO(day, { zone: "UTC" }).minus({ days: HISTORY_DAYS }).toISODate()!;
+  const oldest = oldestKeptDay(day);
   const next: DailyChanges = {};
   for (const [d, v] of Object.entries(daily)) if (d >= oldest) next[d] = v;
   next[day] = addDecimals(next[day] ?? ZERO, change);

@@ -20,6 +20,7 @@ describe("checkLeaderboardDraft", () => {
     ["a points leaderboard", { name: "XP", key: "xp_weekly", rankBy: "points", pointsSystemId: "p1", runUnit: "day", runInterval: 7 }],
     ["a perpetual streak leaderboard", { name: "Streaks", key: "streaks", rankBy: "streak" }],
     ["more than the reference's 1,000 participants", { ...metric, maxParticipants: 250_000 }],
+    ["user attribute filters", { ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "pro" }, { attributeId: "city", attributeValue: "London" }] }],
     ["dates, a window and breakdowns", { ...metric, start: "2026-04-20", end: "2026-04-20", startTime: "09:00", endTime: "17:30", breakdownAttributes: ["city", "plan"] }],
   ])("accepts %s", (_name, draft) => expect(checkLeaderboardDraft(draft, TODAY)).toBeNull());
 
@@ -50,6 +51,13 @@ describe("checkLeaderboardDraft", () => {
     [{ ...metric, startTime: "17:00", endTime: "09:00" }, "startTime (17:00) must be before endTime (09:00)"],
     [{ ...metric, breakdownAttributes: ["city", ""] }, "breakdownAttributes[1] must not be empty"],
     [{ ...metric, breakdownAttributes: ["city", "city"] }, 'breakdownAttributes lists "city" more than once'],
+    [{ ...metric, userAttributes: [{ attributeId: "", attributeValue: "pro" }] }, "userAttributes[0].attributeId is required"],
+    [{ ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "" }] }, "userAttributes[0].attributeValue is required"],
+    [{ ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "v".repeat(256) }] }, "userAttributes[0].attributeValue must be at most 255 characters"],
+    [
+      { ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "pro" }, { attributeId: "plan", attributeValue: "free" }] },
+      'userAttributes[1].attributeId "plan" is repeated: filter each attribute once',
+    ],
     [{ ...metric, runUnit: "day" }, "runUnit and runInterval must be set together (a repeating leaderboard) or not at all"],
     [{ ...metric, runInterval: 7 }, "runUnit and runInterval must be set together (a repeating leaderboard) or not at all"],
     [{ ...metric, runUnit: "day", runInterval: 0 }, "runInterval must be a whole number of at least 1, got 0"],
@@ -92,6 +100,7 @@ describe("leaderboardSettings", () => {
       breakdownAttributes: [],
       runUnit: null,
       runInterval: null,
+      userAttributes: [],
     });
   });
 });
@@ -148,6 +157,11 @@ describe("checkLeaderboardReferences", () => {
     [{ ...metric, metricId: "m2" }, 'metricId "m2" is not a metric of this tenant'],
     [{ name: "x", key: "x", rankBy: "points", pointsSystemId: "p2" }, 'pointsSystemId "p2" is not a points system of this tenant'],
     [{ ...metric, breakdownAttributes: ["city", "plan"] }, 'breakdownAttributes[1] "plan" is not the ID of a user attribute of this tenant'],
+    [{ ...metric, userAttributes: [{ attributeId: "city", attributeValue: "Paris" }] }, null],
+    [
+      { ...metric, userAttributes: [{ attributeId: "city", attributeValue: "Paris" }, { attributeId: "plan", attributeValue: "x" }] },
+      'userAttributes[1].attributeId "plan" is not the ID of a user attribute of this tenant',
+    ],
   ])("%j", (draft, message) => expect(checkLeaderboardReferences(leaderboardSettings(draft, TODAY), refs)).toBe(message));
 });
 

@@ -1,3 +1,4 @@
+import type { AttributeFilter } from "./achievement-config.js";
 import { checkDate } from "./plain-dates.js";
 import { checkConfigKey, checkDescription, checkName } from "./rules.js";
 
@@ -33,6 +34,14 @@ export interface LeaderboardSettings {
   /** Repeating runs; both or neither (perpetual). */
   runUnit: LeaderboardRunUnit | null;
   runInterval: number | null;
+  /** User attribute filters a user must all match to take part (empty: everyone); attributes by ID, as breakdowns. */
+  userAttributes: LeaderboardAttributeFilter[];
+}
+
+/** A filter on a user attribute, as the Admin API names it (by ID). */
+export interface LeaderboardAttributeFilter {
+  attributeId: string;
+  attributeValue: string;
 }
 
 export interface LeaderboardConfig extends LeaderboardSettings {
@@ -58,6 +67,7 @@ export interface LeaderboardDraft {
   breakdownAttributes?: string[];
   runUnit?: LeaderboardRunUnit;
   runInterval?: number;
+  userAttributes?: LeaderboardAttributeFilter[];
 }
 
 /**
@@ -65,13 +75,14 @@ export interface LeaderboardDraft {
  * `runUnit` makes the leaderboard perpetual, removing `runInterval` too), a list replaces the
  * current one.
  */
-export type LeaderboardChanges = Partial<Omit<LeaderboardDraft, "description" | "end" | "startTime" | "endTime" | "breakdownAttributes" | "runUnit">> & {
+export type LeaderboardChanges = Partial<Omit<LeaderboardDraft, "description" | "end" | "startTime" | "endTime" | "breakdownAttributes" | "runUnit" | "userAttributes">> & {
   description?: string | null;
   end?: string | null;
   startTime?: string | null;
   endTime?: string | null;
   breakdownAttributes?: string[] | null;
   runUnit?: LeaderboardRunUnit | null;
+  userAttributes?: LeaderboardAttributeFilter[] | null;
 };
 
 export interface LeaderboardReferences {
@@ -103,7 +114,8 @@ export function checkLeaderboardDraft(draft: LeaderboardDraft, today: string): s
     checkDates(draft.start ?? today, draft.end) ??
     checkTimeWindow(draft.startTime, draft.endTime) ??
     checkBreakdown(draft.breakdownAttributes ?? []) ??
-    checkRuns(draft)
+    checkRuns(draft) ??
+    checkUserFilters(draft.userAttributes ?? [])
   );
 }
 
@@ -146,6 +158,25 @@ function checkBreakdown(keys: string[]): string | null {
     if (keys.indexOf(key) !== i) return `breakdownAttributes lists "${key}" more than once`;
   }
   return null;
+}
+
+const MAX_FILTER_VALUE = 255;
+
+function checkUserFilters(filters: LeaderboardAttributeFilter[]): string | null {
+  const seen = new Set<string>();
+  for (const [i, filter] of filters.entries()) {
+    if (filter.attributeId === "") return `userAttributes[${i}].attributeId is required`;
+    if (filter.attributeValue === "") return `userAttributes[${i}].attributeValue is required`;
+    if (filter.attributeValue.length > MAX_FILTER_VALUE) return `userAttributes[${i}].attributeValue must be at most ${MAX_FILTER_VALUE} characters`;
+    if (seen.has(filter.attributeId)) return `userAttributes[${i}].attributeId "${filter.attributeId}" is repeated: filter each attribute once`;
+    seen.add(filter.attributeId);
+  }
+  return null;
+}
+
+/** Whether a user with these attributes takes part in a leaderboard: they match every filter (by key). */
+export function takesPart(filters: readonly AttributeFilter[], attributes: Readonly<Record<string, string>>): boolean {
+  return filters.every((f) => attributes[f.key] === f.value);
 }
 
 function checkRuns(draft: LeaderboardDraft): string | null {
@@ -197,6 +228,7 @@ export function leaderboardSettings(draft: LeaderboardDraft, today: string): Lea
     breakdownAttributes: [...(draft.breakdownAttributes ?? [])],
     runUnit: draft.runUnit ?? null,
     runInterval: draft.runInterval ?? null,
+    userAttributes: (draft.userAttributes ?? []).map(({ attributeId, attributeValue }) => ({ attributeId, attributeValue })),
   };
 }
 
@@ -230,6 +262,7 @@ export function mergeLeaderboardChanges(current: LeaderboardSettings, changes: L
     breakdownAttributes: pick(changes.breakdownAttributes, current.breakdownAttributes) ?? [],
     runUnit: pick(changes.runUnit, current.runUnit),
     runInterval: pick(changes.runInterval, perpetual ? null : current.runInterval),
+    userAttributes: pick(changes.userAttributes, current.userAttributes ?? []) ?? [],
   };
 }
 
@@ -248,5 +281,7 @@ export function checkLeaderboardReferences(settings: LeaderboardSettings, refs: 
   }
   const index = settings.breakdownAttributes.findIndex((id) => !refs.userAttributeIds.has(id));
   if (index >= 0) return `breakdownAttributes[${index}] "${settings.breakdownAttributes[index]}" is not the ID of a user attribute of this tenant`;
+  const filter = settings.userAttributes.findIndex((f) => !refs.userAttributeIds.has(f.attributeId));
+  if (filter >= 0) return `userAttributes[${filter}].attributeId "${settings.userAttributes[filter]!.attributeId}" is not the ID of a user attribute of this tenant`;
   return null;
 }

@@ -27,7 +27,7 @@ const at = (iso: string) => new Date(iso);
 const run = (runStart: string, runEnd: string | null): LeaderboardRun => ({ runStart, runEnd });
 
 /** A full leaderboard as the engine holds it; ranks by the metric "m-steps" unless told otherwise. */
-function board(over: Partial<LeaderboardConfig> = {}, breakdownKeys: string[] = []): RankedLeaderboard {
+function board(over: Partial<LeaderboardConfig> = {}, breakdownKeys: string[] = [], userFilters: RankedLeaderboard["userFilters"] = []): RankedLeaderboard {
   const config: LeaderboardConfig = {
     id: "lb-1",
     key: "weekly-steps",
@@ -45,6 +45,7 @@ function board(over: Partial<LeaderboardConfig> = {}, breakdownKeys: string[] = 
     breakdownAttributes: breakdownKeys.map((k) => `attr-${k}`),
     runUnit: null,
     runInterval: null,
+    userAttributes: [],
     created: CREATED,
     updated: CREATED,
     ...over,
@@ -54,6 +55,7 @@ function board(over: Partial<LeaderboardConfig> = {}, breakdownKeys: string[] = 
     metric: config.rankBy === "metric" ? { key: "steps", name: "Steps" } : null,
     pointsSystem: config.rankBy === "points" ? { key: "xp", name: "Experience" } : null,
     breakdownKeys,
+    userFilters,
   };
 }
 
@@ -269,6 +271,31 @@ describe("planLeaderboardEntries: the daily window on the user's clock", () => {
     ["Pago Pago's Sunday morning at the same instant is in run 1", "2026-01-11T20:00:00Z", PAGO_PAGO, RUN1],
   ])("%s", (_name, instant, tz, expected) => {
     expect(plan(user({ tz }), windowed, steps(1), instant)).toEqual(expected === null ? [] : planned("lb-1", expected, "1"));
+  });
+});
+
+describe("planLeaderboardEntries: user attribute filters", () => {
+  const filters = [
+    { key: "plan", value: "pro" },
+    { key: "country", value: "NZ" },
+  ];
+  const proOnly = board({ ...WEEKLY, userAttributes: [{ attributeId: "attr-plan", attributeValue: "pro" }, { attributeId: "attr-country", attributeValue: "NZ" }] }, [], filters);
+
+  it.each<[string, UserState, ReturnType<typeof planned> | []]>([
+    ["a user matching every filter takes part", user({ attributes: { plan: "pro", country: "NZ", other: "x" } }), planned("lb-1", RUN1, "2")],
+    ["one filter not matched: nothing", user({ attributes: { plan: "pro", country: "AU" } }), []],
+    ["a filtered attribute missing: nothing", user({ attributes: { plan: "pro" } }), []],
+    ["values compare exactly (case matters)", user({ attributes: { plan: "Pro", country: "NZ" } }), []],
+    ["no attributes: nothing", user(), []],
+  ])("%s", (_name, state, expected) => expect(plan(state, proOnly, steps(2), MID_RUN1)).toEqual(expected));
+
+  it("a user who stops matching keeps the value ranked; their later changes are not counted", () => {
+    const ranked = user({ attributes: { plan: "free", country: "NZ" }, leaderboards: { "lb-1": entry("2026-01-05", "", "10") } });
+    expect(plan(ranked, proOnly, steps(2), MID_RUN1)).toEqual([]);
+  });
+
+  it("no filters: everyone takes part", () => {
+    expect(plan(user(), weeklySteps, steps(2), MID_RUN1)).toEqual(planned("lb-1", RUN1, "2"));
   });
 });
 

@@ -1,5 +1,6 @@
 import { addDecimals, decimalFromNumber, type DecimalString } from "./decimal.js";
-import type { LeaderboardConfig } from "./leaderboard-config.js";
+import type { AttributeFilter } from "./achievement-config.js";
+import { takesPart, type LeaderboardConfig } from "./leaderboard-config.js";
 import { groupKey } from "./leaderboard-ranking.js";
 import { runOf, statusOf, type LeaderboardRun } from "./leaderboard-runs.js";
 import { localDate } from "./history.js";
@@ -20,6 +21,9 @@ import type { UserState } from "./user.js";
  * - Breakdown groups are read from the user's attributes at the moment of the change. A user whose
  *   group changed within a run moves to the new group with their run value; a user lacking a
  *   breakdown value takes no part.
+ * - User attribute filters (`userAttributes`) are read like breakdowns, at the moment of the change:
+ *   a user who does not match them all takes no part (their changes are not counted); one who stops
+ *   matching keeps the value already ranked.
  * - A lost streak (length 0) leaves the streak leaderboard: it ranks current streaks.
  * - History: one item per leaderboard, run and local day on which the user's own changes moved
  *   their value, holding the rank and value before the day's first change and after its last.
@@ -34,6 +38,8 @@ export interface RankedLeaderboard {
   pointsSystem: { key: string; name: string } | null;
   /** The keys of the breakdown attributes, in the configured order (configured by ID). */
   breakdownKeys: string[];
+  /** The user attribute filters by key (configured by ID); a user must match all to take part. */
+  userFilters: AttributeFilter[];
 }
 
 export interface LeaderboardHistoryItem {
@@ -123,7 +129,7 @@ export function planLeaderboardEntries(
   for (const leaderboard of leaderboards) {
     const { config } = leaderboard;
     const change = changeFor(config, contribution);
-    if (change === null || statusOf(config, at) !== "active") continue;
+    if (change === null || statusOf(config, at) !== "active" || !takesPart(leaderboard.userFilters ?? [], state.attributes)) continue;
     const run = runOf(config, at, state.tz);
     if (run === null) continue;
     const values = leaderboard.breakdownKeys.map((key) => state.attributes[key]);

@@ -14,6 +14,8 @@ import {
   entryThreshold,
   escapeUserId,
   fenceBetween,
+  indexesOfLines,
+  indexLines,
   groupKey,
   packIndex,
   parseRankLine,
@@ -348,6 +350,41 @@ describe("patches", () => {
     expect(run((d) => d.insert("ab")).every((c) => c.origin === undefined)).toBe(true);
     // Shrunk below min: merged with its neighbour, not an edit.
     expect(run((d) => (d.remove("a"), d.remove("b"), d.remove("c"))).every((c) => c.origin === undefined)).toBe(true);
+  });
+});
+
+describe("indexes as lines", () => {
+  it("lists both indexes in index order, sorted, and reads them back, whatever units fences hold", () => {
+    // User-list fences hold U+0001 (the user separator) and escaped units; rank fences value codes.
+    const users = { ids: ["U1", "U2~U9", "U3", "U4"], fences: ["", "al\x01x", "al\x0b0", "b\x01"], counts: [10, 20, 30, 40] };
+    const rank = { ids: ["R1", "R2"], fences: ["", rankLine({ userId: "z\x00y", value: "5", reachedAt: new Date(0) })], counts: [7, 8] };
+    const lines = indexLines(rank, users);
+    expect([...lines].sort()).toEqual(lines);
+    expect(lines.every((line) => !line.includes("\n"))).toBe(true);
+    expect(indexesOfLines(lines)).toEqual({ rank, users });
+    expect(indexesOfLines(indexLines(emptyIndex(), emptyIndex()))).toEqual({ rank: emptyIndex(), users: emptyIndex() });
+  });
+
+  it("an index patched with the entries that changed reads as the new index, for random edits", () => {
+    const next = random(11);
+    const fences = (n: number) => ["", ...Array.from({ length: n - 1 }, (_, i) => `f${String(i).padStart(3, "0")}\x01${next() < 0.3 ? "\x0b1" : ""}`)].sort();
+    for (let round = 0; round < 200; round++) {
+      const make = (prefix: string, n: number) => {
+        const f = fences(n);
+        return { ids: f.map((_, i) => `${prefix}${i}`), fences: f, counts: f.map(() => 1 + Math.floor(next() * 1000)) };
+      };
+      const base = { rank: make("R", 1 + Math.floor(next() * 30)), users: make("U", 1 + Math.floor(next() * 30)) };
+      const edited = structuredClone(base);
+      for (const index of [edited.rank, edited.users]) {
+        const i = Math.floor(next() * index.ids.length);
+        index.ids[i] = `${index.ids[i]}~P${round}`;
+        index.counts[i] = index.counts[i]! + 1;
+      }
+      const baseLines = indexLines(base.rank, base.users);
+      const patch = diffSortedLines(baseLines, indexLines(edited.rank, edited.users));
+      expect(patch.length).toBe(4); // one entry changed in each list: removed and added
+      expect(indexesOfLines(applyPatch(baseLines, patch))).toEqual(edited);
+    }
   });
 });
 

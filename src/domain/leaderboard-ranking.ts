@@ -229,6 +229,39 @@ export function unpackIndex(packed: PackedIndex): ChunkIndex {
   return { ids: packed.ids.split(" "), fences: packed.fences.split("\n"), counts: packed.counts.split(",").map(Number) };
 }
 
+/**
+ * Both indexes of a ranking as one sorted list of lines (`r`/`u`, fence, chunk ID and count, joined
+ * by U+0001): the rank list's chunks first, then the user list's, each in fence order, so an index
+ * can be stored like a chunk, as a base and a patch of the entries changed since (`diffSortedLines`).
+ * Fences are escaped as user IDs are (no unit below U+000C is left but the escape itself, and the
+ * order is kept) and are strictly increasing, and U+0001 sorts below every unit an escaped fence
+ * holds, so the lines' order is the index order.
+ */
+export function indexLines(rank: ChunkIndex, users: ChunkIndex): string[] {
+  const lines: string[] = [];
+  for (const [list, index] of [["r", rank], ["u", users]] as const) {
+    for (let i = 0; i < index.ids.length; i++) {
+      lines.push([list, escapeUserId(index.fences[i]!), index.ids[i]!, index.counts[i]!].join(INDEX_SEPARATOR));
+    }
+  }
+  return lines;
+}
+const INDEX_SEPARATOR = "\x01";
+
+/** The indexes `indexLines` listed. */
+export function indexesOfLines(lines: readonly string[]): { rank: ChunkIndex; users: ChunkIndex } {
+  const rank = emptyIndex();
+  const users = emptyIndex();
+  for (const line of lines) {
+    const [list, fence, id, count] = line.split(INDEX_SEPARATOR);
+    const index = list === "r" ? rank : users;
+    index.fences.push(unescapeUserId(fence!));
+    index.ids.push(id!);
+    index.counts.push(Number(count));
+  }
+  return { rank, users };
+}
+
 /** The index of the chunk a key belongs in: the last whose fence is at most the key (-1: no chunks). */
 export function chunkFor(fences: readonly string[], key: string): number {
   let lo = 0;

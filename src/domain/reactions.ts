@@ -6,7 +6,8 @@ import { DomainError } from "./errors.js";
 import { applyPointsForEvent, nextTimeTriggerDueAt, type PointsChange, type PointsConfig, type PointsEvent } from "./points.js";
 import type { StreakSettings } from "./streak-config.js";
 import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, nextStreakDueAt, type StreakDomainEvent, type StreakView } from "./streak.js";
-import type { UserState } from "./user.js";
+import { isInControlGroup } from "./settings.js";
+import { createUserState, type UserState } from "./user.js";
 import { messagesForUserEvents, type UserEvents, type WebhookSettings } from "./webhooks.js";
 
 /** The configuration the engine reacts with (a snapshot read once per call). */
@@ -20,6 +21,13 @@ export interface EngineConfig {
   webhooks?: WebhookSettings;
   /** The tenant's leaderboards (every status); absent: none. */
   leaderboards?: readonly RankedLeaderboard[];
+  /** The percentage of new users put in the control group (domain/settings.ts); absent: none. */
+  controlRatio?: number;
+}
+
+/** A user seen for the first time, in the control group or not by the tenant's ratio (domain/settings.ts). */
+export function newUserState(userId: string, now: Date, config: EngineConfig): UserState {
+  return createUserState(userId, now, isInControlGroup(userId, config.controlRatio ?? 0));
 }
 
 /** What a call caused besides the metric total: for the response and for webhooks. */
@@ -53,6 +61,8 @@ export interface ReactionTrigger {
  * messages nor the next due time: `completeChange` adds both once leaderboards are ranked.
  */
 export function react(state: UserState, trigger: ReactionTrigger, config: EngineConfig, at: Date): { state: UserState; reactions: Reactions } {
+  // The control group earns nothing: no streak, achievements or points (and so no webhooks).
+  if (state.control) return { state, reactions: NO_REACTIONS };
   const streaked = advanceStreak(state, trigger, config.streak, at);
   const achieved = completeAchievements(
     streaked.state,
@@ -122,7 +132,7 @@ function caughtUpStreak(state: UserState, settings: StreakSettings, at: Date) {
  * extended by this call. Null when streaks are not configured.
  */
 export function currentStreakView(state: UserState, settings: StreakSettings | null, at: Date): Reactions["streak"] {
-  if (!settings) return null;
+  if (!settings || state.control) return null;
   return { ...describeStreak(caughtUpStreak(state, settings, at).state, settings, state.tzHistory, at), extended: false };
 }
 
@@ -147,6 +157,7 @@ function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: Str
 
 /** When time-driven work is next due: a streak period end or freeze earning, or a time trigger. */
 export function nextDueAt(state: UserState, config: EngineConfig): Date | null {
+  if (state.control) return null; // nothing time-driven is earned in the control group
   const candidates = [
     config.streak && state.streak ? nextStreakDueAt(state.streak, config.streak, state.tzHistory) : null,
     nextTimeTriggerDueAt(state.points, config.points, state),

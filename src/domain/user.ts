@@ -6,6 +6,7 @@ import type { LeaderboardEntry } from "./leaderboard-entries.js";
 import type { PointsState } from "./points.js";
 import type { StreakState } from "./streak.js";
 import type { OutboxMessage } from "./webhooks.js";
+import { checkDate } from "./plain-dates.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -32,10 +33,17 @@ export interface UserState {
   tzHistory: TimeZoneChange[];
   deviceTokens: string[];
   subscribeToEmails: boolean;
+  /** The day the user signed up on the customer's platform (YYYY-MM-DD), as the caller sent it. */
+  signUpDate: string | null;
   control: boolean;
   attributes: Record<string, string>;
   /** By metric ID. */
   metrics: Record<string, UserMetricState>;
+  /**
+   * Events per local day (the user's zone at each event's moment), as decimal strings, kept like
+   * metric history (HISTORY_DAYS); what the year in review calls activity.
+   */
+  activity: DailyChanges;
   /** Completed achievements, by achievement ID. */
   achievements: Record<string, AchievementCompletion>;
   /** Points by points system ID. */
@@ -70,10 +78,17 @@ export interface UserUpsert {
   tz?: string;
   deviceTokens?: string[];
   subscribeToEmails?: boolean;
+  signUpDate?: string;
   attributes?: Record<string, string>;
 }
 
-export function createUserState(userId: string, now: Date): UserState {
+/** What is wrong with the user fields sent (`prefix` names them, e.g. "user."), or null. */
+export function checkUserUpsert(upsert: UserUpsert, prefix = ""): string | null {
+  return upsert.signUpDate === undefined ? null : checkDate(`${prefix}signUpDate`, upsert.signUpDate);
+}
+
+/** A user first seen at `now`; `control`: in the control group (decided once, at creation). */
+export function createUserState(userId: string, now: Date, control = false): UserState {
   return {
     userId,
     email: null,
@@ -82,9 +97,11 @@ export function createUserState(userId: string, now: Date): UserState {
     tzHistory: [],
     deviceTokens: [],
     subscribeToEmails: true,
-    control: false,
+    signUpDate: null,
+    control,
     attributes: {},
     metrics: {},
+    activity: {},
     achievements: {},
     points: {},
     streak: null,
@@ -108,6 +125,7 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): Use
   if (upsert.name !== undefined) next.name = upsert.name;
   if (upsert.deviceTokens !== undefined && upsert.deviceTokens.length > 0) next.deviceTokens = upsert.deviceTokens;
   if (upsert.subscribeToEmails !== undefined) next.subscribeToEmails = upsert.subscribeToEmails;
+  if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
   if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
   if (upsert.tz !== undefined && upsert.tz !== state.tz) {
     next.tz = upsert.tz;

@@ -18,6 +18,8 @@ import {
   nextRetryDelay,
   parseRetryAfter,
   parseRetrySchedule,
+  REFERENCE_SIGNATURE_HEADER,
+  referenceSignature,
   sign,
   signatureHeader,
   signingInput,
@@ -217,6 +219,14 @@ describe("signing (Standard Webhooks)", () => {
 
   it("refuses a secret without the whsec_ prefix", () => {
     expect(() => sign("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", id, 1, payload)).toThrow(/whsec_/);
+  });
+});
+
+describe("signing (the reference's X-Trophy-Signature)", () => {
+  it("is base64 HMAC-SHA256 of the raw body keyed with the whole secret string (vector computed with Python's hmac)", () => {
+    expect(REFERENCE_SIGNATURE_HEADER).toBe("x-trophy-signature");
+    expect(referenceSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", '{"test": 2432232314}')).toBe("gOyKic480iEzoQZsrstNBP6nRnZXyFFNcX7ELDilyUw=");
+    expect(referenceSignature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", '{"test":2432232314}')).not.toBe("gOyKic480iEzoQZsrstNBP6nRnZXyFFNcX7ELDilyUw=");
   });
 });
 

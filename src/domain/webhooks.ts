@@ -485,6 +485,18 @@ export function sign(secret: string, messageId: string, timestampSeconds: number
   return `v1,${createHmac("sha256", secretKey(secret)).update(signingInput(messageId, timestampSeconds, body), "utf8").digest("base64")}`;
 }
 
+/** The reference's signature header (docs: webhooks, security). */
+export const REFERENCE_SIGNATURE_HEADER = "x-trophy-signature";
+
+/**
+ * The reference's signature of a delivery: base64 of HMAC-SHA256 of the raw body, keyed with the
+ * whole secret string as UTF-8 (what a receiver following the reference's docs keeps in its
+ * environment and passes to `createHmac`), with no timestamp or message ID in the signed text.
+ */
+export function referenceSignature(secret: string, body: string): string {
+  return createHmac("sha256", secret).update(body, "utf8").digest("base64");
+}
+
 /**
  * The `webhook-signature` header: one signature per secret, space-separated (the current secret
  * first; during a rotation's grace period the previous one too, so receivers may switch at leisure).

@@ -3,9 +3,9 @@ import type { AchievementConfig } from "../domain/achievement-config.js";
 import { completeAchievements, isOpenTo, isVisibleTo, rarityOf, type AchievementCompletion } from "../domain/achievements.js";
 import { parseAttributeFilter } from "../domain/points-summary.js";
 import { DomainError, notFound } from "../domain/errors.js";
-import { eventsOf, NO_REACTIONS, react, type Reactions } from "../domain/reactions.js";
+import { eventsOf, newUserState, NO_REACTIONS, react, type Reactions } from "../domain/reactions.js";
 import { loadEngineConfig } from "./engine-config.js";
-import { createUserState, upsertUser, type UserUpsert } from "../domain/user.js";
+import { upsertUser, type UserUpsert } from "../domain/user.js";
 import { readAchievementStats } from "../store/achievement-stats.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
@@ -39,10 +39,11 @@ export async function completeApiAchievement(
   await writeUser(ctx, tenantId, "identify", user); // validates the fields and creates the user on first sight
   const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(ctx, tenantId, user.id, async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean; reactions: Reactions }>> => {
-    const state = stored?.state ?? upsertUser(createUserState(user.id, now), user, now);
+    const state = stored?.state ?? upsertUser(newUserState(user.id, now, engine), user, now);
     const existing = state.achievements[achievement.id];
     if (existing) return { write: null, result: { view: { achievement, completion: existing }, alreadyCompleted: true, reactions: NO_REACTIONS } };
     if (achievement.status === "locked") throw new DomainError("unprocessable", `Achievement "${key}" is locked and can no longer be completed`);
+    if (state.control) throw new DomainError("unprocessable", `User "${user.id}" is in the control group (experimentation settings), which earns no achievements`);
     const result = react(state, { apiAchievementId: achievement.id, userCreated: false }, engine, now);
     const completion = result.state.achievements[achievement.id];
     if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
@@ -109,7 +110,8 @@ export async function backfillAchievement(ctx: ServiceContext, tenantId: string,
   for await (const doc of cursor) {
     const userId = doc.userId as string;
     completed += await changeUserState(ctx, tenantId, userId, async (stored, now) => {
-      if (!stored || stored.state.achievements[achievement.id]) return { write: null, result: 0 };
+      // The control group earns nothing, backdated achievements included.
+      if (!stored || stored.state.control || stored.state.achievements[achievement.id]) return { write: null, result: 0 };
       const result = completeAchievements(stored.state, engine.achievements, { backfill: true }, now, randomUUID);
       if (result.completed.length === 0) return { write: null, result: 0 };
       // Backdated completions are silent: no webhook messages, no points, nothing ranked.

@@ -22,6 +22,26 @@ registerReference({ kind: "achievement", collection: "achievements", noun: "achi
 registerReference({ kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "userAttributes.key": key }) });
 registerReference({ kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "eventAttributes.key": key }) });
 
+/** The tenant's user and event attributes by ID and by key: achievement filters are stored by key, the Admin API names them by ID too. */
+export interface AttributeDirectory {
+  keyOf(type: "user" | "event", id: string): string | undefined;
+  idOf(type: "user" | "event", key: string): string | undefined;
+}
+
+export async function loadAttributeDirectory(ctx: ServiceContext, tenantId: string): Promise<AttributeDirectory> {
+  const [user, event] = await Promise.all(
+    (["user", "event"] as const).map(async (type) => {
+      const docs = await ctx.database.collections.attributes.find({ tenantId, type }, { projection: { key: 1 } }).toArray();
+      return docs.map((d) => ({ id: String(d._id), key: d.key as string }));
+    }),
+  );
+  const of = (type: "user" | "event") => (type === "user" ? user! : event!);
+  return {
+    keyOf: (type, id) => of(type).find((a) => a.id === id)?.key,
+    idOf: (type, key) => of(type).find((a) => a.key === key)?.id,
+  };
+}
+
 /** Loads what a configuration refers to: only what it needs, always within the tenant. */
 async function loadReferences(ctx: ServiceContext, tenantId: string, settings: AchievementSettings): Promise<AchievementReferences> {
   const { collections } = ctx.database;

@@ -20,6 +20,7 @@ import { rankingsOf } from "./leaderboard-entries.js";
 registerReference({ kind: "metric", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ metricId: id }) });
 registerReference({ kind: "points_system", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ pointsSystemId: id }) });
 registerReference({ kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ breakdownAttributes: id }) });
+registerReference({ kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ "userAttributes.attributeId": id }) });
 
 /** Checks the tenant has what the configuration refers to; loads only what it needs. */
 async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settings: LeaderboardSettings): Promise<string | null> {

@@ -32,6 +32,8 @@ export interface ServiceContext {
   now: () => Date;
   /** How long an idempotency key is remembered; null: forever (the default). */
   idempotencyWindowMs: number | null;
+  /** This deployment as an environment (key, name); absent: "production", "Production". */
+  environment?: { key: string; name: string };
   /** Webhook delivery settings; defaults when absent. */
   webhooks?: WebhookOptions;
   /** Wakes this instance's webhook worker (a user write left messages in an outbox; a message was redelivered). */

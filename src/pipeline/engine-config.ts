@@ -4,12 +4,13 @@ import type { ServiceContext } from "./context.js";
 
 /** The tenant's configuration snapshot for the engine, read once per call from the config cache. */
 export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): Promise<EngineConfig> {
-  const [achievements, points, streak, webhooks, leaderboards] = await Promise.all([
+  const [achievements, points, streak, webhooks, leaderboards, settings] = await Promise.all([
     ctx.config.achievements(tenantId),
     ctx.config.pointsConfig(tenantId),
     ctx.config.streakSettings(tenantId),
     ctx.config.webhooks(tenantId),
     ctx.config.leaderboards(tenantId),
+    ctx.config.accountSettings(tenantId),
   ]);
-  return { achievements, points, streak, newId: randomUUID, webhooks, leaderboards };
+  return { achievements, points, streak, newId: randomUUID, webhooks, leaderboards, controlRatio: settings.experimentation.controlRatio };
 }

@@ -25,8 +25,21 @@ import { recordEvent, type EventInput } from "./record-event.js";
 import { dayOf } from "../store/keyed-buckets.js";
 import { advanceLease, claimLease } from "../store/leases.js";
 
-/** An event of a batch: the event call's input, with its idempotency key required. */
-export type BatchEventInput = EventInput & { idempotencyKey: string };
+/**
+ * An event of a batch: the event call's input. Its idempotency key is optional; an event without one
+ * is applied under a key of the batch's own (`batchEventKey`), so that it too is applied exactly once
+ * when the batch is resumed after an interruption.
+ */
+export type BatchEventInput = EventInput;
+
+/**
+ * The key an event without an idempotency key is applied with: unique to the batch (a random UUID)
+ * and the event's index, so the event is applied once, and a resumed attempt replays it instead of
+ * applying it again. It is never shown: the batch status reports such an event's key as "".
+ */
+export function batchEventKey(batchId: string, index: number): string {
+  return `batch:${batchId}:${index}`;
+}
 
 /** A batch's events are one document, which must stay under MongoDB's 16 MiB. */
 const MAX_EVENTS_DOCUMENT_BYTES = 15 * 1024 * 1024;
@@ -81,6 +94,7 @@ export async function readEventBatch(ctx: ServiceContext, tenantId: string, id: 
 function checkDuplicateKeys(events: BatchEventInput[]): void {
   const indexesByKey = new Map<string, number[]>();
   events.forEach((e, index) => {
+    if (e.idempotencyKey === undefined) return;
     const scope = JSON.stringify([e.user.id, e.metricKey, e.idempotencyKey]);
     indexesByKey.set(scope, [...(indexesByKey.get(scope) ?? []), index]);
   });
@@ -134,7 +148,7 @@ function fromStored(e: StoredBatchEvent): BatchEventInput {
     value: e.value,
     attributes: fromPairs(e.attributes),
     ...(e.timestamp && { timestamp: e.timestamp }),
-    idempotencyKey: e.idempotencyKey,
+    ...(e.idempotencyKey !== undefined && { idempotencyKey: e.idempotencyKey }),
   };
 }
 
@@ -269,7 +283,8 @@ function isEventError(error: unknown): error is DomainError {
 /**
  * Processes the events of a claimed batch that have no outcome yet: each user's events in
  * submission order, users in parallel. Each event goes through `recordEvent` with its idempotency
- * key, so an event applied by an interrupted attempt comes back as a replay, never applied twice.
+ * key (the caller's, or the batch's own for an event sent without one), so an event applied by an
+ * interrupted attempt comes back as a replay, never applied twice.
  */
 async function processBatch(
   ctx: ServiceContext,
@@ -321,7 +336,9 @@ async function processBatch(
     for (const index of indexes) {
       if (lost || failure !== null || options.stopping()) return;
       try {
-        progress.outcomes[index] = (await recordEvent(ctx, batch.tenantId, events[index]!)).kind;
+        const event = events[index]!;
+        const idempotencyKey = event.idempotencyKey ?? batchEventKey(batch._id, index);
+        progress.outcomes[index] = (await recordEvent(ctx, batch.tenantId, { ...event, idempotencyKey })).kind;
       } catch (error) {
         if (!isEventError(error)) throw error;
         fail(index, error.message);

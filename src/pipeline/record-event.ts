@@ -3,13 +3,13 @@ import { ZERO, type DecimalString } from "../domain/decimal.js";
 import { DomainError, invalidArgument } from "../domain/errors.js";
 import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "../domain/event.js";
 import { fingerprintRequest, idempotencyRecordId, isWithinWindow, type IdempotencyRecord } from "../domain/idempotency.js";
-import { createUserState, type UserState, type UserUpsert } from "../domain/user.js";
+import type { UserState, UserUpsert } from "../domain/user.js";
 import { findIdempotencyRecord, saveIdempotencyRecords } from "../store/idempotency.js";
 import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
 import { checkAttributeKeys, findMetricByKeyOrFail } from "./users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
-import { currentStreakView, eventsOf, NO_REACTIONS } from "../domain/reactions.js";
+import { currentStreakView, eventsOf, newUserState, NO_REACTIONS } from "../domain/reactions.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
 
 export interface EventInput {
@@ -62,7 +62,7 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
 
   const findMovedRecord = async () => (recordId ? findIdempotencyRecord(idempotencyKeys, tenantId, input.user.id, recordId) : null);
   return changeUserState(ctx, tenantId, input.user.id, async (stored, now, movedRecord): Promise<UserChange<EventResult>> => {
-    const current = stored?.state ?? createUserState(input.user.id, now);
+    const current = stored?.state ?? newUserState(input.user.id, now, engine);
     const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
     if (earlier) {
       if (earlier.fingerprint !== fingerprint) {

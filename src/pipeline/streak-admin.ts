@@ -11,7 +11,7 @@ import { changeUserState } from "./user-state.js";
 
 /**
  * Changes one user's streak through the same compare-and-set path as events; the user must
- * exist and the tenant must have streak settings. Returns an issue message instead of throwing.
+ * exist, be outside the control group (which has no streak) and the tenant must have streak settings. Returns an issue message instead of throwing.
  * Events the change reports (a restore catches up first) are announced to webhooks in the same write.
  */
 async function changeStreak<T>(
@@ -27,6 +27,7 @@ async function changeStreak<T>(
     const result = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
       if (!stored) throw new DomainError("not_found", "User does not exist");
       const user = stored.state;
+      if (user.control) throw new DomainError("unprocessable", "User is in the control group (experimentation settings), which has no streak");
       const changed = change(user.streak ?? createStreakState(settings, user.created, now), user, now);
       // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
       return { write: await applyStreakChange(ctx, tenantId, engine, user, changed.streak, changed.events, now), result: changed.result };

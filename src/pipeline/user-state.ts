@@ -68,7 +68,9 @@ export async function applyUserChange(
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
   // The due time does not depend on leaderboards: its bucket entry is written beside the rankings.
   startDueEntry(ctx, tenantId, change.state.userId, change.state.dueAt, nextDueAt(change.state, engine));
-  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, change.contribution, change.at);
+  // The control group takes part in no leaderboard.
+  const contribution = change.state.control ? {} : change.contribution;
+  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at);
   const state = completeChange(ranked.state, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at);
   return { state, leaderboards: ranked.leaderboards };
 }

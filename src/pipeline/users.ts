@@ -3,8 +3,8 @@ import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
 import { summarizeChanges, localDate, type Aggregation } from "../domain/history.js";
 import type { MetricConfig } from "../domain/metric.js";
 import { isValidTimeZone } from "../domain/rules.js";
-import { createUserState, upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
-import { eventsOf, react } from "../domain/reactions.js";
+import { checkUserUpsert, upsertUser, type UserState, type UserUpsert } from "../domain/user.js";
+import { eventsOf, newUserState, react } from "../domain/reactions.js";
 import { contributionOf } from "../domain/leaderboard-entries.js";
 import { findUser } from "../store/users.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -22,6 +22,8 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
   if (upsert.tz !== undefined && !isValidTimeZone(upsert.tz)) {
     throw invalidArgument(`tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
   }
+  const problem = checkUserUpsert(upsert);
+  if (problem) throw invalidArgument(problem);
   await checkAttributeKeys(ctx, tenantId, { user: upsert.attributes });
   const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(ctx, tenantId, upsert.id, async (stored, now) => {
@@ -29,7 +31,7 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
       throw new DomainError("unprocessable", `User "${upsert.id}" already exists; identify it with PUT /v1/users/${upsert.id} to update it`);
     }
     if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
-    const next = upsertUser(stored?.state ?? createUserState(upsert.id, now), upsert, now);
+    const next = upsertUser(stored?.state ?? newUserState(upsert.id, now, engine), upsert, now);
     // An update may move the user's due time (a new time zone); a first identification may award
     // points (user-creation triggers), which leaderboards may rank.
     const created = stored ? null : react(next, { userCreated: true }, engine, now);

@@ -28,6 +28,8 @@ export interface EndpointDraft {
   eventTypes: string[];
   /** Default true. */
   enabled?: boolean;
+  /** Also sign the reference's way (`X-Trophy-Signature`); default false. */
+  referenceSignature?: boolean;
 }
 
 /** Changes to an endpoint; absent fields stay as they are. An empty description removes it. */
@@ -36,6 +38,7 @@ export interface EndpointChanges {
   description?: string;
   eventTypes?: string[];
   enabled?: boolean;
+  referenceSignature?: boolean;
 }
 
 /** A created or rotated endpoint with its new secret: the only time a secret is shown. */
@@ -96,6 +99,7 @@ export async function createEndpoints(ctx: ServiceContext, tenantId: string, dra
       secret: secrets.seal(secret),
       previousSecret: null,
       previousSecretExpires: null,
+      referenceSignature: draft.referenceSignature ?? false,
       version: 1,
       created: now,
       updated: now,
@@ -137,6 +141,7 @@ export async function updateEndpoints(ctx: ServiceContext, tenantId: string, upd
       if (changes.url !== undefined) next.url = changes.url;
       if (changes.description !== undefined) next.description = changes.description || null;
       if (changes.eventTypes !== undefined) next.eventTypes = changes.eventTypes as WebhookEventType[];
+      if (changes.referenceSignature !== undefined) next.referenceSignature = changes.referenceSignature;
       if (changes.enabled !== undefined) {
         next.enabled = changes.enabled;
         if (changes.enabled) next.disabledReason = null;

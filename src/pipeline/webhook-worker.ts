@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { classifyStatus, nextRetryDelay, parseRetryAfter, signatureHeader } from "../domain/webhooks.js";
+import { classifyStatus, nextRetryDelay, parseRetryAfter, REFERENCE_SIGNATURE_HEADER, referenceSignature, signatureHeader } from "../domain/webhooks.js";
 import { advanceLease, claimLease, releaseLease, type HeldLease } from "../store/leases.js";
 import { findPendingOutboxes } from "../store/pending-outboxes.js";
 import { minuteOf } from "../store/users.js";
@@ -228,6 +228,8 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
       "webhook-id": claimed.messageId,
       "webhook-timestamp": String(timestamp),
       "webhook-signature": signatureHeader(secrets, claimed.messageId, timestamp, claimed.body),
+      // The reference's header too, when the endpoint asks for it: one signature, the current secret's.
+      ...(endpoint.referenceSignature && { [REFERENCE_SIGNATURE_HEADER]: referenceSignature(secrets[0]!, claimed.body) }),
     };
     const controller = new AbortController();
     inFlight.set(claimed._id, controller);

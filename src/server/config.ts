@@ -43,6 +43,8 @@ export interface Config {
     /** Base64 of 32 bytes: signing secrets are encrypted at rest with it. */
     secretsKey: string | undefined;
   };
+  /** This deployment as an environment (the Admin API's environments): machine key and display name. */
+  environment: { key: string; name: string };
   /** Token-bucket rate limits; null: none (the default). A key's own Admin API setting applies regardless. */
   rateLimits: {
     /** Every key without its own setting. */
@@ -85,11 +87,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: positiveNumber(env, "WEBHOOK_LOG_RETENTION_DAYS", 30),
       secretsKey: env.WEBHOOK_SECRETS_KEY || undefined,
     },
+    environment: environment(env),
     rateLimits: {
       perKey: rateLimit(env, "RATE_LIMIT_PER_KEY", "RATE_LIMIT_BURST"),
       tenant: rateLimit(env, "RATE_LIMIT_TENANT", "RATE_LIMIT_TENANT_BURST"),
     },
   };
+}
+
+function environment(env: NodeJS.ProcessEnv): { key: string; name: string } {
+  const key = env.ENVIRONMENT_KEY || "production";
+  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/.test(key)) throw new Error(`ENVIRONMENT_KEY must be 1 to 63 lower-case letters, digits, "-" or "_", starting with a letter or digit, got "${key}"`);
+  const name = env.ENVIRONMENT_NAME || "Production";
+  if (name.trim() === "" || name.length > 100) throw new Error(`ENVIRONMENT_NAME must be 1 to 100 characters, got "${name}"`);
+  return { key, name };
 }
 
 function embeddedDbSync(raw: string | undefined): EmbeddedDbSync {

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     adminApiKey,
     limits: config.limits,
     rateLimits: config.rateLimits,
+    environment: config.environment,
     writeMode: config.writeMode,
     instanceLeaseMs: config.instanceLeaseMs,
     userCacheEntries: config.userCacheEntries,

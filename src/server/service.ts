@@ -14,6 +14,8 @@ import { ApplicationService, file_gamification_v1_application_service } from "..
 import { createAchievementAdminMethods } from "../api/achievement-admin-service.js";
 import { createLeaderboardAdminMethods } from "../api/leaderboard-admin-service.js";
 import { createStreakAdminMethods } from "../api/streak-admin-service.js";
+import { createSettingsAdminMethods } from "../api/settings-admin-service.js";
+import { SettingsAdminService, file_gamification_v1_settings_admin_service } from "../gen/gamification/v1/settings_admin_service_pb.js";
 import { createPointsAdminMethods } from "../api/points-admin-service.js";
 import { PointsAdminService, file_gamification_v1_points_admin_service } from "../gen/gamification/v1/points_admin_service_pb.js";
 import { createPointsMethods } from "../api/points-service.js";
@@ -53,6 +55,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** How long idempotency keys are remembered; unset: forever. */
   idempotencyWindowMs?: number | null;
+  /** This deployment as an environment; unset: key "production", name "Production". */
+  environment?: { key: string; name: string };
   /** Default rate limits per key and per tenant; unset: none (keys' own Admin API settings still apply). */
   rateLimits?: Partial<RateLimitOptions>;
   /** How user writes are made safe (store/users.ts); unset: versioned on MongoDB, single-instance on FerretDB. */
@@ -121,6 +125,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     userLocks: new KeyedLock(),
     now,
     idempotencyWindowMs: options.idempotencyWindowMs ?? null,
+    environment: options.environment,
     atPipelinePoint: options.atPipelinePoint,
     webhooks: {
       secrets: createSecretCodec(options.webhooks?.secretsKey ?? null),
@@ -157,6 +162,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: PointsService, methods: createPointsMethods(context), options: { adminOnly: false }, file: file_gamification_v1_points_service },
     { service: LeaderboardService, methods: createLeaderboardMethods(context), options: { adminOnly: false }, file: file_gamification_v1_leaderboard_service },
     { service: WebhookAdminService, methods: createWebhookAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_webhook_admin_service },
+    {
+      service: SettingsAdminService,
+      methods: createSettingsAdminMethods(context),
+      options: { adminOnly: true, accountLevel: new Set(["listEnvironments"]) },
+      file: file_gamification_v1_settings_admin_service,
+    },
   ];
   // One limiter for every service and protocol, so a key's requests all draw from one bucket.
   const rateLimiter = createRateLimiter({ perKey: options.rateLimits?.perKey ?? null, tenant: options.rateLimits?.tenant ?? null });

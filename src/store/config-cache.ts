@@ -4,6 +4,7 @@ import type { LeaderboardConfig } from "../domain/leaderboard-config.js";
 import type { RankedLeaderboard } from "../domain/leaderboard-entries.js";
 import type { MetricConfig } from "../domain/metric.js";
 import type { StreakSettings } from "../domain/streak-config.js";
+import { DEFAULT_SETTINGS, type AccountSettings } from "../domain/settings.js";
 import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
 import { DEFAULT_SCOPE, type TenantConfig } from "../domain/tenant.js";
@@ -109,6 +110,7 @@ export class ConfigCache {
           metric: metric ? { key: metric.key, name: metric.name } : null,
           pointsSystem: system ? { key: system.key, name: system.name } : null,
           breakdownKeys: config.breakdownAttributes.map((id) => points.attributeKeys[id] ?? id),
+          userFilters: (config.userAttributes ?? []).map((f) => ({ key: points.attributeKeys[f.attributeId] ?? f.attributeId, value: f.attributeValue })),
         };
       });
     });
@@ -120,6 +122,11 @@ export class ConfigCache {
       const doc = await this.collections.streakSettings.findOne({ tenantId });
       return doc ? { frequency: doc.frequency, metrics: doc.metrics, evaluationMode: doc.evaluationMode, freezes: doc.freezes ?? null } : null;
     });
+  }
+
+  /** The tenant's account settings (branding, experimentation, aggregation); the defaults until set. */
+  accountSettings(tenantId: string): Promise<AccountSettings> {
+    return this.cached(`settings:${tenantId}`, async () => settingsFromDocument(await this.collections.accountSettings.findOne({ _id: tenantId })));
   }
 
   /**
@@ -171,4 +178,13 @@ export class ConfigCache {
     });
     return value;
   }
+}
+
+/** The settings a stored document holds (fields an earlier version did not store read as defaults). */
+export function settingsFromDocument(doc: Partial<AccountSettings> | null): AccountSettings {
+  return {
+    branding: { ...DEFAULT_SETTINGS.branding, ...doc?.branding },
+    experimentation: { ...DEFAULT_SETTINGS.experimentation, ...doc?.experimentation },
+    aggregationPeriod: doc?.aggregationPeriod ?? DEFAULT_SETTINGS.aggregationPeriod,
+  };
 }

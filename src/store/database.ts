@@ -1,3 +1,4 @@
+import type { AccountSettings } from "../domain/settings.js";
 import { MongoClient, type Collection, type Db } from "mongodb";
 import type { ApiKeyDocument } from "./api-keys.js";
 import type { EventBatchDocument, EventBatchEventsDocument, QueuedBatchDocument } from "./event-batches.js";
@@ -16,6 +17,14 @@ import type { StreakPauseOwnerDocument } from "./streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./users.js";
 import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument, WebhookEndpointLogDocument, WebhookReadyDocument } from "./webhooks.js";
 import type { KeyedBucketDocument } from "./keyed-buckets.js";
+
+/** A tenant's account settings (domain/settings.ts), read and written by `_id` only. */
+export interface AccountSettingsDocument extends AccountSettings {
+  _id: string;
+  /** The same as `_id`, so deleting a tenant deletes it with the tenant's other documents. */
+  tenantId: string;
+  updated: Date;
+}
 
 /** The service's collections. Every document but tenants and API keys carries `tenantId`. */
 export interface Collections {
@@ -38,6 +47,8 @@ export interface Collections {
   achievements: Collection<Document>;
   /** One document per tenant: the streak rules. */
   streakSettings: Collection<Document>;
+  /** One document per tenant, `_id` = the tenant's ID: branding, experimentation, aggregation (see pipeline/settings.ts). */
+  accountSettings: Collection<AccountSettingsDocument>;
   pointsSystems: Collection<Document>;
   /** Points triggers, levels and boosts carry the `systemId` of their points system. */
   pointsTriggers: Collection<Document>;
@@ -115,6 +126,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     attributes: db.collection("attributes"),
     achievements: db.collection("achievements"),
     streakSettings: db.collection("streak_settings"),
+    accountSettings: db.collection("account_settings"),
     pointsSystems: db.collection("points_systems"),
     pointsTriggers: db.collection("points_triggers"),
     pointsLevels: db.collection("points_levels"),

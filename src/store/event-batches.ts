@@ -21,12 +21,14 @@ export interface StoredBatchEvent {
     tz?: string;
     deviceTokens?: string[];
     subscribeToEmails?: boolean;
+    signUpDate?: string;
     attributes?: StoredAttribute[];
   };
   value: number;
   attributes: StoredAttribute[];
   timestamp?: Date;
-  idempotencyKey: string;
+  /** Absent when the caller sent none (the event is applied under the batch's own key). */
+  idempotencyKey?: string;
 }
 
 export type BatchStatus = "queued" | "processing" | "completed";

@@ -13,6 +13,8 @@ import {
   diffSortedLines,
   emptyIndex,
   encodeValue,
+  indexesOfLines,
+  indexLines,
   lowerBound,
   packIndex,
   parseRankLine,
@@ -109,8 +111,16 @@ export interface RankingDocument {
   version: number;
   /** Root versions only. */
   participants?: number;
+  /** The indexes written whole (roots before index patches, and bulk loads). */
   rank?: PackedIndex;
   users?: PackedIndex;
+  /**
+   * Or both indexes as the lines of `indexLines`: the base, a chunk document in
+   * `leaderboard_rank_chunks` named here, with `indexPatch` (the "\n"-joined patch of the entries
+   * changed since the base) applied.
+   */
+  index?: string;
+  indexPatch?: string;
   /** Chunk IDs the root no longer names, space-separated, deleted in batches by later commits. */
   garbage?: string;
   /** When the version was committed (the committing instance's clock). */
@@ -237,6 +247,8 @@ export interface RankingStoreOptions {
   cachedChunks?: number;
   /** The most lines a patch may hold before the chunk is written whole again (default max / 16). */
   patchMax?: number;
+  /** The most lines a root's index patch may hold before the index is written whole again (default 16). */
+  indexPatchMax?: number;
 }
 
 /** Thrown when a write could not commit after `maxAttempts` (other instances kept winning). */
@@ -257,6 +269,8 @@ interface RootState {
   participants: number;
   rank: ChunkIndex;
   users: ChunkIndex;
+  /** The chunk holding the base of the indexes (null: the root lists them whole). */
+  indexBase: string | null;
   garbage: string[];
 }
 
@@ -275,7 +289,7 @@ interface Job {
   reject(error: unknown): void;
 }
 
-const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), garbage: [] };
+const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), indexBase: null, garbage: [] };
 /** How far past a missing root a reader looks for a later one (the head can lag a few commits). */
 const ROOT_PROBE_LIMIT = 16;
 /** The longest a commit attempt may take from its first read to its root insert. */
@@ -284,6 +298,13 @@ export const ATTEMPT_MS = 20_000;
 export const RETAIN_MS = 120_000;
 /** Exclusive mode: the head moves on every this many versions (below ROOT_PROBE_LIMIT). */
 const EXCLUSIVE_HEAD_EVERY = 8;
+/**
+ * A root's index patch, at most: a commit that edits one chunk of each list patches 4 lines (each
+ * entry removed and added), so a base serves about four commits. The best bound is about the square
+ * root of twice the index's lines: the patch grows by 4 lines a commit, and the base is rewritten
+ * whole when it is full.
+ */
+const INDEX_PATCH_MAX = 16;
 /** Superseded roots deleted per commit, at most. */
 const ROOTS_DELETED_PER_COMMIT = 4;
 
@@ -310,6 +331,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
   const garbageBatch = options.garbageBatch ?? 64;
   const patchMax = options.patchMax ?? Math.max(1, Math.floor(limits.max / 16));
+  const indexPatchMax = options.indexPatchMax ?? INDEX_PATCH_MAX;
   const maxAttempts = options.maxAttempts ?? 50;
   const batchSize = options.batchSize ?? 500;
   const attemptMs = options.attemptMs ?? ATTEMPT_MS;
@@ -330,7 +352,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
 
   async function loadRoot(scope: string): Promise<RootState> {
     const cached = exclusive ? rootCache.get(scope) : undefined;
-    if (cached) return toRootState(cached);
+    if (cached) return await toRootState(cached);
     const root = await readRoot(scope);
     return root;
   }
@@ -339,7 +361,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const head = await rankings.findOne({ _id: headId(scope) }, { projection: { version: 1 } });
     const version = head?.version ?? 0;
     const [current, next] = await Promise.all([version > 0 ? rankings.findOne({ _id: rootId(scope, version) }) : null, rankings.findOne({ _id: rootId(scope, version + 1) })]);
-    if (!next && current?.rank) return remember(scope, current);
+    if (!next && current && hasIndexes(current)) return remember(scope, current);
     if (!next && !current && version === 0) return EMPTY_ROOT;
     let latest: RankingDocument | null = next;
     let probe = version + 2;
@@ -353,25 +375,44 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     }
   }
 
-  function remember(scope: string, doc: RankingDocument): RootState {
-    const state = toRootState(doc);
+  async function remember(scope: string, doc: RankingDocument): Promise<RootState> {
+    const state = await toRootState(doc);
     if (exclusive) rootCache.set(scope, doc);
     return state;
   }
 
-  function toRootState(doc: RankingDocument): RootState {
+  async function toRootState(doc: RankingDocument): Promise<RootState> {
     // A tombstone without a successor: its successor was read as missing a moment before it was
     // committed (and this root stripped). Read again.
-    if (!doc.rank || !doc.users) throw new StaleRead();
+    if (!hasIndexes(doc)) throw new StaleRead();
+    let indexes: { rank: ChunkIndex; users: ChunkIndex };
+    if (doc.index !== undefined) {
+      const base = await chunkLines(rankChunks, doc.index); // a base already replaced and deleted: StaleRead
+      indexes = indexesOfLines(doc.indexPatch ? applyPatch(base, doc.indexPatch.split("\n")) : base);
+    } else indexes = { rank: unpackIndex(doc.rank!), users: unpackIndex(doc.users!) };
     return {
       version: doc.version,
       createdAt: doc.createdAt ?? new Date(0),
       oldest: doc.oldest ?? 1,
       participants: doc.participants ?? 0,
-      rank: unpackIndex(doc.rank),
-      users: unpackIndex(doc.users),
+      ...indexes,
+      indexBase: doc.index ?? null,
       garbage: doc.garbage ? doc.garbage.split(" ") : [],
     };
+  }
+
+  /**
+   * The index fields of a root listing `rank` and `users`: the base of `root` with a patch while the
+   * patch is at most `indexPatchMax` lines, else a new base (`written`, to insert with the chunks).
+   */
+  async function indexFields(root: RootState, rank: ChunkIndex, users: ChunkIndex): Promise<{ fields: Pick<RankingDocument, "index" | "indexPatch">; written: { docId: string; lines: string[] } | null }> {
+    const lines = indexLines(rank, users);
+    if (root.indexBase !== null) {
+      const patch = diffSortedLines(await chunkLines(rankChunks, root.indexBase), lines);
+      if (patch.length <= indexPatchMax) return { fields: { index: root.indexBase, indexPatch: patch.join("\n") }, written: null };
+    }
+    const docId = newRankChunkId();
+    return { fields: { index: docId, indexPatch: "" }, written: { docId, lines } };
   }
 
   /**
@@ -536,15 +577,20 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const rank = ranks.finish(newRankChunkId);
     const user = users.finish(newUserChunkId);
     const [rankWrites, userWrites] = await Promise.all([chunkWrites(rankChunks, rank.written, rank.index, newRankChunkId), chunkWrites(userChunks, user.written, user.index, newUserChunkId)]);
+    // After chunkWrites: the index names the patched chunks.
+    const indexed = await indexFields(root, rank.index, user.index);
+    const indexWrites = indexed.written ? [{ id: indexed.written.docId, docId: indexed.written.docId, stored: indexed.written.lines, lines: indexed.written.lines }] : [];
     const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({ _id: c.docId, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.stored.join("\n") });
-    await Promise.all([insertRankChunks(rankWrites.map(chunkDoc)), insertUserChunks(userWrites.map(chunkDoc))]);
-    let garbage = [...root.garbage, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
+    await Promise.all([insertRankChunks([...rankWrites, ...indexWrites].map(chunkDoc)), insertUserChunks(userWrites.map(chunkDoc))]);
+    // A replaced index base is garbage like a replaced chunk (readers of older roots may still read it a while).
+    const replacedBase = indexed.written && root.indexBase !== null ? [root.indexBase] : [];
+    let garbage = [...root.garbage, ...replacedBase, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
     const collect = garbage.length >= garbageBatch ? garbage : [];
     if (collect.length > 0) garbage = [];
     const expired = await expiredRoots(key, root);
     const version = root.version + 1;
     if (version === 1) await registerGroup(scope);
-    const written = [...rankWrites, ...userWrites].map((c) => c.docId);
+    const written = [...rankWrites, ...indexWrites, ...userWrites].map((c) => c.docId);
     if (performance.now() - started > attemptMs) {
       // Too slow: the version after the one read may be committed and deleted by now (see above).
       await deleteChunks(written);
@@ -555,8 +601,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       ...scopeFields(scope),
       version,
       participants: ranks.total,
-      rank: packIndex(rank.index),
-      users: packIndex(user.index),
+      ...indexed.fields,
       garbage: garbage.join(" "),
       createdAt: new Date(),
       oldest: root.oldest + expired.length,
@@ -569,7 +614,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       await deleteChunks(written);
       return null;
     }
-    for (const c of [...rankWrites, ...userWrites]) chunkCache.set(c.id, c.lines);
+    for (const c of [...rankWrites, ...indexWrites, ...userWrites]) chunkCache.set(c.id, c.lines);
     rootCreated.set(committed._id, committed.createdAt!);
     if (exclusive) rootCache.set(key, committed);
 
@@ -579,7 +624,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     // in exclusive mode it moves the head now and then only (a restarted reader probes a few roots).
     if (!exclusive || version === 1 || version % EXCLUSIVE_HEAD_EVERY === 0) await moveHead(scope, key, version);
     await Promise.all([
-      root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
+      root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
       ...expired.map((v) => rankings.deleteOne({ _id: rootId(key, v) })),
       collect.length > 0 ? deleteChunks(collect) : null,
     ]);
@@ -803,6 +848,11 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       return version;
     },
   };
+}
+
+/** A root that lists its indexes (whole or as base and patch), not a tombstone. */
+function hasIndexes(doc: RankingDocument): boolean {
+  return doc.index !== undefined || (doc.rank !== undefined && doc.users !== undefined);
 }
 
 function scopeFields(scope: RankingScope): Pick<RankingDocument, "tenantId" | "leaderboardId" | "run" | "group"> {

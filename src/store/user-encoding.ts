@@ -162,6 +162,7 @@ export function encodeUserState(state: UserState): StoredUserState {
     ...state,
     recentIdempotency: linkList(state.recentIdempotency, (r) => r.eventId),
     metrics: mapValues(state.metrics, encodeMetric),
+    activity: packDaily(state.activity ?? {}),
     points: mapValues(state.points, encodePoints),
     leaderboards: mapValues(state.leaderboards, encodeLeaderboardEntry),
     streak: state.streak && encodeStreak(state.streak),
@@ -175,6 +176,7 @@ export function decodeUserState(stored: StoredUserState): Partial<UserState> {
   if (stored.metrics) {
     state.metrics = mapValues(stored.metrics as Record<string, Record<string, unknown>>, (metric) => ({ ...metric, daily: unpackDaily(metric.daily as Record<string, string>) }));
   }
+  if (stored.activity) state.activity = unpackDaily(stored.activity as Record<string, string>);
   if (stored.points) state.points = mapValues(stored.points as Record<string, Record<string, unknown>>, decodePoints);
   if (stored.leaderboards) {
     state.leaderboards = mapValues(stored.leaderboards as Record<string, Record<string, unknown>>, (entry) => ({ ...entry, history: unlinkList(entry.history) }));

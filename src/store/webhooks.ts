@@ -23,6 +23,8 @@ export interface WebhookEndpointDocument {
   /** The secret before the latest rotation, still signing until `previousSecretExpires`. */
   previousSecret: string | null;
   previousSecretExpires: Date | null;
+  /** Also sign deliveries the reference's way (`X-Trophy-Signature`); absent in documents from before the option: false. */
+  referenceSignature?: boolean;
   /** Compare-and-set version of admin changes. */
   version: number;
   created: Date;
