@@ -189,7 +189,7 @@ describe("GET /openapi.json and GET /docs", () => {
     expect(init).toContain('url: "openapi.json"');
   });
 
-  it("gzip text for clients that accept it, answer HEAD without a body and refuse other methods and files", async () => {
+  it("gzip text for clients that accept it, send /docs/ to /docs, answer HEAD without a body and refuse other methods and files", async () => {
     const { request } = await import("node:http");
     const raw = await new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
       const req = request(`${server.baseUrl}/docs/swagger-ui-bundle.js`, { headers: { "accept-encoding": "gzip" } }, (res) => {
@@ -203,6 +203,10 @@ describe("GET /openapi.json and GET /docs", () => {
     expect(raw.status).toBe(200);
     expect(raw.headers["content-encoding"]).toBe("gzip");
     expect(gunzipSync(raw.body).toString("utf8")).toContain("SwaggerUIBundle");
+
+    const slash = await fetch(`${server.baseUrl}/docs/`, { redirect: "manual" });
+    expect(slash.status).toBe(308);
+    expect(new URL(slash.headers.get("location")!, `${server.baseUrl}/docs/`).pathname).toBe("/docs");
 
     const head = await fetch(`${server.baseUrl}/openapi.json`, { method: "HEAD" });
     expect(head.status).toBe(200);

@@ -104,6 +104,8 @@ export function createApiDocs(documentPath = OPENAPI_DOCUMENT_PATH): ApiDocs {
     serve(method, pathname, acceptEncoding) {
       const isDocs = pathname === "/openapi.json" || pathname === "/docs" || pathname.startsWith("/docs/");
       if (!isDocs) return null;
+      // The page's URLs are relative to /docs: send /docs/ there (relative, for proxies with a prefix).
+      if (pathname === "/docs/" && (method === "GET" || method === "HEAD")) return { status: 308, headers: { location: "../docs" }, body: Buffer.alloc(0) };
       const file = load(pathname);
       if (file === undefined) return json(404, { error: `No route for ${method} ${pathname}` });
       if (method !== "GET" && method !== "HEAD") return json(405, { error: `Method ${method} not allowed on ${pathname}; use GET` }, { allow: "GET, HEAD" });
