@@ -57,6 +57,8 @@ export interface RestRoute {
 export type RestMatch = { kind: "route"; route: RestRoute } | { kind: "wrong-method"; allowed: string[] } | { kind: "none" };
 
 export interface RestRouter {
+  /** Every route, one per binding: what openapi/openapi.json must describe. */
+  readonly routes: readonly RestRoute[];
   match(method: string, pathname: string): RestMatch;
   /** Runs a matched route; every failure becomes a REST error response. */
   serve(route: RestRoute, request: RestRequest): Promise<RestResponse>;
@@ -81,6 +83,7 @@ export function createRestRouter(services: RestService[]): RestRouter {
   );
 
   return {
+    routes,
     match(method, pathname) {
       const candidates = routes.filter((r) => r.pattern.test(pathname));
       if (candidates.length === 0) return { kind: "none" };

@@ -10,6 +10,7 @@ import type { Admission } from "../api/admission.js";
 import { isValidRequestId, type RequestInfo } from "../api/request-info.js";
 import { restErrorResponse, type RestResponse, type RestRouter } from "../api/rest.js";
 import type { ServiceMetrics } from "./metrics.js";
+import type { ApiDocs, DocsResponse } from "./api-docs.js";
 import { ClientGoneError, readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
 import { createRpcAdapter } from "./rpc-adapter.js";
 
@@ -57,6 +58,8 @@ export interface HttpServerOptions {
   metrics?: { metrics: ServiceMetrics; token?: string };
   /** Spans for requests (tracing.ts); absent: tracing is off. */
   tracing?: RequestTracing;
+  /** `GET /openapi.json` and `GET /docs` (api-docs.ts); like health, they need no key. */
+  docs?: ApiDocs;
   limits: ServerLimits;
   /** How long close() lets requests in flight finish before it ends their connections. */
   shutdownGraceMs?: number;
@@ -301,6 +304,11 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
     if (url.pathname === "/readyz") return writeJson(req, res, await options.ready(), info);
     if (options.metrics) return serveMetrics(options.metrics, req, res, info);
   }
+  const docs = options.docs?.serve(method, url.pathname, typeof req.headers["accept-encoding"] === "string" ? req.headers["accept-encoding"] : undefined);
+  if (docs) {
+    info.route = url.pathname === "/openapi.json" ? `${method} /openapi.json` : `${method} /docs`;
+    return writeStatic(req, res, docs);
+  }
 
   let admitted;
   try {
@@ -345,6 +353,17 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller, info });
   writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } }, info);
 }
+
+/** Writes a prepared answer (the documentation's files), without its body for HEAD. */
+function writeStatic(req: NodeRequest, res: NodeResponse, response: DocsResponse): void {
+  if (res.destroyed || res.headersSent) return;
+  const headers: Record<string, string | number> = { ...response.headers, "content-length": response.body.length };
+  if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
+  res.writeHead(response.status, headers);
+  if (req.method === "HEAD") res.end();
+  else res.end(response.body);
+}
+
 
 const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 

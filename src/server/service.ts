@@ -44,6 +44,7 @@ import type { WriteMode } from "../store/users.js";
 import { KeyedLock } from "../store/keyed-lock.js";
 import { DEFAULT_LIMITS, startHttpServer, type RequestTracing, type RunningHttpServer, type ServerLimits } from "./http-server.js";
 import { createMetrics, type ServiceMetrics } from "./metrics.js";
+import { createApiDocs } from "./api-docs.js";
 
 export interface ServiceOptions {
   mongodbUri: string;
@@ -100,6 +101,8 @@ export interface RunningService {
   port: number;
   context: ServiceContext;
   metrics: ServiceMetrics;
+  /** Every REST route the server answers (method and path template), as openapi/openapi.json must describe them. */
+  restRoutes: ReadonlyArray<{ method: string; template: string }>;
   /**
    * Graceful stop: readiness turns 503, the server stops accepting and lets requests in flight
    * finish (within the grace time), then the background workers stop and the database closes.
@@ -213,11 +216,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     for (const { service, methods } of services) router.service(service, methods as never);
     registerReflection(router, [...new Set(definitions.map((d) => d.file))]);
   };
+  const rest = createRestRouter(services);
   try {
     server = await startHttpServer(
       {
         routes,
-        rest: createRestRouter(services),
+        rest,
         admission: createAdmission(context, new Map(definitions.map((d) => [d.service.typeName, d.options])), rateLimiter, logger),
         publicServices: REFLECTION_SERVICES,
         health: async () =>
@@ -238,6 +242,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         metrics: { metrics, token: options.metricsToken },
         tracing: options.tracing?.requests,
         shutdownGraceMs: options.shutdownGraceMs,
+        docs: createApiDocs(),
         limits: { ...DEFAULT_LIMITS, ...options.limits },
         logger,
       },
@@ -260,6 +265,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     port: server!.port,
     context,
     metrics,
+    restRoutes: rest.routes.map((r) => ({ method: r.httpMethod, template: r.template })),
     close: () =>
       (closing ??= (async () => {
         stopping = true;
