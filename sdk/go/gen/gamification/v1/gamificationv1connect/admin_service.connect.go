@@ -151,7 +151,7 @@ type AdminServiceClient interface {
 	DeleteApplicationApiKeys(context.Context, *connect.Request[v1.DeleteApplicationApiKeysRequest]) (*connect.Response[v1.DeleteApplicationApiKeysResponse], error)
 	// Lists the account's admin API keys (prefix only, never the secret).
 	ListAdminApiKeys(context.Context, *connect.Request[v1.ListAdminApiKeysRequest]) (*connect.Response[v1.ListAdminApiKeysResponse], error)
-	// Creates an admin API key. The full key is in this response only.
+	// Creates an admin API key. The full key is in this response only. REST: 201.
 	CreateAdminApiKey(context.Context, *connect.Request[v1.CreateAdminApiKeyRequest]) (*connect.Response[v1.CreateAdminApiKeyResponse], error)
 	// Sets the rate limit of admin API keys, by ID (see RateLimit).
 	UpdateAdminApiKeys(context.Context, *connect.Request[v1.UpdateAdminApiKeysRequest]) (*connect.Response[v1.UpdateAdminApiKeysResponse], error)
@@ -536,7 +536,7 @@ type AdminServiceHandler interface {
 	DeleteApplicationApiKeys(context.Context, *connect.Request[v1.DeleteApplicationApiKeysRequest]) (*connect.Response[v1.DeleteApplicationApiKeysResponse], error)
 	// Lists the account's admin API keys (prefix only, never the secret).
 	ListAdminApiKeys(context.Context, *connect.Request[v1.ListAdminApiKeysRequest]) (*connect.Response[v1.ListAdminApiKeysResponse], error)
-	// Creates an admin API key. The full key is in this response only.
+	// Creates an admin API key. The full key is in this response only. REST: 201.
 	CreateAdminApiKey(context.Context, *connect.Request[v1.CreateAdminApiKeyRequest]) (*connect.Response[v1.CreateAdminApiKeyResponse], error)
 	// Sets the rate limit of admin API keys, by ID (see RateLimit).
 	UpdateAdminApiKeys(context.Context, *connect.Request[v1.UpdateAdminApiKeysRequest]) (*connect.Response[v1.UpdateAdminApiKeysResponse], error)

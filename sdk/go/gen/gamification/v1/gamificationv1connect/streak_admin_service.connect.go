@@ -72,11 +72,13 @@ type StreakAdminServiceClient interface {
 	// every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
 	CreateStreakFreezes(context.Context, *connect.Request[v1.CreateStreakFreezesRequest]) (*connect.Response[v1.CreateStreakFreezesResponse], error)
 	// Creates streak pauses: a pause holds a user's streak length through missed periods in its date
-	// range (the user's zone). Start dates before today (the user's zone) are refused.
+	// range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
+	// when at least one was created.
 	CreateStreakPauses(context.Context, *connect.Request[v1.CreateStreakPausesRequest]) (*connect.Response[v1.CreateStreakPausesResponse], error)
 	// Deletes streak pauses by ID.
 	DeleteStreakPauses(context.Context, *connect.Request[v1.DeleteStreakPausesRequest]) (*connect.Response[v1.DeleteStreakPausesResponse], error)
 	// Restores users' lost streaks to the length they had when last lost, continued by the run since.
+	// REST: 201 when at least one user was restored.
 	RestoreStreaks(context.Context, *connect.Request[v1.RestoreStreaksRequest]) (*connect.Response[v1.RestoreStreaksResponse], error)
 	// Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
 	// KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
@@ -216,11 +218,13 @@ type StreakAdminServiceHandler interface {
 	// every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
 	CreateStreakFreezes(context.Context, *connect.Request[v1.CreateStreakFreezesRequest]) (*connect.Response[v1.CreateStreakFreezesResponse], error)
 	// Creates streak pauses: a pause holds a user's streak length through missed periods in its date
-	// range (the user's zone). Start dates before today (the user's zone) are refused.
+	// range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
+	// when at least one was created.
 	CreateStreakPauses(context.Context, *connect.Request[v1.CreateStreakPausesRequest]) (*connect.Response[v1.CreateStreakPausesResponse], error)
 	// Deletes streak pauses by ID.
 	DeleteStreakPauses(context.Context, *connect.Request[v1.DeleteStreakPausesRequest]) (*connect.Response[v1.DeleteStreakPausesResponse], error)
 	// Restores users' lost streaks to the length they had when last lost, continued by the run since.
+	// REST: 201 when at least one user was restored.
 	RestoreStreaks(context.Context, *connect.Request[v1.RestoreStreaksRequest]) (*connect.Response[v1.RestoreStreaksResponse], error)
 	// Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
 	// KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
