@@ -144,7 +144,10 @@ function rewrite(doc: Json, registry: Registry): Json {
     type: "object",
     title: "Error",
     description: "Every failed REST call answers this body, with the status of the failure (see the README's \"Errors\").",
-    properties: { error: { type: "string", description: "What went wrong, specifically." } },
+    properties: {
+      error: { type: "string", description: "What went wrong, specifically." },
+      requestId: { type: "string", description: "The request's ID, as in its X-Request-ID header (for finding its log lines)." },
+    },
     required: ["error"],
     additionalProperties: false,
   };

@@ -113,18 +113,33 @@ export function eventsOf(reactions: Reactions): UserEvents {
  * is the clock (`at` is the change's moment, earlier for a backdated event).
  */
 export function completeChange(state: UserState, events: UserEvents, config: EngineConfig, at: Date, now: Date = at): UserState {
-  let next = notify(state, events, config, at);
-  let lifecycleAt: Date | null = null;
-  const subscribed = config.webhooks?.subscribed;
-  if (subscribed && subscribed.size > 0) {
-    const plan = planLifecycle(next, { subscribed, streak: effectiveStreakSettings(config.streak, next.preferences) }, now);
-    const messages = lifecycleMessages(next, plan.due, config.webhooks, now);
-    next = { ...next, lifecycle: plan.marks, outbox: messages.length > 0 ? [...next.outbox, ...messages] : next.outbox };
-    lifecycleAt = plan.next?.at ?? null;
-  }
-  const due = nextDueAt(next, config);
-  next.dueAt = due && lifecycleAt ? (due < lifecycleAt ? due : lifecycleAt) : (due ?? lifecycleAt);
+  const lifecycle = lifecycleStep(notify(state, events, config, at), config, now);
+  const next = lifecycle.state;
+  next.dueAt = earliest(nextDueAt(next, config), lifecycle.at);
   return next;
+}
+
+/**
+ * The due time `completeChange` will set, known before the change's webhook messages and
+ * leaderboards (neither moves it): a change starts the scheduler's bucket entry with it, beside its
+ * ranking writes.
+ */
+export function plannedDueAt(state: UserState, config: EngineConfig, now: Date): Date | null {
+  const lifecycle = lifecycleStep(state, config, now);
+  return earliest(nextDueAt(lifecycle.state, config), lifecycle.at);
+}
+
+/** Lifecycle messages due now (into the outbox, with their marks), and when the next one is due. */
+function lifecycleStep(state: UserState, config: EngineConfig, now: Date): { state: UserState; at: Date | null } {
+  const subscribed = config.webhooks?.subscribed;
+  if (!subscribed || subscribed.size === 0) return { state, at: null };
+  const plan = planLifecycle(state, { subscribed, streak: effectiveStreakSettings(config.streak, state.preferences) }, now);
+  const messages = lifecycleMessages(state, plan.due, config.webhooks, now);
+  return { state: { ...state, lifecycle: plan.marks, outbox: messages.length > 0 ? [...state.outbox, ...messages] : state.outbox }, at: plan.next?.at ?? null };
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  return a && b ? (a < b ? a : b) : (a ?? b);
 }
 
 /**

@@ -56,12 +56,14 @@ describe("days off (daily streaks, the user's weekday)", () => {
     expect(describeStreak(wednesday.state, settings, [], at("2026-03-11T00:00:00Z"))).toMatchObject({ length: 3, freezes: 1 });
   });
 
-  it("meeting the condition on a day off still extends the streak", () => {
+  it("meeting the condition on a day off neither extends nor starts a streak", () => {
     const settings = weekendOff();
     const { state, events } = play(settings, [], ["2026-03-06T12:00:00Z", "2026-03-07T12:00:00Z"]);
-    expect(types(events)).toEqual(["streak.started@2026-03-06T12:00:00.000Z", "streak.extended@2026-03-07T12:00:00.000Z"]);
-    // Met on Saturday: Sunday is off too, so Monday is the next day that must be met.
-    expect(describeStreak(state, settings, [], at("2026-03-07T13:00:00Z"))).toMatchObject({ length: 2, expires: "2026-03-09" });
+    expect(types(events)).toEqual(["streak.started@2026-03-06T12:00:00.000Z"]);
+    // Saturday's activity counted for nothing: Monday is still the next day that must be met.
+    expect(describeStreak(state, settings, [], at("2026-03-07T13:00:00Z"))).toMatchObject({ length: 1, expires: "2026-03-09" });
+    const saturdayOnly = play(settings, [], ["2026-03-07T12:00:00Z"]);
+    expect([saturdayOnly.events, saturdayOnly.state.length]).toEqual([[], 0]);
   });
 
   it("without freezes a missed working day loses the streak at its end, days off or not before it", () => {
@@ -71,14 +73,15 @@ describe("days off (daily streaks, the user's weekday)", () => {
     expect(types(catchUpStreak(state, settings, [], at("2026-03-10T00:00:00Z")).events)).toEqual(["streak.lost@2026-03-10T00:00:00.000Z"]);
   });
 
-  it("a week of days off: the streak never expires nor breaks, and events still extend it", () => {
+  it("a week of days off: a streak held never expires nor breaks, and events never extend it", () => {
+    const working = weekendOff({ freezes: null });
+    const { state } = play(working, [], ["2026-03-02T12:00:00Z"]); // Monday, a working day then
     const settings = weekendOff({ daysOff: [0, 1, 2, 3, 4, 5, 6], freezes: null });
-    const { state } = play(settings, [], ["2026-03-02T12:00:00Z"]);
     expect(describeStreak(state, settings, [], at("2026-03-02T13:00:00Z"))).toMatchObject({ length: 1, expires: null });
     const later = catchUpStreak(state, settings, [], at("2026-03-20T12:00:00Z"));
     expect(later.events).toEqual([]);
     expect(describeStreak(later.state, settings, [], at("2026-03-20T12:00:00Z"))).toMatchObject({ length: 1, started: "2026-03-02", periodStart: "2026-03-20" });
-    expect(play(settings, [], ["2026-03-20T12:00:00Z"], later.state).state.length).toBe(2);
+    expect(play(settings, [], ["2026-03-20T12:00:00Z"], later.state).state.length).toBe(1);
   });
 
   it("a DST change on a day off (New York, Sunday 2026-03-08 has 23 hours): held, then judged at the local midnights", () => {

@@ -569,7 +569,8 @@ export function applyStreakEvent(
   let extended = false;
   if (settings.metrics.some((c) => c.metricId === event.metricId)) {
     period.sums[event.metricId] = addDecimals(period.sums[event.metricId] ?? "0", decimalFromNumber(event.value));
-    if (!period.met && conditionMet(period.sums, settings)) {
+    // A day off neither extends nor breaks a streak: meeting the condition on one counts for nothing.
+    if (!period.met && !isDayOff(period.start, s.frequency, settings) && conditionMet(period.sums, settings)) {
       period.met = true;
       s.length += 1;
       s.longest = Math.max(s.longest ?? 0, s.length);

@@ -1,6 +1,6 @@
 import { DomainError } from "../domain/errors.js";
 import type { LeaderboardContribution, LeaderboardResult } from "../domain/leaderboard-entries.js";
-import { completeChange, nextDueAt, type EngineConfig } from "../domain/reactions.js";
+import { completeChange, plannedDueAt, type EngineConfig } from "../domain/reactions.js";
 import type { UserState } from "../domain/user.js";
 import type { UserEvents } from "../domain/webhooks.js";
 import { findUser, type VersionedUser } from "../store/users.js";
@@ -67,14 +67,19 @@ export async function applyUserChange(
   engine: EngineConfig,
   change: PlannedUserChange,
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
-  // The due time does not depend on leaderboards: its bucket entry is written beside the rankings.
-  startDueEntry(ctx, tenantId, change.state.userId, change.state.dueAt, nextDueAt(change.state, engine));
+  const now = ctx.now();
+  const completedAt = now > change.at ? now : change.at;
+  // The due time depends on neither leaderboards nor webhook messages: its bucket entry is written
+  // beside the ranking writes.
+  startDueEntry(ctx, tenantId, change.state.userId, change.state.dueAt, plannedDueAt(change.state, engine, completedAt));
   // The control group takes part in no leaderboard.
   const contribution = change.state.control ? {} : change.contribution;
-  const ranked = await rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at);
-  // The tenant's streak rankings follow every change of the streak's length.
-  const streakRanked = await rankStreak(ctx, tenantId, ranked.state, change.at);
-  const now = ctx.now();
-  const state = completeChange(streakRanked, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at, now > change.at ? now : change.at);
+  // The tenant's streak rankings follow every change of the streak's length; they depend on the
+  // streak alone, so they are written beside the leaderboards (their inserts share round trips).
+  const [ranked, streakRanked] = await Promise.all([
+    rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at),
+    rankStreak(ctx, tenantId, change.state, change.at),
+  ]);
+  const state = completeChange({ ...ranked.state, streakRanks: streakRanked.streakRanks }, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at, completedAt);
   return { state, leaderboards: ranked.leaderboards };
 }
