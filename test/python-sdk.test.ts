@@ -29,26 +29,33 @@ function ensureVenv(): string {
   return path;
 }
 
-/** Runs the quick start with these arguments and environment; resolves with its parsed JSON line. */
-function runQuickstart(args: string[], env: { tenant?: string }): Promise<any> {
+/**
+ * Runs the venv's python with these arguments and resolves with the JSON lines it printed. Never
+ * spawnSync: the server runs in this process and must keep answering while Python calls it.
+ */
+function runPython(args: string[], env: NodeJS.ProcessEnv = {}): Promise<any[]> {
   return new Promise((resolve, reject) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, GAMIFICATION_URL: server.baseUrl, GAMIFICATION_API_KEY: ADMIN_KEY, PYTHONDONTWRITEBYTECODE: "1" };
     delete childEnv.GAMIFICATION_TENANT;
     delete childEnv.GAMIFICATION_PROTOCOL;
-    if (env.tenant !== undefined) childEnv.GAMIFICATION_TENANT = env.tenant;
-    const child = spawn(python, [quickstart, ...args], { stdio: ["ignore", "pipe", "pipe"], env: childEnv });
+    const child = spawn(python, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...childEnv, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      if (code !== 0) return reject(new Error(`quickstart.py ${args.join(" ")} exited with ${code ?? signal}: ${stderr}`));
-      const lines = stdout.split("\n").filter((line) => line.trim() !== "");
-      if (lines.length !== 1) return reject(new Error(`quickstart.py printed ${lines.length} lines, not one: ${stdout}`));
-      resolve(JSON.parse(lines[0]!));
+      if (code !== 0) return reject(new Error(`python ${args.join(" ")} exited with ${code ?? signal}: ${stderr}`));
+      resolve(stdout.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line)));
     });
   });
+}
+
+/** Runs the quick start as written (optionally in a tenant); it prints exactly one line of JSON. */
+async function runQuickstart(args: string[], env: { tenant?: string }): Promise<any> {
+  const lines = await runPython([quickstart, ...args], env.tenant === undefined ? {} : { GAMIFICATION_TENANT: env.tenant });
+  expect(lines).toHaveLength(1);
+  return lines[0];
 }
 
 async function metricsOf(tenantId?: string): Promise<Array<{ id: string; key: string }>> {
@@ -97,7 +104,32 @@ describe("the Python client (sdk/python) and its quick start", () => {
     expect((await metricsOf()).map((m) => [m.key, m.id])).toEqual([["quickstart-words", run.metricId]]);
   });
 
+  it("Connect JSON and gRPC-web work too, and a wrong API key is refused (unauthenticated)", async () => {
+    // The client itself (not the quick start), with the options the quick start does not use.
+    const script = [
+      "import json, sys, gamification",
+      "from connectrpc.errors import ConnectError",
+      "from gamification.v1.application_service_pb2 import TrackMetricEventRequest",
+      "from gamification.v1.user_pb2 import UpsertedUser",
+      "url, key = sys.argv[1], sys.argv[2]",
+      "request = TrackMetricEventRequest(key='quickstart-words', user=UpsertedUser(id='options-user'), value=5)",
+      "for options in ({'use_json': True}, {'protocol': 'grpc-web'}, {'protocol': 'grpc-web', 'use_json': True}):",
+      "    with gamification.Client(url, key, tenant_id='py-sync', **options) as client:",
+      "        print(json.dumps({'options': options, 'total': client.application.track_metric_event(request).total}))",
+      "try:",
+      "    gamification.Client(url, 'adm_wrong.key', tenant_id='py-sync').application.track_metric_event(request)",
+      "except ConnectError as error:",
+      "    print(json.dumps({'error': error.code.name}))",
+    ].join("\n");
+    expect(await runPython(["-c", script, server.baseUrl, ADMIN_KEY])).toEqual([
+      { options: { use_json: true }, total: 5 },
+      { options: { protocol: "grpc-web" }, total: 10 },
+      { options: { protocol: "grpc-web", use_json: true }, total: 15 },
+      { error: "UNAUTHENTICATED" },
+    ]);
+  });
+
   it("a tenant that does not exist is a clear error, not a crash", async () => {
-    await expect(runQuickstart([], { tenant: "no-such-tenant" })).rejects.toThrow(/not_found: Tenant "no-such-tenant" not found/);
+    await expect(runQuickstart([], { tenant: "no-such-tenant" })).rejects.toThrow(/exited with 1: quickstart: not_found: Tenant "no-such-tenant" not found/);
   });
 });
