@@ -222,7 +222,7 @@ class AsyncClient:
         self.webhooks = WebhookAdminServiceClient(address, **options)
 
     async def close(self) -> None:
-        """Closes the clients (and the HTTP/2 transport made for gRPC, if any)."""
+        """Closes the clients and the transport made for them (not an `http_client` of yours)."""
         for name in _SERVICES:
             client = self.__dict__.get(name)
             if client is not None:
