@@ -168,7 +168,7 @@ class AdminService(Protocol):
 
     async def create_admin_api_key(self, request: CreateAdminApiKeyRequest, ctx: RequestContext[CreateAdminApiKeyRequest, CreateAdminApiKeyResponse], /) -> CreateAdminApiKeyResponse:
         """
-        Creates an admin API key. The full key is in this response only.
+        Creates an admin API key. The full key is in this response only. REST: 201.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -189,7 +189,8 @@ class AdminService(Protocol):
         Submits up to 1,000 metric events for processing in the background. The answer (REST: 202)
         comes only once the whole batch is durably stored; read its progress with GetMetricEventBatch.
         Events of one user are applied in the order submitted; each event is applied exactly once (its
-        idempotency key makes a resubmission, or a retry after a crash, a replay). The whole batch is
+        idempotency key makes a resubmission, or a retry after a crash, a replay; an event sent without
+        a key is applied once, and a retry after a crash replays it too). The whole batch is
         refused, and nothing stored, when an idempotency key repeats for the same user and metric (400)
         or a metric key is unknown (404); every other problem of an event (unknown attribute keys, an
         invalid time zone, a timestamp older than the user's latest event, ...) is found when the event
@@ -1010,7 +1011,7 @@ class AdminServiceClient(ConnectClient):
         timeout_ms: int | None = None,
     ) -> CreateAdminApiKeyResponse:
         """
-        Creates an admin API key. The full key is in this response only.
+        Creates an admin API key. The full key is in this response only. REST: 201.
         """
         return await self.execute_unary(
             request=request,
@@ -1082,7 +1083,8 @@ class AdminServiceClient(ConnectClient):
         Submits up to 1,000 metric events for processing in the background. The answer (REST: 202)
         comes only once the whole batch is durably stored; read its progress with GetMetricEventBatch.
         Events of one user are applied in the order submitted; each event is applied exactly once (its
-        idempotency key makes a resubmission, or a retry after a crash, a replay). The whole batch is
+        idempotency key makes a resubmission, or a retry after a crash, a replay; an event sent without
+        a key is applied once, and a retry after a crash replays it too). The whole batch is
         refused, and nothing stored, when an idempotency key repeats for the same user and metric (400)
         or a metric key is unknown (404); every other problem of an event (unknown attribute keys, an
         invalid time zone, a timestamp older than the user's latest event, ...) is found when the event
@@ -1260,7 +1262,7 @@ class AdminServiceSync(Protocol):
 
     def create_admin_api_key(self, request: CreateAdminApiKeyRequest, ctx: RequestContext[CreateAdminApiKeyRequest, CreateAdminApiKeyResponse], /) -> CreateAdminApiKeyResponse:
         """
-        Creates an admin API key. The full key is in this response only.
+        Creates an admin API key. The full key is in this response only. REST: 201.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -1281,7 +1283,8 @@ class AdminServiceSync(Protocol):
         Submits up to 1,000 metric events for processing in the background. The answer (REST: 202)
         comes only once the whole batch is durably stored; read its progress with GetMetricEventBatch.
         Events of one user are applied in the order submitted; each event is applied exactly once (its
-        idempotency key makes a resubmission, or a retry after a crash, a replay). The whole batch is
+        idempotency key makes a resubmission, or a retry after a crash, a replay; an event sent without
+        a key is applied once, and a retry after a crash replays it too). The whole batch is
         refused, and nothing stored, when an idempotency key repeats for the same user and metric (400)
         or a metric key is unknown (404); every other problem of an event (unknown attribute keys, an
         invalid time zone, a timestamp older than the user's latest event, ...) is found when the event
@@ -2100,7 +2103,7 @@ class AdminServiceClientSync(ConnectClientSync):
         timeout_ms: int | None = None,
     ) -> CreateAdminApiKeyResponse:
         """
-        Creates an admin API key. The full key is in this response only.
+        Creates an admin API key. The full key is in this response only. REST: 201.
         """
         return self.execute_unary(
             request=request,
@@ -2172,7 +2175,8 @@ class AdminServiceClientSync(ConnectClientSync):
         Submits up to 1,000 metric events for processing in the background. The answer (REST: 202)
         comes only once the whole batch is durably stored; read its progress with GetMetricEventBatch.
         Events of one user are applied in the order submitted; each event is applied exactly once (its
-        idempotency key makes a resubmission, or a retry after a crash, a replay). The whole batch is
+        idempotency key makes a resubmission, or a retry after a crash, a replay; an event sent without
+        a key is applied once, and a retry after a crash replays it too). The whole batch is
         refused, and nothing stored, when an idempotency key repeats for the same user and metric (400)
         or a metric key is unknown (404); every other problem of an event (unknown attribute keys, an
         invalid time zone, a timestamp older than the user's latest event, ...) is found when the event

@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint, EndpointSync
 from pyqwest import Client, SyncClient
 
-from .application_service_pb2 import CompleteAchievementRequest, CompleteAchievementResponse, CreateUserRequest, CreateUserResponse, GetUserMetricEventSummaryRequest, GetUserMetricEventSummaryResponse, GetUserMetricRequest, GetUserMetricResponse, GetUserRequest, GetUserResponse, GetUserStreakRequest, GetUserStreakResponse, IdentifyUserRequest, IdentifyUserResponse, ListAchievementStatsRequest, ListAchievementStatsResponse, ListStreaksRequest, ListStreaksResponse, ListUserAchievementsRequest, ListUserAchievementsResponse, ListUserMetricsRequest, ListUserMetricsResponse, TrackMetricEventRequest, TrackMetricEventResponse, UpdateUserRequest, UpdateUserResponse
+from .application_service_pb2 import CompleteAchievementRequest, CompleteAchievementResponse, CreateUserRequest, CreateUserResponse, GetUserMetricEventSummaryRequest, GetUserMetricEventSummaryResponse, GetUserMetricRequest, GetUserMetricResponse, GetUserPreferencesRequest, GetUserPreferencesResponse, GetUserRequest, GetUserResponse, GetUserStreakRequest, GetUserStreakResponse, GetUserWrappedRequest, GetUserWrappedResponse, IdentifyUserRequest, IdentifyUserResponse, ListAchievementStatsRequest, ListAchievementStatsResponse, ListStreakRankingsRequest, ListStreakRankingsResponse, ListStreaksRequest, ListStreaksResponse, ListUserAchievementsRequest, ListUserAchievementsResponse, ListUserMetricsRequest, ListUserMetricsResponse, TrackMetricEventRequest, TrackMetricEventResponse, UpdateUserPreferencesRequest, UpdateUserPreferencesResponse, UpdateUserRequest, UpdateUserResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterable, Mapping
@@ -125,6 +125,38 @@ class ApplicationService(Protocol):
     async def list_streaks(self, request: ListStreaksRequest, ctx: RequestContext[ListStreaksRequest, ListStreaksResponse], /) -> ListStreaksResponse:
         """
         Reads the streak lengths of up to 100 users, longest first.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_user_wrapped(self, request: GetUserWrappedRequest, ctx: RequestContext[GetUserWrappedRequest, GetUserWrappedResponse], /) -> GetUserWrappedResponse:
+        """
+        A user's year in review: activity counts, the most active day, week and month, and the whole
+        year, each with the metrics and points that changed, the achievements completed and the best
+        leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
+        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's zone; years the kept history does not cover completely are refused (400).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def get_user_preferences(self, request: GetUserPreferencesRequest, ctx: RequestContext[GetUserPreferencesRequest, GetUserPreferencesResponse], /) -> GetUserPreferencesResponse:
+        """
+        Reads a user's preferences: notification channels per kind of notification, and the user's
+        own streak preferences.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def update_user_preferences(self, request: UpdateUserPreferencesRequest, ctx: RequestContext[UpdateUserPreferencesRequest, UpdateUserPreferencesResponse], /) -> UpdateUserPreferencesResponse:
+        """
+        Updates a user's preferences: the notification kinds sent are set (others unchanged); `streak`,
+        when sent, replaces the user's streak preferences. Streak conditions (evaluation mode, metrics,
+        days off) need the tenant's streak customization (REST 403 otherwise, as the reference).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def list_streak_rankings(self, request: ListStreakRankingsRequest, ctx: RequestContext[ListStreakRankingsRequest, ListStreakRankingsResponse], /) -> ListStreakRankingsResponse:
+        """
+        The users with the longest active streaks, or the longest streaks ever reached, longest
+        first (ties: who reached the length first).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -284,6 +316,50 @@ class ApplicationServiceASGIApplication(ConnectASGIApplication[ApplicationServic
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.list_streaks,
+                ),
+                "/gamification.v1.ApplicationService/GetUserWrapped": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetUserWrapped",
+                        service_name="gamification.v1.ApplicationService",
+                        input=GetUserWrappedRequest,
+                        output=GetUserWrappedResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_user_wrapped,
+                ),
+                "/gamification.v1.ApplicationService/GetUserPreferences": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetUserPreferences",
+                        service_name="gamification.v1.ApplicationService",
+                        input=GetUserPreferencesRequest,
+                        output=GetUserPreferencesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.get_user_preferences,
+                ),
+                "/gamification.v1.ApplicationService/UpdateUserPreferences": Endpoint.unary(
+                    method=MethodInfo(
+                        name="UpdateUserPreferences",
+                        service_name="gamification.v1.ApplicationService",
+                        input=UpdateUserPreferencesRequest,
+                        output=UpdateUserPreferencesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.update_user_preferences,
+                ),
+                "/gamification.v1.ApplicationService/ListStreakRankings": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ListStreakRankings",
+                        service_name="gamification.v1.ApplicationService",
+                        input=ListStreakRankingsRequest,
+                        output=ListStreakRankingsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.list_streak_rankings,
                 ),
             },
             interceptors=interceptors,
@@ -634,6 +710,106 @@ class ApplicationServiceClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def get_user_wrapped(
+        self,
+        request: GetUserWrappedRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetUserWrappedResponse:
+        """
+        A user's year in review: activity counts, the most active day, week and month, and the whole
+        year, each with the metrics and points that changed, the achievements completed and the best
+        leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
+        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's zone; years the kept history does not cover completely are refused (400).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetUserWrapped",
+                service_name="gamification.v1.ApplicationService",
+                input=GetUserWrappedRequest,
+                output=GetUserWrappedResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def get_user_preferences(
+        self,
+        request: GetUserPreferencesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetUserPreferencesResponse:
+        """
+        Reads a user's preferences: notification channels per kind of notification, and the user's
+        own streak preferences.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetUserPreferences",
+                service_name="gamification.v1.ApplicationService",
+                input=GetUserPreferencesRequest,
+                output=GetUserPreferencesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def update_user_preferences(
+        self,
+        request: UpdateUserPreferencesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> UpdateUserPreferencesResponse:
+        """
+        Updates a user's preferences: the notification kinds sent are set (others unchanged); `streak`,
+        when sent, replaces the user's streak preferences. Streak conditions (evaluation mode, metrics,
+        days off) need the tenant's streak customization (REST 403 otherwise, as the reference).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="UpdateUserPreferences",
+                service_name="gamification.v1.ApplicationService",
+                input=UpdateUserPreferencesRequest,
+                output=UpdateUserPreferencesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def list_streak_rankings(
+        self,
+        request: ListStreakRankingsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ListStreakRankingsResponse:
+        """
+        The users with the longest active streaks, or the longest streaks ever reached, longest
+        first (ties: who reached the length first).
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListStreakRankings",
+                service_name="gamification.v1.ApplicationService",
+                input=ListStreakRankingsRequest,
+                output=ListStreakRankingsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
 
 class ApplicationServiceSync(Protocol):
     """
@@ -723,6 +899,38 @@ class ApplicationServiceSync(Protocol):
     def list_streaks(self, request: ListStreaksRequest, ctx: RequestContext[ListStreaksRequest, ListStreaksResponse], /) -> ListStreaksResponse:
         """
         Reads the streak lengths of up to 100 users, longest first.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def get_user_wrapped(self, request: GetUserWrappedRequest, ctx: RequestContext[GetUserWrappedRequest, GetUserWrappedResponse], /) -> GetUserWrappedResponse:
+        """
+        A user's year in review: activity counts, the most active day, week and month, and the whole
+        year, each with the metrics and points that changed, the achievements completed and the best
+        leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
+        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's zone; years the kept history does not cover completely are refused (400).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def get_user_preferences(self, request: GetUserPreferencesRequest, ctx: RequestContext[GetUserPreferencesRequest, GetUserPreferencesResponse], /) -> GetUserPreferencesResponse:
+        """
+        Reads a user's preferences: notification channels per kind of notification, and the user's
+        own streak preferences.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def update_user_preferences(self, request: UpdateUserPreferencesRequest, ctx: RequestContext[UpdateUserPreferencesRequest, UpdateUserPreferencesResponse], /) -> UpdateUserPreferencesResponse:
+        """
+        Updates a user's preferences: the notification kinds sent are set (others unchanged); `streak`,
+        when sent, replaces the user's streak preferences. Streak conditions (evaluation mode, metrics,
+        days off) need the tenant's streak customization (REST 403 otherwise, as the reference).
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def list_streak_rankings(self, request: ListStreakRankingsRequest, ctx: RequestContext[ListStreakRankingsRequest, ListStreakRankingsResponse], /) -> ListStreakRankingsResponse:
+        """
+        The users with the longest active streaks, or the longest streaks ever reached, longest
+        first (ties: who reached the length first).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -880,6 +1088,50 @@ class ApplicationServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.list_streaks,
+                ),
+                "/gamification.v1.ApplicationService/GetUserWrapped": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetUserWrapped",
+                        service_name="gamification.v1.ApplicationService",
+                        input=GetUserWrappedRequest,
+                        output=GetUserWrappedResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.get_user_wrapped,
+                ),
+                "/gamification.v1.ApplicationService/GetUserPreferences": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetUserPreferences",
+                        service_name="gamification.v1.ApplicationService",
+                        input=GetUserPreferencesRequest,
+                        output=GetUserPreferencesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.get_user_preferences,
+                ),
+                "/gamification.v1.ApplicationService/UpdateUserPreferences": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="UpdateUserPreferences",
+                        service_name="gamification.v1.ApplicationService",
+                        input=UpdateUserPreferencesRequest,
+                        output=UpdateUserPreferencesResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.update_user_preferences,
+                ),
+                "/gamification.v1.ApplicationService/ListStreakRankings": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ListStreakRankings",
+                        service_name="gamification.v1.ApplicationService",
+                        input=ListStreakRankingsRequest,
+                        output=ListStreakRankingsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.list_streak_rankings,
                 ),
             },
             interceptors=interceptors,
@@ -1224,6 +1476,106 @@ class ApplicationServiceClientSync(ConnectClientSync):
                 service_name="gamification.v1.ApplicationService",
                 input=ListStreaksRequest,
                 output=ListStreaksResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def get_user_wrapped(
+        self,
+        request: GetUserWrappedRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetUserWrappedResponse:
+        """
+        A user's year in review: activity counts, the most active day, week and month, and the whole
+        year, each with the metrics and points that changed, the achievements completed and the best
+        leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
+        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's zone; years the kept history does not cover completely are refused (400).
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetUserWrapped",
+                service_name="gamification.v1.ApplicationService",
+                input=GetUserWrappedRequest,
+                output=GetUserWrappedResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def get_user_preferences(
+        self,
+        request: GetUserPreferencesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> GetUserPreferencesResponse:
+        """
+        Reads a user's preferences: notification channels per kind of notification, and the user's
+        own streak preferences.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetUserPreferences",
+                service_name="gamification.v1.ApplicationService",
+                input=GetUserPreferencesRequest,
+                output=GetUserPreferencesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def update_user_preferences(
+        self,
+        request: UpdateUserPreferencesRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> UpdateUserPreferencesResponse:
+        """
+        Updates a user's preferences: the notification kinds sent are set (others unchanged); `streak`,
+        when sent, replaces the user's streak preferences. Streak conditions (evaluation mode, metrics,
+        days off) need the tenant's streak customization (REST 403 otherwise, as the reference).
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="UpdateUserPreferences",
+                service_name="gamification.v1.ApplicationService",
+                input=UpdateUserPreferencesRequest,
+                output=UpdateUserPreferencesResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def list_streak_rankings(
+        self,
+        request: ListStreakRankingsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ListStreakRankingsResponse:
+        """
+        The users with the longest active streaks, or the longest streaks ever reached, longest
+        first (ties: who reached the length first).
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ListStreakRankings",
+                service_name="gamification.v1.ApplicationService",
+                input=ListStreakRankingsRequest,
+                output=ListStreakRankingsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -16,12 +16,16 @@ ISSUE_SEVERITY_ERROR: IssueSeverity
 ISSUE_SEVERITY_WARNING: IssueSeverity
 
 class AttributeFilter(_message.Message):
-    __slots__ = ("key", "value")
+    __slots__ = ("key", "value", "attribute_id", "attribute_value")
     KEY_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
+    ATTRIBUTE_ID_FIELD_NUMBER: _ClassVar[int]
+    ATTRIBUTE_VALUE_FIELD_NUMBER: _ClassVar[int]
     key: str
     value: str
-    def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    attribute_id: str
+    attribute_value: str
+    def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ..., attribute_id: _Optional[str] = ..., attribute_value: _Optional[str] = ...) -> None: ...
 
 class AdminIssue(_message.Message):
     __slots__ = ("id", "user_id", "boost_id", "index", "severity", "message", "level", "reason")
@@ -48,3 +52,11 @@ class DeletedResource(_message.Message):
     ID_FIELD_NUMBER: _ClassVar[int]
     id: str
     def __init__(self, id: _Optional[str] = ...) -> None: ...
+
+class AdminAttributeFilter(_message.Message):
+    __slots__ = ("attribute_id", "attribute_value")
+    ATTRIBUTE_ID_FIELD_NUMBER: _ClassVar[int]
+    ATTRIBUTE_VALUE_FIELD_NUMBER: _ClassVar[int]
+    attribute_id: str
+    attribute_value: str
+    def __init__(self, attribute_id: _Optional[str] = ..., attribute_value: _Optional[str] = ...) -> None: ...

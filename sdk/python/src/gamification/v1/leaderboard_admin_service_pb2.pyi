@@ -13,7 +13,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class AdminLeaderboard(_message.Message):
-    __slots__ = ("id", "name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval")
+    __slots__ = ("id", "name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval", "user_attributes")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
@@ -30,6 +30,7 @@ class AdminLeaderboard(_message.Message):
     BREAKDOWN_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     RUN_UNIT_FIELD_NUMBER: _ClassVar[int]
     RUN_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     key: str
@@ -46,10 +47,11 @@ class AdminLeaderboard(_message.Message):
     breakdown_attributes: _containers.RepeatedScalarFieldContainer[str]
     run_unit: _leaderboard_pb2.LeaderboardRunUnit
     run_interval: int
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[str] = ..., start_time: _Optional[str] = ..., end_time: _Optional[str] = ..., breakdown_attributes: _Optional[_Iterable[str]] = ..., run_unit: _Optional[_Union[_leaderboard_pb2.LeaderboardRunUnit, str]] = ..., run_interval: _Optional[int] = ...) -> None: ...
+    user_attributes: _containers.RepeatedCompositeFieldContainer[_common_pb2.AdminAttributeFilter]
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[str] = ..., start_time: _Optional[str] = ..., end_time: _Optional[str] = ..., breakdown_attributes: _Optional[_Iterable[str]] = ..., run_unit: _Optional[_Union[_leaderboard_pb2.LeaderboardRunUnit, str]] = ..., run_interval: _Optional[int] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AdminAttributeFilter, _Mapping]]] = ...) -> None: ...
 
 class CreateLeaderboardItem(_message.Message):
-    __slots__ = ("name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval")
+    __slots__ = ("name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval", "user_attributes")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -65,6 +67,7 @@ class CreateLeaderboardItem(_message.Message):
     BREAKDOWN_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     RUN_UNIT_FIELD_NUMBER: _ClassVar[int]
     RUN_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     name: str
     key: str
     description: str
@@ -80,7 +83,8 @@ class CreateLeaderboardItem(_message.Message):
     breakdown_attributes: _containers.RepeatedScalarFieldContainer[str]
     run_unit: _leaderboard_pb2.LeaderboardRunUnit
     run_interval: int
-    def __init__(self, name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[str] = ..., start_time: _Optional[str] = ..., end_time: _Optional[str] = ..., breakdown_attributes: _Optional[_Iterable[str]] = ..., run_unit: _Optional[_Union[_leaderboard_pb2.LeaderboardRunUnit, str]] = ..., run_interval: _Optional[int] = ...) -> None: ...
+    user_attributes: _containers.RepeatedCompositeFieldContainer[_common_pb2.AdminAttributeFilter]
+    def __init__(self, name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[str] = ..., start_time: _Optional[str] = ..., end_time: _Optional[str] = ..., breakdown_attributes: _Optional[_Iterable[str]] = ..., run_unit: _Optional[_Union[_leaderboard_pb2.LeaderboardRunUnit, str]] = ..., run_interval: _Optional[int] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AdminAttributeFilter, _Mapping]]] = ...) -> None: ...
 
 class CreateLeaderboardsRequest(_message.Message):
     __slots__ = ("leaderboards",)
@@ -123,7 +127,7 @@ class GetLeaderboardResponse(_message.Message):
     def __init__(self, leaderboard: _Optional[_Union[AdminLeaderboard, _Mapping]] = ...) -> None: ...
 
 class UpdateLeaderboardItem(_message.Message):
-    __slots__ = ("id", "name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval")
+    __slots__ = ("id", "name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval", "user_attributes")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
@@ -140,6 +144,7 @@ class UpdateLeaderboardItem(_message.Message):
     BREAKDOWN_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     RUN_UNIT_FIELD_NUMBER: _ClassVar[int]
     RUN_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     key: str
@@ -156,7 +161,8 @@ class UpdateLeaderboardItem(_message.Message):
     breakdown_attributes: _struct_pb2.Value
     run_unit: _struct_pb2.Value
     run_interval: int
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., start_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., end_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., breakdown_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_unit: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_interval: _Optional[int] = ...) -> None: ...
+    user_attributes: _struct_pb2.Value
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., start_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., end_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., breakdown_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_unit: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_interval: _Optional[int] = ..., user_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class UpdateLeaderboardsRequest(_message.Message):
     __slots__ = ("leaderboards",)

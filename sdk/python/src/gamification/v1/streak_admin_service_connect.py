@@ -21,7 +21,7 @@ from connectrpc.protocol import ProtocolType
 from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DEFAULT_READ_MAX_BYTES, Endpoint, EndpointSync
 from pyqwest import Client, SyncClient
 
-from .streak_admin_service_pb2 import CreateStreakFreezesRequest, CreateStreakFreezesResponse, CreateStreakPausesRequest, CreateStreakPausesResponse, DeleteStreakPausesRequest, DeleteStreakPausesResponse, GetStreakSettingsRequest, GetStreakSettingsResponse, RestoreStreaksRequest, RestoreStreaksResponse, UpdateStreakSettingsRequest, UpdateStreakSettingsResponse
+from .streak_admin_service_pb2 import CreateStreakFreezesRequest, CreateStreakFreezesResponse, CreateStreakPausesRequest, CreateStreakPausesResponse, DeleteStreakPausesRequest, DeleteStreakPausesResponse, GetStreakSettingsRequest, GetStreakSettingsResponse, PatchStreakSettingsRequest, PatchStreakSettingsResponse, ResetStreaksRequest, ResetStreaksResponse, RestoreStreaksRequest, RestoreStreaksResponse, UpdateStreakSettingsRequest, UpdateStreakSettingsResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterable, Mapping
@@ -68,7 +68,8 @@ class StreakAdminService(Protocol):
     async def create_streak_pauses(self, request: CreateStreakPausesRequest, ctx: RequestContext[CreateStreakPausesRequest, CreateStreakPausesResponse], /) -> CreateStreakPausesResponse:
         """
         Creates streak pauses: a pause holds a user's streak length through missed periods in its date
-        range (the user's zone). Start dates before today (the user's zone) are refused.
+        range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
+        when at least one was created.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -81,6 +82,24 @@ class StreakAdminService(Protocol):
     async def restore_streaks(self, request: RestoreStreaksRequest, ctx: RequestContext[RestoreStreaksRequest, RestoreStreaksResponse], /) -> RestoreStreaksResponse:
         """
         Restores users' lost streaks to the length they had when last lost, continued by the run since.
+        REST: 201 when at least one user was restored.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def patch_streak_settings(self, request: PatchStreakSettingsRequest, ctx: RequestContext[PatchStreakSettingsRequest, PatchStreakSettingsResponse], /) -> PatchStreakSettingsResponse:
+        """
+        Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
+        KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
+        `AND` or `OR`. Fields not sent keep their values; `freezes: null` turns freezes off; a
+        frequency other than daily clears the days off. Without settings yet, `frequency` and `metrics`
+        are required. REST: 201 when the settings were set for the first time, else 200.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def reset_streaks(self, request: ResetStreaksRequest, ctx: RequestContext[ResetStreaksRequest, ResetStreaksResponse], /) -> ResetStreaksResponse:
+        """
+        Resets users' current streaks to zero (the reference's reset). REST: 201 when at least one
+        streak was reset. A user without a streak is a warning, an unknown user an error.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -163,6 +182,28 @@ class StreakAdminServiceASGIApplication(ConnectASGIApplication[StreakAdminServic
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.restore_streaks,
+                ),
+                "/gamification.v1.StreakAdminService/PatchStreakSettings": Endpoint.unary(
+                    method=MethodInfo(
+                        name="PatchStreakSettings",
+                        service_name="gamification.v1.StreakAdminService",
+                        input=PatchStreakSettingsRequest,
+                        output=PatchStreakSettingsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.patch_streak_settings,
+                ),
+                "/gamification.v1.StreakAdminService/ResetStreaks": Endpoint.unary(
+                    method=MethodInfo(
+                        name="ResetStreaks",
+                        service_name="gamification.v1.StreakAdminService",
+                        input=ResetStreaksRequest,
+                        output=ResetStreaksResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.reset_streaks,
                 ),
             },
             interceptors=interceptors,
@@ -289,7 +330,8 @@ class StreakAdminServiceClient(ConnectClient):
     ) -> CreateStreakPausesResponse:
         """
         Creates streak pauses: a pause holds a user's streak length through missed periods in its date
-        range (the user's zone). Start dates before today (the user's zone) are refused.
+        range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
+        when at least one was created.
         """
         return await self.execute_unary(
             request=request,
@@ -336,6 +378,7 @@ class StreakAdminServiceClient(ConnectClient):
     ) -> RestoreStreaksResponse:
         """
         Restores users' lost streaks to the length they had when last lost, continued by the run since.
+        REST: 201 when at least one user was restored.
         """
         return await self.execute_unary(
             request=request,
@@ -344,6 +387,57 @@ class StreakAdminServiceClient(ConnectClient):
                 service_name="gamification.v1.StreakAdminService",
                 input=RestoreStreaksRequest,
                 output=RestoreStreaksResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def patch_streak_settings(
+        self,
+        request: PatchStreakSettingsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> PatchStreakSettingsResponse:
+        """
+        Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
+        KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
+        `AND` or `OR`. Fields not sent keep their values; `freezes: null` turns freezes off; a
+        frequency other than daily clears the days off. Without settings yet, `frequency` and `metrics`
+        are required. REST: 201 when the settings were set for the first time, else 200.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="PatchStreakSettings",
+                service_name="gamification.v1.StreakAdminService",
+                input=PatchStreakSettingsRequest,
+                output=PatchStreakSettingsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def reset_streaks(
+        self,
+        request: ResetStreaksRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ResetStreaksResponse:
+        """
+        Resets users' current streaks to zero (the reference's reset). REST: 201 when at least one
+        streak was reset. A user without a streak is a warning, an unknown user an error.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ResetStreaks",
+                service_name="gamification.v1.StreakAdminService",
+                input=ResetStreaksRequest,
+                output=ResetStreaksResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),
@@ -382,7 +476,8 @@ class StreakAdminServiceSync(Protocol):
     def create_streak_pauses(self, request: CreateStreakPausesRequest, ctx: RequestContext[CreateStreakPausesRequest, CreateStreakPausesResponse], /) -> CreateStreakPausesResponse:
         """
         Creates streak pauses: a pause holds a user's streak length through missed periods in its date
-        range (the user's zone). Start dates before today (the user's zone) are refused.
+        range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
+        when at least one was created.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -395,6 +490,24 @@ class StreakAdminServiceSync(Protocol):
     def restore_streaks(self, request: RestoreStreaksRequest, ctx: RequestContext[RestoreStreaksRequest, RestoreStreaksResponse], /) -> RestoreStreaksResponse:
         """
         Restores users' lost streaks to the length they had when last lost, continued by the run since.
+        REST: 201 when at least one user was restored.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def patch_streak_settings(self, request: PatchStreakSettingsRequest, ctx: RequestContext[PatchStreakSettingsRequest, PatchStreakSettingsResponse], /) -> PatchStreakSettingsResponse:
+        """
+        Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
+        KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
+        `AND` or `OR`. Fields not sent keep their values; `freezes: null` turns freezes off; a
+        frequency other than daily clears the days off. Without settings yet, `frequency` and `metrics`
+        are required. REST: 201 when the settings were set for the first time, else 200.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def reset_streaks(self, request: ResetStreaksRequest, ctx: RequestContext[ResetStreaksRequest, ResetStreaksResponse], /) -> ResetStreaksResponse:
+        """
+        Resets users' current streaks to zero (the reference's reset). REST: 201 when at least one
+        streak was reset. A user without a streak is a warning, an unknown user an error.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -475,6 +588,28 @@ class StreakAdminServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.restore_streaks,
+                ),
+                "/gamification.v1.StreakAdminService/PatchStreakSettings": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="PatchStreakSettings",
+                        service_name="gamification.v1.StreakAdminService",
+                        input=PatchStreakSettingsRequest,
+                        output=PatchStreakSettingsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.patch_streak_settings,
+                ),
+                "/gamification.v1.StreakAdminService/ResetStreaks": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="ResetStreaks",
+                        service_name="gamification.v1.StreakAdminService",
+                        input=ResetStreaksRequest,
+                        output=ResetStreaksResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.reset_streaks,
                 ),
             },
             interceptors=interceptors,
@@ -601,7 +736,8 @@ class StreakAdminServiceClientSync(ConnectClientSync):
     ) -> CreateStreakPausesResponse:
         """
         Creates streak pauses: a pause holds a user's streak length through missed periods in its date
-        range (the user's zone). Start dates before today (the user's zone) are refused.
+        range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
+        when at least one was created.
         """
         return self.execute_unary(
             request=request,
@@ -648,6 +784,7 @@ class StreakAdminServiceClientSync(ConnectClientSync):
     ) -> RestoreStreaksResponse:
         """
         Restores users' lost streaks to the length they had when last lost, continued by the run since.
+        REST: 201 when at least one user was restored.
         """
         return self.execute_unary(
             request=request,
@@ -656,6 +793,57 @@ class StreakAdminServiceClientSync(ConnectClientSync):
                 service_name="gamification.v1.StreakAdminService",
                 input=RestoreStreaksRequest,
                 output=RestoreStreaksResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def patch_streak_settings(
+        self,
+        request: PatchStreakSettingsRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> PatchStreakSettingsResponse:
+        """
+        Updates the streak settings in the published clients' form (the reference's PATCH): metrics by
+        KEY, freezes as `{startCount, maxCount, autoEarnInterval, autoEarnAmount}`, `evaluationMode`
+        `AND` or `OR`. Fields not sent keep their values; `freezes: null` turns freezes off; a
+        frequency other than daily clears the days off. Without settings yet, `frequency` and `metrics`
+        are required. REST: 201 when the settings were set for the first time, else 200.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="PatchStreakSettings",
+                service_name="gamification.v1.StreakAdminService",
+                input=PatchStreakSettingsRequest,
+                output=PatchStreakSettingsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def reset_streaks(
+        self,
+        request: ResetStreaksRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> ResetStreaksResponse:
+        """
+        Resets users' current streaks to zero (the reference's reset). REST: 201 when at least one
+        streak was reset. A user without a streak is a warning, an unknown user an error.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="ResetStreaks",
+                service_name="gamification.v1.StreakAdminService",
+                input=ResetStreaksRequest,
+                output=ResetStreaksResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
                 stream_type=StreamType.UNARY,
             ),

@@ -23,15 +23,18 @@ _sym_db = _symbol_database.Default()
 
 
 from gamification.v1 import options_pb2 as gamification_dot_v1_dot_options__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1cgamification/v1/streak.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\"\xa8\x01\n\x0cStreakPeriod\x12!\n\x0cperiod_start\x18\x01 \x01(\tR\x0bperiodStart\x12\x1d\n\nperiod_end\x18\x02 \x01(\tR\tperiodEnd\x12\x16\n\x06length\x18\x03 \x01(\x05R\x06length\x12\x1f\n\x0bused_freeze\x18\x04 \x01(\x08R\nusedFreeze\x12\x1d\n\nused_pause\x18\x05 \x01(\x08R\tusedPause\"\xdd\x05\n\x06Streak\x12\x16\n\x06length\x18\x01 \x01(\x05R\x06length\x12>\n\tfrequency\x18\x02 \x01(\x0e\x32 .gamification.v1.StreakFrequencyR\tfrequency\x12\x1d\n\x07started\x18\x03 \x01(\tH\x00R\x07started\x88\x01\x01\x12&\n\x0cperiod_start\x18\x04 \x01(\tH\x01R\x0bperiodStart\x88\x01\x01\x12\"\n\nperiod_end\x18\x05 \x01(\tH\x02R\tperiodEnd\x88\x01\x01\x12\x1d\n\x07\x65xpires\x18\x06 \x01(\tH\x03R\x07\x65xpires\x88\x01\x01\x12%\n\x07\x66reezes\x18\x07 \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x04R\x07\x66reezes\x88\x01\x01\x12,\n\x0bmax_freezes\x18\x08 \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x05R\nmaxFreezes\x88\x01\x01\x12\x46\n\x19\x66reeze_auto_earn_interval\x18\t \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x06R\x16\x66reezeAutoEarnInterval\x88\x01\x01\x12\x42\n\x17\x66reeze_auto_earn_amount\x18\n \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x07R\x14\x66reezeAutoEarnAmount\x88\x01\x01\x12\'\n\x08\x65xtended\x18\x0b \x01(\x08\x42\x06\xca\xf3\x18\x02\x08\x01H\x08R\x08\x65xtended\x88\x01\x01\x12L\n\x0estreak_history\x18\x0c \x03(\x0b\x32\x1d.gamification.v1.StreakPeriodB\x06\xca\xf3\x18\x02\x08\x01R\rstreakHistoryB\n\n\x08_startedB\x0f\n\r_period_startB\r\n\x0b_period_endB\n\n\x08_expiresB\n\n\x08_freezesB\x0e\n\x0c_max_freezesB\x1c\n\x1a_freeze_auto_earn_intervalB\x1a\n\x18_freeze_auto_earn_amountB\x0b\n\t_extended*\x8a\x01\n\x0fStreakFrequency\x12 \n\x1cSTREAK_FREQUENCY_UNSPECIFIED\x10\x00\x12\x1a\n\x16STREAK_FREQUENCY_DAILY\x10\x01\x12\x1b\n\x17STREAK_FREQUENCY_WEEKLY\x10\x02\x12\x1c\n\x18STREAK_FREQUENCY_MONTHLY\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1cgamification/v1/streak.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe7\x01\n\x0cStreakPeriod\x12!\n\x0cperiod_start\x18\x01 \x01(\tR\x0bperiodStart\x12\x1d\n\nperiod_end\x18\x02 \x01(\tR\tperiodEnd\x12\x16\n\x06length\x18\x03 \x01(\x05R\x06length\x12\x1f\n\x0bused_freeze\x18\x04 \x01(\x08R\nusedFreeze\x12\x1d\n\nused_pause\x18\x05 \x01(\x08R\tusedPause\x12=\n\x08reset_at\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.TimestampB\x06\xca\xf3\x18\x02\x08\x01R\x07resetAt\"\xdd\x05\n\x06Streak\x12\x16\n\x06length\x18\x01 \x01(\x05R\x06length\x12>\n\tfrequency\x18\x02 \x01(\x0e\x32 .gamification.v1.StreakFrequencyR\tfrequency\x12\x1d\n\x07started\x18\x03 \x01(\tH\x00R\x07started\x88\x01\x01\x12&\n\x0cperiod_start\x18\x04 \x01(\tH\x01R\x0bperiodStart\x88\x01\x01\x12\"\n\nperiod_end\x18\x05 \x01(\tH\x02R\tperiodEnd\x88\x01\x01\x12\x1d\n\x07\x65xpires\x18\x06 \x01(\tH\x03R\x07\x65xpires\x88\x01\x01\x12%\n\x07\x66reezes\x18\x07 \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x04R\x07\x66reezes\x88\x01\x01\x12,\n\x0bmax_freezes\x18\x08 \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x05R\nmaxFreezes\x88\x01\x01\x12\x46\n\x19\x66reeze_auto_earn_interval\x18\t \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x06R\x16\x66reezeAutoEarnInterval\x88\x01\x01\x12\x42\n\x17\x66reeze_auto_earn_amount\x18\n \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x07R\x14\x66reezeAutoEarnAmount\x88\x01\x01\x12\'\n\x08\x65xtended\x18\x0b \x01(\x08\x42\x06\xca\xf3\x18\x02\x08\x01H\x08R\x08\x65xtended\x88\x01\x01\x12L\n\x0estreak_history\x18\x0c \x03(\x0b\x32\x1d.gamification.v1.StreakPeriodB\x06\xca\xf3\x18\x02\x08\x01R\rstreakHistoryB\n\n\x08_startedB\x0f\n\r_period_startB\r\n\x0b_period_endB\n\n\x08_expiresB\n\n\x08_freezesB\x0e\n\x0c_max_freezesB\x1c\n\x1a_freeze_auto_earn_intervalB\x1a\n\x18_freeze_auto_earn_amountB\x0b\n\t_extended*\x8a\x01\n\x0fStreakFrequency\x12 \n\x1cSTREAK_FREQUENCY_UNSPECIFIED\x10\x00\x12\x1a\n\x16STREAK_FREQUENCY_DAILY\x10\x01\x12\x1b\n\x17STREAK_FREQUENCY_WEEKLY\x10\x02\x12\x1c\n\x18STREAK_FREQUENCY_MONTHLY\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamification.v1.streak_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
+  _globals['_STREAKPERIOD'].fields_by_name['reset_at']._loaded_options = None
+  _globals['_STREAKPERIOD'].fields_by_name['reset_at']._serialized_options = b'\312\363\030\002\010\001'
   _globals['_STREAK'].fields_by_name['freezes']._loaded_options = None
   _globals['_STREAK'].fields_by_name['freezes']._serialized_options = b'\312\363\030\002\010\001'
   _globals['_STREAK'].fields_by_name['max_freezes']._loaded_options = None
@@ -44,10 +47,10 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STREAK'].fields_by_name['extended']._serialized_options = b'\312\363\030\002\010\001'
   _globals['_STREAK'].fields_by_name['streak_history']._loaded_options = None
   _globals['_STREAK'].fields_by_name['streak_history']._serialized_options = b'\312\363\030\002\010\001'
-  _globals['_STREAKFREQUENCY']._serialized_start=988
-  _globals['_STREAKFREQUENCY']._serialized_end=1126
-  _globals['_STREAKPERIOD']._serialized_start=81
-  _globals['_STREAKPERIOD']._serialized_end=249
-  _globals['_STREAK']._serialized_start=252
-  _globals['_STREAK']._serialized_end=985
+  _globals['_STREAKFREQUENCY']._serialized_start=1084
+  _globals['_STREAKFREQUENCY']._serialized_end=1222
+  _globals['_STREAKPERIOD']._serialized_start=114
+  _globals['_STREAKPERIOD']._serialized_end=345
+  _globals['_STREAK']._serialized_start=348
+  _globals['_STREAK']._serialized_end=1081
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,7 @@
+import datetime
+
 from gamification.v1 import options_pb2 as _options_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -20,18 +23,20 @@ STREAK_FREQUENCY_WEEKLY: StreakFrequency
 STREAK_FREQUENCY_MONTHLY: StreakFrequency
 
 class StreakPeriod(_message.Message):
-    __slots__ = ("period_start", "period_end", "length", "used_freeze", "used_pause")
+    __slots__ = ("period_start", "period_end", "length", "used_freeze", "used_pause", "reset_at")
     PERIOD_START_FIELD_NUMBER: _ClassVar[int]
     PERIOD_END_FIELD_NUMBER: _ClassVar[int]
     LENGTH_FIELD_NUMBER: _ClassVar[int]
     USED_FREEZE_FIELD_NUMBER: _ClassVar[int]
     USED_PAUSE_FIELD_NUMBER: _ClassVar[int]
+    RESET_AT_FIELD_NUMBER: _ClassVar[int]
     period_start: str
     period_end: str
     length: int
     used_freeze: bool
     used_pause: bool
-    def __init__(self, period_start: _Optional[str] = ..., period_end: _Optional[str] = ..., length: _Optional[int] = ..., used_freeze: bool = ..., used_pause: bool = ...) -> None: ...
+    reset_at: _timestamp_pb2.Timestamp
+    def __init__(self, period_start: _Optional[str] = ..., period_end: _Optional[str] = ..., length: _Optional[int] = ..., used_freeze: bool = ..., used_pause: bool = ..., reset_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
 
 class Streak(_message.Message):
     __slots__ = ("length", "frequency", "started", "period_start", "period_end", "expires", "freezes", "max_freezes", "freeze_auto_earn_interval", "freeze_auto_earn_amount", "extended", "streak_history")

@@ -12,7 +12,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class UpsertedUser(_message.Message):
-    __slots__ = ("id", "email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes")
+    __slots__ = ("id", "email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date")
     class AttributesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -27,6 +27,7 @@ class UpsertedUser(_message.Message):
     DEVICE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     SUBSCRIBE_TO_EMAILS_FIELD_NUMBER: _ClassVar[int]
     ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    SIGN_UP_DATE_FIELD_NUMBER: _ClassVar[int]
     id: str
     email: str
     tz: str
@@ -34,10 +35,11 @@ class UpsertedUser(_message.Message):
     device_tokens: _containers.RepeatedScalarFieldContainer[str]
     subscribe_to_emails: bool
     attributes: _containers.ScalarMap[str, str]
-    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ...) -> None: ...
+    sign_up_date: str
+    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ...) -> None: ...
 
 class User(_message.Message):
-    __slots__ = ("id", "email", "name", "tz", "device_tokens", "subscribe_to_emails", "attributes", "control", "created", "updated")
+    __slots__ = ("id", "email", "name", "tz", "device_tokens", "subscribe_to_emails", "attributes", "control", "created", "updated", "sign_up_date")
     class AttributesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -55,6 +57,7 @@ class User(_message.Message):
     CONTROL_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
     UPDATED_FIELD_NUMBER: _ClassVar[int]
+    SIGN_UP_DATE_FIELD_NUMBER: _ClassVar[int]
     id: str
     email: str
     name: str
@@ -65,4 +68,5 @@ class User(_message.Message):
     control: bool
     created: _timestamp_pb2.Timestamp
     updated: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., name: _Optional[str] = ..., tz: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., control: bool = ..., created: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    sign_up_date: str
+    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., name: _Optional[str] = ..., tz: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., control: bool = ..., created: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., sign_up_date: _Optional[str] = ...) -> None: ...

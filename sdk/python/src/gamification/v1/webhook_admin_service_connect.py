@@ -57,7 +57,9 @@ class WebhookAdminService(Protocol):
     Event types: achievement.completed, points.changed, points.level_changed, points.boost_started,
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
-    leaderboard.rank_changed. Bodies are the reference API's webhook payloads with `id`, `tenantId`
+    leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
     """
@@ -282,7 +284,9 @@ class WebhookAdminServiceClient(ConnectClient):
     Event types: achievement.completed, points.changed, points.level_changed, points.boost_started,
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
-    leaderboard.rank_changed. Bodies are the reference API's webhook payloads with `id`, `tenantId`
+    leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
     """
@@ -565,7 +569,9 @@ class WebhookAdminServiceSync(Protocol):
     Event types: achievement.completed, points.changed, points.level_changed, points.boost_started,
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
-    leaderboard.rank_changed. Bodies are the reference API's webhook payloads with `id`, `tenantId`
+    leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
     """
@@ -788,7 +794,9 @@ class WebhookAdminServiceClientSync(ConnectClientSync):
     Event types: achievement.completed, points.changed, points.level_changed, points.boost_started,
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
-    leaderboard.rank_changed. Bodies are the reference API's webhook payloads with `id`, `tenantId`
+    leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
     """

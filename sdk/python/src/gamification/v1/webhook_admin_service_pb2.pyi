@@ -27,7 +27,7 @@ WEBHOOK_DELIVERY_STATUS_DELIVERED: WebhookDeliveryStatus
 WEBHOOK_DELIVERY_STATUS_FAILED: WebhookDeliveryStatus
 
 class WebhookEndpoint(_message.Message):
-    __slots__ = ("id", "url", "description", "event_types", "enabled", "disabled_reason", "secret", "previous_secret_expires", "created", "updated")
+    __slots__ = ("id", "url", "description", "event_types", "enabled", "disabled_reason", "secret", "previous_secret_expires", "created", "updated", "reference_signature")
     ID_FIELD_NUMBER: _ClassVar[int]
     URL_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -38,6 +38,7 @@ class WebhookEndpoint(_message.Message):
     PREVIOUS_SECRET_EXPIRES_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
     UPDATED_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     id: str
     url: str
     description: str
@@ -48,19 +49,22 @@ class WebhookEndpoint(_message.Message):
     previous_secret_expires: _timestamp_pb2.Timestamp
     created: _timestamp_pb2.Timestamp
     updated: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., url: _Optional[str] = ..., description: _Optional[str] = ..., event_types: _Optional[_Iterable[str]] = ..., enabled: bool = ..., disabled_reason: _Optional[str] = ..., secret: _Optional[str] = ..., previous_secret_expires: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    reference_signature: bool
+    def __init__(self, id: _Optional[str] = ..., url: _Optional[str] = ..., description: _Optional[str] = ..., event_types: _Optional[_Iterable[str]] = ..., enabled: bool = ..., disabled_reason: _Optional[str] = ..., secret: _Optional[str] = ..., previous_secret_expires: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., created: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., updated: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., reference_signature: bool = ...) -> None: ...
 
 class CreateWebhookEndpointItem(_message.Message):
-    __slots__ = ("url", "description", "event_types", "enabled")
+    __slots__ = ("url", "description", "event_types", "enabled", "reference_signature")
     URL_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     EVENT_TYPES_FIELD_NUMBER: _ClassVar[int]
     ENABLED_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     url: str
     description: str
     event_types: _containers.RepeatedScalarFieldContainer[str]
     enabled: bool
-    def __init__(self, url: _Optional[str] = ..., description: _Optional[str] = ..., event_types: _Optional[_Iterable[str]] = ..., enabled: bool = ...) -> None: ...
+    reference_signature: bool
+    def __init__(self, url: _Optional[str] = ..., description: _Optional[str] = ..., event_types: _Optional[_Iterable[str]] = ..., enabled: bool = ..., reference_signature: bool = ...) -> None: ...
 
 class CreateWebhookEndpointsRequest(_message.Message):
     __slots__ = ("endpoints",)
@@ -103,18 +107,20 @@ class GetWebhookEndpointResponse(_message.Message):
     def __init__(self, endpoint: _Optional[_Union[WebhookEndpoint, _Mapping]] = ...) -> None: ...
 
 class UpdateWebhookEndpointItem(_message.Message):
-    __slots__ = ("id", "url", "description", "event_types", "enabled")
+    __slots__ = ("id", "url", "description", "event_types", "enabled", "reference_signature")
     ID_FIELD_NUMBER: _ClassVar[int]
     URL_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     EVENT_TYPES_FIELD_NUMBER: _ClassVar[int]
     ENABLED_FIELD_NUMBER: _ClassVar[int]
+    REFERENCE_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     id: str
     url: str
     description: str
     event_types: _containers.RepeatedScalarFieldContainer[str]
     enabled: bool
-    def __init__(self, id: _Optional[str] = ..., url: _Optional[str] = ..., description: _Optional[str] = ..., event_types: _Optional[_Iterable[str]] = ..., enabled: bool = ...) -> None: ...
+    reference_signature: bool
+    def __init__(self, id: _Optional[str] = ..., url: _Optional[str] = ..., description: _Optional[str] = ..., event_types: _Optional[_Iterable[str]] = ..., enabled: bool = ..., reference_signature: bool = ...) -> None: ...
 
 class UpdateWebhookEndpointsRequest(_message.Message):
     __slots__ = ("endpoints",)
