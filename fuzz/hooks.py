@@ -7,7 +7,7 @@ off for whole operations, so every other response and status stays checked.
 
 import schemathesis
 
-# Error bodies carry the request's ID beside the message (README, "Operations", "Request IDs").
+# Error bodies carry the request's ID beside the message (docs/operations.md, "Request IDs").
 ERROR_BODY = {
     "type": "object",
     "required": ["error", "requestId"],
@@ -51,7 +51,7 @@ def before_load_schema(context, raw_schema):
             # An unknown Tenant-ID, like an unknown key or resource, answers 404 (README, "Errors");
             # the reference documents the header but not what an unknown tenant answers.
             # Completing an achievement the user already holds answers 200 with the original
-            # completion (README, "Achievements"), like an idempotent replay; the first answers 201.
+            # completion (docs/features.md, "Achievements"), like an idempotent replay; the first answers 201.
             if operation.get("operationId") == "achievements_complete" and "201" in responses:
                 responses.setdefault("200", responses["201"])
             if takes_tenant:

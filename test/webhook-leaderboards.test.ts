@@ -42,8 +42,8 @@ async function event(tenantId: string, user: Record<string, unknown>, value: num
 }
 
 /**
- * Checks the Standard Webhooks signature (HMAC-SHA256 of `id.timestamp.body`, as the README's
- * snippet does) and returns the parsed body. No timestamp tolerance: the service's clock is not ours.
+ * Checks the Standard Webhooks signature (HMAC-SHA256 of `id.timestamp.body`, as the snippet
+ * of docs/webhooks.md does) and returns the parsed body. No timestamp tolerance: the service's clock is not ours.
  */
 function verified(path: string, request: ReceivedWebhook): any {
   const id = request.headers["webhook-id"] as string;

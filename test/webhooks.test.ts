@@ -61,7 +61,7 @@ function verify(secret: string, request: ReceivedWebhook): any {
   return new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
 }
 
-/** The verification snippet of the README (no dependency), kept here so that it is known to work. */
+/** The verification snippet of docs/webhooks.md (no dependency), kept here so that it is known to work. */
 function verifyWebhook(secret: string, headers: Record<string, string | undefined>, rawBody: string, toleranceSeconds = 300) {
   const id = headers["webhook-id"];
   const timestamp = headers["webhook-timestamp"];

@@ -34,7 +34,7 @@ const SWEEP_ABOVE = 10_000;
 /**
  * Token buckets in this instance's memory (the `limiter` package), one per API key and one per
  * tenant; a key's bucket has its tenant's as parent, so a request takes a token from both or from
- * neither. With several instances each keeps its own buckets (see README, Rate limits).
+ * neither. With several instances each keeps its own buckets (see docs/api.md, Rate limits).
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const keys = new BucketMap();

@@ -22,7 +22,7 @@
  * Who gets them: only users with an e-mail address who have not set `subscribeToEmails` false, for
  * kinds whose notification preference is not `[]` (a kind never set is sent), and only when one of
  * the tenant's enabled endpoints subscribes to the type (otherwise nothing is due and nothing is
- * marked: see the README for what subscribing later means).
+ * marked: see docs/webhooks.md for what subscribing later means).
  *
  * Exactly once: what was sent is marked in the user state (`LifecycleMarks`) in the same write as
  * the outbox message, so a retry, a restart or a second scheduler pass finds it marked; message IDs

@@ -39,7 +39,7 @@ export function rankingScope(tenantId: string, leaderboardId: string, run: strin
  * conflict writes the values of the new decision, and an event retried after a crash between the
  * ranking write and the user write (with its idempotency key) sets the same value again. Without a
  * retry such a crash leaves the ranking ahead of the user's state until the user's next change to
- * that leaderboard (documented in the README).
+ * that leaderboard (documented in docs/features.md, Leaderboards).
  */
 export async function rankUserChanges(
   ctx: ServiceContext,
