@@ -1,7 +1,8 @@
 // Conformance: the same scenario (test/conformance/scenario.json) through the TypeScript, Go and
-// Python clients against one server, each client/protocol pair in a tenant of its own configured
-// the same way; every runner prints the state it reads back and all must agree, with each other
-// and with the expected values.
+// Python clients against one server, all at once, each client/protocol pair in a tenant of its own
+// that its runner configures the same way through the client's Admin services; every runner prints
+// what it was answered and the state it reads back, and all must agree, with each other and with
+// the expected values.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
@@ -14,57 +15,27 @@ const pathWithGo = [process.env.PATH, "/usr/local/go/bin"].join(delimiter);
 const hasGo = pathWithGo.split(delimiter).some((dir) => dir && existsSync(join(dir, "go")));
 
 let server: TestServer;
-/** Per tenant: the configuration's IDs, by a stable name (the IDs differ between tenants). */
-const configIds: Record<string, Record<string, string | undefined>> = {};
 
 /** The scenario's clock: it starts at scenario.now and runs, so events' fixed timestamps make the same streaks. */
 const clockOrigin = Date.parse(scenario.now);
 const startedAt = Date.now();
 
-/** Creates through the Admin API (REST) and returns the new IDs in order. */
-async function created(tenantId: string, path: string, body: unknown[]): Promise<string[]> {
-  const response = await server.rest("POST", path, { body, tenantId });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
-
 /**
- * One tenant, configured as every run's: the metric, two achievements on it, a points system with a
- * metric trigger and two levels, a leaderboard ranking by the metric and daily streaks.
+ * Replaces what legitimately differs between tenants and runs: the IDs of the configuration the
+ * runner created (by the key of what they identify, or their place in the Admin responses),
+ * generated IDs and configuration times. Everything else each client printed must be the same.
  */
-async function configureTenant(tenantId: string): Promise<void> {
-  const ids: Record<string, string | undefined> = {};
-  [ids.metric] = await created(tenantId, "/admin/v1/metrics", [{ key: scenario.metric, name: "Lessons" }]);
-  [ids.achievement50, ids.achievement100] = await created(tenantId, "/admin/v1/achievements", [
-    { key: "lessons-50", name: "Fifty lessons", trigger: "metric", metricId: ids.metric, metricValue: 50, status: "active" },
-    { key: "lessons-100", name: "A hundred lessons", trigger: "metric", metricId: ids.metric, metricValue: 100, status: "active" },
-  ]);
-  [ids.points] = await created(tenantId, "/admin/v1/points", [{ key: scenario.pointsSystem, name: "XP" }]);
-  [ids.trigger] = await created(tenantId, `/admin/v1/points/${ids.points}/triggers`, [
-    { type: "metric", points: 10, metricId: ids.metric, metricThreshold: 25, status: "active" },
-  ]);
-  [ids.bronze, ids.silver] = await created(tenantId, `/admin/v1/points/${ids.points}/levels`, [
-    { key: "bronze", name: "Bronze", points: 0 },
-    { key: "silver", name: "Silver", points: 35 },
-  ]);
-  [ids.leaderboard] = await created(tenantId, "/admin/v1/leaderboards", [
-    { key: scenario.leaderboard, name: "Lessons", rankBy: "metric", metricId: ids.metric, status: "active", start: "2026-03-01" },
-  ]);
-  const streaks = await server.rest("PUT", "/admin/v1/streaks/settings", {
-    tenantId,
-    body: { frequency: "daily", metrics: [{ metricId: ids.metric, threshold: 10 }], evaluationMode: "all" },
-  });
-  expect(streaks.status, JSON.stringify(streaks.body)).toBe(201);
-  configIds[tenantId] = ids;
-}
-
-/**
- * Replaces what legitimately differs between tenants and runs: the configuration's IDs (by their
- * names), generated IDs and configuration times. Everything else each client printed must be the same.
- */
-function normalise(tenantId: string, document: ConformanceDocument): ConformanceDocument {
-  const names = new Map(Object.entries(configIds[tenantId]!).map(([name, id]) => [id!, `<${name}>`]));
+function normalise(document: ConformanceDocument): ConformanceDocument {
+  const names = new Map<string, string>();
+  const collect = (value: unknown, path: string): void => {
+    if (Array.isArray(value)) value.forEach((item, i) => collect(item, `${path}.${i}`));
+    else if (value !== null && typeof value === "object") {
+      const object = value as Record<string, unknown>;
+      if (typeof object.id === "string" && !names.has(object.id)) names.set(object.id, `<${typeof object.key === "string" ? object.key : path}>`);
+      for (const [key, item] of Object.entries(object)) collect(item, `${path}.${key}`);
+    }
+  };
+  collect(document.configured, "configured");
   const walk = (value: unknown, key?: string): unknown => {
     if (typeof value === "string") {
       if (names.has(value)) return names.get(value);
@@ -162,13 +133,13 @@ beforeAll(async () => {
     ? (mkdirSync(dirname(goBinary), { recursive: true }), runBuild())
     : Promise.resolve();
   server = await startTestServer({ now: () => new Date(clockOrigin + (Date.now() - startedAt)) });
+  // The tenants; each runner configures its own through its client's Admin services.
   const tenants = await server.rest("POST", "/admin/v1/tenants", { body: running.map((pair) => ({ customerId: pair.tenant, name: pair.name })) });
   expect(tenants.status, JSON.stringify(tenants.body)).toBe(201);
-  for (const pair of running) await configureTenant(pair.tenant);
   await goBuild;
   for (const pair of running) {
     const env = { GAMIFICATION_URL: server.baseUrl, GAMIFICATION_API_KEY: ADMIN_KEY, GAMIFICATION_TENANT: pair.tenant };
-    const document = pair.run(env).then((printed) => normalise(pair.tenant, printed));
+    const document = pair.run(env).then(normalise);
     document.catch(() => {}); // awaited (and reported) by the pair's own test
     documents.set(pair.name, document);
   }
@@ -194,6 +165,9 @@ describe("the same scenario through every client and protocol", () => {
   for (const pair of pairs) {
     it.skipIf(pair.needsGo && skipGo)(`${pair.name} reads the expected totals, points, level, streak, achievements and ranks`, { timeout: 300_000 }, async () => {
       const document = await documents.get(pair.name)!;
+      // Configured through the client: every Admin call created what it was given (no issues).
+      expect(Object.keys(document.configured).sort()).toEqual(["achievements", "leaderboards", "metrics", "pointsSystems", "streakSettings"]);
+      for (const response of Object.values(document.configured)) expect(response).not.toHaveProperty("issues");
       expect(document.summary).toEqual(expectedSummary);
       // Each event's response: the user's new total, in the scenario's order.
       expect(document.tracked.map((response) => (response as { total: number }).total)).toEqual([30, 20, 70, 120, 80, 82.5]);

@@ -1,6 +1,6 @@
-"""Conformance runner (test/conformance.test.ts): sends the events of a scenario file
-(test/conformance/scenario.json) through the Python client, reads the users' state back and prints
-one JSON document: the responses as protojson and a summary read through the typed messages. The
+"""Conformance runner (test/conformance.test.ts): configures the tenant through the Admin services
+as a scenario file (test/conformance/scenario.json) says, sends its events through the Python
+client, reads the users' state back and prints one JSON document: the responses as protojson and a summary read through the typed messages. The
 TypeScript and Go runners print the same document; the test compares them.
 
     GAMIFICATION_URL=http://localhost:8080 GAMIFICATION_API_KEY=<admin key> GAMIFICATION_TENANT=<tenant> \\
@@ -14,18 +14,23 @@ import os
 import sys
 
 from connectrpc.errors import ConnectError
-from google.protobuf.json_format import MessageToDict
+from google.protobuf.json_format import MessageToDict, ParseDict
 from google.protobuf.timestamp_pb2 import Timestamp
 
 import gamification
+from gamification.v1.achievement_admin_service_pb2 import CreateAchievementsRequest
+from gamification.v1.admin_service_pb2 import CreateMetricsRequest
 from gamification.v1.application_service_pb2 import (
     GetUserMetricRequest,
     GetUserStreakRequest,
     ListUserAchievementsRequest,
     TrackMetricEventRequest,
 )
+from gamification.v1.leaderboard_admin_service_pb2 import CreateLeaderboardsRequest
 from gamification.v1.leaderboard_service_pb2 import GetUserLeaderboardRequest
+from gamification.v1.points_admin_service_pb2 import CreatePointsSystemsRequest
 from gamification.v1.points_service_pb2 import GetUserPointsRequest
+from gamification.v1.streak_admin_service_pb2 import UpdateStreakSettingsRequest
 from gamification.v1.user_pb2 import UpsertedUser
 
 
@@ -34,8 +39,29 @@ def protojson(message) -> dict:
     return MessageToDict(message)
 
 
+def configure(client: gamification.Client, config: dict) -> dict:
+    """Creates the tenant's configuration through the Admin services; returns their answers."""
+    metrics = client.admin.create_metrics(ParseDict(config["metrics"], CreateMetricsRequest()))
+    if not metrics.created:
+        sys.exit(f"conformance: the metric was not created: {metrics.issues}")
+    metric_id = metrics.created[0].id
+
+    def request(name: str, message):
+        # "$metric" stands for the metric's ID.
+        return ParseDict(json.loads(json.dumps(config[name]).replace('"$metric"', json.dumps(metric_id))), message)
+
+    return {
+        "metrics": protojson(metrics),
+        "achievements": protojson(client.achievements.create_achievements(request("achievements", CreateAchievementsRequest()))),
+        "pointsSystems": protojson(client.points.create_points_systems(request("pointsSystems", CreatePointsSystemsRequest()))),
+        "leaderboards": protojson(client.leaderboards.create_leaderboards(request("leaderboards", CreateLeaderboardsRequest()))),
+        "streakSettings": protojson(client.streaks.update_streak_settings(request("streakSettings", UpdateStreakSettingsRequest()))),
+    }
+
+
 def run(client: gamification.Client, scenario: dict) -> dict:
-    document: dict = {"tracked": [], "users": {}, "summary": {}}
+    document: dict = {"configured": configure(client, scenario["configuration"]), "tracked": [], "users": {}, "summary": {}}
+    # The events, in order, then each user's state.
     for event in scenario["events"]:
         timestamp = Timestamp()
         timestamp.FromJsonString(event["timestamp"])

@@ -1,13 +1,15 @@
-// Conformance runner (test/conformance.test.ts): sends the events of a scenario file
-// (test/conformance/scenario.json) through the Go client, reads the users' state back and prints
-// one JSON document: the responses as protojson and a summary read through the typed messages. The
-// TypeScript and Python runners print the same document; the test compares them.
+// Conformance runner (test/conformance.test.ts): configures the tenant through the Admin services
+// as a scenario file (test/conformance/scenario.json) says, sends its events through the Go client,
+// reads the users' state back and prints one JSON document: the responses as protojson and a
+// summary read through the typed messages. The TypeScript and Python runners print the same
+// document; the test compares them.
 //
 //	GAMIFICATION_URL=http://localhost:8080 GAMIFICATION_API_KEY=<admin key> GAMIFICATION_TENANT=<tenant> \
 //	GAMIFICATION_PROTOCOL=grpc CONFORMANCE_SCENARIO=test/conformance/scenario.json go run ./examples/conformance
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,11 +26,13 @@ import (
 )
 
 type scenario struct {
-	Metric       string   `json:"metric"`
-	PointsSystem string   `json:"pointsSystem"`
-	Leaderboard  string   `json:"leaderboard"`
-	Users        []string `json:"users"`
-	Events       []struct {
+	// Configuration holds the Admin requests in protojson; "$metric" stands for the metric's ID.
+	Configuration map[string]json.RawMessage `json:"configuration"`
+	Metric        string                     `json:"metric"`
+	PointsSystem  string                     `json:"pointsSystem"`
+	Leaderboard   string                     `json:"leaderboard"`
+	Users         []string                   `json:"users"`
+	Events        []struct {
 		User      string    `json:"user"`
 		Value     float64   `json:"value"`
 		Timestamp time.Time `json:"timestamp"`
@@ -54,9 +58,10 @@ type summary struct {
 }
 
 type document struct {
-	Tracked []json.RawMessage    `json:"tracked"`
-	Users   map[string]userReads `json:"users"`
-	Summary map[string]summary   `json:"summary"`
+	Configured map[string]json.RawMessage `json:"configured"`
+	Tracked    []json.RawMessage          `json:"tracked"`
+	Users      map[string]userReads       `json:"users"`
+	Summary    map[string]summary         `json:"summary"`
 }
 
 func main() {
@@ -94,6 +99,13 @@ func run() error {
 	defer cancel()
 
 	doc := document{Tracked: []json.RawMessage{}, Users: map[string]userReads{}, Summary: map[string]summary{}}
+	configured, err := configure(ctx, client, sc.Configuration)
+	if err != nil {
+		return err
+	}
+	doc.Configured = configured
+
+	// The events, in order, then each user's state.
 	for i, event := range sc.Events {
 		res, err := client.Application.TrackMetricEvent(ctx, connect.NewRequest(&gamificationv1.TrackMetricEventRequest{
 			Key:       sc.Metric,
@@ -152,6 +164,77 @@ func run() error {
 		return marshalErr
 	}
 	return json.NewEncoder(os.Stdout).Encode(doc)
+}
+
+// configure creates the tenant's configuration through the Admin services and returns their answers.
+func configure(ctx context.Context, client *gamification.Client, config map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	parse := func(name string, metricID string, into proto.Message) error {
+		raw := config[name]
+		if metricID != "" {
+			quoted, _ := json.Marshal(metricID)
+			raw = bytes.ReplaceAll(raw, []byte(`"$metric"`), quoted)
+		}
+		if err := protojson.Unmarshal(raw, into); err != nil {
+			return fmt.Errorf("the scenario's %s: %w", name, err)
+		}
+		return nil
+	}
+	out := map[string]json.RawMessage{}
+
+	metrics := &gamificationv1.CreateMetricsRequest{}
+	if err := parse("metrics", "", metrics); err != nil {
+		return nil, err
+	}
+	createdMetrics, err := client.Admin.CreateMetrics(ctx, connect.NewRequest(metrics))
+	if err != nil {
+		return nil, fmt.Errorf("creating the metric: %w", err)
+	}
+	if len(createdMetrics.Msg.GetCreated()) == 0 {
+		return nil, fmt.Errorf("the metric was not created: %v", createdMetrics.Msg.GetIssues())
+	}
+	metricID := createdMetrics.Msg.GetCreated()[0].GetId()
+	out["metrics"] = marshal(createdMetrics.Msg)
+
+	achievements := &gamificationv1.CreateAchievementsRequest{}
+	if err := parse("achievements", metricID, achievements); err != nil {
+		return nil, err
+	}
+	createdAchievements, err := client.Achievements.CreateAchievements(ctx, connect.NewRequest(achievements))
+	if err != nil {
+		return nil, fmt.Errorf("creating the achievements: %w", err)
+	}
+	out["achievements"] = marshal(createdAchievements.Msg)
+
+	systems := &gamificationv1.CreatePointsSystemsRequest{}
+	if err := parse("pointsSystems", metricID, systems); err != nil {
+		return nil, err
+	}
+	createdSystems, err := client.Points.CreatePointsSystems(ctx, connect.NewRequest(systems))
+	if err != nil {
+		return nil, fmt.Errorf("creating the points system: %w", err)
+	}
+	out["pointsSystems"] = marshal(createdSystems.Msg)
+
+	leaderboards := &gamificationv1.CreateLeaderboardsRequest{}
+	if err := parse("leaderboards", metricID, leaderboards); err != nil {
+		return nil, err
+	}
+	createdLeaderboards, err := client.Leaderboards.CreateLeaderboards(ctx, connect.NewRequest(leaderboards))
+	if err != nil {
+		return nil, fmt.Errorf("creating the leaderboard: %w", err)
+	}
+	out["leaderboards"] = marshal(createdLeaderboards.Msg)
+
+	streaks := &gamificationv1.UpdateStreakSettingsRequest{}
+	if err := parse("streakSettings", metricID, streaks); err != nil {
+		return nil, err
+	}
+	updatedStreaks, err := client.Streaks.UpdateStreakSettings(ctx, connect.NewRequest(streaks))
+	if err != nil {
+		return nil, fmt.Errorf("updating the streak settings: %w", err)
+	}
+	out["streakSettings"] = marshal(updatedStreaks.Msg)
+	return out, nil
 }
 
 // marshalErr is the first error of marshal, which the document's many messages would otherwise
