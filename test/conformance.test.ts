@@ -132,6 +132,7 @@ beforeAll(async () => {
   const goBuild = running.some((pair) => pair.needsGo)
     ? (mkdirSync(dirname(goBinary), { recursive: true }), runBuild())
     : Promise.resolve();
+  goBuild.catch(() => {}); // awaited below, once the server is up
   server = await startTestServer({ now: () => new Date(clockOrigin + (Date.now() - startedAt)) });
   // The tenants; each runner configures its own through its client's Admin services.
   const tenants = await server.rest("POST", "/admin/v1/tenants", { body: running.map((pair) => ({ customerId: pair.tenant, name: pair.name })) });
