@@ -59,7 +59,7 @@ type Leaderboard struct {
 	RunUnit *LeaderboardRunUnit `protobuf:"varint,17,opt,name=run_unit,json=runUnit,proto3,enum=gamification.v1.LeaderboardRunUnit,oneof" json:"run_unit,omitempty"`
 	// The run interval, or null for a perpetual leaderboard.
 	RunInterval *int32 `protobuf:"varint,18,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
-	// The status now: scheduled, active or finished (see the README for when each holds).
+	// The status now: scheduled, active or finished (see docs/features.md, "Leaderboards", for when each holds).
 	// Unset in a user's read, as in the reference.
 	Status *LeaderboardStatus `protobuf:"varint,19,opt,name=status,proto3,enum=gamification.v1.LeaderboardStatus,oneof" json:"status,omitempty"`
 	// User attribute filters a user must all match to take part in the leaderboard and appear in its

@@ -133,7 +133,7 @@ class ApplicationService(Protocol):
         A user's year in review: activity counts, the most active day, week and month, and the whole
         year, each with the metrics and points that changed, the achievements completed and the best
         leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
-        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's time zone (see docs/features.md, "Year in review"). `year` defaults to the current year in the
         user's zone; years the kept history does not cover completely are refused (400).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
@@ -721,7 +721,7 @@ class ApplicationServiceClient(ConnectClient):
         A user's year in review: activity counts, the most active day, week and month, and the whole
         year, each with the metrics and points that changed, the achievements completed and the best
         leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
-        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's time zone (see docs/features.md, "Year in review"). `year` defaults to the current year in the
         user's zone; years the kept history does not cover completely are refused (400).
         """
         return await self.execute_unary(
@@ -907,7 +907,7 @@ class ApplicationServiceSync(Protocol):
         A user's year in review: activity counts, the most active day, week and month, and the whole
         year, each with the metrics and points that changed, the achievements completed and the best
         leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
-        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's time zone (see docs/features.md, "Year in review"). `year` defaults to the current year in the
         user's zone; years the kept history does not cover completely are refused (400).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
@@ -1493,7 +1493,7 @@ class ApplicationServiceClientSync(ConnectClientSync):
         A user's year in review: activity counts, the most active day, week and month, and the whole
         year, each with the metrics and points that changed, the achievements completed and the best
         leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
-        user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+        user's time zone (see docs/features.md, "Year in review"). `year` defaults to the current year in the
         user's zone; years the kept history does not cover completely are refused (400).
         """
         return self.execute_unary(

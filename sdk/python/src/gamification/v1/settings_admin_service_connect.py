@@ -46,7 +46,7 @@ class SettingsAdminService(Protocol):
     async def get_settings(self, request: GetSettingsRequest, ctx: RequestContext[GetSettingsRequest, GetSettingsResponse], /) -> GetSettingsResponse:
         """
         Reads the settings: branding, experimentation and the aggregation period. Settings never set
-        read as their defaults (see README, "Account settings").
+        read as their defaults (see docs/api.md, "Admin API", account settings).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -162,7 +162,7 @@ class SettingsAdminServiceClient(ConnectClient):
     ) -> GetSettingsResponse:
         """
         Reads the settings: branding, experimentation and the aggregation period. Settings never set
-        read as their defaults (see README, "Account settings").
+        read as their defaults (see docs/api.md, "Admin API", account settings).
         """
         return await self.execute_unary(
             request=request,
@@ -234,7 +234,7 @@ class SettingsAdminServiceSync(Protocol):
     def get_settings(self, request: GetSettingsRequest, ctx: RequestContext[GetSettingsRequest, GetSettingsResponse], /) -> GetSettingsResponse:
         """
         Reads the settings: branding, experimentation and the aggregation period. Settings never set
-        read as their defaults (see README, "Account settings").
+        read as their defaults (see docs/api.md, "Admin API", account settings).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -348,7 +348,7 @@ class SettingsAdminServiceClientSync(ConnectClientSync):
     ) -> GetSettingsResponse:
         """
         Reads the settings: branding, experimentation and the aggregation period. Settings never set
-        read as their defaults (see README, "Account settings").
+        read as their defaults (see docs/api.md, "Admin API", account settings).
         """
         return self.execute_unary(
             request=request,

@@ -125,7 +125,7 @@ type ApplicationServiceClient interface {
 	// A user's year in review: activity counts, the most active day, week and month, and the whole
 	// year, each with the metrics and points that changed, the achievements completed and the best
 	// leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
-	// user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+	// user's time zone (see docs/features.md, "Year in review"). `year` defaults to the current year in the
 	// user's zone; years the kept history does not cover completely are refused (400).
 	GetUserWrapped(context.Context, *connect.Request[v1.GetUserWrappedRequest]) (*connect.Response[v1.GetUserWrappedResponse], error)
 	// Reads a user's preferences: notification channels per kind of notification, and the user's
@@ -401,7 +401,7 @@ type ApplicationServiceHandler interface {
 	// A user's year in review: activity counts, the most active day, week and month, and the whole
 	// year, each with the metrics and points that changed, the achievements completed and the best
 	// leaderboard ranks, plus the year's longest streak. Computed from the user's own history in the
-	// user's time zone (see README, "Year in review"). `year` defaults to the current year in the
+	// user's time zone (see docs/features.md, "Year in review"). `year` defaults to the current year in the
 	// user's zone; years the kept history does not cover completely are refused (400).
 	GetUserWrapped(context.Context, *connect.Request[v1.GetUserWrappedRequest]) (*connect.Response[v1.GetUserWrappedResponse], error)
 	// Reads a user's preferences: notification channels per kind of notification, and the user's

@@ -47,7 +47,7 @@ const (
 // SettingsAdminServiceClient is a client for the gamification.v1.SettingsAdminService service.
 type SettingsAdminServiceClient interface {
 	// Reads the settings: branding, experimentation and the aggregation period. Settings never set
-	// read as their defaults (see README, "Account settings").
+	// read as their defaults (see docs/api.md, "Admin API", account settings).
 	GetSettings(context.Context, *connect.Request[v1.GetSettingsRequest]) (*connect.Response[v1.GetSettingsResponse], error)
 	// Changes the settings sent; omitted fields stay as they are. Invalid input changes nothing.
 	UpdateSettings(context.Context, *connect.Request[v1.UpdateSettingsRequest]) (*connect.Response[v1.UpdateSettingsResponse], error)
@@ -114,7 +114,7 @@ func (c *settingsAdminServiceClient) ListEnvironments(ctx context.Context, req *
 // service.
 type SettingsAdminServiceHandler interface {
 	// Reads the settings: branding, experimentation and the aggregation period. Settings never set
-	// read as their defaults (see README, "Account settings").
+	// read as their defaults (see docs/api.md, "Admin API", account settings).
 	GetSettings(context.Context, *connect.Request[v1.GetSettingsRequest]) (*connect.Response[v1.GetSettingsResponse], error)
 	// Changes the settings sent; omitted fields stay as they are. Invalid input changes nothing.
 	UpdateSettings(context.Context, *connect.Request[v1.UpdateSettingsRequest]) (*connect.Response[v1.UpdateSettingsResponse], error)
