@@ -3,11 +3,12 @@
 // that its runner configures the same way through the client's Admin services; every runner prints
 // what it was answered and the state it reads back, and all must agree, with each other and with
 // the expected values.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScenario, scenario, type ConformanceDocument } from "./conformance/scenario.js";
+import { runJsonLines, venvPython } from "./helpers/programs.js";
 import { ADMIN_KEY, startTestServer, type TestServer } from "./helpers/server.js";
 
 const root = join(import.meta.dirname, "..");
@@ -70,32 +71,13 @@ interface Pair {
 const goBinary = join(root, ".tmp/conformance-go/conformance");
 let python: string;
 
-/** Runs a program without blocking (the server answers from this process) and parses the one JSON document it prints. */
-function runProgram(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, PATH: pathWithGo, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      if (code !== 0) return reject(new Error(`${command} ${args.join(" ")} exited with ${code ?? signal}: ${stderr}`));
-      const lines = stdout.trim().split("\n");
-      if (lines.length !== 1) return reject(new Error(`${command} printed ${lines.length} lines, not one: ${stdout}`));
-      resolve(JSON.parse(lines[0]!));
-    });
-  });
+/** Runs a program and parses the one JSON document it prints. */
+async function runProgram(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root): Promise<any> {
+  const documents = await runJsonLines(command, args, { cwd, env: { ...process.env, PATH: pathWithGo, ...env } });
+  if (documents.length !== 1) throw new Error(`${command} printed ${documents.length} JSON documents, not one`);
+  return documents[0];
 }
 
-/** The Python client's venv (scripts/python-sdk-venv.sh: made by CI's own step, or here when missing or stale). */
-function ensureVenv(): string {
-  const made = spawnSync("bash", [join(root, "scripts/python-sdk-venv.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  if (made.status !== 0) throw new Error(`scripts/python-sdk-venv.sh failed: ${made.stderr}`);
-  const path = made.stdout.trim().split("\n").at(-1)!;
-  if (!existsSync(path)) throw new Error(`no venv python at ${path}`);
-  return path;
-}
 
 const scenarioFile = join(root, "test/conformance/scenario.json");
 const goPair = (protocol: string): Pair => ({
@@ -127,7 +109,7 @@ const running = pairs.filter((pair) => !(pair.needsGo && skipGo));
 const documents = new Map<string, Promise<ConformanceDocument>>();
 
 beforeAll(async () => {
-  python = ensureVenv();
+  python = venvPython("scripts/python-sdk-venv.sh");
   // One build for both Go runs (from Go's build cache after the first time).
   const goBuild = running.some((pair) => pair.needsGo)
     ? (mkdirSync(dirname(goBinary), { recursive: true }), runBuild())

@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runJsonLines, venvPython } from "./helpers/programs.js";
 import { ADMIN_KEY, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -21,41 +21,20 @@ const TENANT = "python-client";
 const NOT_YET_WORKING: Record<string, string> = {};
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const venvPython = join(root, ".tmp/python-client-venv/bin/python");
 type Outcome = { method: string; error: string | null; result: any };
 
 let server: TestServer;
 let outcomes: Outcome[] = [];
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
-/** The venv comes from CI's own step (.ci/run); when it is missing (a local run) it is made here. */
-function ensureVenv(): string {
-  const made = spawnSync("bash", [join(root, "scripts/python-client-venv.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  if (made.status !== 0) throw new Error(`scripts/python-client-venv.sh failed: ${made.stderr}`);
-  if (!existsSync(venvPython)) throw new Error(`no venv python at ${venvPython}`);
-  return venvPython;
-}
-
 function runClient(python: string): Promise<Outcome[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [join(root, "test/published-python-client/run.py"), server.baseUrl, ADMIN_KEY, TENANT], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PYTHONUNBUFFERED: "1", PYTHONDONTWRITEBYTECODE: "1" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`run.py exited with ${code}: ${stderr}`));
-      resolve(stdout.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line) as Outcome));
-    });
+  return runJsonLines(python, [join(root, "test/published-python-client/run.py"), server.baseUrl, ADMIN_KEY, TENANT], {
+    env: { ...process.env, PYTHONUNBUFFERED: "1", PYTHONDONTWRITEBYTECODE: "1" },
   });
 }
 
 beforeAll(async () => {
-  const python = ensureVenv();
+  const python = venvPython("scripts/python-client-venv.sh");
   server = await startTestServer();
   const admin = async (method: string, path: string, body: unknown) => {
     const response = await server.rest(method, path, { body, tenantId: TENANT });

@@ -1,8 +1,7 @@
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runJsonLines, venvPython } from "./helpers/programs.js";
 import { ADMIN_KEY, startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -20,35 +19,12 @@ const quickstart = join(root, "sdk/python/examples/quickstart.py");
 let server: TestServer;
 let python: string;
 
-/** The venv comes from CI's own step (.ci/run); when it is missing or stale (a local run) it is made here. */
-function ensureVenv(): string {
-  const made = spawnSync("bash", [join(root, "scripts/python-sdk-venv.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  if (made.status !== 0) throw new Error(`scripts/python-sdk-venv.sh failed: ${made.stderr}`);
-  const path = made.stdout.trim().split("\n").at(-1)!;
-  if (!existsSync(path)) throw new Error(`no venv python at ${path}`);
-  return path;
-}
-
-/**
- * Runs the venv's python with these arguments and resolves with the JSON lines it printed. Never
- * spawnSync: the server runs in this process and must keep answering while Python calls it.
- */
+/** Runs the venv's python with these arguments (the server's URL and admin key in its environment). */
 function runPython(args: string[], env: NodeJS.ProcessEnv = {}): Promise<any[]> {
-  return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, GAMIFICATION_URL: server.baseUrl, GAMIFICATION_API_KEY: ADMIN_KEY, PYTHONDONTWRITEBYTECODE: "1" };
-    delete childEnv.GAMIFICATION_TENANT;
-    delete childEnv.GAMIFICATION_PROTOCOL;
-    const child = spawn(python, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...childEnv, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      if (code !== 0) return reject(new Error(`python ${args.join(" ")} exited with ${code ?? signal}: ${stderr}`));
-      resolve(stdout.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line)));
-    });
-  });
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, GAMIFICATION_URL: server.baseUrl, GAMIFICATION_API_KEY: ADMIN_KEY, PYTHONDONTWRITEBYTECODE: "1" };
+  delete childEnv.GAMIFICATION_TENANT;
+  delete childEnv.GAMIFICATION_PROTOCOL;
+  return runJsonLines(python, args, { env: { ...childEnv, ...env } });
 }
 
 /** Runs the quick start as written (optionally in a tenant); it prints exactly one line of JSON. */
@@ -65,7 +41,7 @@ async function metricsOf(tenantId?: string): Promise<Array<{ id: string; key: st
 }
 
 beforeAll(async () => {
-  python = ensureVenv();
+  python = venvPython("scripts/python-sdk-venv.sh");
   server = await startTestServer();
   const tenants = ["py-sync", "py-async", "py-grpc", "py-grpc-async"].map((customerId) => ({ customerId, name: customerId }));
   const created = await server.rest("POST", "/admin/v1/tenants", { body: tenants });
