@@ -1,3 +1,4 @@
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -52,6 +53,27 @@ describe("every protocol reaches the same implementation", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ total: 2 });
+  });
+
+  it("accepts Connect requests compressed with gzip or br, as Connect clients send them by default", async () => {
+    const { ADMIN_KEY } = await import("./helpers/server.js");
+    const body = Buffer.from(JSON.stringify({ key: "words-written", user: { id: "compressed" }, value: 3 }));
+    for (const [encoding, bytes] of [["gzip", gzipSync(body)], ["br", brotliCompressSync(body)]] as const) {
+      const response = await fetch(`${server.baseUrl}/gamification.v1.ApplicationService/TrackMetricEvent`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": encoding, "x-api-key": ADMIN_KEY },
+        body: bytes,
+      });
+      expect(response.status, encoding).toBe(200);
+      expect(await response.json()).toMatchObject({ total: encoding === "gzip" ? 3 : 6 });
+    }
+    // An encoding no one supports is refused as Connect says, and changes nothing.
+    const unknown = await fetch(`${server.baseUrl}/gamification.v1.ApplicationService/TrackMetricEvent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "zstd", "x-api-key": ADMIN_KEY },
+      body,
+    });
+    expect(unknown.status).toBe(501);
   });
 
   it("renders admin resources in the reference shapes, with the same data on Connect", async () => {

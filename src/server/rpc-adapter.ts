@@ -41,6 +41,9 @@ export function createRpcAdapter(options: RpcAdapterOptions): Map<string, RpcHan
   const router = createConnectRouter({
     readMaxBytes: options.maxRequestBytes,
     jsonOptions: { ignoreUnknownFields: false },
+    // Connect clients compress requests by default (the Python one with gzip); decompressed sizes are
+    // bounded by readMaxBytes, as the checks below already bound them.
+    acceptCompression: [compressionGzip, compressionBrotli],
   });
   options.routes(router);
   const handlers = new Map<string, RpcHandler>();

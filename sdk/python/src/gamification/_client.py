@@ -75,8 +75,8 @@ def _options(base_url: str, api_key: str, tenant_id: str | None, protocol: str, 
         "codec": codec,
         "protocol": _PROTOCOLS[protocol],
         "timeout_ms": timeout_ms,
-        # Requests go uncompressed: the service does not accept compressed requests (responses may
-        # still come compressed).
+        # Requests go uncompressed: they are small, so compressing them costs more than it saves (the
+        # service accepts gzip and br all the same; responses may come compressed).
         "send_compression": None,
         "interceptors": (_Headers(api_key, tenant_id),),
     }
