@@ -209,6 +209,29 @@ describe("leaderboard rankings on the database", () => {
     120_000,
   );
 
+  it("a reader that sees a root stripped and its successor not yet committed reads again", async () => {
+    const scope = newScope();
+    const writer = createLeaderboardRankings(collections);
+    await writer.upsertEntry(scope, "u1", 1, new Date(T0));
+    await writer.upsertEntry(scope, "u2", 2, new Date(T0)); // root 1 is now a tombstone, root 2 the latest
+    const key = scopeKey(scope);
+    await collections.rankings.updateOne({ _id: `h:${key}` }, { $set: { version: 1 } }); // a head one behind
+    // The reader's read of root 2 runs just before its commit: the first time it finds nothing.
+    let hidden = false;
+    const rankings = new Proxy(collections.rankings, {
+      get(target, property, receiver) {
+        if (property !== "findOne") return Reflect.get(target, property, receiver);
+        return (filter: { _id?: string }, ...rest: unknown[]) => {
+          if (!hidden && filter._id === `r2:${key}`) return ((hidden = true), Promise.resolve(null));
+          return (target.findOne as (...args: unknown[]) => unknown).call(target, filter, ...rest);
+        };
+      },
+    });
+    const reader = createLeaderboardRankings({ ...collections, rankings });
+    expect((await reader.page(scope, 0, 10)).entries.map((e) => e.userId)).toEqual(["u2", "u1"]);
+    expect(hidden).toBe(true);
+  });
+
   it("a writer slower than the attempt limit starts again instead of forking the ranking", async () => {
     const scope = newScope();
     const otherClient = await new MongoClient(database.uri).connect();

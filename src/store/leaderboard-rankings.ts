@@ -363,6 +363,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const [current, next] = await Promise.all([version > 0 ? rankings.findOne({ _id: rootId(scope, version) }) : null, rankings.findOne({ _id: rootId(scope, version + 1) })]);
     if (!next && current && hasIndexes(current)) return remember(scope, current);
     if (!next && !current && version === 0) return EMPTY_ROOT;
+    // The two reads run side by side: the successor may have been committed, and this root stripped,
+    // between them (the successor read as missing, this one as a tombstone). Read again.
+    if (!next && current && !hasIndexes(current)) throw new StaleRead();
     let latest: RankingDocument | null = next;
     let probe = version + 2;
     // The head lags more than one version behind: look further for the latest.
