@@ -98,32 +98,39 @@ export async function deleteStreakPauses(ctx: ServiceContext, tenantId: string, 
   return result;
 }
 
-/** Restores each user's streak to the length when last lost (continued by the run since). */
-export async function restoreStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+/**
+ * Changes each user's streak one by one; a user the change finds nothing to do for (`false`) is a
+ * warning saying `nothing`, a user it cannot change an error.
+ */
+async function changeEachStreak(
+  ctx: ServiceContext,
+  tenantId: string,
+  userIds: string[],
+  nothing: string,
+  change: Parameters<typeof changeStreak<boolean>>[3],
+): Promise<BulkResult<string>> {
   const result: BulkResult<string> = { done: [], issues: [] };
   for (const userId of userIds) {
-    const outcome = await changeStreak(ctx, tenantId, userId, (streak, user, now, settings) => {
-      const restored = restoreStreak(streak, settings, user.tzHistory, now);
-      return { streak: restored.state, result: restored.restored, events: restored.events };
-    });
+    const outcome = await changeStreak(ctx, tenantId, userId, change);
     if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
-    else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: "No streak to restore" });
+    else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: nothing });
     else result.done.push(userId);
   }
   return result;
 }
 
+/** Restores each user's streak to the length when last lost (continued by the run since). */
+export function restoreStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  return changeEachStreak(ctx, tenantId, userIds, "No streak to restore", (streak, user, now, settings) => {
+    const restored = restoreStreak(streak, settings, user.tzHistory, now);
+    return { streak: restored.state, result: restored.restored, events: restored.events };
+  });
+}
+
 /** Resets each user's streak to zero (the reference's reset call); a user without a streak is a warning. */
-export async function resetStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
-  const result: BulkResult<string> = { done: [], issues: [] };
-  for (const userId of userIds) {
-    const outcome = await changeStreak(ctx, tenantId, userId, (streak, user, now, settings) => {
-      const reset = resetStreak(streak, settings, user.tzHistory, now);
-      return { streak: reset.state, result: reset.reset, events: reset.events };
-    });
-    if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
-    else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: "No streak to reset" });
-    else result.done.push(userId);
-  }
-  return result;
+export function resetStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  return changeEachStreak(ctx, tenantId, userIds, "No streak to reset", (streak, user, now, settings) => {
+    const reset = resetStreak(streak, settings, user.tzHistory, now);
+    return { streak: reset.state, result: reset.reset, events: reset.events };
+  });
 }
