@@ -20,7 +20,7 @@ import {
   type StoredAttribute,
   type StoredBatchEvent,
 } from "../store/event-batches.js";
-import type { ServiceContext } from "./context.js";
+import { DEFAULT_RETENTION, type ServiceContext } from "./context.js";
 import { recordEvent, type EventInput } from "./record-event.js";
 import { dayOf } from "../store/keyed-buckets.js";
 import { advanceLease, claimLease } from "../store/leases.js";
@@ -186,8 +186,6 @@ const MAX_ATTEMPTS = 10;
 /** A failed attempt is retried after 2 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 120_000;
-/** Completed batches (their counters and errors) can be read this long. */
-const RETENTION_MS = 7 * 24 * 3_600_000;
 const SWEEP_EVERY_MS = 3_600_000;
 const PURGE_LEASE_NAME = "event-batches:purge";
 const ERROR_DELAY_MS = 1_000;
@@ -294,7 +292,7 @@ async function processBatch(
   options: { leaseMs: number; stopping: () => boolean },
 ): Promise<void> {
   const stored = await findBatchEvents(store, batch);
-  const complete = (done: BatchProgress) => completeBatch(store, batch, done, ctx.now(), dayOf(new Date(ctx.now().getTime() + RETENTION_MS)) + 1);
+  const complete = (done: BatchProgress) => completeBatch(store, batch, done, ctx.now(), dayOf(new Date(ctx.now().getTime() + (ctx.retention?.batchMs ?? DEFAULT_RETENTION.batchMs))) + 1);
   const events = (stored ?? []).map(fromStored);
   const progress: BatchProgress = { outcomes: batch.outcomes ?? Array(batch.total).fill(null), errors: [...batch.errors] };
   const log = logger.child({ batchId: batch._id, tenantId: batch.tenantId, attempt: batch.attempts });

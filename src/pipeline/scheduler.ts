@@ -4,6 +4,7 @@ import { advanceLease, claimLease, releaseLease } from "../store/leases.js";
 import { clearDueBuckets, findDueUsers } from "../store/due-users.js";
 import { minuteOf } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
+import { createRetentionPurge } from "./retention.js";
 
 /** Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState). */
 export type DueUserWork = (ctx: ServiceContext, tenantId: string, userId: string) => Promise<void>;
@@ -44,6 +45,7 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
+  const purgeIfDue = createRetentionPurge(ctx, owner, leaseMs);
 
   async function processMinute(minute: number): Promise<number> {
     const { users, bucketIds } = await findDueUsers(ctx.database.collections.dueUsers, minute);
@@ -63,6 +65,7 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
   }
 
   async function tick(): Promise<number> {
+    await purgeIfDue().catch((error) => logger.error({ err: error }, "retention purge failed"));
     const now = ctx.now();
     const lease = await claimLease(leases, LEASE_NAME, owner, now, leaseMs);
     if (!lease) return 0;
