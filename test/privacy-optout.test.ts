@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
 /**
  * Leaderboard opt-out (issue 18, part 3): the `leaderboards.optOut` user preference takes a user
@@ -8,6 +9,9 @@ import { startTestServer, type TestServer } from "./helpers/server.js";
  * leaderboards, three users; REST and Connect.
  */
 let server: TestServer;
+let receiver: WebhookReceiver;
+/** The service's clock runs with real time, moved on by this much (to pass `leaderboard.changed`'s 15 minutes). */
+let offsetMs = 0;
 
 const NOW = Date.now();
 const day = (offset: number) => new Date(NOW + offset * 86_400_000).toISOString().slice(0, 10);
@@ -42,7 +46,9 @@ const streakUsers = async () => ((await server.rest("GET", "/v1/streaks/rankings
 const optOut = (user: string, value: boolean) => server.rest("PATCH", `/v1/users/${user}/preferences`, { body: { leaderboards: { optOut: value } } });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  receiver = await startWebhookReceiver();
+  server = await startTestServer({ now: () => new Date(Date.now() + offsetMs), webhooks: { allowPrivateNetworks: true, pollMs: 100, boostCheckMs: 200 } });
+  expect((await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: receiver.url("/lb"), eventTypes: ["leaderboard.rank_changed", "leaderboard.changed"] }] })).status).toBe(201);
   const [words, lessons] = await created("/admin/v1/metrics", [
     { key: "words", name: "Words" },
     { key: "lessons", name: "Lessons" },
@@ -58,7 +64,13 @@ beforeAll(async () => {
     await event("lessons", user, l);
   }
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server?.close();
+  await receiver?.close();
+});
+
+/** The webhook bodies received of a type. */
+const received = (type: string) => receiver.at("/lb").map((r) => r.json).filter((b) => b?.type === type);
 
 describe("leaderboard opt-out", () => {
   it("starts off: the preference reads false and every user is ranked", async () => {
@@ -103,6 +115,21 @@ describe("leaderboard opt-out", () => {
     // Others' events rank as before, around the gap.
     expect((await event("words", "cat", 25)).leaderboards["words-board"]).toMatchObject({ rank: 1, previousRank: 2 });
     expect(await board("words-board")).toEqual({ rows: [["cat", 1, 35], ["ann", 2, 30]], participants: 2 });
+  });
+
+  it("names the user in no leaderboard webhook while opted out", async () => {
+    // Before opting out, bob's changes were announced (so the check below can fail).
+    await receiver.waitFor("/lb", () => received("leaderboard.rank_changed").some((b) => b.user.id === "bob" && b.leaderboard.value === 20));
+    offsetMs += 16 * 60_000;
+    const isCurrent = (b: any) => b.leaderboard.key === "words-board" && b.leaderboard.rankings.some((r: any) => r.userId === "cat" && r.value === 35);
+    await receiver.waitFor("/lb", () => received("leaderboard.changed").some(isCurrent));
+    expect(received("leaderboard.changed").filter(isCurrent).map((b) => b.leaderboard.rankings.map((r: any) => [r.userId, r.rank, r.value]))).toContainEqual([
+      ["cat", 1, 35],
+      ["ann", 2, 30],
+    ]);
+    // cat's change was announced; bob's (to 45, while out) was not.
+    await receiver.waitFor("/lb", () => received("leaderboard.rank_changed").some((b) => b.user.id === "cat" && b.leaderboard.value === 35));
+    expect(received("leaderboard.rank_changed").filter((b) => b.user.id === "bob" && b.leaderboard.value === 45)).toEqual([]);
   });
 
   it("cleared (over Connect), puts the user back at the rank of their current values", async () => {
