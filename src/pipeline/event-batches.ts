@@ -20,7 +20,7 @@ import {
   type StoredAttribute,
   type StoredBatchEvent,
 } from "../store/event-batches.js";
-import type { ServiceContext } from "./context.js";
+import { DEFAULT_RETENTION, type ServiceContext } from "./context.js";
 import { recordEvent, type EventInput } from "./record-event.js";
 import { dayOf } from "../store/keyed-buckets.js";
 import { leaseStore } from "../store/leases.js";
@@ -188,8 +188,6 @@ const MAX_ATTEMPTS = 10;
 /** A failed attempt is retried after 2 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 120_000;
-/** Completed batches (their counters and errors) can be read this long. */
-const RETENTION_MS = 7 * 24 * 3_600_000;
 const PURGE_LEASE_NAME = "event-batches:purge";
 
 /**
@@ -268,7 +266,7 @@ function storedBatchRun(ctx: ServiceContext, store: BatchStore, batch: EventBatc
       return saveProgress(store, batch, progress, ctx.now(), leaseMs);
     },
     release: async (progress, retryAt, lastError) => void (await releaseBatch(store, batch, progress, ctx.now(), retryAt, lastError)),
-    complete: async (progress) => void (await completeBatch(store, batch, progress, ctx.now(), dayOf(new Date(ctx.now().getTime() + RETENTION_MS)) + 1)),
+    complete: async (progress) => void (await completeBatch(store, batch, progress, ctx.now(), dayOf(new Date(ctx.now().getTime() + (ctx.retention?.batchMs ?? DEFAULT_RETENTION.batchMs))) + 1)),
   };
 }
 

@@ -5,6 +5,7 @@ import { clearDueBuckets, findDueUsers } from "../store/due-users.js";
 import { minuteOf } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { createLeasedLoop, walkCursor, type Pass } from "./leased-loop.js";
+import { createRetentionPurge } from "./retention.js";
 
 /** Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState). */
 export type DueUserWork = (ctx: ServiceContext, tenantId: string, userId: string) => Promise<void>;
@@ -40,14 +41,18 @@ const LEASE_NAME = "scheduler:users";
  */
 export function createScheduler(ctx: ServiceContext, logger: Logger, options: SchedulerOptions): Scheduler {
   const buckets = dueUserBuckets(ctx);
+  const owner = randomUUID();
+  const leaseMs = options.leaseMs ?? 30_000;
+  const purgeIfDue = createRetentionPurge(ctx, owner, leaseMs);
   let visited = 0;
   const loop = createLeasedLoop({
     name: "scheduler tick",
     logger,
     intervalMs: options.tickMs ?? 1000,
     now: ctx.now,
-    lease: { store: leaseStore(ctx.database.collections.leases), name: LEASE_NAME, owner: randomUUID(), ms: options.leaseMs ?? 30_000 },
+    lease: { store: leaseStore(ctx.database.collections.leases), name: LEASE_NAME, owner, ms: leaseMs },
     pass: async (pass) => {
+      await purgeIfDue().catch((error: unknown) => logger.error({ err: error }, "retention purge failed"));
       visited = await walkDueMinutes(pass, ctx.now(), options.lookbackMinutes ?? 60, buckets, (tenantId, userId) => options.work(ctx, tenantId, userId), logger);
       return false; // every elapsed minute was walked
     },
