@@ -230,4 +230,22 @@ describe("erasing a user", () => {
     expect((await ranking("lessons-board")).map(([id]) => id)).toEqual(["alice", "bob", "carol"]);
     expect(await documentsNaming("crashy")).toEqual([]);
   }, 60_000);
+
+  it("sends user.deleted to the endpoints subscribed to it, once", async () => {
+    await created("/admin/v1/webhooks", [{ url: receiver.url("/deleted"), eventTypes: ["user.deleted"] }]);
+    await play("leaver", 1);
+    fault = (point, step) => {
+      if (point === "erase-step" && step === 3) throw new Error("simulated crash");
+    };
+    expect((await server.rest("DELETE", "/admin/v1/users/leaver")).status).toBe(500);
+    fault = null;
+    expect((await server.rest("DELETE", "/admin/v1/users/leaver")).body).toEqual({ id: "leaver", erased: true });
+    const [got] = await receiver.waitFor("/deleted", (all) => all.length > 0, 20_000);
+    expect(got!.json).toMatchObject({ type: "user.deleted", tenantId: null, user: { id: "leaver" } });
+    expect(Object.keys(got!.json.user)).toEqual(["id"]);
+    // The user's other traces are gone; the announcement is the one delivery naming them.
+    expect((await documentsNaming("leaver")).map((d) => d.split(":")[0])).toEqual(["webhook_deliveries"]);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // no second message follows (retry delays are 200 ms)
+    expect(receiver.at("/deleted")).toHaveLength(1);
+  }, 60_000);
 });

@@ -52,6 +52,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "emails.reactivation_due",
   "emails.streak_reminder_due",
   "emails.achievement_due",
+  "user.deleted",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -197,6 +198,8 @@ export interface WebhookPayloads {
   "emails.reactivation_due": { user: UserPayload; reactivation: { messageNumber: number; daysSinceLastActive: number } };
   "emails.streak_reminder_due": { user: UserPayload; streak: StreakReadPayload };
   "emails.achievement_due": { user: UserPayload; achievement: Record<string, Json> };
+  /** A user was erased (DELETE /admin/v1/users/{id}, docs/privacy.md): their ID only. */
+  "user.deleted": { user: { id: string } };
 }
 
 /** The reference `StreakResponse` (the streak read), as JSON. */

@@ -1,11 +1,13 @@
 import type { Logger } from "pino";
 import type { UserState } from "../domain/user.js";
+import { createMessage, deterministicMessageId } from "../domain/webhooks.js";
 import { applyStatsChanges } from "../store/achievement-stats.js";
 import type { RankingScope } from "../store/leaderboard-rankings.js";
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "../store/user-erasures.js";
 import { deleteUserDocument, readStoredUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { rankingScope, rankingsOf } from "./leaderboard-entries.js";
+import { handOverMessages } from "./webhook-outbox.js";
 
 /** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
 const RANKINGS_AT_ONCE = 4;
@@ -41,6 +43,7 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
     await ctx.atPipelinePoint?.("erase-step", 3);
 
     await eraseStoredTraces(ctx, tenantId, userId);
+    await announceErasure(ctx, erasure);
     await deleteErasure(userErasures, tenantId, userId);
     return { erased: true };
   });
@@ -100,7 +103,8 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
  * key follows from the user alone (the pending-outbox marker); the rest needs a query on a field
  * (a scan of the collection on FerretDB, see docs/privacy.md): idempotency records moved out of
  * the document, streak pause owners, due-minute entries (pending work only), webhook deliveries
- * whose payload names the user (with their ready markers) and events of unfinished batches.
+ * whose payload names the user (with their ready markers; not `user.deleted`) and events of
+ * unfinished batches.
  */
 async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const c = ctx.database.collections;
@@ -116,6 +120,18 @@ async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: 
   ]);
 }
 
+/**
+ * Sends `user.deleted` to the endpoints subscribed to it, handed over to delivery directly (not
+ * through the user's outbox, which is gone): once the traces are erased, so it survives them, and
+ * under an ID derived from the erasure, so a retried erasure creates no second message.
+ */
+async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument): Promise<void> {
+  const webhooks = await ctx.config.webhooks(erasure.tenantId);
+  if (!webhooks.subscribed.has("user.deleted")) return;
+  const id = deterministicMessageId(`user.deleted/${JSON.stringify([erasure.tenantId, erasure.userId, erasure.started.toISOString()])}`);
+  await handOverMessages(ctx, erasure.tenantId, [createMessage("user.deleted", { user: { id: erasure.userId } }, { id, tenant: webhooks.tenant, at: erasure.started })]);
+}
+
 /** Whether a stored JSON text names the user (as a JSON string value anywhere in it). */
 export function namesUser(json: string, userId: string): boolean {
   return json.includes(JSON.stringify(userId));
@@ -128,7 +144,9 @@ export function namesUser(json: string, userId: string): boolean {
  */
 async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const { webhookDeliveries, webhookReady } = ctx.database.collections;
-  const naming = (await webhookDeliveries.find({ tenantId }, { projection: { _id: 1, body: 1 } }).toArray()).filter((d) => namesUser(d.body, userId)).map((d) => d._id);
+  const found = await webhookDeliveries.find({ tenantId }, { projection: { _id: 1, type: 1, body: 1 } }).toArray();
+  // `user.deleted` announces an erasure (a retried one keeps it).
+  const naming = found.filter((d) => d.type !== "user.deleted" && namesUser(d.body, userId)).map((d) => d._id);
   if (naming.length === 0) return;
   const byId = (_id: string) => ({ deleteOne: { filter: { _id } } });
   await Promise.all([webhookDeliveries.bulkWrite(naming.map(byId), { ordered: false }), webhookReady.bulkWrite(naming.map(byId), { ordered: false })]);
