@@ -1,6 +1,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pino from "pino";
 import type { PipelinePoint } from "../src/pipeline/context.js";
+import { finishUnfinishedErasures } from "../src/pipeline/erase-user.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
 
@@ -28,8 +30,8 @@ async function created(path: string, body: unknown[]): Promise<string[]> {
   return response.body.created.map((item: { id: string }) => item.id);
 }
 
-async function event(metric: string, userId: string, value: number, idempotencyKey?: string): Promise<void> {
-  const body = { user: { id: userId, name: `Name of ${userId}`, email: `${userId}@example.com` }, value, ...(idempotencyKey && { idempotencyKey }) };
+async function event(metric: string, userId: string, value: number, idempotencyKey?: string, timestamp?: string): Promise<void> {
+  const body = { user: { id: userId, name: `Name of ${userId}`, email: `${userId}@example.com` }, value, ...(idempotencyKey && { idempotencyKey }), ...(timestamp && { timestamp }) };
   const response = await server.rest("POST", `/api/metrics/${metric}/event`, { body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
 }
@@ -78,9 +80,18 @@ beforeAll(async () => {
   await created("/admin/v1/leaderboards", [
     { key: "lessons-board", name: "Lessons", rankBy: "metric", metricId: lessons, status: "active", start },
     { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: xp, status: "active", start },
+    // Daily runs: the erased user also took part in yesterday's run.
+    { key: "daily-steps", name: "Daily steps", rankBy: "metric", metricId: steps, status: "active", start, runUnit: "day", runInterval: 1 },
   ]);
   await created("/admin/v1/webhooks", [{ url: receiver.url("/hooks"), eventTypes: ["points.changed", "achievement.completed", "streak.started"] }]);
 
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await event("steps", ERASED, 3, undefined, `${yesterday}T12:00:00.000Z`);
+  await event("steps", "alice", 2, undefined, `${yesterday}T12:00:00.000Z`);
+  expect(await ranking(`daily-steps?run=${yesterday}`)).toEqual([
+    [ERASED, 1, 3],
+    ["alice", 2, 2],
+  ]);
   await play(ERASED, 10);
   for (const [userId, lessonsDone] of OTHERS) await play(userId, lessonsDone);
   // More idempotency keys than a user document keeps: the older ones move to their collection.
@@ -111,10 +122,10 @@ describe("exporting a user", () => {
     expect(body.streak).toEqual(await read(`${base}/streak?historyPeriods=100`));
     expect(body.preferences).toEqual(await read(`${base}/preferences`));
     expect(body.points).toEqual([await read(`${base}/points/xp?awards=100`), await read(`${base}/points/coins?awards=100`)]);
-    expect(body.leaderboards).toEqual([await read(`${base}/leaderboards/lessons-board?numEvents=100`), await read(`${base}/leaderboards/xp-board?numEvents=100`)]);
-    expect(body.leaderboards.map((b: { rank: number }) => b.rank)).toEqual([1, 1]);
+    expect(body.leaderboards).toEqual(await Promise.all(["lessons-board", "xp-board", "daily-steps"].map((key) => read(`${base}/leaderboards/${key}?numEvents=100`))));
+    expect(body.leaderboards.map((b: { rank: number }) => b.rank)).toEqual([1, 1, 1]);
     expect(body.state).toMatchObject({ userId: ERASED, name: `Name of ${ERASED}`, email: `${ERASED}@example.com` });
-    expect(Object.keys(body.state.leaderboards)).toHaveLength(2);
+    expect(Object.keys(body.state.leaderboards)).toHaveLength(3);
     expect(body.idempotencyRecords.length).toBeGreaterThanOrEqual(50);
     expect(body.webhookDeliveries.map((d: { type: string }) => d.type)).toEqual(expect.arrayContaining(["points.changed", "achievement.completed"]));
     for (const d of body.webhookDeliveries) expect(JSON.parse(d.body).user.id).toBe(ERASED);
@@ -158,6 +169,8 @@ describe("erasing a user", () => {
     // Rankings close up exactly: everyone else moves up by one.
     expect(await ranking("lessons-board")).toEqual(OTHERS.map(([id, v], i) => [id, i + 1, v]));
     expect(await ranking("xp-board")).toEqual(OTHERS.map(([id, v], i) => [id, i + 1, v * 10]));
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect(await ranking(`daily-steps?run=${yesterday}`)).toEqual([["alice", 1, 2]]);
     expect((await server.rest("GET", "/v1/leaderboards/lessons-board")).body.totalParticipants ?? 3).toBe(3);
     expect((await server.rest("GET", "/v1/users/alice/leaderboards/lessons-board")).body.rank).toBe(1);
     const streakRankings = (await server.rest("GET", "/v1/streaks/rankings?limit=100")).body as Array<{ userId: string }>;
@@ -229,6 +242,22 @@ describe("erasing a user", () => {
     expect(await server.rest("DELETE", "/admin/v1/users/crashy")).toEqual({ status: 200, body: { id: "crashy", erased: true } });
     expect((await ranking("lessons-board")).map(([id]) => id)).toEqual(["alice", "bob", "carol"]);
     expect(await documentsNaming("crashy")).toEqual([]);
+  }, 60_000);
+
+  it("cut short before anything was deleted, is finished by the start-up's pass over unfinished erasures", async () => {
+    await play("stopped", 30);
+    fault = (point, step) => {
+      if (point === "erase-step" && step === 1) throw new Error("simulated crash");
+    };
+    expect((await server.rest("DELETE", "/admin/v1/users/stopped")).status).toBe(500);
+    fault = null;
+    // Nothing deleted yet, but the user is being erased: the export refuses them.
+    expect((await ranking("lessons-board"))[0]).toEqual(["stopped", 1, 30]);
+    expect((await server.rest("GET", "/admin/v1/users/stopped/export")).status).toBe(404);
+    await finishUnfinishedErasures(server.service.context, pino({ level: "silent" }));
+    expect((await server.rest("GET", "/v1/users/stopped")).status).toBe(404);
+    expect((await ranking("lessons-board")).map(([id]) => id)).toEqual(["alice", "bob", "carol"]);
+    expect(await documentsNaming("stopped")).toEqual([]);
   }, 60_000);
 
   it("sends user.deleted to the endpoints subscribed to it, once", async () => {
