@@ -364,7 +364,8 @@ type ExportUserResponse struct {
 	Metrics []*UserMetric `protobuf:"bytes,2,rep,name=metrics,proto3" json:"metrics,omitempty"`
 	// As GET /v1/users/{id}/achievements?includeIncomplete=false: the completed achievements.
 	Achievements []*Achievement `protobuf:"bytes,3,rep,name=achievements,proto3" json:"achievements,omitempty"`
-	// As GET /v1/users/{id}/streak?historyPeriods=100; absent when the tenant has no streak settings.
+	// As GET /v1/users/{id}/streak?historyPeriods=100 (a zero-length streak when the tenant has no
+	// streak settings).
 	Streak *UserStreak `protobuf:"bytes,4,opt,name=streak,proto3,oneof" json:"streak,omitempty"`
 	// As GET /v1/users/{id}/points/{key}?awards=100, for each points system the user has points in.
 	Points []*UserPoints `protobuf:"bytes,5,rep,name=points,proto3" json:"points,omitempty"`
