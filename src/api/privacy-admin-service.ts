@@ -55,8 +55,8 @@ export function createPrivacyAdminMethods(services: ServiceContext): Record<stri
         app.listUserAchievements!({ id, includeIncomplete: false }, scope),
         app.getUserStreak!({ id, historyPeriods: ALL_KEPT }, scope),
         app.getUserPreferences!({ id }, scope),
-        Promise.all(stored.pointsSystemKeys.map((key) => points.getUserPoints!({ id, key, awards: ALL_KEPT }, scope))),
-        Promise.all(stored.leaderboardKeys.map((key) => leaderboards.getUserLeaderboard!({ id, key, numEvents: ALL_KEPT }, scope))),
+        readEach(stored.pointsSystemKeys, (key) => points.getUserPoints!({ id, key, awards: ALL_KEPT }, scope)),
+        readEach(stored.leaderboardKeys, (key) => leaderboards.getUserLeaderboard!({ id, key, numEvents: ALL_KEPT }, scope)),
       ])) as [Read, Read, Read, Read, Read, Read[], Read[]];
       return {
         user: user.user,
@@ -72,4 +72,20 @@ export function createPrivacyAdminMethods(services: ServiceContext): Record<stri
       };
     },
   };
+}
+
+/**
+ * The read of each key, in order, leaving out keys the read does not find (a leaderboard the
+ * Application API does not show, e.g. inactive): the stored state holds their data still.
+ */
+async function readEach(keys: readonly string[], read: (key: string) => Promise<unknown>): Promise<unknown[]> {
+  const reads = await Promise.all(
+    keys.map((key) =>
+      read(key).catch((error: unknown) => {
+        if (error instanceof DomainError && error.code === "not_found") return null;
+        throw error;
+      }),
+    ),
+  );
+  return reads.filter((r) => r !== null);
 }

@@ -323,6 +323,25 @@ export function deterministicMessageId(fact: string): string {
 }
 
 /**
+ * Whether a webhook body names the user: a `user` object with their `id`, or a `userId` field (a
+ * leaderboard's rankings, a boost), anywhere in it. Structural, so an ID that happens to equal some
+ * other value (a tenant's ID, a level's key) matches nothing else.
+ */
+export function bodyNamesUser(json: string, userId: string): boolean {
+  if (!json.includes(JSON.stringify(userId).slice(1, -1))) return false; // cheap first test
+  const names = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(names);
+    if (value === null || typeof value !== "object") return false;
+    return Object.entries(value).some(([key, v]) => (key === "userId" && v === userId) || (key === "user" && (v as { id?: unknown } | null)?.id === userId) || names(v));
+  };
+  try {
+    return names(JSON.parse(json));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Wraps a payload in the envelope: `type`, `id`, `tenantId`, `timestamp`, then the reference fields.
  */
 export function createMessage<T extends WebhookEventType>(type: T, payload: WebhookPayloads[T], meta: { id: string; tenant: string | null; at: Date }): OutboxMessage {

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { UserState } from "../domain/user.js";
-import { createMessage, deterministicMessageId } from "../domain/webhooks.js";
+import { bodyNamesUser, createMessage, deterministicMessageId } from "../domain/webhooks.js";
 import { applyStatsChanges } from "../store/achievement-stats.js";
 import type { RankingScope } from "../store/leaderboard-rankings.js";
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "../store/user-erasures.js";
@@ -132,11 +132,6 @@ async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument
   await handOverMessages(ctx, erasure.tenantId, [createMessage("user.deleted", { user: { id: erasure.userId } }, { id, tenant: webhooks.tenant, at: erasure.started })]);
 }
 
-/** Whether a stored JSON text names the user (as a JSON string value anywhere in it). */
-export function namesUser(json: string, userId: string): boolean {
-  return json.includes(JSON.stringify(userId));
-}
-
 /**
  * Deletes the webhook deliveries whose payload names the user, delivered or not (their attempt logs
  * go with them), and their ready markers. Tenant-level messages that list the user among others
@@ -146,7 +141,7 @@ async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, use
   const { webhookDeliveries, webhookReady } = ctx.database.collections;
   const found = await webhookDeliveries.find({ tenantId }, { projection: { _id: 1, type: 1, body: 1 } }).toArray();
   // `user.deleted` announces an erasure (a retried one keeps it).
-  const naming = found.filter((d) => d.type !== "user.deleted" && namesUser(d.body, userId)).map((d) => d._id);
+  const naming = found.filter((d) => d.type !== "user.deleted" && bodyNamesUser(d.body, userId)).map((d) => d._id);
   if (naming.length === 0) return;
   const byId = (_id: string) => ({ deleteOne: { filter: { _id } } });
   await Promise.all([webhookDeliveries.bulkWrite(naming.map(byId), { ordered: false }), webhookReady.bulkWrite(naming.map(byId), { ordered: false })]);
@@ -155,7 +150,7 @@ async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, use
 /**
  * In batches not completed yet, the user's events are emptied in place (their position keeps the
  * batch's outcomes in line): the worker reports them failed. Stored error messages that quote the
- * user's ID (kept with completed batches) lose it.
+ * user's ID in double quotes (kept with completed batches) lose it.
  */
 async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const { metricEventBatchQueue, metricEventBatchEvents, metricEventBatches } = ctx.database.collections;
@@ -168,11 +163,13 @@ async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: s
       await metricEventBatchEvents.updateOne({ _id }, { $set: { events } });
     }),
   );
+  // Messages quote IDs (`User "x" ...`): only a quoted ID is the user's.
+  const quoted = `"${userId}"`;
   const quoting = await metricEventBatches.find({ tenantId }, { projection: { _id: 1, errors: 1 } }).toArray();
   await Promise.all(
     quoting
-      .filter((b) => b.errors.some((e) => e.message.includes(userId)))
-      .map((b) => metricEventBatches.updateOne({ _id: b._id }, { $set: { errors: b.errors.map((e) => ({ ...e, message: e.message.split(userId).join("[erased user]") })) } })),
+      .filter((b) => b.errors.some((e) => e.message.includes(quoted)))
+      .map((b) => metricEventBatches.updateOne({ _id: b._id }, { $set: { errors: b.errors.map((e) => ({ ...e, message: e.message.split(quoted).join('"[erased user]"') })) } })),
   );
 }
 

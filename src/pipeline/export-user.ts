@@ -1,10 +1,10 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { notFound } from "../domain/errors.js";
+import { bodyNamesUser } from "../domain/webhooks.js";
 import type { UserState } from "../domain/user.js";
 import { findErasure } from "../store/user-erasures.js";
 import { readStoredUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
-import { namesUser } from "./erase-user.js";
 
 /** What is stored about a user beside what the Application API's reads show (see docs/privacy.md). */
 export interface StoredUserData {
@@ -40,7 +40,7 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
     leaderboardKeys: leaderboards.filter((l) => state.leaderboards[l.config.id]).map((l) => l.config.key),
     idempotencyRecords: records.map(({ _id, tenantId: _t, ...record }) => asJson(record)),
     webhookDeliveries: deliveries
-      .filter((d) => namesUser(d.body, userId))
+      .filter((d) => bodyNamesUser(d.body, userId))
       .map((d) => ({ messageId: d.messageId, endpointId: d.endpointId, type: d.type, status: d.status, body: d.body })),
   };
 }

@@ -372,7 +372,8 @@ type ExportUserResponse struct {
 	// As GET /v1/users/{id}/preferences.
 	Preferences *UserPreferences `protobuf:"bytes,6,opt,name=preferences,proto3" json:"preferences,omitempty"`
 	// As GET /v1/users/{id}/leaderboards/{key}?numEvents=100, for each leaderboard the user has an
-	// entry in (its current run: rank, value and rank history).
+	// entry in and the Application API shows: the current run's rank, value and rank history (earlier
+	// runs' history is in `state`).
 	Leaderboards []*UserLeaderboard `protobuf:"bytes,7,rep,name=leaderboards,proto3" json:"leaderboards,omitempty"`
 	// The stored state itself, as JSON (dates as ISO 8601 strings): daily metric and points history,
 	// time zone history, every points award, streak periods, leaderboard entries and rank history,
