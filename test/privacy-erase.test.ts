@@ -277,4 +277,28 @@ describe("erasing a user", () => {
     await new Promise((resolve) => setTimeout(resolve, 500)); // no second message follows (retry delays are 200 ms)
     expect(receiver.at("/deleted")).toHaveLength(1);
   }, 60_000);
+
+  it("finds runs older than the kept rank history", async () => {
+    const [metricId] = await created("/admin/v1/metrics", [{ key: "visits", name: "Visits" }]);
+    const dayAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    await created("/admin/v1/leaderboards", [{ key: "daily-visits", name: "Daily visits", rankBy: "metric", metricId, status: "active", start: dayAgo(110), runUnit: "day", runInterval: 1 }]);
+    // 102 days with a visit: the rank history keeps the latest 100, so the first two runs drop out of it.
+    await event("visits", "other", 1, undefined, `${dayAgo(105)}T12:00:00.000Z`);
+    for (let n = 105; n >= 4; n--) await event("visits", "veteran", 2, undefined, `${dayAgo(n)}T12:00:00.000Z`);
+    const history = (await server.rest("GET", "/admin/v1/users/veteran/export")).body.state.leaderboards;
+    expect((Object.values(history)[0] as { history: Array<{ run: string }> }).history.map((h) => h.run)).not.toContain(dayAgo(105));
+    expect(await ranking(`daily-visits?run=${dayAgo(105)}`)).toEqual([
+      ["veteran", 1, 2],
+      ["other", 2, 1],
+    ]);
+
+    expect((await server.rest("DELETE", "/admin/v1/users/veteran")).body.erased).toBe(true);
+    expect(await ranking(`daily-visits?run=${dayAgo(105)}`)).toEqual([["other", 1, 1]]);
+    expect(await ranking(`daily-visits?run=${dayAgo(4)}`)).toEqual([]);
+    // Only the user.deleted announcement (the endpoint of the test before subscribes to it).
+    const left = await documentsNaming("veteran");
+    expect(left).toHaveLength(1);
+    const deliveries = server.service.context.database.collections.webhookDeliveries;
+    expect((await deliveries.findOne({ _id: left[0]!.slice("webhook_deliveries: ".length) }))?.type).toBe("user.deleted");
+  }, 120_000);
 });

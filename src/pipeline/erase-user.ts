@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
 import type { UserState } from "../domain/user.js";
+import { HISTORY_LIMIT } from "../domain/leaderboard-entries.js";
+import { runStartsBetween } from "../domain/leaderboard-runs.js";
 import { bodyNamesUser, createMessage, deterministicMessageId } from "../domain/webhooks.js";
 import { applyStatsChanges } from "../store/achievement-stats.js";
 import type { RankingScope } from "../store/leaderboard-rankings.js";
@@ -11,6 +13,8 @@ import { handOverMessages } from "./webhook-outbox.js";
 
 /** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
 const RANKINGS_AT_ONCE = 4;
+/** Runs older than a user's rank history checked per leaderboard, at most (over five years of daily runs). */
+const MAX_EARLIER_RUNS = 2_000;
 
 /**
  * Erases every trace of a user in a tenant (DELETE /admin/v1/users/{id}); see docs/privacy.md.
@@ -65,24 +69,33 @@ export async function finishUnfinishedErasures(ctx: ServiceContext, logger: Logg
  * Every ranking that may hold the user: per leaderboard of their state, each run they took part
  * in (the current entry's and those of their rank history) and every group of that run (a user may
  * have moved between groups); and the tenant's two streak rankings once their streak was ranked.
+ * Once the rank history is full (HISTORY_LIMIT items, older ones dropped), the leaderboard's runs
+ * before the history's oldest are checked too (a few reads by `_id` per run and group), and kept
+ * where the user has a line.
  */
 async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: UserState): Promise<RankingScope[]> {
   const rankings = rankingsOf(ctx);
+  const configs = new Map((await ctx.config.leaderboards(tenantId)).map((l) => [l.config.id, l.config]));
+  const groupsOf = async (leaderboardId: string, run: string) => (await rankings.groupsOfRun(tenantId, leaderboardId, run)).map((g) => rankingScope(tenantId, leaderboardId, run, g.group));
   const perBoard = await Promise.all(
     Object.entries(state.leaderboards).map(async ([leaderboardId, entry]) => {
       const runs = [...new Set([entry.run, ...entry.history.map((h) => h.run)])];
-      const perRun = await Promise.all(
-        runs.map(async (run) => {
-          const groups = new Set((await rankings.groupsOfRun(tenantId, leaderboardId, run)).map((g) => g.group));
-          if (run === entry.run) groups.add(entry.group);
-          return [...groups].map((group) => rankingScope(tenantId, leaderboardId, run, group));
-        }),
-      );
-      return perRun.flat();
+      const scopes = (await Promise.all(runs.map((run) => groupsOf(leaderboardId, run)))).flat();
+      scopes.push(rankingScope(tenantId, leaderboardId, entry.run, entry.group));
+      const config = configs.get(leaderboardId);
+      if (config && entry.history.length >= HISTORY_LIMIT) {
+        const oldest = runs.reduce((a, b) => (a < b ? a : b));
+        // From the leaderboard's start: events may be older than the user's creation (admin timestamps).
+        const earlier = runStartsBetween(config, config.start, oldest, MAX_EARLIER_RUNS).filter((run) => run < oldest);
+        for (const run of earlier) {
+          for (const scope of await groupsOf(leaderboardId, run)) if (await rankings.rankOf(scope, state.userId)) scopes.push(scope);
+        }
+      }
+      return scopes;
     }),
   );
   const streak = state.streakRanks !== null || state.streak !== null ? (["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", "")) : [];
-  return [...perBoard.flat(), ...streak];
+  return mergeScopes([...perBoard.flat(), ...streak], []);
 }
 
 function mergeScopes(a: readonly RankingScope[], b: readonly RankingScope[]): RankingScope[] {
