@@ -23,6 +23,8 @@ let server: TestServer;
 let receiver: WebhookReceiver;
 /** A fault to inject at a pipeline point (the crash test), or none. */
 let fault: ((point: PipelinePoint, attempt: number) => void) | null = null;
+/** An application key acting for the erased user. */
+let appKey: string;
 
 async function created(path: string, body: unknown[]): Promise<string[]> {
   const response = await server.rest("POST", path, { body });
@@ -92,6 +94,7 @@ beforeAll(async () => {
     [ERASED, 1, 3],
     ["alice", 2, 2],
   ]);
+  appKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: ERASED }] })).body.created[0].key;
   await play(ERASED, 10);
   for (const [userId, lessonsDone] of OTHERS) await play(userId, lessonsDone);
   // More idempotency keys than a user document keeps: the older ones move to their collection.
@@ -153,6 +156,7 @@ describe("erasing a user", () => {
     const summaryBefore = (await server.rest("GET", "/v1/points/coins/summary")).body as Array<{ users: number }>;
     expect(summaryBefore.reduce((sum, r) => sum + r.users, 0)).toBe(4);
     expect((await documentsNaming(ERASED)).length).toBeGreaterThan(0);
+    expect((await server.rest("GET", `/v1/users/${ERASED}`, { apiKey: appKey })).status).toBe(200);
 
     expect(await server.rest("DELETE", `/admin/v1/users/${ERASED}`)).toEqual({ status: 200, body: { id: ERASED, erased: true } });
 
@@ -179,8 +183,9 @@ describe("erasing a user", () => {
     expect((await server.rest("GET", "/v1/achievements")).body.map((a: { completions: number; rarity: number }) => [a.completions, a.rarity])).toEqual([[3, 100]]);
     const summaryAfter = (await server.rest("GET", "/v1/points/coins/summary")).body as Array<{ users: number }>;
     expect(summaryAfter.reduce((sum, r) => sum + r.users, 0)).toBe(3);
-    // No document in any collection names them.
+    // No document in any collection names them; their application key acts for no one.
     expect(await documentsNaming(ERASED)).toEqual([]);
+    await expect.poll(async () => (await server.rest("GET", `/v1/users/${ERASED}`, { apiKey: appKey })).status, { timeout: 5_000 }).toBe(401);
   }, 60_000);
 
   it("is idempotent: erasing again, or a user never seen, succeeds with erased false", async () => {

@@ -115,7 +115,7 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
  * What is stored about the user outside their document and the rankings. Keyed by `_id` where the
  * key follows from the user alone (the pending-outbox marker); the rest needs a query on a field
  * (a scan of the collection on FerretDB, see docs/privacy.md): idempotency records moved out of
- * the document, streak pause owners, due-minute entries (pending work only), webhook deliveries
+ * the document, streak pause owners, application keys acting for the user, due-minute entries (pending work only), webhook deliveries
  * whose payload names the user (with their ready markers; not `user.deleted`) and events of
  * unfinished batches.
  */
@@ -126,6 +126,8 @@ async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: 
     c.idempotencyKeys.deleteMany({ tenantId, userId }),
     c.pendingOutboxes.deleteOne({ _id: key }),
     c.streakPauseOwners.deleteMany({ tenantId, userId }),
+    // Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second.
+    c.apiKeys.deleteMany({ kind: "application", tenantId, userId }),
     c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
     c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
     eraseWebhookDeliveries(ctx, tenantId, userId),
