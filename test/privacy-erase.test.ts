@@ -190,7 +190,11 @@ describe("erasing a user", () => {
 
   it("is idempotent: erasing again, or a user never seen, succeeds with erased false", async () => {
     expect(await server.rest("DELETE", `/admin/v1/users/${ERASED}`)).toEqual({ status: 200, body: { id: ERASED, erased: false } });
+    // A user never seen holds nothing; a key made for the ID goes.
+    const keyOfUnseen = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "never-seen" }] })).body.created[0].key;
     expect(await server.client("grpc").privacy.eraseUser({ id: "never-seen" })).toMatchObject({ id: "never-seen", erased: false });
+    expect(await documentsNaming("never-seen")).toEqual([]);
+    await expect.poll(async () => (await server.rest("GET", "/v1/users/never-seen", { apiKey: keyOfUnseen })).status, { timeout: 5_000 }).toBe(401);
     expect((await ranking("lessons-board")).length).toBe(3);
   });
 

@@ -27,13 +27,17 @@ const MAX_EARLIER_RUNS = 2_000;
  * with the deletion of the user's document (once: only the call that deleted it updates them).
  *
  * Idempotent: a user the tenant does not hold (never seen or erased already) answers
- * `{ erased: false }` and changes nothing.
+ * `{ erased: false }`; only application keys made for the ID are deleted then.
  */
 export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<{ erased: boolean }> {
   return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
     const { users, userErasures } = ctx.database.collections;
     const [unfinished, stored] = await Promise.all([findErasure(userErasures, tenantId, userId), readStoredUser(users, tenantId, userId)]);
-    if (!unfinished && !stored) return { erased: false };
+    if (!unfinished && !stored) {
+      // Nothing held, but an application key may have been made for the ID (configuration: cheap).
+      await deleteApplicationKeys(ctx, tenantId, userId);
+      return { erased: false };
+    }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
     const scopes = mergeScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, stored.state) : []);
     const erasure: UserErasureDocument = { _id: erasureId(tenantId, userId), tenantId, userId, started: unfinished?.started ?? ctx.now(), scopes };
@@ -126,13 +130,17 @@ async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: 
     c.idempotencyKeys.deleteMany({ tenantId, userId }),
     c.pendingOutboxes.deleteOne({ _id: key }),
     c.streakPauseOwners.deleteMany({ tenantId, userId }),
-    // Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second.
-    c.apiKeys.deleteMany({ kind: "application", tenantId, userId }),
+    deleteApplicationKeys(ctx, tenantId, userId),
     c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
     c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
     eraseWebhookDeliveries(ctx, tenantId, userId),
     eraseBatchEvents(ctx, tenantId, userId),
   ]);
+}
+
+/** Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second. */
+async function deleteApplicationKeys(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  await ctx.database.collections.apiKeys.deleteMany({ kind: "application", tenantId, userId });
 }
 
 /**
