@@ -1,7 +1,10 @@
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { DomainError } from "../domain/errors.js";
 import type { BulkIssue } from "../domain/bulk.js";
 import type * as pb from "../gen/gamification/v1/privacy_admin_service_pb.js";
+import type * as appPb from "../gen/gamification/v1/application_service_pb.js";
+import type * as leaderboardPb from "../gen/gamification/v1/leaderboard_service_pb.js";
+import type * as pointsPb from "../gen/gamification/v1/points_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { eraseUser } from "../pipeline/erase-user.js";
 import { asJson, readStoredUserData } from "../pipeline/export-user.js";
@@ -10,6 +13,8 @@ import { issueToProto } from "./convert.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { createLeaderboardMethods } from "./leaderboard-service.js";
 import { createPointsMethods } from "./points-service.js";
+
+type Init<T extends DescMessage> = MessageInitShape<T>;
 
 /** The most a read returns of what it lists (awards, history): an export asks for all it keeps. */
 const ALL_KEPT = 100;
@@ -23,7 +28,6 @@ export function createPrivacyAdminMethods(services: ServiceContext): Record<stri
   const app = createApplicationMethods(services);
   const points = createPointsMethods(services);
   const leaderboards = createLeaderboardMethods(services);
-  type Read = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- the read methods' init shapes
   return {
     async eraseUser(req: pb.EraseUserRequest, scope: CallScope): Promise<MessageInitShape<typeof pb.EraseUserResponseSchema>> {
       const { erased } = await eraseUser(services, scope.tenantId, req.id);
@@ -49,6 +53,7 @@ export function createPrivacyAdminMethods(services: ServiceContext): Record<stri
     async exportUser(req: pb.ExportUserRequest, scope: CallScope): Promise<MessageInitShape<typeof pb.ExportUserResponseSchema>> {
       const id = req.id;
       const stored = await readStoredUserData(services, scope.tenantId, id);
+      // The read methods are typed loosely (ScopedMethod); each answers its response's init shape.
       const [user, metrics, achievements, streak, preferences, pointsReads, boardReads] = (await Promise.all([
         app.getUser!({ id }, scope),
         app.listUserMetrics!({ id }, scope),
@@ -57,15 +62,23 @@ export function createPrivacyAdminMethods(services: ServiceContext): Record<stri
         app.getUserPreferences!({ id }, scope),
         readEach(stored.pointsSystemKeys, (key) => points.getUserPoints!({ id, key, awards: ALL_KEPT }, scope)),
         readEach(stored.leaderboardKeys, (key) => leaderboards.getUserLeaderboard!({ id, key, numEvents: ALL_KEPT }, scope)),
-      ])) as [Read, Read, Read, Read, Read, Read[], Read[]];
+      ])) as [
+        Init<typeof appPb.GetUserResponseSchema>,
+        Init<typeof appPb.ListUserMetricsResponseSchema>,
+        Init<typeof appPb.ListUserAchievementsResponseSchema>,
+        Init<typeof appPb.GetUserStreakResponseSchema>,
+        Init<typeof appPb.GetUserPreferencesResponseSchema>,
+        Array<Init<typeof pointsPb.GetUserPointsResponseSchema>>,
+        Array<Init<typeof leaderboardPb.GetUserLeaderboardResponseSchema>>,
+      ];
       return {
         user: user.user,
         metrics: metrics.metrics,
         achievements: achievements.achievements,
         streak: streak.streak,
         preferences: preferences.preferences,
-        points: pointsReads.map((r) => r.points),
-        leaderboards: boardReads.map((r) => r.leaderboard),
+        points: pointsReads.flatMap((r) => (r.points ? [r.points] : [])),
+        leaderboards: boardReads.flatMap((r) => (r.leaderboard ? [r.leaderboard] : [])),
         state: asJson(stored.state),
         idempotencyRecords: stored.idempotencyRecords,
         webhookDeliveries: stored.webhookDeliveries,
