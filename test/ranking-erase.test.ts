@@ -67,6 +67,38 @@ describe("erasing a participant from a ranking", () => {
     expect((await store.page(scope, 0, 1000)).participants).toBe(300);
   }, 120_000);
 
+  it("cut short after its commit, leaves nothing naming them once repeated (by a restarted process)", async () => {
+    const scope: RankingScope = { tenantId: TENANT, leaderboardId: "lb-crash", run: "", group: "" };
+    const limits = { limits: { max: 24, min: 6 }, garbageBatch: 1000 };
+    const store = createLeaderboardRankings(collections, limits);
+    for (let i = 0; i < 100; i++) await store.upsertEntry(scope, `user-${i}`, i, new Date(T0));
+    for (const [step, value] of [10, 50, 90].entries()) await store.upsertEntry(scope, ERASED, value, new Date(T0 + step + 1));
+    // The process dies right after the erasure's commit: earlier versions not stripped, chunks not deleted.
+    let crashed = false;
+    const crashing = new Proxy(collections.rankings, {
+      get(target, property) {
+        if (property === "updateOne")
+          return (...args: Parameters<typeof target.updateOne>) => {
+            if ("$unset" in (args[1] as object) && !crashed) {
+              crashed = true;
+              return Promise.reject(new Error("simulated crash"));
+            }
+            return target.updateOne(...args);
+          };
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const dying = createLeaderboardRankings({ ...collections, rankings: crashing }, limits);
+    await expect(dying.eraseEntry(scope, ERASED)).rejects.toThrow("simulated crash");
+    expect(await documentsNaming(scope.leaderboardId, ERASED)).not.toEqual([]);
+
+    const restarted = createLeaderboardRankings(collections, limits);
+    expect(await restarted.eraseEntry(scope, ERASED)).toMatchObject({ changed: false });
+    expect(await documentsNaming(scope.leaderboardId, ERASED)).toEqual([]);
+    expect((await restarted.page(scope, 0, 200)).entries.map((e) => e.userId)).toEqual(Array.from({ length: 100 }, (_, i) => `user-${99 - i}`));
+  }, 60_000);
+
   it("writes nothing for a ranking that does not exist", async () => {
     const store = createLeaderboardRankings(collections);
     const scope: RankingScope = { tenantId: TENANT, leaderboardId: "lb-none", run: "", group: "" };

@@ -678,6 +678,13 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       throw new StaleRead();
     }
     const version = root.version + 1;
+    // Every chunk document the earlier versions named goes: listed as the new version's garbage too,
+    // so an erasure cut short after this commit deletes them when it is repeated.
+    const named = [...root.rank.ids, ...root.users.ids].flatMap((id) => {
+      const { base, patch } = chunkParts(id);
+      return patch === null ? [base] : [base, patch];
+    });
+    const freed = [...new Set([...named, ...(root.indexBase === null ? [] : [root.indexBase]), ...root.garbage])];
     const committed: RankingDocument = {
       _id: rootId(key, version),
       ...scopeFields(scope),
@@ -685,7 +692,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       participants: keptRank.length,
       rank: packIndex(rank.index),
       users: packIndex(users.index),
-      garbage: "",
+      garbage: freed.join(" "),
       createdAt: new Date(),
       oldest: root.oldest,
     };
@@ -704,11 +711,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const earlier = Array.from({ length: root.version - root.oldest + 1 }, (_, i) => root.oldest + i);
     const tombstone = { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: new Date() } } as const;
     await Promise.all(earlier.map((v) => rankings.updateOne({ _id: rootId(key, v) }, tombstone)));
-    const named = [...root.rank.ids, ...root.users.ids].flatMap((id) => {
-      const { base, patch } = chunkParts(id);
-      return patch === null ? [base] : [base, patch];
-    });
-    await deleteChunks([...new Set([...named, ...(root.indexBase === null ? [] : [root.indexBase]), ...root.garbage])]);
+    await deleteChunks(freed);
     const position = line === null ? null : ranked.indexOf(line) + 1;
     const was = line === null ? null : parseRankLine(line);
     return [{ ...none, changed: line !== null, previousPosition: position, previousRank: position, previousValue: was?.value ?? null, participants: keptRank.length }];
