@@ -643,6 +643,12 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     return withThresholds(changes, ops, ranks, rank.index);
   }
 
+  /** A sorted list written whole (bulk loads, erasures): chunks filled to three quarters, and their index. */
+  function wholeList(sorted: readonly string[], keyOf: ((line: string) => string) | undefined, newId: () => string) {
+    const chunks = chunkSortedLines(sorted, Math.floor((limits.max * 3) / 4), keyOf).map((c) => ({ ...c, id: newId() }));
+    return { chunks, index: { ids: chunks.map((c) => c.id), fences: chunks.map((c) => c.fence), counts: chunks.map((c) => c.lines.length) } };
+  }
+
   /**
    * One attempt to erase a participant (see `eraseEntry`); null when another writer committed first.
    * Reads every chunk of the latest version, writes the ranking without the participant as whole
@@ -663,13 +669,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const ranked = rankLines.flat();
     const keptRank = line === null ? ranked : ranked.filter((l) => l !== line);
     const keptUsers = userLines.flat().filter((l) => l !== userLine);
-    const fill = Math.floor((limits.max * 3) / 4);
-    const build = (sorted: string[], keyOf: ((l: string) => string) | undefined, newId: () => string) => {
-      const chunks = chunkSortedLines(sorted, fill, keyOf).map((c) => ({ ...c, id: newId() }));
-      return { chunks, index: { ids: chunks.map((c) => c.id), fences: chunks.map((c) => c.fence), counts: chunks.map((c) => c.lines.length) } };
-    };
-    const rank = build(keptRank, undefined, newRankChunkId);
-    const users = build(keptUsers, userKeyOf, newUserChunkId);
+    const rank = wholeList(keptRank, undefined, newRankChunkId);
+    const users = wholeList(keptUsers, userKeyOf, newUserChunkId);
     const chunkDoc = (c: { id: string; lines: string[] }): ChunkDocument => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") });
     await Promise.all([insertRankChunks(rank.chunks.map(chunkDoc)), insertUserChunks(users.chunks.map(chunkDoc))]);
     const written = [...rank.chunks, ...users.chunks].map((c) => c.id);
@@ -892,14 +893,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       if ((await loadRoot(key)).version !== 0) throw new Error(`bulkLoad needs an empty ranking; ${key} has one`);
       const lines = standings.map(rankLine).sort();
       for (let i = 1; i < lines.length; i++) if (lines[i] === lines[i - 1]) throw new Error(`bulkLoad: a participant is listed twice`);
-      const fill = Math.floor((limits.max * 3) / 4);
       const byUser = lines.map(userLine).sort();
-      const build = (sorted: string[], keyOf: ((line: string) => string) | undefined, newId: () => string) => {
-        const chunks = chunkSortedLines(sorted, fill, keyOf).map((c) => ({ ...c, id: newId() }));
-        return { chunks, index: { ids: chunks.map((c) => c.id), fences: chunks.map((c) => c.fence), counts: chunks.map((c) => c.lines.length) } };
-      };
-      const rank = build(lines, undefined, newRankChunkId);
-      const user = build(byUser, userKeyOf, newUserChunkId);
+      const rank = wholeList(lines, undefined, newRankChunkId);
+      const user = wholeList(byUser, userKeyOf, newUserChunkId);
       const write = async (collection: Collection<ChunkDocument>, chunks: Array<{ id: string; lines: string[] }>) => {
         for (let i = 0; i < chunks.length; i += 50) {
           await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") })));
