@@ -2,6 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import type { PipelinePoint } from "../src/pipeline/context.js";
+import { DEFAULT_SCOPE } from "../src/domain/tenant.js";
 import { finishUnfinishedErasures } from "../src/pipeline/erase-user.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "./helpers/webhook-receiver.js";
@@ -196,6 +197,25 @@ describe("erasing a user", () => {
     expect(await documentsNaming("never-seen")).toEqual([]);
     await expect.poll(async () => (await server.rest("GET", "/v1/users/never-seen", { apiKey: keyOfUnseen })).status, { timeout: 5_000 }).toBe(401);
     expect((await ranking("lessons-board")).length).toBe(3);
+  });
+
+  it("empties the user's events in batches not processed yet, keeping the others in place", async () => {
+    await play("batched", 1);
+    const c = server.service.context.database.collections;
+    // A batch as stored just before its batch document (a marker younger than the worker's grace is left alone).
+    const events = [
+      { key: "lessons", user: { id: "alice" }, value: 1, attributes: [] },
+      { key: "lessons", user: { id: "batched", name: "B" }, value: 2, attributes: [{ key: "k", value: "v" }], idempotencyKey: "b-1" },
+    ];
+    await c.metricEventBatchEvents.insertOne({ _id: "batch-erase", tenantId: DEFAULT_SCOPE, events, created: new Date() });
+    await c.metricEventBatchQueue.insertOne({ _id: "batch-erase", created: new Date(), at: new Date() });
+    try {
+      expect((await server.rest("DELETE", "/admin/v1/users/batched")).body.erased).toBe(true);
+      expect((await c.metricEventBatchEvents.findOne({ _id: "batch-erase" }))?.events).toEqual([events[0], { key: "lessons", user: { id: "" }, value: 0, attributes: [] }]);
+    } finally {
+      await c.metricEventBatchQueue.deleteOne({ _id: "batch-erase" });
+      await c.metricEventBatchEvents.deleteOne({ _id: "batch-erase" });
+    }
   });
 
   it("erases in bulk, reporting users there was nothing to erase", async () => {

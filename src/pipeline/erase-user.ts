@@ -39,7 +39,7 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
       return { erased: false };
     }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
-    const scopes = mergeScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, stored.state) : []);
+    const scopes = uniqueScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, stored.state) : []);
     const erasure: UserErasureDocument = { _id: erasureId(tenantId, userId), tenantId, userId, started: unfinished?.started ?? ctx.now(), scopes };
     await saveErasure(userErasures, erasure);
     await ctx.atPipelinePoint?.("erase-step", 1);
@@ -99,11 +99,12 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
     }),
   );
   const streak = state.streakRanks !== null || state.streak !== null ? (["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", "")) : [];
-  return mergeScopes([...perBoard.flat(), ...streak], []);
+  return uniqueScopes(...perBoard, streak);
 }
 
-function mergeScopes(a: readonly RankingScope[], b: readonly RankingScope[]): RankingScope[] {
-  const byKey = new Map([...a, ...b].map((s) => [JSON.stringify([s.leaderboardId, s.run, s.group]), s]));
+/** The scopes of the lists, each once. */
+function uniqueScopes(...lists: ReadonlyArray<readonly RankingScope[]>): RankingScope[] {
+  const byKey = new Map(lists.flat().map((s) => [JSON.stringify([s.leaderboardId, s.run, s.group]), s]));
   return [...byKey.values()];
 }
 
@@ -119,9 +120,9 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
  * What is stored about the user outside their document and the rankings. Keyed by `_id` where the
  * key follows from the user alone (the pending-outbox marker); the rest needs a query on a field
  * (a scan of the collection on FerretDB, see docs/privacy.md): idempotency records moved out of
- * the document, streak pause owners, application keys acting for the user, due-minute entries (pending work only), webhook deliveries
- * whose payload names the user (with their ready markers; not `user.deleted`) and events of
- * unfinished batches.
+ * the document, streak pause owners, application keys acting for the user, due-minute entries
+ * (pending work only), webhook deliveries whose payload names the user (with their ready markers;
+ * not `user.deleted`) and events of unfinished batches.
  */
 async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const c = ctx.database.collections;
