@@ -38,6 +38,7 @@ const ALLOWED_SCANS: Record<string, string> = {
   metric_event_batch_queue: "pending work: batches not completed",
   achievement_stats: "bounded by configuration: a counter per tenant and per achievement (deleted with the tenant)",
   leaderboard_announcements: "bounded by configuration: per leaderboard run and group announced, read per tenant",
+  user_erasures: "pending work: user erasures a crash left unfinished (read at start-up)",
 };
 
 /**
@@ -47,6 +48,13 @@ const ALLOWED_SCANS: Record<string, string> = {
 const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId}": "points summary and achievement backdating walk the tenant's users",
   "users find {tenantId,attributes.*}": "points summary filtered by user attributes",
+  // Erasing and exporting a user (docs/privacy.md): rare admin calls that look for what the user's
+  // document cannot list (records and deliveries keyed by their own IDs).
+  "idempotency_keys find {tenantId,userId}": "a user export reads the idempotency records moved out of the user's document",
+  "idempotency_keys delete {tenantId,userId}": "a user erasure deletes the idempotency records moved out of the user's document",
+  "streak_pause_owners delete {tenantId,userId}": "a user erasure deletes the owners of the user's pauses, past ones included",
+  "webhook_deliveries find {tenantId}": "a user export or erasure finds the deliveries whose payload names the user",
+  "metric_event_batches find {tenantId}": "a user erasure removes the user's ID from stored batch error messages",
 };
 
 let database: TestDatabase;
@@ -232,6 +240,9 @@ describe("query audit", () => {
         await ok("GET", `/admin/v1/webhooks/${endpoint.id}/deliveries/${deliveries[0].messageId}`);
         await ok("GET", `/admin/v1/webhook-messages/${deliveries[0].messageId}/deliveries`);
       }
+      // Privacy operations: export and erase a user.
+      await ok("GET", "/admin/v1/users/u3/export");
+      await ok("DELETE", "/admin/v1/users/u3");
       // The scheduler and the other background loops run on their own timers: let a few rounds pass.
       await service.context.database.collections.leases.findOne({ _id: "scheduler:users" });
       await expect.poll(() => commands.some((c) => filtersOf(c)?.collection === "due_users"), { timeout: 30_000 }).toBe(true);

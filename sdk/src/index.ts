@@ -10,6 +10,7 @@ import { PointsService } from "./gen/gamification/v1/points_service_pb.js";
 import { StreakAdminService } from "./gen/gamification/v1/streak_admin_service_pb.js";
 import { SettingsAdminService } from "./gen/gamification/v1/settings_admin_service_pb.js";
 import { WebhookAdminService } from "./gen/gamification/v1/webhook_admin_service_pb.js";
+import { PrivacyAdminService } from "./gen/gamification/v1/privacy_admin_service_pb.js";
 
 export * from "./gen/gamification/v1/achievement_admin_service_pb.js";
 export * from "./gen/gamification/v1/achievement_pb.js";
@@ -66,6 +67,8 @@ export interface GamificationClient {
   webhooks: Client<typeof WebhookAdminService>;
   /** Account settings (branding, experimentation, aggregation) and environments; needs an admin key. */
   settings: Client<typeof SettingsAdminService>;
+  /** Privacy operations (admin key): erase and export a user. */
+  privacy: Client<typeof PrivacyAdminService>;
 }
 
 /** Creates typed clients for both APIs that send `X-API-KEY` (and `Tenant-ID`) on every call. */
@@ -92,5 +95,6 @@ export function createClient(options: ClientOptions): GamificationClient {
     pointsReads: createConnectClient(PointsService, transport),
     webhooks: createConnectClient(WebhookAdminService, transport),
     settings: createConnectClient(SettingsAdminService, transport),
+    privacy: createConnectClient(PrivacyAdminService, transport),
   };
 }

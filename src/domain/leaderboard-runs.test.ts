@@ -10,6 +10,7 @@ import {
   runFinalAt,
   runOf,
   runOnDate,
+  runStartsBetween,
   statusOf,
   type LeaderboardCalendar,
 } from "./leaderboard-runs.js";
@@ -187,5 +188,18 @@ describe("currentRun", () => {
     expect(nextRunStart(board({ ...weekly, end: "2026-01-15" }), "2026-01-12")).toBeNull();
     expect(nextRunStart(board({ ...weekly, end: "2026-01-18" }), "2026-01-12")).toBeNull();
     expect(nextRunStart(board(), "2026-01-05")).toBeNull();
+  });
+});
+
+describe("runStartsBetween: the runs holding any date of a span", () => {
+  it.each<[string, LeaderboardCalendar, string, string, number, string[]]>([
+    ["weekly, a span across three runs", weekly, "2026-01-10", "2026-01-20", 10, ["2026-01-05", "2026-01-12", "2026-01-19"]],
+    ["from before the start", weekly, "2025-12-01", "2026-01-06", 10, ["2026-01-05"]],
+    ["at most `limit`, the oldest", weekly, "2026-01-05", "2026-03-01", 2, ["2026-01-05", "2026-01-12"]],
+    ["a perpetual leaderboard has one run", board(), "2026-01-01", "2027-01-01", 10, ["2026-01-05"]],
+    ["none after the end", board({ runUnit: "day", runInterval: 1, end: "2026-01-06" }), "2026-01-07", "2026-01-09", 10, []],
+    ["cut at the end", board({ runUnit: "day", runInterval: 1, end: "2026-01-06" }), "2026-01-01", "2026-01-09", 10, ["2026-01-05", "2026-01-06"]],
+  ])("%s", (_case, config, from, to, limit, expected) => {
+    expect(runStartsBetween(config, from, to, limit)).toEqual(expected);
   });
 });

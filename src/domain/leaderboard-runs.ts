@@ -195,3 +195,14 @@ export function statusOf(config: LeaderboardCalendar & Pick<LeaderboardSettings,
   if (config.end !== null && now.getTime() >= utcMillis(config.end) + DAY_MS + LATEST_OFFSET_MS) return "finished";
   return "active";
 }
+
+/**
+ * The first days of the runs holding any date from `from` to `to` (YYYY-MM-DD), oldest first, at
+ * most `limit` of them: the runs a user may have taken part in over a span of time.
+ */
+export function runStartsBetween(config: LeaderboardCalendar, from: string, to: string, limit: number): string[] {
+  const first = runOnDate(config, from < config.start ? config.start : from);
+  const starts: string[] = [];
+  for (let start = first?.runStart ?? null; start !== null && start <= to && starts.length < limit; start = nextRunStart(config, start)) starts.push(start);
+  return starts;
+}

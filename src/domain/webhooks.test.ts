@@ -11,6 +11,7 @@ import {
   classifyStatus,
   createMessage,
   decideBoostNotices,
+  bodyNamesUser,
   DEFAULT_RETRY_SCHEDULE_MS,
   deterministicMessageId,
   isoTime,
@@ -365,5 +366,19 @@ describe("boost announcements", () => {
       { type: "points.boost_finished", at: archivedAt },
     ]);
     expect(decideBoostNotices(boost({ archived: true }), { started: false }, at("2026-05-01T12:00:00Z"))).toEqual({ announce: [], markStarted: true, markFinished: true });
+  });
+});
+
+describe("bodyNamesUser", () => {
+  const body = (payload: object) => JSON.stringify({ type: "x", id: "msg_1", tenantId: "acme", timestamp: "2026-01-01T00:00:00Z", ...payload });
+  it.each([
+    ["a user payload", body({ user: { id: "u1", name: "acme" } }), "u1", true],
+    ["a ranking line", body({ leaderboard: { key: "k", rankings: [{ userId: "u2", rank: 1 }, { userId: "u1", rank: 2 }] } }), "u1", true],
+    ["a boost's user", body({ boost: { id: "b", userId: "u1" } }), "u1", true],
+    ["another user", body({ user: { id: "u10" } }), "u1", false],
+    ["the same text in another field (the tenant's ID, a name)", body({ user: { id: "u2", name: "acme" } }), "acme", false],
+    ["not JSON", "u1", "u1", false],
+  ])("%s", (_case, json, userId, expected) => {
+    expect(bodyNamesUser(json, userId)).toBe(expected);
   });
 });

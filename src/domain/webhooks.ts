@@ -52,6 +52,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "emails.reactivation_due",
   "emails.streak_reminder_due",
   "emails.achievement_due",
+  "user.deleted",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -197,6 +198,8 @@ export interface WebhookPayloads {
   "emails.reactivation_due": { user: UserPayload; reactivation: { messageNumber: number; daysSinceLastActive: number } };
   "emails.streak_reminder_due": { user: UserPayload; streak: StreakReadPayload };
   "emails.achievement_due": { user: UserPayload; achievement: Record<string, Json> };
+  /** A user was erased (DELETE /admin/v1/users/{id}, docs/privacy.md): their ID only. */
+  "user.deleted": { user: { id: string } };
 }
 
 /** The reference `StreakResponse` (the streak read), as JSON. */
@@ -317,6 +320,25 @@ export function messageIdFrom(uuid: string): string {
 /** A deterministic message ID for a fact that must be announced once (e.g. "boost X started"). */
 export function deterministicMessageId(fact: string): string {
   return `msg_${createHash("sha256").update(fact).digest("hex").slice(0, 32)}`;
+}
+
+/**
+ * Whether a webhook body names the user: a `user` object with their `id`, or a `userId` field (a
+ * leaderboard's rankings, a boost), anywhere in it. Structural, so an ID that happens to equal some
+ * other value (a tenant's ID, a level's key) matches nothing else.
+ */
+export function bodyNamesUser(json: string, userId: string): boolean {
+  if (!json.includes(JSON.stringify(userId).slice(1, -1))) return false; // cheap first test
+  const names = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(names);
+    if (value === null || typeof value !== "object") return false;
+    return Object.entries(value).some(([key, v]) => (key === "userId" && v === userId) || (key === "user" && (v as { id?: unknown } | null)?.id === userId) || names(v));
+  };
+  try {
+    return names(JSON.parse(json));
+  } catch {
+    return false;
+  }
 }
 
 /**

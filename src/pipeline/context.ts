@@ -7,8 +7,9 @@ import type { SecretCodec } from "../store/webhook-secrets.js";
  * Named points of the event pipeline where tests inject faults (a crash, a concurrent write).
  * "batch-progress": batch processing, just before a batch's progress is saved.
  * "after-outbox-handover": webhook messages were copied to deliveries, not yet removed from the user.
+ * "erase-step": a user erasure finished step 1 (planned), 2 (user deleted) or 3 (rankings erased).
  */
-export type PipelinePoint = "before-user-write" | "after-user-write" | "after-idempotency-flush" | "batch-progress" | "after-outbox-handover";
+export type PipelinePoint = "before-user-write" | "after-user-write" | "after-idempotency-flush" | "batch-progress" | "after-outbox-handover" | "erase-step";
 
 /** How webhooks are delivered (see pipeline/webhook-worker.ts); every field has a default. */
 export interface WebhookOptions {

@@ -33,6 +33,9 @@ import { runDueWork } from "../pipeline/due-work.js";
 import { createScheduler, schedulerLagMs } from "../pipeline/scheduler.js";
 import { createWebhookWorker } from "../pipeline/webhook-worker.js";
 import { createWebhookAdminMethods } from "../api/webhook-admin-service.js";
+import { createPrivacyAdminMethods } from "../api/privacy-admin-service.js";
+import { PrivacyAdminService, file_gamification_v1_privacy_admin_service } from "../gen/gamification/v1/privacy_admin_service_pb.js";
+import { finishUnfinishedErasures } from "../pipeline/erase-user.js";
 import { WebhookAdminService, file_gamification_v1_webhook_admin_service } from "../gen/gamification/v1/webhook_admin_service_pb.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../domain/webhooks.js";
 import { createSecretCodec } from "../store/webhook-secrets.js";
@@ -201,6 +204,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     { service: PointsService, methods: createPointsMethods(context), options: { adminOnly: false }, file: file_gamification_v1_points_service },
     { service: LeaderboardService, methods: createLeaderboardMethods(context), options: { adminOnly: false }, file: file_gamification_v1_leaderboard_service },
     { service: WebhookAdminService, methods: createWebhookAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_webhook_admin_service },
+    { service: PrivacyAdminService, methods: createPrivacyAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_privacy_admin_service },
     {
       service: SettingsAdminService,
       methods: createSettingsAdminMethods(context),
@@ -262,6 +266,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const scheduler = createScheduler(context, logger, { work: runDueWork });
   scheduler.start();
   webhookWorker.start();
+  // Erasures a crash cut short are finished (each also finishes when the user is erased again).
+  void finishUnfinishedErasures(context, logger).catch((error) => logger.error({ err: error }, "could not finish unfinished user erasures"));
   workersRunning = true;
   let closing: Promise<void> | null = null;
   return {

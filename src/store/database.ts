@@ -17,6 +17,7 @@ import type { StreakPauseOwnerDocument } from "./streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./users.js";
 import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument, WebhookEndpointLogDocument, WebhookReadyDocument } from "./webhooks.js";
 import type { KeyedBucketDocument } from "./keyed-buckets.js";
+import type { UserErasureDocument } from "./user-erasures.js";
 
 /** A tenant's account settings (domain/settings.ts), read and written by `_id` only. */
 export interface AccountSettingsDocument extends AccountSettings {
@@ -90,6 +91,8 @@ export interface Collections {
   webhookDue: Collection<KeyedBucketDocument>;
   /** Finished deliveries whose retention ends, by day (keyed buckets). */
   webhookPurge: Collection<KeyedBucketDocument>;
+  /** Erasures of users not finished yet (pending work; see store/user-erasures.ts). */
+  userErasures: Collection<UserErasureDocument>;
 }
 
 export interface Database {
@@ -153,6 +156,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     webhookEndpointLog: db.collection("webhook_endpoint_log"),
     webhookDue: db.collection("webhook_due"),
     webhookPurge: db.collection("webhook_purge"),
+    userErasures: db.collection("user_erasures"),
   };
   await createIndexes(collections);
   await ensureStatsBaseline(collections.achievementStats, collections.users);
@@ -201,6 +205,8 @@ async function createIndexes(c: Collections): Promise<void> {
     // Delivery work and the Admin API's listings reach deliveries by _id (webhook_ready, keyed buckets,
     // the endpoint log); this serves deleting an endpoint's deliveries.
     c.webhookDeliveries.createIndex({ tenantId: 1, endpointId: 1 }, { name: "tenant_endpoint" }),
+    // Erasing or exporting a user finds the idempotency records moved out of their document.
+    c.idempotencyKeys.createIndex({ tenantId: 1, userId: 1 }, { name: "tenant_user" }),
   ]);
 }
 

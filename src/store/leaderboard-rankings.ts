@@ -201,6 +201,13 @@ export interface LeaderboardRankings {
   upsertEntry(scope: RankingScope, userId: string, value: DecimalString | number, at: Date, options?: WriteOptions): Promise<EntryChange>;
   /** Takes a participant out of the ranking. */
   removeEntry(scope: RankingScope, userId: string, options?: WriteOptions): Promise<EntryChange>;
+  /**
+   * Takes a participant out of the ranking and leaves no stored document naming them (erasing a
+   * user): the ranking is written again whole (no chunk patch keeps their old lines, no fence is
+   * cut from their ID), every earlier version is stripped to a tombstone and every chunk it named
+   * is deleted. Costs a read and a write of the whole ranking; repeating it is harmless.
+   */
+  eraseEntry(scope: RankingScope, userId: string): Promise<EntryChange>;
   /** A participant's position and standing, or null when they are not in the ranking. */
   rankOf(scope: RankingScope, userId: string): Promise<(RankedStanding & { participants: number }) | null>;
   /** Participants at positions `offset + 1` to `offset + limit`, in order. */
@@ -276,6 +283,8 @@ interface RootState {
 
 interface Operation {
   userId: string;
+  /** Erase (see `eraseEntry`): committed alone. */
+  erase?: boolean;
   /** null: remove. */
   value: DecimalString | null;
   valueCode: string | null;
@@ -634,6 +643,81 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     return withThresholds(changes, ops, ranks, rank.index);
   }
 
+  /** A sorted list written whole (bulk loads, erasures): chunks filled to three quarters, and their index. */
+  function wholeList(sorted: readonly string[], keyOf: ((line: string) => string) | undefined, newId: () => string) {
+    const chunks = chunkSortedLines(sorted, Math.floor((limits.max * 3) / 4), keyOf).map((c) => ({ ...c, id: newId() }));
+    return { chunks, index: { ids: chunks.map((c) => c.id), fences: chunks.map((c) => c.fence), counts: chunks.map((c) => c.lines.length) } };
+  }
+
+  /**
+   * One attempt to erase a participant (see `eraseEntry`); null when another writer committed first.
+   * Reads every chunk of the latest version, writes the ranking without the participant as whole
+   * chunks (as `bulkLoad` does) under the next version, then strips every earlier version to a
+   * tombstone (a slow writer still holding one cannot insert over it) and deletes every chunk document
+   * they named: the ones the read version names (bases, patches, its index base) and its garbage
+   * (everything replaced and not yet deleted).
+   */
+  async function tryErase(scope: RankingScope, key: string, userId: string): Promise<EntryChange[] | null> {
+    const started = performance.now();
+    const root = await loadRoot(key);
+    const none: EntryChange = { userId, changed: false, previousPosition: null, position: null, previousRank: null, rank: null, previousValue: null, value: null, reachedAt: null, participants: root.participants };
+    if (root.version === 0) return [none];
+    const [rankLines, userLines] = await Promise.all([fetchChunks(rankChunks, root.rank.ids), fetchChunks(userChunks, root.users.ids)]);
+    const probe = userProbe(userId);
+    const userLine = userLines.flat().find((line) => line.startsWith(probe)) ?? null;
+    const line = userLine === null ? null : rankLineOfUserLine(userLine);
+    const ranked = rankLines.flat();
+    const keptRank = line === null ? ranked : ranked.filter((l) => l !== line);
+    const keptUsers = userLines.flat().filter((l) => l !== userLine);
+    const rank = wholeList(keptRank, undefined, newRankChunkId);
+    const users = wholeList(keptUsers, userKeyOf, newUserChunkId);
+    const chunkDoc = (c: { id: string; lines: string[] }): ChunkDocument => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") });
+    await Promise.all([insertRankChunks(rank.chunks.map(chunkDoc)), insertUserChunks(users.chunks.map(chunkDoc))]);
+    const written = [...rank.chunks, ...users.chunks].map((c) => c.id);
+    if (performance.now() - started > attemptMs) {
+      await deleteChunks(written);
+      throw new StaleRead();
+    }
+    const version = root.version + 1;
+    // Every chunk document the earlier versions named goes: listed as the new version's garbage too,
+    // so an erasure cut short after this commit deletes them when it is repeated.
+    const named = [...root.rank.ids, ...root.users.ids].flatMap((id) => {
+      const { base, patch } = chunkParts(id);
+      return patch === null ? [base] : [base, patch];
+    });
+    const freed = [...new Set([...named, ...(root.indexBase === null ? [] : [root.indexBase]), ...root.garbage])];
+    const committed: RankingDocument = {
+      _id: rootId(key, version),
+      ...scopeFields(scope),
+      version,
+      participants: keptRank.length,
+      rank: packIndex(rank.index),
+      users: packIndex(users.index),
+      garbage: freed.join(" "),
+      createdAt: new Date(),
+      oldest: root.oldest,
+    };
+    try {
+      await insertRoots([{ ...committed }]);
+    } catch (error) {
+      rootCache.delete(key);
+      if (!isDuplicateKeyError(error)) throw error;
+      await deleteChunks(written);
+      return null;
+    }
+    for (const c of [...rank.chunks, ...users.chunks]) chunkCache.set(c.id, c.lines);
+    rootCreated.set(committed._id, committed.createdAt!);
+    if (exclusive) rootCache.set(key, committed);
+    await moveHead(scope, key, version);
+    const earlier = Array.from({ length: root.version - root.oldest + 1 }, (_, i) => root.oldest + i);
+    const tombstone = { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: new Date() } } as const;
+    await Promise.all(earlier.map((v) => rankings.updateOne({ _id: rootId(key, v) }, tombstone)));
+    await deleteChunks(freed);
+    const position = line === null ? null : ranked.indexOf(line) + 1;
+    const was = line === null ? null : parseRankLine(line);
+    return [{ ...none, changed: line !== null, previousPosition: position, previousRank: position, previousValue: was?.value ?? null, participants: keptRank.length }];
+  }
+
   /**
    * The oldest superseded versions whose successor is older than `RETAIN_MS` (a few, in order from
    * `oldest`): the next commit deletes them.
@@ -687,7 +771,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const key = scopeKey(scope);
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
       try {
-        const changes = await tryCommit(scope, key, ops);
+        const changes = ops[0]?.erase ? await tryErase(scope, key, ops[0].userId) : await tryCommit(scope, key, ops);
         if (changes) return changes;
       } catch (error) {
         if (!(error instanceof StaleRead)) throw error;
@@ -702,7 +786,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   async function drain(scope: RankingScope, key: string, queue: Job[]): Promise<void> {
     await Promise.resolve(); // let writes submitted in the same tick join the first commit
     while (queue.length > 0) {
-      const jobs = queue.splice(0, batchSize);
+      // An erase is committed alone; other writes go in groups up to the next erase.
+      const erasing = queue.findIndex((job) => job.op.erase);
+      const jobs = queue.splice(0, erasing === 0 ? 1 : erasing > 0 ? Math.min(erasing, batchSize) : batchSize);
       try {
         const changes = await commit(
           scope,
@@ -754,6 +840,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       return submit(scope, { userId, value: null, valueCode: null, at: new Date(0), maxParticipants: writeOptions.maxParticipants });
     },
 
+    eraseEntry(scope, userId) {
+      return submit(scope, { userId, value: null, valueCode: null, at: new Date(0), erase: true });
+    },
+
     rankOf(scope, userId) {
       return read(async () => {
         const root = await loadRoot(scopeKey(scope));
@@ -803,14 +893,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       if ((await loadRoot(key)).version !== 0) throw new Error(`bulkLoad needs an empty ranking; ${key} has one`);
       const lines = standings.map(rankLine).sort();
       for (let i = 1; i < lines.length; i++) if (lines[i] === lines[i - 1]) throw new Error(`bulkLoad: a participant is listed twice`);
-      const fill = Math.floor((limits.max * 3) / 4);
       const byUser = lines.map(userLine).sort();
-      const build = (sorted: string[], keyOf: ((line: string) => string) | undefined, newId: () => string) => {
-        const chunks = chunkSortedLines(sorted, fill, keyOf).map((c) => ({ ...c, id: newId() }));
-        return { chunks, index: { ids: chunks.map((c) => c.id), fences: chunks.map((c) => c.fence), counts: chunks.map((c) => c.lines.length) } };
-      };
-      const rank = build(lines, undefined, newRankChunkId);
-      const user = build(byUser, userKeyOf, newUserChunkId);
+      const rank = wholeList(lines, undefined, newRankChunkId);
+      const user = wholeList(byUser, userKeyOf, newUserChunkId);
       const write = async (collection: Collection<ChunkDocument>, chunks: Array<{ id: string; lines: string[] }>) => {
         for (let i = 0; i < chunks.length; i += 50) {
           await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") })));

@@ -69,6 +69,15 @@ export function forgetCachedTenant(users: Collection<UserDocument>, tenantId: st
   for (const key of [...cache.keys()]) if (key.startsWith(`${tenantId}/`)) cache.delete(key);
 }
 
+/** Deletes a user's document (and forgets it in the cache); true when it existed. */
+export async function deleteUserDocument(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<boolean> {
+  const _id = userDocumentId(tenantId, userId);
+  caches.get(users)?.delete(_id);
+  const result = await users.deleteOne({ _id });
+  caches.get(users)?.delete(_id);
+  return result.deletedCount === 1;
+}
+
 export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const _id = userDocumentId(tenantId, userId);
   const cached = caches.get(users)?.get(_id);

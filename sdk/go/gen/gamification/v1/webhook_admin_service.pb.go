@@ -1644,12 +1644,12 @@ const file_gamification_v1_webhook_admin_service_proto_rawDesc = "" +
 	"\f_descriptionB\x12\n" +
 	"\x10_disabled_reasonB\t\n" +
 	"\a_secretB\x1a\n" +
-	"\x18_previous_secret_expires\"\xab\x05\n" +
+	"\x18_previous_secret_expires\"\xb9\x05\n" +
 	"\x19CreateWebhookEndpointItem\x12\x1c\n" +
 	"\x03url\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x10R\x03url\x12/\n" +
-	"\vdescription\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xe8\aH\x00R\vdescription\x88\x01\x01\x12\xb5\x03\n" +
-	"\vevent_types\x18\x03 \x03(\tB\x93\x03\xbaH\x8f\x03\x92\x01\x8b\x03\b\x01\x10\x12\x18\x01\"\x82\x03r\xff\x02R\x15achievement.completedR\x0epoints.changedR\x14points.level_changedR\x14points.boost_startedR\x15points.boost_finishedR\x0estreak.startedR\x0fstreak.extendedR\vstreak.lostR\x16streak.freeze_consumedR\x14streak.freeze_earnedR\x13leaderboard.startedR\x13leaderboard.changedR\x14leaderboard.finishedR\x18leaderboard.rank_changedR\x10emails.recap_dueR\x17emails.reactivation_dueR\x1aemails.streak_reminder_dueR\x16emails.achievement_dueR\n" +
+	"\vdescription\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xe8\aH\x00R\vdescription\x88\x01\x01\x12\xc3\x03\n" +
+	"\vevent_types\x18\x03 \x03(\tB\xa1\x03\xbaH\x9d\x03\x92\x01\x99\x03\b\x01\x10\x13\x18\x01\"\x90\x03r\x8d\x03R\x15achievement.completedR\x0epoints.changedR\x14points.level_changedR\x14points.boost_startedR\x15points.boost_finishedR\x0estreak.startedR\x0fstreak.extendedR\vstreak.lostR\x16streak.freeze_consumedR\x14streak.freeze_earnedR\x13leaderboard.startedR\x13leaderboard.changedR\x14leaderboard.finishedR\x18leaderboard.rank_changedR\x10emails.recap_dueR\x17emails.reactivation_dueR\x1aemails.streak_reminder_dueR\x16emails.achievement_dueR\fuser.deletedR\n" +
 	"eventTypes\x12\x1d\n" +
 	"\aenabled\x18\x04 \x01(\bH\x01R\aenabled\x88\x01\x01\x124\n" +
 	"\x13reference_signature\x18\x05 \x01(\bH\x02R\x12referenceSignature\x88\x01\x01B\x0e\n" +
@@ -1672,13 +1672,13 @@ const file_gamification_v1_webhook_admin_service_proto_rawDesc = "" +
 	"\x19GetWebhookEndpointRequest\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"Z\n" +
 	"\x1aGetWebhookEndpointResponse\x12<\n" +
-	"\bendpoint\x18\x01 \x01(\v2 .gamification.v1.WebhookEndpointR\bendpoint\"\xcf\x05\n" +
+	"\bendpoint\x18\x01 \x01(\v2 .gamification.v1.WebhookEndpointR\bendpoint\"\xdd\x05\n" +
 	"\x19UpdateWebhookEndpointItem\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\x12!\n" +
 	"\x03url\x18\x02 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x10H\x00R\x03url\x88\x01\x01\x12/\n" +
-	"\vdescription\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xe8\aH\x01R\vdescription\x88\x01\x01\x12\xb3\x03\n" +
-	"\vevent_types\x18\x04 \x03(\tB\x91\x03\xbaH\x8d\x03\x92\x01\x89\x03\x10\x12\x18\x01\"\x82\x03r\xff\x02R\x15achievement.completedR\x0epoints.changedR\x14points.level_changedR\x14points.boost_startedR\x15points.boost_finishedR\x0estreak.startedR\x0fstreak.extendedR\vstreak.lostR\x16streak.freeze_consumedR\x14streak.freeze_earnedR\x13leaderboard.startedR\x13leaderboard.changedR\x14leaderboard.finishedR\x18leaderboard.rank_changedR\x10emails.recap_dueR\x17emails.reactivation_dueR\x1aemails.streak_reminder_dueR\x16emails.achievement_dueR\n" +
+	"\vdescription\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xe8\aH\x01R\vdescription\x88\x01\x01\x12\xc1\x03\n" +
+	"\vevent_types\x18\x04 \x03(\tB\x9f\x03\xbaH\x9b\x03\x92\x01\x97\x03\x10\x13\x18\x01\"\x90\x03r\x8d\x03R\x15achievement.completedR\x0epoints.changedR\x14points.level_changedR\x14points.boost_startedR\x15points.boost_finishedR\x0estreak.startedR\x0fstreak.extendedR\vstreak.lostR\x16streak.freeze_consumedR\x14streak.freeze_earnedR\x13leaderboard.startedR\x13leaderboard.changedR\x14leaderboard.finishedR\x18leaderboard.rank_changedR\x10emails.recap_dueR\x17emails.reactivation_dueR\x1aemails.streak_reminder_dueR\x16emails.achievement_dueR\fuser.deletedR\n" +
 	"eventTypes\x12\x1d\n" +
 	"\aenabled\x18\x05 \x01(\bH\x02R\aenabled\x88\x01\x01\x124\n" +
 	"\x13reference_signature\x18\x06 \x01(\bH\x03R\x12referenceSignature\x88\x01\x01B\x06\n" +

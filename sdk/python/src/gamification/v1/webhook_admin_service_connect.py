@@ -58,7 +58,8 @@ class WebhookAdminService(Protocol):
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
     leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
-    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due;
+    and user.deleted (a user was erased, see docs/privacy.md).
     Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
@@ -285,7 +286,8 @@ class WebhookAdminServiceClient(ConnectClient):
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
     leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
-    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due;
+    and user.deleted (a user was erased, see docs/privacy.md).
     Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
@@ -570,7 +572,8 @@ class WebhookAdminServiceSync(Protocol):
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
     leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
-    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due;
+    and user.deleted (a user was erased, see docs/privacy.md).
     Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
@@ -795,7 +798,8 @@ class WebhookAdminServiceClientSync(ConnectClientSync):
     points.boost_finished, streak.started, streak.extended, streak.lost, streak.freeze_consumed,
     streak.freeze_earned, leaderboard.started, leaderboard.changed, leaderboard.finished,
     leaderboard.rank_changed, and the lifecycle messages due (the customer sends them):
-    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due.
+    emails.recap_due, emails.reactivation_due, emails.streak_reminder_due, emails.achievement_due;
+    and user.deleted (a user was erased, see docs/privacy.md).
     Bodies are the reference API's webhook payloads with `id`, `tenantId`
     (the `Tenant-ID` value; null in the default scope) and `timestamp` (when the event happened)
     added at the top level.
