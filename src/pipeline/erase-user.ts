@@ -128,7 +128,7 @@ async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: 
   const c = ctx.database.collections;
   const key = `${tenantId}/${userId}`;
   await Promise.all([
-    c.idempotencyKeys.deleteMany({ tenantId, userId }),
+    eraseIdempotencyRecords(ctx, tenantId, userId),
     c.pendingOutboxes.deleteOne({ _id: key }),
     c.streakPauseOwners.deleteMany({ tenantId, userId }),
     deleteApplicationKeys(ctx, tenantId, userId),
@@ -137,6 +137,14 @@ async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: 
     eraseWebhookDeliveries(ctx, tenantId, userId),
     eraseBatchEvents(ctx, tenantId, userId),
   ]);
+}
+
+/** The records, and their listing in the retention purge's day buckets (which name them by `_id`). */
+async function eraseIdempotencyRecords(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  const c = ctx.database.collections;
+  const ids = (await c.idempotencyKeys.find({ tenantId, userId }, { projection: { _id: 1 } }).toArray()).map((r) => r._id);
+  if (ids.length > 0) await c.idempotencyPurge.updateMany({ keys: { $in: ids } }, { $pullAll: { keys: ids } });
+  await c.idempotencyKeys.deleteMany({ tenantId, userId });
 }
 
 /** Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second. */
