@@ -26,13 +26,17 @@ import type { LeaderboardRun } from "./leaderboard-runs.js";
 import type { PointsAward, PointsConfig, PointsEvent } from "./points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig } from "./points-config.js";
 import type { StreakDomainEvent, StreakReadView, StreakView } from "./streak.js";
-import { lifecycleAllowed, type DueLifecycleMessage } from "./lifecycle.js";
+import { LIFECYCLE_EVENT_TYPES, lifecycleAllowed, type DueLifecycleMessage } from "./lifecycle.js";
 import type { UserState } from "./user.js";
 
 // ---------------------------------------------------------------------------------------------
 // Event types
 
-/** Every event type an endpoint can subscribe to (the reference's; `emails.*` are due lifecycle messages, domain/lifecycle.ts). */
+/**
+ * Every event type an endpoint can subscribe to (the reference's; `emails.*` are due lifecycle
+ * messages, domain/lifecycle.ts). The proto's `event_types` rules list the same types (checked by
+ * src/api/webhook-event-types.test.ts); tests use this list.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   "achievement.completed",
   "points.changed",
@@ -48,10 +52,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "leaderboard.changed",
   "leaderboard.finished",
   "leaderboard.rank_changed",
-  "emails.recap_due",
-  "emails.reactivation_due",
-  "emails.streak_reminder_due",
-  "emails.achievement_due",
+  ...LIFECYCLE_EVENT_TYPES,
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
