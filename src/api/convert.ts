@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { BulkIssue } from "../domain/bulk.js";
 import type { AchievementView } from "../pipeline/achievements.js";
+import { achievementTriggerFields, awardBoostView, awardTriggerFields } from "../domain/award-views.js";
 import type { PointsAward, PointsChange, PointsConfig } from "../domain/points.js";
 import type { PointsLevelConfig } from "../domain/points-config.js";
 import type { StreakView } from "../domain/streak.js";
@@ -99,6 +100,7 @@ const ACHIEVEMENT_TRIGGERS = {
  */
 export function achievementToProto(view: AchievementView, metricNames: ReadonlyMap<string, string>): achievementPb.Achievement {
   const a = view.achievement;
+  const triggerFields = achievementTriggerFields(a, (id) => metricNames.get(id));
   return create(achievementPb.AchievementSchema, {
     id: a.id,
     name: a.name,
@@ -106,13 +108,10 @@ export function achievementToProto(view: AchievementView, metricNames: ReadonlyM
     description: a.description ?? undefined,
     badgeUrl: a.badgeUrl ?? undefined,
     key: a.key,
-    streakLength: a.trigger === "streak" ? (a.streakLength ?? undefined) : undefined,
-    achievementIds: a.trigger === "achievement" ? a.achievementIds : [],
-    metricId: a.trigger === "metric" ? (a.metricId ?? undefined) : undefined,
-    metricValue: a.trigger === "metric" ? (a.metricValue ?? undefined) : undefined,
-    metricName: a.trigger === "metric" ? metricNames.get(a.metricId ?? "") : undefined,
+    ...triggerFields,
+    achievementIds: triggerFields.achievementIds ?? [],
     userAttributes: a.userAttributes,
-    eventAttributes: a.trigger === "metric" ? a.eventAttributes : [],
+    eventAttributes: triggerFields.eventAttributes ?? [],
     achievedAt: view.completion ? timestampFromDate(view.completion.achievedAt) : undefined,
     completions: view.stats ? BigInt(view.stats.completions) : undefined,
     rarity: view.stats?.rarity,
@@ -151,23 +150,18 @@ export function awardToProto(award: PointsAward): pointsPb.PointsAward {
       id: t.id,
       type: TRIGGER_TYPES[t.type],
       points: BigInt(t.points),
-      metricId: t.metricId,
-      metricName: t.metricName,
-      metricThreshold: t.metricThreshold,
-      achievementId: t.achievementId,
-      achievementName: t.achievementName,
-      streakLengthThreshold: t.streakLengthThreshold,
+      ...awardTriggerFields(t),
       timeUnit: t.timeUnit === undefined ? undefined : t.timeUnit === "hour" ? pointsPb.TimeUnit.HOUR : pointsPb.TimeUnit.DAY,
-      timeInterval: t.timeInterval,
       // It fired, so it was active: awards recorded before the status was kept read as active.
       status: t.status === "inactive" ? pointsPb.PointsTriggerStatus.INACTIVE : pointsPb.PointsTriggerStatus.ACTIVE,
       userAttributes: t.userAttributes ?? [],
       created: t.created ? timestampFromDate(t.created) : undefined,
       updated: t.updated ? timestampFromDate(t.updated) : undefined,
     },
-    boosts: award.boosts.map((b) =>
-      create(pointsPb.PointsBoostSchema, { id: b.id, name: b.name, status: "active", start: b.start, end: b.end ?? undefined, multiplier: b.multiplier, rounding: ROUNDINGS[b.rounding] }),
-    ),
+    boosts: award.boosts.map((b) => {
+      const boost = awardBoostView(b);
+      return create(pointsPb.PointsBoostSchema, { ...boost, end: boost.end ?? undefined, rounding: ROUNDINGS[boost.rounding] });
+    }),
   });
 }
 

@@ -20,6 +20,7 @@
 import { createHash, createHmac } from "node:crypto";
 import type { AchievementConfig } from "./achievement-config.js";
 import type { AchievementCompletion } from "./achievements.js";
+import { achievementTriggerFields, awardBoostView, awardTriggerFields } from "./award-views.js";
 import { decimalToNumber, type DecimalString } from "./decimal.js";
 import type { LeaderboardResult, RankedLeaderboard } from "./leaderboard-entries.js";
 import type { LeaderboardRun } from "./leaderboard-runs.js";
@@ -238,19 +239,19 @@ export function userPayload(user: UserState): UserPayload {
 
 /** The reference `UserAchievementResponse`: the fields of the achievement's trigger only, and when it was completed. */
 export function achievementPayload(a: AchievementConfig, completion: AchievementCompletion, metricNames: Readonly<Record<string, string>> = {}): Record<string, Json> {
-  const out: Record<string, Json> = { id: a.id, name: a.name, trigger: a.trigger, description: a.description, badgeUrl: a.badgeUrl, key: a.key };
-  if (a.trigger === "streak" && a.streakLength !== null) out.streakLength = a.streakLength;
-  if (a.trigger === "achievement") out.achievementIds = a.achievementIds;
-  if (a.trigger === "metric") {
-    if (a.metricId !== null) out.metricId = a.metricId;
-    if (a.metricValue !== null) out.metricValue = a.metricValue;
-    const name = metricNames[a.metricId ?? ""];
-    if (name !== undefined) out.metricName = name;
-  }
-  out.userAttributes = a.userAttributes.map((f) => ({ key: f.key, value: f.value }));
-  if (a.trigger === "metric") out.eventAttributes = a.eventAttributes.map((f) => ({ key: f.key, value: f.value }));
-  out.achievedAt = isoTime(completion.achievedAt);
-  return out;
+  const { eventAttributes, ...triggerFields } = achievementTriggerFields(a, (id) => metricNames[id]);
+  return {
+    id: a.id,
+    name: a.name,
+    trigger: a.trigger,
+    description: a.description,
+    badgeUrl: a.badgeUrl,
+    key: a.key,
+    ...triggerFields,
+    userAttributes: a.userAttributes.map((f) => ({ key: f.key, value: f.value })),
+    ...(eventAttributes && { eventAttributes: eventAttributes.map((f) => ({ key: f.key, value: f.value })) }),
+    achievedAt: isoTime(completion.achievedAt),
+  };
 }
 
 export function pointsSystemPayload(system: PointsSystemConfig): PointsSystemPayload {
@@ -272,22 +273,9 @@ export function levelPayload(level: PointsLevelConfig | null): PointsLevelPayloa
 /** The reference `PointsAward`, as the event response shows it (boosts only when some applied). */
 export function awardPayload(award: PointsAward): Record<string, Json> {
   const t = award.trigger;
-  const trigger: Record<string, Json> = { id: t.id, type: t.type, points: t.points };
-  const optional = {
-    metricId: t.metricId,
-    metricName: t.metricName,
-    metricThreshold: t.metricThreshold,
-    achievementId: t.achievementId,
-    achievementName: t.achievementName,
-    streakLengthThreshold: t.streakLengthThreshold,
-    timeUnit: t.timeUnit,
-    timeInterval: t.timeInterval,
-  };
-  for (const [key, value] of Object.entries(optional)) if (value !== undefined) trigger[key] = value;
+  const trigger: Record<string, Json> = { id: t.id, type: t.type, points: t.points, ...awardTriggerFields(t) };
   const out: Record<string, Json> = { id: award.id, awarded: award.awarded, date: isoTime(award.date), total: award.total, trigger };
-  if (award.boosts.length > 0) {
-    out.boosts = award.boosts.map((b) => ({ id: b.id, name: b.name, status: "active", start: b.start, end: b.end, multiplier: b.multiplier, rounding: b.rounding }));
-  }
+  if (award.boosts.length > 0) out.boosts = award.boosts.map(awardBoostView);
   return out;
 }
 
