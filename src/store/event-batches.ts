@@ -1,4 +1,5 @@
 import type { Collection, UpdateFilter } from "mongodb";
+import type { UserUpsert } from "../domain/user.js";
 import { writeIfCurrent } from "./conditional-write.js";
 import type { Collections, Database } from "./database.js";
 import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
@@ -14,16 +15,8 @@ export interface StoredAttribute {
 /** A submitted event as stored in its batch; fields absent in the request are absent here. */
 export interface StoredBatchEvent {
   key: string;
-  user: {
-    id: string;
-    email?: string;
-    name?: string;
-    tz?: string;
-    deviceTokens?: string[];
-    subscribeToEmails?: boolean;
-    signUpDate?: string;
-    attributes?: StoredAttribute[];
-  };
+  /** The user fields sent, attributes as pairs. */
+  user: Omit<UserUpsert, "attributes"> & { attributes?: StoredAttribute[] };
   value: number;
   attributes: StoredAttribute[];
   timestamp?: Date;
