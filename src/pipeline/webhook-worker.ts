@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { classifyStatus, nextRetryDelay, parseRetryAfter, REFERENCE_SIGNATURE_HEADER, referenceSignature, signatureHeader } from "../domain/webhooks.js";
+import { classifyStatus, nextRetryDelay, parseRetryAfter } from "./webhook-delivery-policy.js";
+import { REFERENCE_SIGNATURE_HEADER, referenceSignature, signatureHeader } from "./webhook-signing.js";
 import { advanceLease, claimLease, releaseLease, type HeldLease } from "../store/leases.js";
 import { findPendingOutboxes } from "../store/pending-outboxes.js";
 import { minuteOf } from "../store/users.js";

@@ -34,7 +34,7 @@ import { createScheduler, schedulerLagMs } from "../pipeline/scheduler.js";
 import { createWebhookWorker } from "../pipeline/webhook-worker.js";
 import { createWebhookAdminMethods } from "../api/webhook-admin-service.js";
 import { WebhookAdminService, file_gamification_v1_webhook_admin_service } from "../gen/gamification/v1/webhook_admin_service_pb.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../domain/webhooks.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../pipeline/webhook-delivery-policy.js";
 import { createSecretCodec } from "../store/webhook-secrets.js";
 import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";
