@@ -12,6 +12,7 @@ import type { WebhookEventType, WebhookSettings } from "../domain/webhooks.js";
 import type { Collections } from "./database.js";
 import { findMetricByKey } from "./metrics.js";
 import { tenantFromDocument } from "./tenants.js";
+import { processNowMs } from "./process-clock.js";
 
 /** A tenant's webhook listeners, as the event path and the hand-over to delivery need them. */
 export interface TenantWebhooks extends WebhookSettings {
@@ -30,7 +31,7 @@ export class ConfigCache {
   constructor(
     private readonly collections: Collections,
     private readonly ttlMs = 1000,
-    private readonly nowMs: () => number = Date.now,
+    private readonly nowMs: () => number = processNowMs,
   ) {}
 
   metricByKey(tenantId: string, key: string): Promise<MetricConfig | null> {
