@@ -15,9 +15,8 @@ export function enumMapping<D extends string, P extends number>(table: Readonly<
   const entries = Object.entries(table) as Array<[D, P]>;
   return {
     toProto(value: D): P {
-      const proto = table[value];
-      if (proto === undefined) throw new Error(`no protobuf value for "${value}"`);
-      return proto;
+      if (!Object.hasOwn(table, value)) throw new Error(`no protobuf value for "${value}"`);
+      return table[value];
     },
     fromProto(value: P | undefined): D | undefined {
       return entries.find(([, proto]) => proto === value)?.[0];
