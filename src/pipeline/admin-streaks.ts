@@ -5,13 +5,13 @@ import {
   checkStreakReferences,
   checkStreakSettings,
   patchStreakSettings,
-  storedStreakSettings,
   streakSettings,
   type StreakSettings,
   type StreakSettingsDraft,
   type StreakSettingsPatch,
 } from "../domain/streak-config.js";
 import { isDuplicateKeyError } from "../store/database.js";
+import { storedStreakSettings } from "../store/streak-settings.js";
 import type { ServiceContext } from "./context.js";
 
 /**
