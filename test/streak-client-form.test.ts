@@ -136,7 +136,7 @@ describe("user preferences", () => {
     expect(await server.rest("GET", "/v1/users/nobody/preferences")).toEqual({ status: 404, body: { error: 'User "nobody" not found' } });
     expect((await server.rest("PATCH", "/v1/users/nobody/preferences", { body: { notifications: { recap: [] } } })).status).toBe(404);
     await write("pia", 1);
-    const empty = { notifications: { achievement_completed: null, recap: null, reactivation: null, streak_reminder: null }, streak: null };
+    const empty = { notifications: { achievement_completed: null, recap: null, reactivation: null, streak_reminder: null }, streak: null, leaderboards: { optOut: false } };
     expect(await server.rest("GET", PREFS)).toEqual({ status: 200, body: empty });
     const set = await server.rest("PATCH", PREFS, { body: { notifications: { recap: ["email"], streak_reminder: ["email", "push"] } } });
     expect(set).toEqual({ status: 200, body: { ...empty, notifications: { ...empty.notifications, recap: ["email"], streak_reminder: ["email", "push"] } } });

@@ -1,7 +1,7 @@
 import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { ListValueSchema } from "@bufbuild/protobuf/wkt";
 import * as app from "../gen/gamification/v1/application_service_pb.js";
-import { NOTIFICATION_KINDS, type NotificationKind } from "../domain/preferences.js";
+import { isOptedOutOfLeaderboards, NOTIFICATION_KINDS, type NotificationKind } from "../domain/preferences.js";
 import type { PreferencesUpdate, PreferencesView } from "../pipeline/preferences.js";
 import { clientModes, daysOffOf } from "./streak-admin-service.js";
 
@@ -15,7 +15,7 @@ const FIELDS: Record<NotificationKind, "achievementCompleted" | "recap" | "react
 
 const clientModeNames = { all: "AND", any: "OR" } as const;
 
-/** A user's preferences in the reference's shape: kinds never set are null, streak metric overrides by key. */
+/** A user's preferences in the reference's shape (plus `leaderboards`): kinds never set are null, streak metric overrides by key. */
 export function preferencesToProto({ preferences, keys }: PreferencesView): app.UserPreferences {
   const notifications = create(app.NotificationPreferencesSchema);
   for (const kind of NOTIFICATION_KINDS) {
@@ -33,6 +33,7 @@ export function preferencesToProto({ preferences, keys }: PreferencesView): app.
           daysOff: s.daysOff && fromJson(ListValueSchema, s.daysOff),
         }
       : undefined,
+    leaderboards: { optOut: isOptedOutOfLeaderboards(preferences) },
   });
 }
 
@@ -56,5 +57,6 @@ export function preferencesUpdateFromProto(p: app.UserPreferences | undefined): 
       ...(s.daysOff !== undefined && { daysOff: daysOffOf(s.daysOff, "streak.daysOff") }),
     };
   }
+  if (p?.leaderboards?.optOut !== undefined) update.leaderboards = { optOut: p.leaderboards.optOut };
   return update;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyPreferencesPatch, checkPreferencesPatch, emptyPreferences, type PreferencesPatch } from "./preferences.js";
+import { applyPreferencesPatch, checkPreferencesPatch, emptyPreferences, isOptedOutOfLeaderboards, type PreferencesPatch } from "./preferences.js";
 import { checkStreakSettings, patchStreakSettings, type StreakSettings } from "./streak-config.js";
 
 const M = "metric-1";
@@ -53,5 +53,17 @@ describe("streak settings: days off and the clients' partial update", () => {
     expect(patchStreakSettings(current, { freezes: null }).freezes).toBeNull();
     expect(patchStreakSettings(current, { frequency: "weekly" })).toMatchObject({ frequency: "weekly", daysOff: [] });
     expect(patchStreakSettings(null, { frequency: "daily" })).toMatchObject({ frequency: "daily", metrics: [], freezes: null, customizationEnabled: false, daysOff: [] });
+  });
+});
+
+describe("leaderboard opt-out", () => {
+  it("is off until set, set and cleared by an update that names it, kept by one that does not", () => {
+    const none = emptyPreferences();
+    expect(isOptedOutOfLeaderboards(none)).toBe(false);
+    const out = applyPreferencesPatch(none, { leaderboards: { optOut: true } });
+    expect(isOptedOutOfLeaderboards(out)).toBe(true);
+    expect(isOptedOutOfLeaderboards(applyPreferencesPatch(out, { notifications: { recap: [] } }))).toBe(true);
+    expect(isOptedOutOfLeaderboards(applyPreferencesPatch(out, { leaderboards: {} }))).toBe(true);
+    expect(isOptedOutOfLeaderboards(applyPreferencesPatch(out, { leaderboards: { optOut: false } }))).toBe(false);
   });
 });

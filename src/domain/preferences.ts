@@ -1,6 +1,7 @@
 /**
  * A user's preferences (the reference's user preferences API): the notification channels per kind
- * of notification, and the user's own streak conditions. Stored in the user document; pure rules.
+ * of notification, the user's own streak conditions, and (our addition) their leaderboard opt-out.
+ * Stored in the user document; pure rules.
  *
  * - Notifications: per kind, the channels the user wants (`[]`: none). A kind never set is absent
  *   (the reference: "not present ... the user hasn't set preferences for it yet"). An update
@@ -9,6 +10,11 @@
  *   tenant enables customization, the user's evaluation mode, metric thresholds (of the tenant's
  *   streak metrics) and days off, each overriding the tenant's when set. An update that sends
  *   `streak` replaces the user's streak preferences as a whole.
+ * - Leaderboards: `optOut` (absent: false). An opted-out user keeps their game state (values are
+ *   still counted in their document) but is in no leaderboard or streak ranking and no public read;
+ *   their own reads say unranked. A preference rather than a reserved attribute: it is the user's
+ *   own choice, made in the same preference center as notifications, and attributes are the
+ *   customer's data (filters, breakdowns), where a reserved key could clash with one in use.
  */
 import { checkDaysOff, type StreakEvaluationMode, type StreakMetricCondition, type StreakSettings } from "./streak-config.js";
 import { isWithinAmountRange, MAX_AMOUNT } from "./decimal.js";
@@ -28,10 +34,22 @@ export interface UserStreakPreferences {
   daysOff?: number[];
 }
 
+export interface UserLeaderboardPreferences {
+  /** True: kept off every ranking and public read (see above). */
+  optOut: boolean;
+}
+
 export interface UserPreferences {
   notifications: Partial<Record<NotificationKind, NotificationChannel[]>>;
   /** Null until the user's streak preferences are set. */
   streak: UserStreakPreferences | null;
+  /** Absent until set (documents written before it existed have none): not opted out. */
+  leaderboards?: UserLeaderboardPreferences;
+}
+
+/** Whether the user asked to be kept off leaderboards and rankings. */
+export function isOptedOutOfLeaderboards(preferences: UserPreferences | undefined): boolean {
+  return preferences?.leaderboards?.optOut === true;
 }
 
 export function emptyPreferences(): UserPreferences {
@@ -42,6 +60,8 @@ export function emptyPreferences(): UserPreferences {
 export interface PreferencesPatch {
   notifications?: Partial<Record<string, unknown[]>>;
   streak?: UserStreakPreferences;
+  /** Absent (or `optOut` absent): unchanged. */
+  leaderboards?: { optOut?: boolean };
 }
 
 /** Whether streak preferences override any condition (what needs the tenant's customization). */
@@ -97,7 +117,9 @@ export function applyPreferencesPatch(current: UserPreferences, patch: Preferenc
       ...(s.daysOff !== undefined && { daysOff: [...s.daysOff].sort((a, b) => a - b) }),
     };
   }
-  return { notifications, streak };
+  const optOut = patch.leaderboards?.optOut;
+  const leaderboards = optOut === undefined ? current.leaderboards : { optOut };
+  return { notifications, streak, ...(leaderboards && { leaderboards }) };
 }
 
 /**

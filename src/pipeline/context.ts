@@ -24,6 +24,16 @@ export interface WebhookOptions {
   retentionMs: number;
 }
 
+/** How long records are kept (see pipeline/retention.ts); absent fields take their defaults. */
+export interface RetentionOptions {
+  /** Completed admin batches of events (status, counters, errors), in ms (7 days). */
+  batchMs: number;
+  /** Leaderboard rank history items in user documents, in days; null: by count only (the newest 100 per leaderboard). */
+  rankHistoryDays: number | null;
+}
+
+export const DEFAULT_RETENTION: RetentionOptions = { batchMs: 7 * 86_400_000, rankHistoryDays: null };
+
 /** What became of a webhook delivery's turn: an attempt's result, or why none was made. */
 export type WebhookAttemptResult = "delivered" | "retrying" | "failed" | "gone" | "skipped" | "deferred";
 
@@ -46,6 +56,8 @@ export interface ServiceContext {
   environment?: { key: string; name: string };
   /** Webhook delivery settings; defaults when absent. */
   webhooks?: WebhookOptions;
+  /** Retention of batch records and rank history; defaults when absent (webhook deliveries: `webhooks.retentionMs`). */
+  retention?: Partial<RetentionOptions>;
   /** Wakes this instance's webhook worker (a user write left messages in an outbox; a message was redelivered). */
   wakeWebhooks?: () => void;
   /** Operational counters (metrics); absent: nothing is reported. */

@@ -20,10 +20,12 @@ import {
   type StoredAttribute,
   type StoredBatchEvent,
 } from "../store/event-batches.js";
-import type { ServiceContext } from "./context.js";
+import { DEFAULT_RETENTION, type ServiceContext } from "./context.js";
 import { recordEvent, type EventInput } from "./record-event.js";
 import { dayOf } from "../store/keyed-buckets.js";
-import { advanceLease, claimLease } from "../store/leases.js";
+import { leaseStore } from "../store/leases.js";
+import { createDailyPurge } from "./daily-purge.js";
+import { createLeasedLoop } from "./leased-loop.js";
 
 /**
  * An event of a batch: the event call's input. Its idempotency key is optional; an event without one
@@ -186,11 +188,7 @@ const MAX_ATTEMPTS = 10;
 /** A failed attempt is retried after 2 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 120_000;
-/** Completed batches (their counters and errors) can be read this long. */
-const RETENTION_MS = 7 * 24 * 3_600_000;
-const SWEEP_EVERY_MS = 3_600_000;
 const PURGE_LEASE_NAME = "event-batches:purge";
-const ERROR_DELAY_MS = 1_000;
 
 /**
  * The background loop of one instance: claims the oldest batch that needs work under a lease,
@@ -198,79 +196,36 @@ const ERROR_DELAY_MS = 1_000;
  */
 export function createEventBatchWorker(ctx: ServiceContext, logger: Logger, options: EventBatchWorkerOptions = {}): EventBatchWorker {
   const leaseMs = options.leaseMs ?? 30_000;
-  const pollMs = options.pollMs ?? 1000;
   const owner = randomUUID();
   const store = batchStore(ctx.database, ctx.userLocks);
-  let stopping = false;
-  let woken = false;
-  let wakeUp: (() => void) | null = null;
-  let loop: Promise<void> | null = null;
-  let lastSweep = 0;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || stopping) {
-        woken = false;
-        return resolve();
-      }
-      const timer = setTimeout(() => done(), ms);
-      const done = () => {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      };
-      wakeUp = done;
-    });
-
-  /**
-   * Deletes completed batches whose retention has ended, day by day (the purge buckets), at most
-   * hourly, under a lease whose cursor is the last day purged (days missed while no instance ran
-   * are purged later).
-   */
-  const sweepIfDue = async () => {
-    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
-    lastSweep = Date.now();
-    const now = ctx.now();
-    const lease = await claimLease(ctx.database.collections.leases, PURGE_LEASE_NAME, owner, now, leaseMs);
-    if (!lease) return;
-    const today = dayOf(now);
-    // Nothing can be due before the first run: a batch's retention starts when it completes.
-    for (let day = lease.cursor === null ? today : lease.cursor + 1; day <= today && !stopping; day++) {
-      await purgeBatches(store, day);
-      if (!(await advanceLease(ctx.database.collections.leases, lease, day, ctx.now(), leaseMs))) return;
-    }
-  };
-
-  const run = async () => {
-    while (!stopping) {
-      let delay = pollMs;
-      try {
-        await sweepIfDue();
-        const batch = await claimBatch(store, owner, ctx.now(), leaseMs);
-        if (batch) {
-          await processBatch(ctx, store, logger, batch, { leaseMs, stopping: () => stopping });
-          continue;
-        }
-      } catch (error) {
-        logger.error({ err: error }, "metric event batch worker failed; retrying");
-        delay = ERROR_DELAY_MS;
-      }
-      await sleep(delay);
-    }
-  };
-
+  const purge = createDailyPurge({
+    leases: leaseStore(ctx.database.collections.leases),
+    name: PURGE_LEASE_NAME,
+    owner,
+    leaseMs,
+    now: ctx.now,
+    stopping: () => loop.stopping(),
+    purgeDay: (day) => purgeBatches(store, day),
+  });
+  const loop = createLeasedLoop({
+    name: "metric event batch worker",
+    logger,
+    intervalMs: options.pollMs ?? 1000,
+    now: ctx.now,
+    pass: async () => {
+      await purge.runIfDue();
+      const batch = await claimBatch(store, owner, ctx.now(), leaseMs);
+      if (!batch) return false;
+      await processBatch(storedBatchRun(ctx, store, batch, leaseMs), logger, batch, loop.stopping);
+      return true; // another batch may be waiting
+    },
+  });
   return {
-    start() {
-      loop ??= run();
-    },
-    wake() {
-      if (wakeUp) wakeUp();
-      else woken = true;
-    },
+    start: loop.start,
+    wake: loop.wake,
     async stop() {
-      stopping = true;
-      wakeUp?.();
-      await loop;
+      await loop.stop();
+      await purge.release();
     },
   };
 }
@@ -280,72 +235,101 @@ function isEventError(error: unknown): error is DomainError {
   return error instanceof DomainError && error.code !== "conflict" && error.code !== "rate_limited";
 }
 
+/** What processing one claimed batch reads and writes; `storedBatchRun` is the real one, tests pass in-memory ones. */
+export interface BatchRun {
+  now(): Date;
+  /** How long the claim lasts unless saved: progress is saved at least every third of it. */
+  leaseMs: number;
+  /** The batch's events; null when they are gone. */
+  events(): Promise<BatchEventInput[] | null>;
+  /** Applies one event (exactly once, by its idempotency key). */
+  record(event: BatchEventInput): Promise<"applied" | "replayed">;
+  /** Saves progress and renews the claim; false when the claim was lost. */
+  save(progress: BatchProgress): Promise<boolean>;
+  /** Gives the claim up, for any instance to resume from `retryAt`. */
+  release(progress: BatchProgress, retryAt: Date, lastError: string | null): Promise<void>;
+  complete(progress: BatchProgress): Promise<void>;
+}
+
+function storedBatchRun(ctx: ServiceContext, store: BatchStore, batch: EventBatchDocument, leaseMs: number): BatchRun {
+  return {
+    now: ctx.now,
+    leaseMs,
+    events: async () => (await findBatchEvents(store, batch))?.map(fromStored) ?? null,
+    async record(event) {
+      const { kind } = await recordEvent(ctx, batch.tenantId, event);
+      ctx.observer?.eventRecorded(kind, "batch");
+      return kind;
+    },
+    async save(progress) {
+      await ctx.atPipelinePoint?.("batch-progress", batch.attempts);
+      return saveProgress(store, batch, progress, ctx.now(), leaseMs);
+    },
+    release: async (progress, retryAt, lastError) => void (await releaseBatch(store, batch, progress, ctx.now(), retryAt, lastError)),
+    complete: async (progress) => void (await completeBatch(store, batch, progress, ctx.now(), dayOf(new Date(ctx.now().getTime() + (ctx.retention?.batchMs ?? DEFAULT_RETENTION.batchMs))) + 1)),
+  };
+}
+
+/** The pause before a failed attempt's retry: 2 s after the first, doubling, at most 2 minutes. */
+export function batchRetryDelayMs(attempts: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** (attempts - 1), RETRY_MAX_MS);
+}
+
 /**
  * Processes the events of a claimed batch that have no outcome yet: each user's events in
  * submission order, users in parallel. Each event goes through `recordEvent` with its idempotency
  * key (the caller's, or the batch's own for an event sent without one), so an event applied by an
  * interrupted attempt comes back as a replay, never applied twice.
  */
-async function processBatch(
-  ctx: ServiceContext,
-  store: BatchStore,
-  logger: Logger,
-  batch: EventBatchDocument,
-  options: { leaseMs: number; stopping: () => boolean },
-): Promise<void> {
-  const stored = await findBatchEvents(store, batch);
-  const complete = (done: BatchProgress) => completeBatch(store, batch, done, ctx.now(), dayOf(new Date(ctx.now().getTime() + RETENTION_MS)) + 1);
-  const events = (stored ?? []).map(fromStored);
+export async function processBatch(run: BatchRun, logger: Logger, batch: EventBatchDocument, stopping: () => boolean): Promise<void> {
+  const events = await run.events();
   const progress: BatchProgress = { outcomes: batch.outcomes ?? Array(batch.total).fill(null), errors: [...batch.errors] };
   const log = logger.child({ batchId: batch._id, tenantId: batch.tenantId, attempt: batch.attempts });
   const fail = (index: number, message: string) => {
     progress.outcomes[index] = "failed";
-    progress.errors.push({ index, idempotencyKey: events[index]?.idempotencyKey ?? "", message: message.slice(0, MAX_ERROR_MESSAGE_CHARS) });
+    progress.errors.push({ index, idempotencyKey: events?.[index]?.idempotencyKey ?? "", message: message.slice(0, MAX_ERROR_MESSAGE_CHARS) });
   };
   const snapshot = (): BatchProgress => ({ outcomes: [...progress.outcomes], errors: [...progress.errors].sort((a, b) => a.index - b.index) });
 
   // Give up on a batch that keeps failing (or crashing its instance), or whose events are gone.
-  const giveUp = stored === null ? "its events are missing" : batch.attempts > MAX_ATTEMPTS ? `processing of the batch failed ${MAX_ATTEMPTS} times` : null;
-  if (giveUp !== null) {
+  const giveUp = events === null ? "its events are missing" : batch.attempts > MAX_ATTEMPTS ? `processing of the batch failed ${MAX_ATTEMPTS} times` : null;
+  if (events === null || giveUp !== null) {
     log.error({ lastError: batch.lastError }, `metric event batch not processed: ${giveUp}; its remaining events are marked failed`);
     progress.outcomes.forEach((outcome, index) => {
       if (outcome === null) fail(index, `Not processed: ${giveUp}`);
     });
-    await complete(snapshot());
+    await run.complete(snapshot());
     return;
   }
 
   let lost = false;
   let failure: unknown = null;
   let sinceSave = 0;
-  let lastSave = Date.now();
+  let lastSave = run.now().getTime();
   // Saves run one at a time; each writes the progress as it is when it starts.
   let saving: Promise<void> = Promise.resolve();
   const save = () => {
     sinceSave = 0;
-    lastSave = Date.now();
+    lastSave = run.now().getTime();
     saving = saving.then(async () => {
       if (lost) return;
-      await ctx.atPipelinePoint?.("batch-progress", batch.attempts);
-      if (!(await saveProgress(store, batch, snapshot(), ctx.now(), options.leaseMs))) lost = true;
+      if (!(await run.save(snapshot()))) lost = true;
     });
     return saving;
   };
 
   const processUser = async (indexes: number[]) => {
     for (const index of indexes) {
-      if (lost || failure !== null || options.stopping()) return;
+      if (lost || failure !== null || stopping()) return;
       try {
         const event = events[index]!;
         const idempotencyKey = event.idempotencyKey ?? batchEventKey(batch._id, index);
-        const { kind } = await recordEvent(ctx, batch.tenantId, { ...event, idempotencyKey });
-        progress.outcomes[index] = kind;
-        ctx.observer?.eventRecorded(kind, "batch");
+        progress.outcomes[index] = await run.record({ ...event, idempotencyKey });
       } catch (error) {
         if (!isEventError(error)) throw error;
         fail(index, error.message);
       }
-      if (++sinceSave >= SAVE_EVERY_EVENTS || Date.now() - lastSave > options.leaseMs / 3) await save();
+      if (++sinceSave >= SAVE_EVERY_EVENTS || run.now().getTime() - lastSave > run.leaseMs / 3) await save();
     }
   };
   await forEachLimited(pendingByUser(events, progress.outcomes), USER_CONCURRENCY, async (indexes) => {
@@ -360,16 +344,15 @@ async function processBatch(
   if (lost) {
     log.warn("lost the lease of a metric event batch (another instance resumed it, or it was deleted)");
   } else if (failure !== null) {
-    const retryMs = Math.min(RETRY_BASE_MS * 2 ** (batch.attempts - 1), RETRY_MAX_MS);
+    const retryMs = batchRetryDelayMs(batch.attempts);
     log.error({ err: failure, retryMs }, "processing a metric event batch failed; it will be retried");
-    const now = ctx.now();
-    await releaseBatch(store, batch, snapshot(), now, new Date(now.getTime() + retryMs), String(failure));
+    await run.release(snapshot(), new Date(run.now().getTime() + retryMs), String(failure));
   } else if (progress.outcomes.includes(null)) {
     // Stopping: another instance (or this one after a restart) resumes the batch at once.
-    await releaseBatch(store, batch, snapshot(), ctx.now(), ctx.now(), null);
+    await run.release(snapshot(), run.now(), null);
   } else {
     const done = snapshot();
-    await complete(done);
+    await run.complete(done);
     log.info({ total: batch.total, ...countOutcomes(done.outcomes) }, "metric event batch completed");
   }
 }

@@ -6,6 +6,7 @@ import {
   type LeaderboardResult,
   type PlannedEntry,
 } from "../domain/leaderboard-entries.js";
+import { isOptedOutOfLeaderboards } from "../domain/preferences.js";
 import type { EngineConfig } from "../domain/reactions.js";
 import type { UserState } from "../domain/user.js";
 import type { Database } from "../store/database.js";
@@ -51,6 +52,9 @@ export async function rankUserChanges(
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
   const plans = planLeaderboardEntries(state, engine.leaderboards ?? [], contribution, at);
   if (plans.length === 0) return { state, leaderboards: [] };
+  // Opted out: the values are still counted in the user's document (they return with them) but
+  // written to no ranking, with no history and no result (so no webhook names the user).
+  if (isOptedOutOfLeaderboards(state.preferences)) return { state: recordLeaderboardOutcomes(state, plans, plans.map(() => UNRANKED), at).state, leaderboards: [] };
   const outcomes = await Promise.all(
     plans.map(async (plan): Promise<EntryOutcome> => {
       const written = await writePlan(ctx, tenantId, state.userId, plan, at);
@@ -64,6 +68,8 @@ export async function rankUserChanges(
   const recorded = recordLeaderboardOutcomes(state, plans, outcomes, at);
   return { state: recorded.state, leaderboards: recorded.results };
 }
+
+const UNRANKED: EntryOutcome = { changed: false, previousRank: null, rank: null, previousValue: null, value: null, threshold: null };
 
 async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, plan: PlannedEntry, at: Date): Promise<EntryOutcome> {
   const rankings = rankingsOf(ctx);

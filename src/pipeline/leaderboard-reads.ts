@@ -4,6 +4,7 @@ import { historyOfRun, type LeaderboardHistoryItem, type RankedLeaderboard } fro
 import { groupKey, groupValuesOf, rankWithin } from "../domain/leaderboard-ranking.js";
 import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "../domain/leaderboard-runs.js";
 import type { DecimalString } from "../domain/decimal.js";
+import { isOptedOutOfLeaderboards } from "../domain/preferences.js";
 import type { UserState } from "../domain/user.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
@@ -132,21 +133,28 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   }
   const count = Math.max(0, Math.min(query.limit ?? DEFAULT_LIMIT, config.maxParticipants - start));
   const page = await rankings.page(scope, start, count);
-  const names = await userNames(ctx, tenantId, page.entries.map((e) => e.userId));
+  const users = await rankedUsers(ctx, tenantId, page.entries.map((e) => e.userId));
   return {
     ...empty,
     participants: Math.min(page.participants, config.maxParticipants),
-    rankings: page.entries.map((e) => ({ userId: e.userId, userName: names.get(e.userId) ?? null, rank: e.position, value: e.value })),
+    rankings: users
+      .visible(page.entries)
+      .map((e) => ({ userId: e.userId, userName: users.names.get(e.userId) ?? null, rank: e.position, value: e.value })),
   };
 }
 
 /**
- * The names of a page's users: one lookup by `_id` each, in parallel (an `$in` is a scan on
+ * The users of a page of a ranking: one lookup by `_id` each, in parallel (an `$in` is a scan on
  * FerretDB), through the store (served from memory for recently used users in single-instance mode).
+ * `visible` drops users who opted out of leaderboards: they left the rankings when they opted out,
+ * but a run that ended before (or a write that raced the opt-out) may still hold them; a page
+ * showing such a run is shorter rather than naming them.
  */
-export async function userNames(ctx: ServiceContext, tenantId: string, userIds: readonly string[]): Promise<Map<string, string | null>> {
+export async function rankedUsers(ctx: ServiceContext, tenantId: string, userIds: readonly string[]) {
   const found = await Promise.all(userIds.map((id) => findUser(ctx.database.collections.users, tenantId, id)));
-  return new Map(found.flatMap((user) => (user ? [[user.state.userId, user.state.name] as const] : [])));
+  const names = new Map(found.flatMap((user) => (user ? [[user.state.userId, user.state.name] as const] : [])));
+  const optedOut = new Set(found.flatMap((user) => (user && isOptedOutOfLeaderboards(user.state.preferences) ? [user.state.userId] : [])));
+  return { names, visible: <T extends { userId: string }>(rows: readonly T[]): T[] => rows.filter((r) => !optedOut.has(r.userId)) };
 }
 
 export interface UserStanding {
@@ -166,6 +174,12 @@ export async function readUserStanding(ctx: ServiceContext, tenantId: string, us
   const groupValues = userGroup(leaderboard, run, user);
   const history = historyOfRun(user.leaderboards[leaderboard.config.id], run.runStart, query.numEvents ?? DEFAULT_HISTORY);
   if (groupValues === null) return { leaderboard, run, groupValues: [], rank: null, value: null, history };
+  // Opted out: unranked (null rank), with their own value in the run from their document, as a
+  // user beyond `maxParticipants` reads.
+  if (isOptedOutOfLeaderboards(user.preferences)) {
+    const entry = user.leaderboards[leaderboard.config.id];
+    return { leaderboard, run, groupValues, rank: null, value: entry?.run === run.runStart ? entry.value : null, history };
+  }
   const own = await rankingsOf(ctx).rankOf(rankingScope(tenantId, leaderboard.config.id, run.runStart, groupOf(groupValues)), userId);
   return {
     leaderboard,

@@ -5,6 +5,7 @@ import {
   checkPreferencesPatch,
   customizesStreak,
   effectiveStreakSettings,
+  isOptedOutOfLeaderboards,
   type PreferencesPatch,
   type UserPreferences,
   type UserStreakPreferences,
@@ -14,6 +15,7 @@ import type { StreakEvaluationMode } from "../domain/streak-config.js";
 import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
+import { leaveLeaderboards, rejoinLeaderboards } from "./leaderboard-opt-out.js";
 import { applyUserChange, changeUserState } from "./user-state.js";
 
 /** Preferences as the API shows them: metric overrides by key (a deleted metric shows its ID). */
@@ -37,6 +39,7 @@ export async function readUserPreferences(ctx: ServiceContext, tenantId: string,
 export interface PreferencesUpdate {
   notifications?: Partial<Record<string, unknown[]>>;
   streak?: Omit<UserStreakPreferences, "metrics"> & { metrics?: Array<{ key: string; threshold: number }>; evaluationMode?: StreakEvaluationMode };
+  leaderboards?: { optOut?: boolean };
 }
 
 /**
@@ -45,12 +48,13 @@ export interface PreferencesUpdate {
  * The streak is first brought up to now under the rules that applied until now, so a change of
  * rules never judges past periods again; the next due time follows the new rules. Turning streaks
  * off (`enabled: false`) sets the streak to 0 at once (it leaves streak leaderboards and rankings).
+ * `leaderboards.optOut` takes the user off every ranking at once, or puts them back.
  */
 export async function updateUserPreferences(ctx: ServiceContext, tenantId: string, userId: string, update: PreferencesUpdate): Promise<PreferencesView> {
   const [engine, metrics] = await Promise.all([loadEngineConfig(ctx, tenantId), ctx.config.metrics(tenantId)]);
   const byKey = new Map(metrics.map((m) => [m.key, m.id]));
   const keys = new Map(metrics.map((m) => [m.id, m.key]));
-  let patch: PreferencesPatch = { notifications: update.notifications };
+  let patch: PreferencesPatch = { notifications: update.notifications, leaderboards: update.leaderboards };
   if (update.streak) {
     const { metrics: wanted, ...rest } = update.streak;
     const streak: UserStreakPreferences = { ...rest };
@@ -87,6 +91,11 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
     if (before && user.streak && preferences.streak?.enabled === false && user.preferences.streak?.enabled !== false) {
       user = { ...user, streak: resetStreak(user.streak, before, user.tzHistory, now, false).state };
     }
+    // Opting out or back in (see leaderboard-opt-out.ts).
+    const wasOut = isOptedOutOfLeaderboards(user.preferences);
+    const isOut = isOptedOutOfLeaderboards(preferences);
+    if (isOut && !wasOut) user = await leaveLeaderboards(ctx, tenantId, engine, user);
+    if (wasOut && !isOut) await rejoinLeaderboards(ctx, tenantId, engine, user, now);
     const next = { ...user, preferences, updated: now };
     const applied = await applyUserChange(ctx, tenantId, engine, {
       state: next,

@@ -4,7 +4,7 @@ import { DomainError, invalidArgument } from "../domain/errors.js";
 import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "../domain/event.js";
 import { isWithinWindow, type IdempotencyRecord } from "../domain/idempotency.js";
 import type { UserState, UserUpsert } from "../domain/user.js";
-import { findIdempotencyRecord, fingerprintRequest, idempotencyRecordId, saveIdempotencyRecords } from "../store/idempotency.js";
+import { findIdempotencyRecord, fingerprintRequest, idempotencyRecordId, listForPurge, saveIdempotencyRecords } from "../store/idempotency.js";
 import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
 import { checkAttributeKeys, findMetricByKeyOrFail } from "./users.js";
 import type { ServiceContext } from "./context.js";
@@ -109,6 +109,7 @@ function findRecord(
 async function moveRecentRecordsIfFull(ctx: ServiceContext, tenantId: string, state: UserState, now: Date): Promise<IdempotencyRecord[]> {
   const live = state.recentIdempotency.filter((r) => isWithinWindow(r, now, ctx.idempotencyWindowMs));
   if (live.length < RECENT_IDEMPOTENCY_LIMIT) return live;
+  await listForPurge(ctx.database.collections.idempotencyPurge, ctx.userLocks, tenantId, state.userId, live, ctx.idempotencyWindowMs);
   await saveIdempotencyRecords(ctx.database.collections.idempotencyKeys, tenantId, state.userId, live);
   await ctx.atPipelinePoint?.("after-idempotency-flush", 0);
   return [];

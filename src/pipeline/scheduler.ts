@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { advanceLease, claimLease, releaseLease } from "../store/leases.js";
+import { leaseStore } from "../store/leases.js";
 import { clearDueBuckets, findDueUsers } from "../store/due-users.js";
 import { minuteOf } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
+import { createLeasedLoop, walkCursor, type Pass } from "./leased-loop.js";
+import { createRetentionPurge } from "./retention.js";
 
 /** Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState). */
 export type DueUserWork = (ctx: ServiceContext, tenantId: string, userId: string) => Promise<void>;
@@ -38,67 +40,77 @@ const LEASE_NAME = "scheduler:users";
  * Reads never depend on the scheduler: they compute the same catch-up before answering.
  */
 export function createScheduler(ctx: ServiceContext, logger: Logger, options: SchedulerOptions): Scheduler {
+  const buckets = dueUserBuckets(ctx);
   const owner = randomUUID();
   const leaseMs = options.leaseMs ?? 30_000;
-  const leases = ctx.database.collections.leases;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
+  const purgeIfDue = createRetentionPurge(ctx, owner, leaseMs);
+  let visited = 0;
+  const loop = createLeasedLoop({
+    name: "scheduler tick",
+    logger,
+    intervalMs: options.tickMs ?? 1000,
+    now: ctx.now,
+    lease: { store: leaseStore(ctx.database.collections.leases), name: LEASE_NAME, owner, ms: leaseMs },
+    pass: async (pass) => {
+      await purgeIfDue().catch((error: unknown) => logger.error({ err: error }, "retention purge failed"));
+      visited = await walkDueMinutes(pass, ctx.now(), options.lookbackMinutes ?? 60, buckets, (tenantId, userId) => options.work(ctx, tenantId, userId), logger);
+      return false; // every elapsed minute was walked
+    },
+  });
+  return {
+    async tick() {
+      visited = 0;
+      await loop.runOnce();
+      return visited;
+    },
+    start: loop.start,
+    stop: loop.stop,
+  };
+}
 
-  async function processMinute(minute: number): Promise<number> {
-    const { users, bucketIds } = await findDueUsers(ctx.database.collections.dueUsers, minute);
+/** Where the scheduler finds who is due in a minute (store/due-users.ts); tests pass an in-memory one. */
+export interface DueUserBuckets {
+  find(minute: number): Promise<{ users: Array<{ tenantId: string; userId: string }>; bucketIds: string[] }>;
+  clear(bucketIds: readonly string[]): Promise<void>;
+}
+
+function dueUserBuckets(ctx: ServiceContext): DueUserBuckets {
+  const buckets = ctx.database.collections.dueUsers;
+  return { find: (minute) => findDueUsers(buckets, minute), clear: (bucketIds) => clearDueBuckets(buckets, bucketIds) };
+}
+
+/**
+ * Walks the fully elapsed minutes after the lease's cursor (everything due in them is due by
+ * `now`), doing each due user's work once per minute; a minute is cleared and the cursor moved
+ * past it only after all its users were visited. Returns how many users it visited.
+ */
+export async function walkDueMinutes(
+  pass: Pick<Pass, "lease" | "advance" | "stopping">,
+  now: Date,
+  lookbackMinutes: number,
+  buckets: DueUserBuckets,
+  work: (tenantId: string, userId: string) => Promise<void>,
+  logger: Logger,
+): Promise<number> {
+  const lastElapsed = minuteOf(now) - 1;
+  let visited = 0;
+  await walkCursor(pass, lastElapsed - lookbackMinutes, lastElapsed, async (minute) => {
+    const { users, bucketIds } = await buckets.find(minute);
     const seen = new Set<string>();
     for (const { tenantId, userId } of users) {
       if (seen.has(`${tenantId}/${userId}`)) continue;
       seen.add(`${tenantId}/${userId}`);
       try {
-        await options.work(ctx, tenantId, userId);
+        await work(tenantId, userId);
       } catch (error) {
         // One user's failure must not stop everyone else's work; the user is retried by its next read or event.
         logger.error({ err: error, tenantId, userId, minute }, "scheduled work failed");
       }
     }
-    await clearDueBuckets(ctx.database.collections.dueUsers, bucketIds);
-    return seen.size;
-  }
-
-  async function tick(): Promise<number> {
-    const now = ctx.now();
-    const lease = await claimLease(leases, LEASE_NAME, owner, now, leaseMs);
-    if (!lease) return 0;
-    // Only fully elapsed minutes: everything due in them is due by now.
-    const lastElapsed = minuteOf(now) - 1;
-    let minute = lease.cursor ?? lastElapsed - (options.lookbackMinutes ?? 60);
-    let visited = 0;
-    while (minute < lastElapsed && !stopped) {
-      minute += 1;
-      visited += await processMinute(minute);
-      if (!(await advanceLease(leases, lease, minute, ctx.now(), leaseMs))) return visited; // lost the lease
-    }
-    return visited;
-  }
-
-  function schedule(): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((error) => logger.error({ err: error }, "scheduler tick failed"))
-        .finally(schedule);
-    }, options.tickMs ?? 1000);
-    timer.unref();
-  }
-
-  return {
-    tick,
-    start: schedule,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      const lease = await leases.findOne({ _id: LEASE_NAME, owner });
-      if (lease) await releaseLease(leases, { name: LEASE_NAME, owner, version: lease.version, cursor: lease.cursor });
-    },
-  };
+    await buckets.clear(bucketIds);
+    visited += seen.size;
+  });
+  return visited;
 }
 
 /**

@@ -1,8 +1,9 @@
+import { isOptedOutOfLeaderboards } from "../domain/preferences.js";
 import { longestStreak } from "../domain/streak.js";
 import type { UserState } from "../domain/user.js";
-import { findUser } from "../store/users.js";
 import type { ServiceContext } from "./context.js";
 import { rankingScope, rankingsOf } from "./leaderboard-entries.js";
+import { rankedUsers } from "./leaderboard-reads.js";
 
 /**
  * The tenant's streak rankings (GET /v1/streaks/rankings): two keyed rankings in the leaderboard
@@ -27,7 +28,8 @@ export async function rankStreak(ctx: ServiceContext, tenantId: string, state: U
   const active = state.streak?.length ?? 0;
   const longest = state.streak ? longestStreak(state.streak) : 0;
   const before = state.streakRanks ?? { active: 0, longest: 0 };
-  if (before.active === active && before.longest === longest) return state;
+  // Opted out: off both rankings (left when opting out, `streakRanks` zero); they return on opting in.
+  if (isOptedOutOfLeaderboards(state.preferences) || (before.active === active && before.longest === longest)) return state;
   const rankings = rankingsOf(ctx);
   await Promise.all([
     before.active === active
@@ -46,10 +48,13 @@ export async function rankStreak(ctx: ServiceContext, tenantId: string, state: U
  */
 export async function listStreakRankings(ctx: ServiceContext, tenantId: string, type: StreakRankingType, limit: number) {
   const page = await rankingsOf(ctx).page(scopeOf(tenantId, type), 0, limit);
-  return Promise.all(
-    page.entries.map(async (entry) => {
-      const found = await findUser(ctx.database.collections.users, tenantId, entry.userId);
-      return { userId: entry.userId, name: found?.state.name ?? null, streakLength: Number(entry.value) };
-    }),
-  );
+  const users = await rankedUsers(ctx, tenantId, page.entries.map((e) => e.userId));
+  return users.visible(page.entries).map((entry) => ({ userId: entry.userId, name: users.names.get(entry.userId) ?? null, streakLength: Number(entry.value) }));
+}
+
+/** Takes the user off both streak rankings (opting out of leaderboards); the state then records nothing written. */
+export async function leaveStreakRankings(ctx: ServiceContext, tenantId: string, state: UserState): Promise<UserState> {
+  const rankings = rankingsOf(ctx);
+  await Promise.all([rankings.removeEntry(scopeOf(tenantId, "active"), state.userId), rankings.removeEntry(scopeOf(tenantId, "longest"), state.userId)]);
+  return { ...state, streakRanks: { active: 0, longest: 0 } };
 }

@@ -1,10 +1,11 @@
+import { oldestKeptDate, trimRankHistory } from "../domain/retention.js";
 import type { UserState } from "../domain/user.js";
 import { addDueUser } from "../store/due-users.js";
 import { applyStatsChanges, statsChanges } from "../store/achievement-stats.js";
 import { markMetricsUsed } from "../store/metric-usage.js";
 import { clearOutboxPending, markOutboxPending } from "../store/pending-outboxes.js";
 import { minuteOf, saveUser, type VersionedUser } from "../store/users.js";
-import type { ServiceContext } from "./context.js";
+import { DEFAULT_RETENTION, type ServiceContext } from "./context.js";
 import { handOverMessages, OUTBOX_LIMIT } from "./webhook-outbox.js";
 
 /**
@@ -48,7 +49,7 @@ export async function commitUserChange(ctx: ServiceContext, tenantId: string, st
   const { database } = ctx;
   const { users, pendingOutboxes, dueUsers, metricUsage } = database.collections;
   const now = ctx.now();
-  let write = { ...next, dueAt: dueTimeToStore(next.dueAt, now) };
+  let write = { ...next, dueAt: dueTimeToStore(next.dueAt, now), leaderboards: trimmedRankHistory(ctx, next, now) };
   const storedOutbox = stored?.state.outbox ?? [];
   if (storedOutbox.length >= OUTBOX_LIMIT) {
     // Only messages already committed may be handed over before the write; this call's own are not yet.
@@ -73,4 +74,10 @@ export async function commitUserChange(ctx: ServiceContext, tenantId: string, st
   if (write.outbox.length === 0 && storedOutbox.length > 0) await clearOutboxPending(pendingOutboxes, tenantId, write.userId, version, database.writeMode);
   if (write.outbox.length > 0) ctx.wakeWebhooks?.();
   return true;
+}
+
+/** The rank history the write keeps (`retention.rankHistoryDays`; see domain/retention.ts). */
+function trimmedRankHistory(ctx: ServiceContext, state: UserState, now: Date): UserState["leaderboards"] {
+  const days = ctx.retention?.rankHistoryDays ?? DEFAULT_RETENTION.rankHistoryDays;
+  return days === null ? state.leaderboards : trimRankHistory(state.leaderboards, oldestKeptDate(now, days));
 }

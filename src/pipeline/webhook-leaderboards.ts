@@ -17,7 +17,7 @@ import type { TenantWebhooks } from "../store/config-cache.js";
 import type { ServiceContext } from "./context.js";
 import { rankingScope, rankingsOf } from "./leaderboard-entries.js";
 import { groupValuesOf } from "../domain/leaderboard-ranking.js";
-import { userNames } from "./leaderboard-reads.js";
+import { rankedUsers } from "./leaderboard-reads.js";
 import { handOverMessages } from "./webhook-outbox.js";
 import { sha256 } from "./hashing.js";
 
@@ -201,6 +201,6 @@ function orWhole(groups: Group[]): Group[] {
 async function topRankings(ctx: ServiceContext, tenantId: string, ranked: RankedLeaderboard, run: LeaderboardRun, group: string) {
   const { config } = ranked;
   const page = await rankingsOf(ctx).page(rankingScope(tenantId, config.id, run.runStart, group), 0, Math.min(config.maxParticipants, MAX_RANKINGS));
-  const names = await userNames(ctx, tenantId, page.entries.map((e) => e.userId));
-  return page.entries.map((e) => ({ userId: e.userId, userName: names.get(e.userId) ?? null, rank: e.position, value: decimalToNumber(e.value) }));
+  const users = await rankedUsers(ctx, tenantId, page.entries.map((e) => e.userId));
+  return users.visible(page.entries).map((e) => ({ userId: e.userId, userName: users.names.get(e.userId) ?? null, rank: e.position, value: decimalToNumber(e.value) }));
 }

@@ -1,28 +1,29 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { classifyStatus, nextRetryDelay, parseRetryAfter } from "./webhook-delivery-policy.js";
 import { REFERENCE_SIGNATURE_HEADER, referenceSignature, signatureHeader } from "./webhook-signing.js";
-import { advanceLease, claimLease, releaseLease, type HeldLease } from "../store/leases.js";
+import { leaseStore } from "../store/leases.js";
 import { findPendingOutboxes } from "../store/pending-outboxes.js";
 import { minuteOf } from "../store/users.js";
 import {
   claimDelivery,
   clearDueMinute,
-  dayOf,
   deliveryStore,
   disableEndpoint,
   findDeliveriesDueInMinute,
   findEndpointDocument,
   findReadyDeliveries,
   markReady,
-  MAX_LOGGED_ATTEMPTS,
   purgeDeliveries,
   releaseClaim,
   saveDelivery,
-  type WebhookAttempt,
+  type DeliveryStore,
   type WebhookDeliveryDocument,
+  type WebhookEndpointDocument,
 } from "../store/webhooks.js";
-import type { ServiceContext } from "./context.js";
+import type { ServiceContext, WebhookOptions } from "./context.js";
+import { createDailyPurge } from "./daily-purge.js";
+import { createLeasedLoop, everyMs, walkCursor, type Pass } from "./leased-loop.js";
+import { decideAttempt, deferDelivery, skipDelivery, type AttemptDecision } from "./webhook-attempt.js";
 import { announceBoosts } from "./webhook-boosts.js";
 import { announceLeaderboards } from "./webhook-leaderboards.js";
 import { drainOutbox, webhookOptions } from "./webhook-outbox.js";
@@ -57,15 +58,30 @@ export interface WebhookWorker {
 
 const LEASE_NAME = "webhooks:coordinator";
 const PURGE_LEASE_NAME = "webhooks:purge";
-/** Retries due sooner than this also get a timer on the instance that scheduled them (the walker works by minute). */
-const SHORT_RETRY_MS = 120_000;
 const USERS_PER_ROUND = 100;
 const BOOST_CHECK_MS = 60_000;
-const PURGE_EVERY_MS = 3_600_000;
-const ERROR_DELAY_MS = 1_000;
+
+/** What the worker's steps share, built once per worker and passed explicitly. */
+interface WorkerDeps {
+  ctx: ServiceContext;
+  log: Logger;
+  settings: WebhookOptions;
+  deliveries: DeliveryStore;
+  random: () => number;
+}
+
+/** This instance's attempts in progress and its short-retry timers (stop() aborts and clears them). */
+interface Attempts {
+  inFlight: Map<string, AbortController>;
+  active: Set<Promise<void>>;
+  timers: Set<NodeJS.Timeout>;
+  /** Wakes both loops (work arrived, or an attempt slot came free). */
+  wake(): void;
+  stopping(): boolean;
+}
 
 /**
- * Webhook delivery in the background. Two loops per instance:
+ * Webhook delivery in the background. Two loops per instance (pipeline/leased-loop.ts):
  * - the coordinator, under one lease for all instances (`leases`, like the scheduler): hands users'
  *   outboxes over to delivery (found through the pending-outbox markers), walks the elapsed
  *   minutes (cursor in the lease) to make deliveries due for a retry ready (and those whose
@@ -82,306 +98,270 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
   const pollMs = options.pollMs ?? 1000;
   const leaseMs = options.leaseMs ?? 30_000;
   const concurrency = options.concurrency ?? 8;
-  const random = options.random ?? Math.random;
-  const settings = webhookOptions(ctx);
-  const leases = ctx.database.collections.leases;
-  const deliveries = deliveryStore(ctx.database, ctx.userLocks);
-  const log = logger.child({ component: "webhooks" });
-
-  let stopping = false;
-  let lease: HeldLease | null = null;
-  let leaseUntil = 0;
-  let lastBoostCheck = 0;
-  let lastPurge = 0;
-  const inFlight = new Map<string, AbortController>();
-  const active = new Set<Promise<void>>();
-  const timers = new Set<NodeJS.Timeout>();
-  const loops: Promise<void>[] = [];
-  const wakers = new Set<() => void>();
-  /** Loops woken while busy: they look for work again at once instead of sleeping. */
-  const pendingWake = new Set<string>();
-  const LOOPS = ["coordinator", "delivery"];
-
-  const sleep = (loop: string, ms: number) =>
-    new Promise<void>((resolve) => {
-      if (pendingWake.delete(loop) || stopping) return resolve();
-      const done = () => {
-        clearTimeout(timer);
-        wakers.delete(done);
-        pendingWake.delete(loop);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wakers.add(done);
-    });
-
-  const wake = () => {
-    for (const loop of LOOPS) pendingWake.add(loop);
-    for (const w of [...wakers]) w();
+  const deps: WorkerDeps = {
+    ctx,
+    log: logger.child({ component: "webhooks" }),
+    settings: webhookOptions(ctx),
+    deliveries: deliveryStore(ctx.database, ctx.userLocks),
+    random: options.random ?? Math.random,
   };
+  const leases = leaseStore(ctx.database.collections.leases);
+  let stopping = false;
+  const attempts: Attempts = {
+    inFlight: new Map(),
+    active: new Set(),
+    timers: new Set(),
+    wake: () => {
+      coordinator.wake();
+      delivery.wake();
+    },
+    stopping: () => stopping,
+  };
+  const boostCheckDue = everyMs(options.boostCheckMs ?? BOOST_CHECK_MS, ctx.now);
+  const purge = createDailyPurge({
+    leases,
+    name: PURGE_LEASE_NAME,
+    owner,
+    leaseMs,
+    now: ctx.now,
+    stopping: attempts.stopping,
+    purgeDay: (day) => purgeDeliveries(deps.deliveries, day),
+  });
 
-  /** Holds (or renews, once half of it has run) the coordinator lease; false while another instance holds it. */
-  async function holdLease(): Promise<boolean> {
-    const now = ctx.now();
-    if (lease && leaseUntil - now.getTime() > leaseMs / 2) return true;
-    lease = await claimLease(leases, LEASE_NAME, owner, now, leaseMs);
-    leaseUntil = now.getTime() + leaseMs;
-    return lease !== null;
-  }
-
-  async function handOverOutboxes(): Promise<number> {
-    let moved = 0;
-    const users = await findPendingOutboxes(ctx.database.collections.pendingOutboxes, USERS_PER_ROUND);
-    for (const { tenantId, userId } of users) {
-      try {
-        moved += await drainOutbox(ctx, tenantId, userId);
-      } catch (error) {
-        log.error({ err: error, tenantId, userId }, "handing webhook messages over to delivery failed; retried next round");
-      }
-    }
-    return moved;
-  }
-
-  /** Makes deliveries parked in elapsed minutes ready: retries due, and attempts a crash cut short. */
-  async function walkMinutes(): Promise<void> {
-    if (!lease) return;
-    const now = ctx.now();
-    const lastElapsed = minuteOf(now) - 1;
-    let minute = lease.cursor ?? lastElapsed - (options.lookbackMinutes ?? 60);
-    while (minute < lastElapsed && !stopping) {
-      minute += 1;
-      const due = await findDeliveriesDueInMinute(deliveries, minute);
-      for (const d of due.deliveries) {
-        if (d.status === "pending" && !d.ready) await markReady(deliveries, d._id, d.version, ctx.now());
-      }
-      await clearDueMinute(deliveries, due.bucketIds);
-      const at = ctx.now();
-      if (!(await advanceLease(leases, lease, minute, at, leaseMs))) {
-        lease = null;
-        return;
-      }
-      leaseUntil = at.getTime() + leaseMs;
-    }
-  }
-
-  /**
-   * Deletes finished deliveries whose retention has ended, bucket by bucket (one equality delete
-   * per UTC day), at most hourly. The last day purged is kept in a lease document of its own, so
-   * days missed while no instance ran are purged later. Needs the coordinator lease.
-   */
-  async function purgeIfDue(): Promise<void> {
-    if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
-    lastPurge = Date.now();
-    const now = ctx.now();
-    const purge = await claimLease(leases, PURGE_LEASE_NAME, owner, now, leaseMs);
-    if (!purge) return;
-    const today = dayOf(now);
-    // Nothing can expire before the first run: a delivery's retention starts when it finishes.
-    for (let day = purge.cursor === null ? today : purge.cursor + 1; day <= today && !stopping; day++) {
-      await purgeDeliveries(deliveries, day);
-      if (!(await advanceLease(leases, purge, day, ctx.now(), leaseMs))) return;
-    }
-  }
-
-  async function coordinate(): Promise<void> {
-    if (!(await holdLease())) return;
-    if ((await handOverOutboxes()) > 0) wake();
-    await walkMinutes();
-    if (Date.now() - lastBoostCheck >= (options.boostCheckMs ?? BOOST_CHECK_MS)) {
-      lastBoostCheck = Date.now();
-      if ((await announceBoosts(ctx)) > 0) wake();
-      if ((await announceLeaderboards(ctx)) > 0) wake();
-    }
-    await purgeIfDue();
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Delivery
-
-  /** Records what an attempt (or a refusal to attempt) decided; false when the delivery changed meanwhile. */
-  async function finishAttempt(claimed: WebhookDeliveryDocument, next: WebhookDeliveryDocument): Promise<boolean> {
-    const saved = await saveDelivery(deliveries, next, claimed.version);
-    if (!saved) log.warn({ deliveryId: claimed._id }, "a webhook delivery changed during its attempt (redelivered?); the attempt's outcome was not recorded");
-    return saved;
-  }
-
-  async function attempt(claimed: WebhookDeliveryDocument): Promise<void> {
-    const now = ctx.now();
-    const endpoint = await findEndpointDocument(ctx.database.collections.webhookEndpoints, claimed.tenantId, claimed.endpointId);
-    const base = { ...claimed, leaseOwner: null, ready: false, updated: now };
-    if (!endpoint || !endpoint.enabled) {
-      const error = endpoint ? `endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; redeliver once it is enabled` : "endpoint deleted";
-      await finishAttempt(claimed, { ...base, status: "failed", dueMinute: null, nextAttemptAt: null, lastError: error, finishedAt: now, purgeDay: dayOf(now) + retentionDays() });
-      ctx.observer?.webhookAttempted("skipped");
-      return;
-    }
-    let secrets: string[];
-    try {
-      secrets = [settings.secrets.open(endpoint.secret)];
-      if (endpoint.previousSecret && endpoint.previousSecretExpires && endpoint.previousSecretExpires > now) secrets.push(settings.secrets.open(endpoint.previousSecret));
-    } catch (error) {
-      // A configuration problem of this instance: leave the delivery for an instance (or a restart) that can sign.
-      log.error({ err: error, endpointId: endpoint._id }, "cannot read a webhook signing secret");
-      await finishAttempt(claimed, { ...base, dueMinute: minuteOf(now) + 1, nextAttemptAt: new Date(now.getTime() + 60_000), lastError: "the signing secret cannot be read on this instance" });
-      ctx.observer?.webhookAttempted("deferred");
-      return;
-    }
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const headers = {
-      "webhook-id": claimed.messageId,
-      "webhook-timestamp": String(timestamp),
-      "webhook-signature": signatureHeader(secrets, claimed.messageId, timestamp, claimed.body),
-      // The reference's header too, when the endpoint asks for it: one signature, the current secret's.
-      ...(endpoint.referenceSignature && { [REFERENCE_SIGNATURE_HEADER]: referenceSignature(secrets[0]!, claimed.body) }),
-    };
-    const controller = new AbortController();
-    inFlight.set(claimed._id, controller);
-    let result;
-    try {
-      result = await sendWebhook(endpoint.url, headers, claimed.body, {
-        timeoutMs: settings.timeoutMs,
-        allowPrivateNetworks: settings.allowPrivateNetworks,
-        signal: controller.signal,
-      });
-    } finally {
-      inFlight.delete(claimed._id);
-    }
-    const after = ctx.now();
-    if (result.aborted) {
-      // Shutting down: not an attempt; any instance may take it now.
-      await finishAttempt(claimed, { ...base, ready: true, dueMinute: null });
-      return;
-    }
-    const record: WebhookAttempt = {
-      at: now,
-      durationMs: result.durationMs,
-      responseStatus: result.status,
-      succeeded: result.status !== null && classifyStatus(result.status) === "delivered",
-      error: result.error,
-    };
-    const logged = {
-      ...base,
-      attempts: [...claimed.attempts, record].slice(-MAX_LOGGED_ATTEMPTS),
-      attemptCount: claimed.attemptCount + 1,
-      roundAttempts: claimed.roundAttempts + 1,
-      lastError: result.error,
-    };
-    const outcome = result.status === null ? "retry" : classifyStatus(result.status);
-    if (outcome === "delivered") {
-      await finishAttempt(claimed, { ...logged, status: "delivered", dueMinute: null, nextAttemptAt: null, finishedAt: after, purgeDay: dayOf(after) + retentionDays() });
-      ctx.observer?.webhookAttempted("delivered");
-      return;
-    }
-    if (outcome === "gone") {
-      // The delivery first: should this instance die in between, the next message disables the endpoint.
-      await finishAttempt(claimed, { ...logged, status: "failed", dueMinute: null, nextAttemptAt: null, finishedAt: after, purgeDay: dayOf(after) + retentionDays() });
-      ctx.observer?.webhookAttempted("gone");
-      await disableEndpoint(ctx.database.collections.webhookEndpoints, endpoint.tenantId, endpoint._id, `the endpoint answered 410 Gone on ${after.toISOString()}`, after);
-      ctx.config.invalidate();
-      log.warn({ endpointId: endpoint._id, tenantId: endpoint.tenantId }, "webhook endpoint answered 410 Gone and was disabled");
-      return;
-    }
-    const delay = nextRetryDelay(settings.retryScheduleMs, logged.roundAttempts, random(), parseRetryAfter(result.retryAfter, after));
-    if (delay === null) {
-      await finishAttempt(claimed, { ...logged, status: "failed", dueMinute: null, nextAttemptAt: null, finishedAt: after, purgeDay: dayOf(after) + retentionDays() });
-      ctx.observer?.webhookAttempted("failed");
-      return;
-    }
-    ctx.observer?.webhookAttempted("retrying");
-    const nextAttemptAt = new Date(after.getTime() + delay);
-    const next = { ...logged, nextAttemptAt, dueMinute: minuteOf(nextAttemptAt) };
-    if (await finishAttempt(claimed, next)) {
-      if (delay < SHORT_RETRY_MS && !stopping) {
-        // The walker works by minute; a short retry is made ready on time by this instance (the walker remains the fallback).
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          void markReady(deliveries, next._id, claimed.version + 1, ctx.now())
-            .then((ready) => ready && wake())
-            .catch((error) => log.error({ err: error }, "making a webhook retry ready failed"));
-        }, delay);
-        timer.unref();
-        timers.add(timer);
-      }
-    }
-  }
-
-  function retentionDays(): number {
-    return Math.ceil(settings.retentionMs / 86_400_000);
-  }
-
-  /**
-   * Claims ready deliveries for the free attempt slots and starts their attempts without waiting
-   * for them (a slow endpoint never holds up the others); a finished attempt wakes the loop.
-   * Returns how many attempts it started.
-   */
-  async function startReadyAttempts(): Promise<number> {
-    const free = concurrency - active.size;
-    if (free <= 0 || stopping) return 0;
-    const ready = await findReadyDeliveries(deliveries, free * 2);
-    let started = 0;
-    for (const doc of ready) {
-      if (started >= free || stopping) break;
-      const now = ctx.now();
-      const claim = await claimDelivery(deliveries, doc, owner, now, new Date(now.getTime() + settings.timeoutMs + 30_000));
-      if (!claim) continue; // another instance took it
-      started += 1;
-      const running: Promise<void> = attempt(claim.delivery)
-        .catch((error) => log.error({ err: error, deliveryId: doc._id }, "webhook attempt failed unexpectedly; it is retried after its claim runs out"))
-        .then(() => releaseClaim(deliveries, claim.claimId))
-        .catch((error) => log.error({ err: error, deliveryId: doc._id }, "releasing a webhook claim failed"))
-        .finally(() => {
-          active.delete(running);
-          wake();
-        });
-      active.add(running);
-    }
-    return started;
-  }
-
-  /** Attempts everything ready now, and waits for those attempts (tests). */
-  async function deliverReady(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const started = await startReadyAttempts();
-      total += started;
-      if (started === 0 && active.size === 0) return total;
-      if (started === 0) await Promise.race(active);
-    }
-  }
-
-  async function runLoop(name: string, round: () => Promise<unknown>, keepGoing: (result: unknown) => boolean): Promise<void> {
-    while (!stopping) {
-      let delay = pollMs;
-      try {
-        if (keepGoing(await round())) continue;
-      } catch (error) {
-        log.error({ err: error }, `webhook ${name} failed; retrying`);
-        delay = ERROR_DELAY_MS;
-      }
-      await sleep(name, delay);
-    }
-  }
+  const coordinator = createLeasedLoop({
+    name: "webhook coordinator",
+    logger: deps.log,
+    intervalMs: pollMs,
+    now: ctx.now,
+    lease: { store: leases, name: LEASE_NAME, owner, ms: leaseMs },
+    pass: async (pass) => {
+      if ((await handOverOutboxes(deps)) > 0) attempts.wake();
+      await walkRetryMinutes(deps, pass, options.lookbackMinutes ?? 60);
+      if (boostCheckDue() && (await announceBoostsAndLeaderboards(ctx))) attempts.wake();
+      await purge.runIfDue();
+      return false;
+    },
+  });
+  const claims = readyDeliveries(deps, owner);
+  const startAttempts = () => startReadyAttempts(deps, claims, attempts, concurrency);
+  const delivery = createLeasedLoop({
+    name: "webhook delivery",
+    logger: deps.log,
+    intervalMs: pollMs,
+    now: ctx.now,
+    pass: async () => (await startAttempts()) > 0,
+  });
 
   return {
-    coordinate,
-    deliverReady,
-    wake,
+    async coordinate() {
+      await coordinator.runOnce();
+    },
+    /** Attempts everything ready now, and waits for those attempts (tests). */
+    async deliverReady() {
+      let total = 0;
+      for (;;) {
+        const started = await startAttempts();
+        total += started;
+        if (started === 0 && attempts.active.size === 0) return total;
+        if (started === 0) await Promise.race(attempts.active);
+      }
+    },
+    wake: attempts.wake,
     start() {
-      if (loops.length > 0) return;
-      loops.push(runLoop("coordinator", coordinate, () => false));
-      loops.push(runLoop("delivery", startReadyAttempts, (started) => (started as number) > 0));
+      coordinator.start();
+      delivery.start();
     },
     async stop() {
       stopping = true;
-      for (const controller of inFlight.values()) controller.abort();
-      for (const timer of timers) clearTimeout(timer);
-      for (const w of [...wakers]) w();
-      await Promise.all(loops);
-      await Promise.all(active);
-      for (const name of [LEASE_NAME, PURGE_LEASE_NAME]) {
-        const doc = await leases.findOne({ _id: name, owner });
-        if (doc) await releaseLease(leases, { name, owner, version: doc.version, cursor: doc.cursor });
-      }
+      for (const controller of attempts.inFlight.values()) controller.abort();
+      for (const timer of attempts.timers) clearTimeout(timer);
+      await Promise.all([coordinator.stop(), delivery.stop()]);
+      await Promise.all(attempts.active);
+      await purge.release();
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The coordinator's steps
+
+/** Moves the messages users' writes left in their outboxes to deliveries; returns how many. */
+async function handOverOutboxes({ ctx, log }: WorkerDeps): Promise<number> {
+  let moved = 0;
+  const users = await findPendingOutboxes(ctx.database.collections.pendingOutboxes, USERS_PER_ROUND);
+  for (const { tenantId, userId } of users) {
+    try {
+      moved += await drainOutbox(ctx, tenantId, userId);
+    } catch (error) {
+      log.error({ err: error, tenantId, userId }, "handing webhook messages over to delivery failed; retried next round");
+    }
+  }
+  return moved;
+}
+
+/** Makes deliveries parked in elapsed minutes ready: retries due, and attempts a crash cut short. */
+async function walkRetryMinutes({ ctx, deliveries }: WorkerDeps, pass: Pass, lookbackMinutes: number): Promise<void> {
+  const lastElapsed = minuteOf(ctx.now()) - 1;
+  await walkCursor(pass, lastElapsed - lookbackMinutes, lastElapsed, async (minute) => {
+    const due = await findDeliveriesDueInMinute(deliveries, minute);
+    for (const d of due.deliveries) {
+      if (d.status === "pending" && !d.ready) await markReady(deliveries, d._id, d.version, ctx.now());
+    }
+    await clearDueMinute(deliveries, due.bucketIds);
+  });
+}
+
+/** Announces boosts that started or finished and leaderboard runs that ended; true when any message was written. */
+async function announceBoostsAndLeaderboards(ctx: ServiceContext): Promise<boolean> {
+  const boosts = await announceBoosts(ctx);
+  const leaderboards = await announceLeaderboards(ctx);
+  return boosts + leaderboards > 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery
+
+/** Where the deliverer finds ready deliveries and claims them (store/webhooks.ts); tests pass in-memory ones. */
+export interface ReadyDeliveries {
+  find(limit: number): Promise<WebhookDeliveryDocument[]>;
+  /** Null when another instance took it. */
+  claim(doc: WebhookDeliveryDocument): Promise<ClaimedDelivery | null>;
+  release(claim: ClaimedDelivery): Promise<void>;
+}
+
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryDocument;
+  claimId: string;
+}
+
+function readyDeliveries({ ctx, deliveries, settings }: WorkerDeps, owner: string): ReadyDeliveries {
+  return {
+    find: (limit) => findReadyDeliveries(deliveries, limit),
+    claim(doc) {
+      const now = ctx.now();
+      // The claim outlives the attempt's timeout: a crash leaves the delivery to the walker once it ran out.
+      return claimDelivery(deliveries, doc, owner, now, new Date(now.getTime() + settings.timeoutMs + 30_000));
+    },
+    release: (claim) => releaseClaim(deliveries, claim.claimId),
+  };
+}
+
+/**
+ * Claims ready deliveries for the free attempt slots (`free`; a few more are read, since other
+ * instances claim too), handing each to `start` as soon as it is claimed. Returns how many it claimed.
+ */
+export async function claimReadyDeliveries(ready: ReadyDeliveries, free: number, stopping: () => boolean, start: (claim: ClaimedDelivery) => void): Promise<number> {
+  if (free <= 0 || stopping()) return 0;
+  let claimed = 0;
+  for (const doc of await ready.find(free * 2)) {
+    if (claimed >= free || stopping()) break;
+    const claim = await ready.claim(doc);
+    if (!claim) continue; // another instance took it
+    claimed += 1;
+    start(claim);
+  }
+  return claimed;
+}
+
+/**
+ * Starts attempts of ready deliveries in the free slots without waiting for them (a slow endpoint
+ * never holds up the others); a finished attempt wakes the loops. Returns how many it started.
+ */
+async function startReadyAttempts(deps: WorkerDeps, ready: ReadyDeliveries, attempts: Attempts, concurrency: number): Promise<number> {
+  return claimReadyDeliveries(ready, concurrency - attempts.active.size, attempts.stopping, (claim) => {
+    const deliveryId = claim.delivery._id;
+    const running: Promise<void> = attemptDelivery(deps, attempts, claim.delivery)
+      .catch((error) => deps.log.error({ err: error, deliveryId }, "webhook attempt failed unexpectedly; it is retried after its claim runs out"))
+      .then(() => ready.release(claim))
+      .catch((error) => deps.log.error({ err: error, deliveryId }, "releasing a webhook claim failed"))
+      .finally(() => {
+        attempts.active.delete(running);
+        attempts.wake();
+      });
+    attempts.active.add(running);
+  });
+}
+
+/** Sends one claimed delivery (signed with the endpoint's secrets) and records what the answer decided. */
+async function attemptDelivery(deps: WorkerDeps, attempts: Attempts, claimed: WebhookDeliveryDocument): Promise<void> {
+  const { ctx, settings } = deps;
+  const now = ctx.now();
+  const endpoint = await findEndpointDocument(ctx.database.collections.webhookEndpoints, claimed.tenantId, claimed.endpointId);
+  if (!endpoint || !endpoint.enabled) {
+    await finishAttempt(deps, claimed, skipDelivery(claimed, endpoint, now, settings));
+    return;
+  }
+  const secrets = openSecrets(deps, endpoint, now);
+  if (!secrets) {
+    await finishAttempt(deps, claimed, deferDelivery(claimed, now));
+    return;
+  }
+  const controller = new AbortController();
+  attempts.inFlight.set(claimed._id, controller);
+  let sent;
+  try {
+    sent = await sendWebhook(endpoint.url, signedHeaders(endpoint, secrets, claimed, now), claimed.body, {
+      timeoutMs: settings.timeoutMs,
+      allowPrivateNetworks: settings.allowPrivateNetworks,
+      signal: controller.signal,
+    });
+  } finally {
+    attempts.inFlight.delete(claimed._id);
+  }
+  const after = ctx.now();
+  const decided = decideAttempt(claimed, sent, now, after, settings, deps.random);
+  const saved = await finishAttempt(deps, claimed, decided);
+  // The delivery first: should this instance die in between, the next message disables the endpoint.
+  if (decided.disableEndpoint) await disableGoneEndpoint(deps, endpoint, after);
+  if (saved && decided.readyAgainInMs !== null && !attempts.stopping()) readyAgainAfter(deps, attempts, decided.next._id, claimed.version + 1, decided.readyAgainInMs);
+}
+
+/** The endpoint's signing secrets (the previous one too while it is valid); null when this instance cannot read them. */
+function openSecrets({ settings, log }: WorkerDeps, endpoint: WebhookEndpointDocument, now: Date): string[] | null {
+  try {
+    const secrets = [settings.secrets.open(endpoint.secret)];
+    if (endpoint.previousSecret && endpoint.previousSecretExpires && endpoint.previousSecretExpires > now) secrets.push(settings.secrets.open(endpoint.previousSecret));
+    return secrets;
+  } catch (error) {
+    // A configuration problem of this instance: leave the delivery for an instance (or a restart) that can sign.
+    log.error({ err: error, endpointId: endpoint._id }, "cannot read a webhook signing secret");
+    return null;
+  }
+}
+
+function signedHeaders(endpoint: WebhookEndpointDocument, secrets: string[], claimed: WebhookDeliveryDocument, now: Date): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    "webhook-id": claimed.messageId,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signatureHeader(secrets, claimed.messageId, timestamp, claimed.body),
+    // The reference's header too, when the endpoint asks for it: one signature, the current secret's.
+    ...(endpoint.referenceSignature && { [REFERENCE_SIGNATURE_HEADER]: referenceSignature(secrets[0]!, claimed.body) }),
+  };
+}
+
+/** Records what an attempt (or a refusal to attempt) decided; false when the delivery changed meanwhile. */
+async function finishAttempt({ ctx, deliveries, log }: WorkerDeps, claimed: WebhookDeliveryDocument, decided: AttemptDecision): Promise<boolean> {
+  const saved = await saveDelivery(deliveries, decided.next, claimed.version);
+  if (!saved) log.warn({ deliveryId: claimed._id }, "a webhook delivery changed during its attempt (redelivered?); the attempt's outcome was not recorded");
+  if (decided.result) ctx.observer?.webhookAttempted(decided.result);
+  return saved;
+}
+
+async function disableGoneEndpoint({ ctx, log }: WorkerDeps, endpoint: WebhookEndpointDocument, at: Date): Promise<void> {
+  await disableEndpoint(ctx.database.collections.webhookEndpoints, endpoint.tenantId, endpoint._id, `the endpoint answered 410 Gone on ${at.toISOString()}`, at);
+  ctx.config.invalidate();
+  log.warn({ endpointId: endpoint._id, tenantId: endpoint.tenantId }, "webhook endpoint answered 410 Gone and was disabled");
+}
+
+/** The walker works by minute; a short retry is made ready on time by this instance (the walker remains the fallback). */
+function readyAgainAfter({ ctx, deliveries, log }: WorkerDeps, attempts: Attempts, deliveryId: string, version: number, delayMs: number): void {
+  const timer = setTimeout(() => {
+    attempts.timers.delete(timer);
+    void markReady(deliveries, deliveryId, version, ctx.now())
+      .then((ready) => ready && attempts.wake())
+      .catch((error) => log.error({ err: error }, "making a webhook retry ready failed"));
+  }, delayMs);
+  timer.unref();
+  attempts.timers.add(timer);
 }

@@ -61,6 +61,13 @@ describe("configuration schema", () => {
     expect([set.limits.maxRequestBytes, set.webhooks.allowPrivateNetworks]).toEqual([2048, true]);
   });
 
+  it("reads retention: batches 7 days and rank history by count by default, both settable, refused when not positive", () => {
+    expect(readConfig({}).retention).toEqual({ batchDays: 7, rankHistoryDays: null });
+    expect(readConfig({ BATCH_RETENTION_DAYS: "1.5", RANK_HISTORY_RETENTION_DAYS: "90" }).retention).toEqual({ batchDays: 1.5, rankHistoryDays: 90 });
+    expect(() => readConfig({ BATCH_RETENTION_DAYS: "0" })).toThrow('BATCH_RETENTION_DAYS must be a positive number, got "0"');
+    expect(() => readConfig({ RANK_HISTORY_RETENTION_DAYS: "forever" })).toThrow('RANK_HISTORY_RETENTION_DAYS must be a positive number, got "forever"');
+  });
+
   it("reads an empty value as unset", () => {
     expect(readConfig({ PORT: "", MAX_REQUEST_BYTES: "", LOG_LEVEL: "" })).toMatchObject({ port: 8080, logLevel: "info", limits: { maxRequestBytes: 1_048_576 } });
   });

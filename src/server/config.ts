@@ -45,6 +45,13 @@ export interface Config {
     /** Base64 of 32 bytes: signing secrets are encrypted at rest with it. */
     secretsKey: string | undefined;
   };
+  /** How long records are kept (see pipeline/retention.ts; webhook deliveries: `webhooks.retentionDays`). */
+  retention: {
+    /** Completed admin batches of events, in days. */
+    batchDays: number;
+    /** Leaderboard rank history in user documents, in days; null: by count only (100 per leaderboard). */
+    rankHistoryDays: number | null;
+  };
   /** This deployment as an environment (the Admin API's environments): machine key and display name. */
   environment: { key: string; name: string };
   /** Token-bucket rate limits; null: none (the default). A key's own Admin API setting applies regardless. */
@@ -200,6 +207,11 @@ const VARIABLES = {
   }),
   WEBHOOK_TIMEOUT_MS: positiveNumber(15_000),
   WEBHOOK_LOG_RETENTION_DAYS: positiveNumber(30),
+  BATCH_RETENTION_DAYS: positiveNumber(7),
+  RANK_HISTORY_RETENTION_DAYS: parsed<number | null>("(by count: 100 per leaderboard)", null, (raw, name) => {
+    const value = Number(raw);
+    return Number.isFinite(value) && value > 0 && raw.trim() !== "" ? value : { refused: `${name} must be a positive number, got "${raw}"` };
+  }),
   RATE_LIMIT_PER_KEY: requestCount("(no limit)"),
   RATE_LIMIT_BURST: requestCount("`RATE_LIMIT_PER_KEY`"),
   RATE_LIMIT_TENANT: requestCount("(no limit)"),
@@ -279,6 +291,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
       secretsKey: e.WEBHOOK_SECRETS_KEY,
     },
+    retention: { batchDays: e.BATCH_RETENTION_DAYS, rankHistoryDays: e.RANK_HISTORY_RETENTION_DAYS },
     environment: { key: e.ENVIRONMENT_KEY, name: e.ENVIRONMENT_NAME },
     rateLimits: {
       perKey: e.RATE_LIMIT_PER_KEY === null ? null : { requestsPerSecond: e.RATE_LIMIT_PER_KEY, burst: e.RATE_LIMIT_BURST },

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     instanceLeaseMs: config.instanceLeaseMs,
     userCacheEntries: config.userCacheEntries,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
+    retention: { batchMs: config.retention.batchDays * 86_400_000, rankHistoryDays: config.retention.rankHistoryDays },
     metricsToken: config.metricsToken,
     tracing,
     shutdownGraceMs: config.shutdownGraceMs,

@@ -27,7 +27,7 @@ import { LeaderboardAdminService, file_gamification_v1_leaderboard_admin_service
 import { LeaderboardService, file_gamification_v1_leaderboard_service } from "../gen/gamification/v1/leaderboard_service_pb.js";
 import { createLeaderboardMethods } from "../api/leaderboard-service.js";
 import { StreakAdminService, file_gamification_v1_streak_admin_service } from "../gen/gamification/v1/streak_admin_service_pb.js";
-import type { ServiceContext } from "../pipeline/context.js";
+import type { RetentionOptions, ServiceContext } from "../pipeline/context.js";
 import { createEventBatchWorker } from "../pipeline/event-batches.js";
 import { runDueWork } from "../pipeline/due-work.js";
 import { createScheduler, schedulerLagMs } from "../pipeline/scheduler.js";
@@ -58,6 +58,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** How long idempotency keys are remembered; unset: forever. */
   idempotencyWindowMs?: number | null;
+  /** Retention of batch records and rank history (see pipeline/retention.ts); unset fields: their defaults. */
+  retention?: Partial<RetentionOptions>;
   /** This deployment as an environment; unset: key "production", name "Production". */
   environment?: { key: string; name: string };
   /** Default rate limits per key and per tenant; unset: none (keys' own Admin API settings still apply). */
@@ -149,6 +151,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     userLocks: new KeyedLock(),
     now,
     idempotencyWindowMs: options.idempotencyWindowMs ?? null,
+    retention: options.retention,
     environment: options.environment,
     atPipelinePoint: options.atPipelinePoint,
     observer: undefined,

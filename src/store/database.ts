@@ -42,6 +42,8 @@ export interface Collections {
   leases: Collection<LeaseDocument>;
   /** Idempotency keys moved out of user documents (see pipeline/record-event.ts). */
   idempotencyKeys: Collection<IdempotencyDocument>;
+  /** Idempotency keys whose window ends, by day (keyed buckets; only with a window set). */
+  idempotencyPurge: Collection<KeyedBucketDocument>;
   /** Custom user and event attributes. */
   attributes: Collection<Document>;
   achievements: Collection<Document>;
@@ -123,6 +125,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     dueUsers: db.collection("due_users"),
     streakPauseOwners: db.collection("streak_pause_owners"),
     idempotencyKeys: db.collection("idempotency_keys"),
+    idempotencyPurge: db.collection("idempotency_purge"),
     leases: db.collection("leases"),
     attributes: db.collection("attributes"),
     achievements: db.collection("achievements"),

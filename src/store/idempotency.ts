@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Collection } from "mongodb";
 import type { IdempotencyRecord } from "../domain/idempotency.js";
+import { addToBucket, clearBucket, dayOf, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
+import type { KeyedLock } from "./keyed-lock.js";
 
 /** Idempotency records moved out of user documents; `_id` is `tenantId/userId/recordId`. */
 export interface IdempotencyDocument extends Omit<IdempotencyRecord, "id"> {
@@ -61,4 +63,52 @@ export async function saveIdempotencyRecords(
     })),
     { ordered: false },
   );
+}
+
+/**
+ * With an idempotency window, lists records moved to the collection in the purge bucket of the day
+ * after their window ends (keyed buckets, `idempotency_purge`), BEFORE they are saved: the purge
+ * then finds them by `_id`, never by a query over the collection. Without a window (the default)
+ * records are kept for ever, as the window is.
+ */
+export async function listForPurge(
+  buckets: Collection<KeyedBucketDocument>,
+  locks: KeyedLock,
+  tenantId: string,
+  userId: string,
+  batch: readonly IdempotencyRecord[],
+  windowMs: number | null,
+): Promise<void> {
+  if (windowMs === null) return;
+  await Promise.all(batch.map((r) => addToBucket(buckets, locks, purgeDayOf(r.at, windowMs), documentId(tenantId, userId, r.id))));
+}
+
+/** The first whole day after a record's window: by then it has expired, whenever that day is purged. */
+function purgeDayOf(at: Date, windowMs: number): number {
+  return dayOf(new Date(at.getTime() + windowMs)) + 1;
+}
+
+/**
+ * Deletes the records listed for `day` whose window has ended (a record still within a window
+ * lengthened since is listed again for its new day), then the day's bucket. Returns how many it deleted.
+ */
+export async function purgeIdempotencyRecords(
+  records: Collection<IdempotencyDocument>,
+  buckets: Collection<KeyedBucketDocument>,
+  locks: KeyedLock,
+  day: number,
+  windowMs: number | null,
+  now: Date,
+): Promise<number> {
+  const { keys, documentIds } = await readBucket(buckets, day);
+  let deleted = 0;
+  for (const _id of keys) {
+    const doc = await records.findOne({ _id }, { projection: { at: 1 } });
+    if (!doc) continue;
+    if (windowMs === null) continue; // the window was lifted: kept for ever
+    if (now.getTime() - doc.at.getTime() < windowMs) await addToBucket(buckets, locks, purgeDayOf(doc.at, windowMs), _id);
+    else deleted += (await records.deleteOne({ _id })).deletedCount;
+  }
+  await clearBucket(buckets, documentIds);
+  return deleted;
 }

@@ -55,3 +55,25 @@ export async function advanceLease(leases: Collection<LeaseDocument>, lease: Hel
 export async function releaseLease(leases: Collection<LeaseDocument>, lease: HeldLease): Promise<void> {
   await leases.updateOne({ _id: lease.name, owner: lease.owner, version: lease.version }, { $set: { leaseUntil: new Date(0) }, $inc: { version: 1 } });
 }
+
+/** The lease operations background loops use (pipeline/leased-loop.ts); tests pass an in-memory one. */
+export interface LeaseStore {
+  /** Claims or renews; null when another owner holds it and it has not ended. */
+  claim(name: string, owner: string, now: Date, leaseMs: number): Promise<HeldLease | null>;
+  /** Moves the cursor and extends the lease; false when the lease was lost meanwhile. */
+  advance(lease: HeldLease, cursor: number, now: Date, leaseMs: number): Promise<boolean>;
+  /** Gives the lease up if `owner` still holds it (clean shutdown). */
+  release(name: string, owner: string): Promise<void>;
+}
+
+export function leaseStore(leases: Collection<LeaseDocument>): LeaseStore {
+  return {
+    claim: (name, owner, now, leaseMs) => claimLease(leases, name, owner, now, leaseMs),
+    advance: (lease, cursor, now, leaseMs) => advanceLease(leases, lease, cursor, now, leaseMs),
+    async release(name, owner) {
+      // The stored version, not a remembered one: the cursor may have moved since.
+      const current = await leases.findOne({ _id: name, owner });
+      if (current) await releaseLease(leases, { name, owner, version: current.version, cursor: current.cursor });
+    },
+  };
+}

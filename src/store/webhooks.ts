@@ -226,6 +226,30 @@ async function listEndpointDeliveries(
 }
 
 /**
+ * Deletes an endpoint's log pages whose deliveries are all gone (retention deletes the oldest
+ * first), from the bottom up to the first page with a delivery left, and moves the head's `floor`
+ * above them, as a listing does; the newest page is left to the appends. Reads by `_id` only: the
+ * pages deleted and, per page, its IDs until one is found. Returns how many pages it deleted.
+ */
+export async function trimEndpointLog({ webhookDeliveries, webhookEndpointLog: log }: WebhookCollections, tenantId: string, endpointId: string): Promise<number> {
+  const head = await log.findOne({ _id: logHeadId(tenantId, endpointId) });
+  if (!head?.seq) return 0;
+  const floor = head.floor ?? 0;
+  const newest = Math.floor((head.seq - 1) / LOG_PAGE);
+  let page = floor;
+  for (; page < newest; page++) {
+    const ids = (await log.findOne({ _id: logPageId(tenantId, endpointId, page) }))?.ids ?? [];
+    let live = false;
+    for (const _id of ids) if ((live = (await webhookDeliveries.findOne({ _id }, { projection: { _id: 1 } })) !== null)) break;
+    if (live) break;
+  }
+  if (page === floor) return 0;
+  await log.updateOne({ _id: head._id }, { $max: { floor: page } });
+  await log.bulkWrite(Array.from({ length: page - floor }, (_, i) => ({ deleteOne: { filter: { _id: logPageId(tenantId, endpointId, floor + i) } } })), { ordered: false });
+  return page - floor;
+}
+
+/**
  * Deliveries are reached by `_id` only (FerretDB's SQLite backend serves nothing else by index, and
  * `webhook_deliveries` grows with every message). What the loops must find is kept beside them, keyed:
  * - `webhook_ready`: one marker per delivery ready to attempt (`_id` = the delivery's), written

@@ -3119,20 +3119,71 @@ func (x *StreakPreferences) GetDaysOff() *structpb.ListValue {
 	return nil
 }
 
+// A user's leaderboard preferences (not in the reference).
+type LeaderboardPreferences struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// True: the user is kept off every leaderboard ranking and the streak rankings, and out of every
+	// public read and `leaderboard.*` webhook; their game state is kept and their own leaderboard
+	// reads answer unranked (rank null, with their own value). False: they return to the current runs
+	// with their current values. In an update, null leaves it unchanged; answers carry true or false.
+	OptOut        *bool `protobuf:"varint,1,opt,name=opt_out,json=optOut,proto3,oneof" json:"opt_out,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LeaderboardPreferences) Reset() {
+	*x = LeaderboardPreferences{}
+	mi := &file_gamification_v1_application_service_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LeaderboardPreferences) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LeaderboardPreferences) ProtoMessage() {}
+
+func (x *LeaderboardPreferences) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_application_service_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LeaderboardPreferences.ProtoReflect.Descriptor instead.
+func (*LeaderboardPreferences) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *LeaderboardPreferences) GetOptOut() bool {
+	if x != nil && x.OptOut != nil {
+		return *x.OptOut
+	}
+	return false
+}
+
 // A user's preferences.
 type UserPreferences struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Notification channels per kind.
 	Notifications *NotificationPreferences `protobuf:"bytes,1,opt,name=notifications,proto3" json:"notifications,omitempty"`
 	// The user's streak preferences, or null when never set.
-	Streak        *StreakPreferences `protobuf:"bytes,2,opt,name=streak,proto3,oneof" json:"streak,omitempty"`
+	Streak *StreakPreferences `protobuf:"bytes,2,opt,name=streak,proto3,oneof" json:"streak,omitempty"`
+	// The user's leaderboard opt-out; in an update, absent leaves it unchanged.
+	Leaderboards  *LeaderboardPreferences `protobuf:"bytes,3,opt,name=leaderboards,proto3,oneof" json:"leaderboards,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UserPreferences) Reset() {
 	*x = UserPreferences{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[45]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3144,7 +3195,7 @@ func (x *UserPreferences) String() string {
 func (*UserPreferences) ProtoMessage() {}
 
 func (x *UserPreferences) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[45]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3157,7 +3208,7 @@ func (x *UserPreferences) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserPreferences.ProtoReflect.Descriptor instead.
 func (*UserPreferences) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{45}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *UserPreferences) GetNotifications() *NotificationPreferences {
@@ -3174,6 +3225,13 @@ func (x *UserPreferences) GetStreak() *StreakPreferences {
 	return nil
 }
 
+func (x *UserPreferences) GetLeaderboards() *LeaderboardPreferences {
+	if x != nil {
+		return x.Leaderboards
+	}
+	return nil
+}
+
 // Reads a user's preferences.
 type GetUserPreferencesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -3185,7 +3243,7 @@ type GetUserPreferencesRequest struct {
 
 func (x *GetUserPreferencesRequest) Reset() {
 	*x = GetUserPreferencesRequest{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[46]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3197,7 +3255,7 @@ func (x *GetUserPreferencesRequest) String() string {
 func (*GetUserPreferencesRequest) ProtoMessage() {}
 
 func (x *GetUserPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[46]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3210,7 +3268,7 @@ func (x *GetUserPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*GetUserPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{46}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *GetUserPreferencesRequest) GetId() string {
@@ -3231,7 +3289,7 @@ type GetUserPreferencesResponse struct {
 
 func (x *GetUserPreferencesResponse) Reset() {
 	*x = GetUserPreferencesResponse{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[47]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3243,7 +3301,7 @@ func (x *GetUserPreferencesResponse) String() string {
 func (*GetUserPreferencesResponse) ProtoMessage() {}
 
 func (x *GetUserPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[47]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3256,7 +3314,7 @@ func (x *GetUserPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetUserPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*GetUserPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{47}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *GetUserPreferencesResponse) GetPreferences() *UserPreferences {
@@ -3279,7 +3337,7 @@ type UpdateUserPreferencesRequest struct {
 
 func (x *UpdateUserPreferencesRequest) Reset() {
 	*x = UpdateUserPreferencesRequest{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[48]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3291,7 +3349,7 @@ func (x *UpdateUserPreferencesRequest) String() string {
 func (*UpdateUserPreferencesRequest) ProtoMessage() {}
 
 func (x *UpdateUserPreferencesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[48]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3304,7 +3362,7 @@ func (x *UpdateUserPreferencesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateUserPreferencesRequest.ProtoReflect.Descriptor instead.
 func (*UpdateUserPreferencesRequest) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{48}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *UpdateUserPreferencesRequest) GetId() string {
@@ -3332,7 +3390,7 @@ type UpdateUserPreferencesResponse struct {
 
 func (x *UpdateUserPreferencesResponse) Reset() {
 	*x = UpdateUserPreferencesResponse{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[49]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3344,7 +3402,7 @@ func (x *UpdateUserPreferencesResponse) String() string {
 func (*UpdateUserPreferencesResponse) ProtoMessage() {}
 
 func (x *UpdateUserPreferencesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[49]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3357,7 +3415,7 @@ func (x *UpdateUserPreferencesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateUserPreferencesResponse.ProtoReflect.Descriptor instead.
 func (*UpdateUserPreferencesResponse) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{49}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *UpdateUserPreferencesResponse) GetPreferences() *UserPreferences {
@@ -3380,7 +3438,7 @@ type ListStreakRankingsRequest struct {
 
 func (x *ListStreakRankingsRequest) Reset() {
 	*x = ListStreakRankingsRequest{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[50]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3392,7 +3450,7 @@ func (x *ListStreakRankingsRequest) String() string {
 func (*ListStreakRankingsRequest) ProtoMessage() {}
 
 func (x *ListStreakRankingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[50]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3405,7 +3463,7 @@ func (x *ListStreakRankingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStreakRankingsRequest.ProtoReflect.Descriptor instead.
 func (*ListStreakRankingsRequest) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{50}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ListStreakRankingsRequest) GetLimit() int32 {
@@ -3437,7 +3495,7 @@ type StreakRankingUser struct {
 
 func (x *StreakRankingUser) Reset() {
 	*x = StreakRankingUser{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[51]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3449,7 +3507,7 @@ func (x *StreakRankingUser) String() string {
 func (*StreakRankingUser) ProtoMessage() {}
 
 func (x *StreakRankingUser) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[51]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3462,7 +3520,7 @@ func (x *StreakRankingUser) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StreakRankingUser.ProtoReflect.Descriptor instead.
 func (*StreakRankingUser) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{51}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *StreakRankingUser) GetUserId() string {
@@ -3497,7 +3555,7 @@ type ListStreakRankingsResponse struct {
 
 func (x *ListStreakRankingsResponse) Reset() {
 	*x = ListStreakRankingsResponse{}
-	mi := &file_gamification_v1_application_service_proto_msgTypes[52]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3509,7 +3567,7 @@ func (x *ListStreakRankingsResponse) String() string {
 func (*ListStreakRankingsResponse) ProtoMessage() {}
 
 func (x *ListStreakRankingsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_gamification_v1_application_service_proto_msgTypes[52]
+	mi := &file_gamification_v1_application_service_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3522,7 +3580,7 @@ func (x *ListStreakRankingsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListStreakRankingsResponse.ProtoReflect.Descriptor instead.
 func (*ListStreakRankingsResponse) Descriptor() ([]byte, []int) {
-	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{52}
+	return file_gamification_v1_application_service_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ListStreakRankingsResponse) GetRankings() []*StreakRankingUser {
@@ -3831,11 +3889,17 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\bdays_off\x18\x04 \x01(\v2\x1a.google.protobuf.ListValueR\adaysOffB\n" +
 	"\n" +
 	"\b_enabledB\x12\n" +
-	"\x10_evaluation_mode\"\xad\x01\n" +
+	"\x10_evaluation_mode\"B\n" +
+	"\x16LeaderboardPreferences\x12\x1c\n" +
+	"\aopt_out\x18\x01 \x01(\bH\x00R\x06optOut\x88\x01\x01B\n" +
+	"\n" +
+	"\b_opt_out\"\x90\x02\n" +
 	"\x0fUserPreferences\x12N\n" +
 	"\rnotifications\x18\x01 \x01(\v2(.gamification.v1.NotificationPreferencesR\rnotifications\x12?\n" +
-	"\x06streak\x18\x02 \x01(\v2\".gamification.v1.StreakPreferencesH\x00R\x06streak\x88\x01\x01B\t\n" +
-	"\a_streak\"5\n" +
+	"\x06streak\x18\x02 \x01(\v2\".gamification.v1.StreakPreferencesH\x00R\x06streak\x88\x01\x01\x12P\n" +
+	"\fleaderboards\x18\x03 \x01(\v2'.gamification.v1.LeaderboardPreferencesH\x01R\fleaderboards\x88\x01\x01B\t\n" +
+	"\a_streakB\x0f\n" +
+	"\r_leaderboards\"5\n" +
 	"\x19GetUserPreferencesRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\"`\n" +
 	"\x1aGetUserPreferencesResponse\x12B\n" +
@@ -3900,7 +3964,7 @@ func file_gamification_v1_application_service_proto_rawDescGZIP() []byte {
 }
 
 var file_gamification_v1_application_service_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_gamification_v1_application_service_proto_msgTypes = make([]protoimpl.MessageInfo, 70)
+var file_gamification_v1_application_service_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
 var file_gamification_v1_application_service_proto_goTypes = []any{
 	(SummaryAggregation)(0),                   // 0: gamification.v1.SummaryAggregation
 	(StreakRankingType)(0),                    // 1: gamification.v1.StreakRankingType
@@ -3949,169 +4013,171 @@ var file_gamification_v1_application_service_proto_goTypes = []any{
 	(*NotificationPreferences)(nil),           // 44: gamification.v1.NotificationPreferences
 	(*StreakMetricPreference)(nil),            // 45: gamification.v1.StreakMetricPreference
 	(*StreakPreferences)(nil),                 // 46: gamification.v1.StreakPreferences
-	(*UserPreferences)(nil),                   // 47: gamification.v1.UserPreferences
-	(*GetUserPreferencesRequest)(nil),         // 48: gamification.v1.GetUserPreferencesRequest
-	(*GetUserPreferencesResponse)(nil),        // 49: gamification.v1.GetUserPreferencesResponse
-	(*UpdateUserPreferencesRequest)(nil),      // 50: gamification.v1.UpdateUserPreferencesRequest
-	(*UpdateUserPreferencesResponse)(nil),     // 51: gamification.v1.UpdateUserPreferencesResponse
-	(*ListStreakRankingsRequest)(nil),         // 52: gamification.v1.ListStreakRankingsRequest
-	(*StreakRankingUser)(nil),                 // 53: gamification.v1.StreakRankingUser
-	(*ListStreakRankingsResponse)(nil),        // 54: gamification.v1.ListStreakRankingsResponse
-	nil,                                       // 55: gamification.v1.TrackMetricEventRequest.AttributesEntry
-	nil,                                       // 56: gamification.v1.TrackMetricEventResponse.PointsEntry
-	nil,                                       // 57: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
-	nil,                                       // 58: gamification.v1.UserFields.AttributesEntry
-	nil,                                       // 59: gamification.v1.CompleteAchievementResponse.PointsEntry
-	nil,                                       // 60: gamification.v1.WrappedDay.MetricsEntry
-	nil,                                       // 61: gamification.v1.WrappedDay.PointsEntry
-	nil,                                       // 62: gamification.v1.WrappedDay.LeaderboardsEntry
-	nil,                                       // 63: gamification.v1.WrappedWeek.MetricsEntry
-	nil,                                       // 64: gamification.v1.WrappedWeek.PointsEntry
-	nil,                                       // 65: gamification.v1.WrappedWeek.LeaderboardsEntry
-	nil,                                       // 66: gamification.v1.WrappedMonth.MetricsEntry
-	nil,                                       // 67: gamification.v1.WrappedMonth.PointsEntry
-	nil,                                       // 68: gamification.v1.WrappedMonth.LeaderboardsEntry
-	nil,                                       // 69: gamification.v1.WrappedYear.MetricsEntry
-	nil,                                       // 70: gamification.v1.WrappedYear.PointsEntry
-	nil,                                       // 71: gamification.v1.WrappedYear.LeaderboardsEntry
-	(*UpsertedUser)(nil),                      // 72: gamification.v1.UpsertedUser
-	(*timestamppb.Timestamp)(nil),             // 73: google.protobuf.Timestamp
-	(*Achievement)(nil),                       // 74: gamification.v1.Achievement
-	(*Streak)(nil),                            // 75: gamification.v1.Streak
-	(*User)(nil),                              // 76: gamification.v1.User
-	(StreakFrequency)(0),                      // 77: gamification.v1.StreakFrequency
-	(*StreakPeriod)(nil),                      // 78: gamification.v1.StreakPeriod
-	(*structpb.Struct)(nil),                   // 79: google.protobuf.Struct
-	(*structpb.ListValue)(nil),                // 80: google.protobuf.ListValue
-	(*PointsChange)(nil),                      // 81: gamification.v1.PointsChange
-	(*LeaderboardChange)(nil),                 // 82: gamification.v1.LeaderboardChange
-	(*UserLeaderboard)(nil),                   // 83: gamification.v1.UserLeaderboard
+	(*LeaderboardPreferences)(nil),            // 47: gamification.v1.LeaderboardPreferences
+	(*UserPreferences)(nil),                   // 48: gamification.v1.UserPreferences
+	(*GetUserPreferencesRequest)(nil),         // 49: gamification.v1.GetUserPreferencesRequest
+	(*GetUserPreferencesResponse)(nil),        // 50: gamification.v1.GetUserPreferencesResponse
+	(*UpdateUserPreferencesRequest)(nil),      // 51: gamification.v1.UpdateUserPreferencesRequest
+	(*UpdateUserPreferencesResponse)(nil),     // 52: gamification.v1.UpdateUserPreferencesResponse
+	(*ListStreakRankingsRequest)(nil),         // 53: gamification.v1.ListStreakRankingsRequest
+	(*StreakRankingUser)(nil),                 // 54: gamification.v1.StreakRankingUser
+	(*ListStreakRankingsResponse)(nil),        // 55: gamification.v1.ListStreakRankingsResponse
+	nil,                                       // 56: gamification.v1.TrackMetricEventRequest.AttributesEntry
+	nil,                                       // 57: gamification.v1.TrackMetricEventResponse.PointsEntry
+	nil,                                       // 58: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
+	nil,                                       // 59: gamification.v1.UserFields.AttributesEntry
+	nil,                                       // 60: gamification.v1.CompleteAchievementResponse.PointsEntry
+	nil,                                       // 61: gamification.v1.WrappedDay.MetricsEntry
+	nil,                                       // 62: gamification.v1.WrappedDay.PointsEntry
+	nil,                                       // 63: gamification.v1.WrappedDay.LeaderboardsEntry
+	nil,                                       // 64: gamification.v1.WrappedWeek.MetricsEntry
+	nil,                                       // 65: gamification.v1.WrappedWeek.PointsEntry
+	nil,                                       // 66: gamification.v1.WrappedWeek.LeaderboardsEntry
+	nil,                                       // 67: gamification.v1.WrappedMonth.MetricsEntry
+	nil,                                       // 68: gamification.v1.WrappedMonth.PointsEntry
+	nil,                                       // 69: gamification.v1.WrappedMonth.LeaderboardsEntry
+	nil,                                       // 70: gamification.v1.WrappedYear.MetricsEntry
+	nil,                                       // 71: gamification.v1.WrappedYear.PointsEntry
+	nil,                                       // 72: gamification.v1.WrappedYear.LeaderboardsEntry
+	(*UpsertedUser)(nil),                      // 73: gamification.v1.UpsertedUser
+	(*timestamppb.Timestamp)(nil),             // 74: google.protobuf.Timestamp
+	(*Achievement)(nil),                       // 75: gamification.v1.Achievement
+	(*Streak)(nil),                            // 76: gamification.v1.Streak
+	(*User)(nil),                              // 77: gamification.v1.User
+	(StreakFrequency)(0),                      // 78: gamification.v1.StreakFrequency
+	(*StreakPeriod)(nil),                      // 79: gamification.v1.StreakPeriod
+	(*structpb.Struct)(nil),                   // 80: google.protobuf.Struct
+	(*structpb.ListValue)(nil),                // 81: google.protobuf.ListValue
+	(*PointsChange)(nil),                      // 82: gamification.v1.PointsChange
+	(*LeaderboardChange)(nil),                 // 83: gamification.v1.LeaderboardChange
+	(*UserLeaderboard)(nil),                   // 84: gamification.v1.UserLeaderboard
 }
 var file_gamification_v1_application_service_proto_depIdxs = []int32{
-	72,  // 0: gamification.v1.TrackMetricEventRequest.user:type_name -> gamification.v1.UpsertedUser
-	55,  // 1: gamification.v1.TrackMetricEventRequest.attributes:type_name -> gamification.v1.TrackMetricEventRequest.AttributesEntry
-	73,  // 2: gamification.v1.TrackMetricEventRequest.timestamp:type_name -> google.protobuf.Timestamp
-	74,  // 3: gamification.v1.TrackMetricEventResponse.achievements:type_name -> gamification.v1.Achievement
-	75,  // 4: gamification.v1.TrackMetricEventResponse.current_streak:type_name -> gamification.v1.Streak
-	56,  // 5: gamification.v1.TrackMetricEventResponse.points:type_name -> gamification.v1.TrackMetricEventResponse.PointsEntry
-	57,  // 6: gamification.v1.TrackMetricEventResponse.leaderboards:type_name -> gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
-	76,  // 7: gamification.v1.GetUserResponse.user:type_name -> gamification.v1.User
-	58,  // 8: gamification.v1.UserFields.attributes:type_name -> gamification.v1.UserFields.AttributesEntry
-	72,  // 9: gamification.v1.CreateUserRequest.user:type_name -> gamification.v1.UpsertedUser
-	76,  // 10: gamification.v1.CreateUserResponse.user:type_name -> gamification.v1.User
+	73,  // 0: gamification.v1.TrackMetricEventRequest.user:type_name -> gamification.v1.UpsertedUser
+	56,  // 1: gamification.v1.TrackMetricEventRequest.attributes:type_name -> gamification.v1.TrackMetricEventRequest.AttributesEntry
+	74,  // 2: gamification.v1.TrackMetricEventRequest.timestamp:type_name -> google.protobuf.Timestamp
+	75,  // 3: gamification.v1.TrackMetricEventResponse.achievements:type_name -> gamification.v1.Achievement
+	76,  // 4: gamification.v1.TrackMetricEventResponse.current_streak:type_name -> gamification.v1.Streak
+	57,  // 5: gamification.v1.TrackMetricEventResponse.points:type_name -> gamification.v1.TrackMetricEventResponse.PointsEntry
+	58,  // 6: gamification.v1.TrackMetricEventResponse.leaderboards:type_name -> gamification.v1.TrackMetricEventResponse.LeaderboardsEntry
+	77,  // 7: gamification.v1.GetUserResponse.user:type_name -> gamification.v1.User
+	59,  // 8: gamification.v1.UserFields.attributes:type_name -> gamification.v1.UserFields.AttributesEntry
+	73,  // 9: gamification.v1.CreateUserRequest.user:type_name -> gamification.v1.UpsertedUser
+	77,  // 10: gamification.v1.CreateUserResponse.user:type_name -> gamification.v1.User
 	6,   // 11: gamification.v1.IdentifyUserRequest.user:type_name -> gamification.v1.UserFields
-	76,  // 12: gamification.v1.IdentifyUserResponse.user:type_name -> gamification.v1.User
+	77,  // 12: gamification.v1.IdentifyUserResponse.user:type_name -> gamification.v1.User
 	6,   // 13: gamification.v1.UpdateUserRequest.user:type_name -> gamification.v1.UserFields
-	76,  // 14: gamification.v1.UpdateUserResponse.user:type_name -> gamification.v1.User
-	74,  // 15: gamification.v1.UserMetric.achievements:type_name -> gamification.v1.Achievement
+	77,  // 14: gamification.v1.UpdateUserResponse.user:type_name -> gamification.v1.User
+	75,  // 15: gamification.v1.UserMetric.achievements:type_name -> gamification.v1.Achievement
 	13,  // 16: gamification.v1.ListUserMetricsResponse.metrics:type_name -> gamification.v1.UserMetric
 	13,  // 17: gamification.v1.GetUserMetricResponse.metric:type_name -> gamification.v1.UserMetric
 	0,   // 18: gamification.v1.GetUserMetricEventSummaryRequest.aggregation:type_name -> gamification.v1.SummaryAggregation
 	19,  // 19: gamification.v1.GetUserMetricEventSummaryResponse.periods:type_name -> gamification.v1.SummaryPeriod
-	72,  // 20: gamification.v1.CompleteAchievementRequest.user:type_name -> gamification.v1.UpsertedUser
-	74,  // 21: gamification.v1.CompleteAchievementResponse.achievement:type_name -> gamification.v1.Achievement
-	59,  // 22: gamification.v1.CompleteAchievementResponse.points:type_name -> gamification.v1.CompleteAchievementResponse.PointsEntry
-	74,  // 23: gamification.v1.ListUserAchievementsResponse.achievements:type_name -> gamification.v1.Achievement
-	74,  // 24: gamification.v1.ListAchievementStatsResponse.achievements:type_name -> gamification.v1.Achievement
-	77,  // 25: gamification.v1.UserStreak.frequency:type_name -> gamification.v1.StreakFrequency
-	73,  // 26: gamification.v1.UserStreak.extended:type_name -> google.protobuf.Timestamp
-	78,  // 27: gamification.v1.UserStreak.streak_history:type_name -> gamification.v1.StreakPeriod
+	73,  // 20: gamification.v1.CompleteAchievementRequest.user:type_name -> gamification.v1.UpsertedUser
+	75,  // 21: gamification.v1.CompleteAchievementResponse.achievement:type_name -> gamification.v1.Achievement
+	60,  // 22: gamification.v1.CompleteAchievementResponse.points:type_name -> gamification.v1.CompleteAchievementResponse.PointsEntry
+	75,  // 23: gamification.v1.ListUserAchievementsResponse.achievements:type_name -> gamification.v1.Achievement
+	75,  // 24: gamification.v1.ListAchievementStatsResponse.achievements:type_name -> gamification.v1.Achievement
+	78,  // 25: gamification.v1.UserStreak.frequency:type_name -> gamification.v1.StreakFrequency
+	74,  // 26: gamification.v1.UserStreak.extended:type_name -> google.protobuf.Timestamp
+	79,  // 27: gamification.v1.UserStreak.streak_history:type_name -> gamification.v1.StreakPeriod
 	28,  // 28: gamification.v1.UserStreak.pauses:type_name -> gamification.v1.StreakPauseInfo
 	29,  // 29: gamification.v1.GetUserStreakResponse.streak:type_name -> gamification.v1.UserStreak
-	73,  // 30: gamification.v1.UserStreakLength.extended:type_name -> google.protobuf.Timestamp
+	74,  // 30: gamification.v1.UserStreakLength.extended:type_name -> google.protobuf.Timestamp
 	32,  // 31: gamification.v1.ListStreaksResponse.streaks:type_name -> gamification.v1.UserStreakLength
-	76,  // 32: gamification.v1.GetUserWrappedResponse.user:type_name -> gamification.v1.User
+	77,  // 32: gamification.v1.GetUserWrappedResponse.user:type_name -> gamification.v1.User
 	36,  // 33: gamification.v1.GetUserWrappedResponse.activity:type_name -> gamification.v1.WrappedActivity
 	39,  // 34: gamification.v1.WrappedActivity.most_active_day:type_name -> gamification.v1.WrappedDay
 	40,  // 35: gamification.v1.WrappedActivity.most_active_week:type_name -> gamification.v1.WrappedWeek
 	41,  // 36: gamification.v1.WrappedActivity.most_active_month:type_name -> gamification.v1.WrappedMonth
 	42,  // 37: gamification.v1.WrappedActivity.entire_year:type_name -> gamification.v1.WrappedYear
-	79,  // 38: gamification.v1.WrappedMetric.by_attribute:type_name -> google.protobuf.Struct
-	60,  // 39: gamification.v1.WrappedDay.metrics:type_name -> gamification.v1.WrappedDay.MetricsEntry
-	61,  // 40: gamification.v1.WrappedDay.points:type_name -> gamification.v1.WrappedDay.PointsEntry
-	74,  // 41: gamification.v1.WrappedDay.achievements:type_name -> gamification.v1.Achievement
-	62,  // 42: gamification.v1.WrappedDay.leaderboards:type_name -> gamification.v1.WrappedDay.LeaderboardsEntry
-	63,  // 43: gamification.v1.WrappedWeek.metrics:type_name -> gamification.v1.WrappedWeek.MetricsEntry
-	64,  // 44: gamification.v1.WrappedWeek.points:type_name -> gamification.v1.WrappedWeek.PointsEntry
-	74,  // 45: gamification.v1.WrappedWeek.achievements:type_name -> gamification.v1.Achievement
-	65,  // 46: gamification.v1.WrappedWeek.leaderboards:type_name -> gamification.v1.WrappedWeek.LeaderboardsEntry
-	66,  // 47: gamification.v1.WrappedMonth.metrics:type_name -> gamification.v1.WrappedMonth.MetricsEntry
-	67,  // 48: gamification.v1.WrappedMonth.points:type_name -> gamification.v1.WrappedMonth.PointsEntry
-	74,  // 49: gamification.v1.WrappedMonth.achievements:type_name -> gamification.v1.Achievement
-	68,  // 50: gamification.v1.WrappedMonth.leaderboards:type_name -> gamification.v1.WrappedMonth.LeaderboardsEntry
-	69,  // 51: gamification.v1.WrappedYear.metrics:type_name -> gamification.v1.WrappedYear.MetricsEntry
-	70,  // 52: gamification.v1.WrappedYear.points:type_name -> gamification.v1.WrappedYear.PointsEntry
-	74,  // 53: gamification.v1.WrappedYear.achievements:type_name -> gamification.v1.Achievement
-	71,  // 54: gamification.v1.WrappedYear.leaderboards:type_name -> gamification.v1.WrappedYear.LeaderboardsEntry
+	80,  // 38: gamification.v1.WrappedMetric.by_attribute:type_name -> google.protobuf.Struct
+	61,  // 39: gamification.v1.WrappedDay.metrics:type_name -> gamification.v1.WrappedDay.MetricsEntry
+	62,  // 40: gamification.v1.WrappedDay.points:type_name -> gamification.v1.WrappedDay.PointsEntry
+	75,  // 41: gamification.v1.WrappedDay.achievements:type_name -> gamification.v1.Achievement
+	63,  // 42: gamification.v1.WrappedDay.leaderboards:type_name -> gamification.v1.WrappedDay.LeaderboardsEntry
+	64,  // 43: gamification.v1.WrappedWeek.metrics:type_name -> gamification.v1.WrappedWeek.MetricsEntry
+	65,  // 44: gamification.v1.WrappedWeek.points:type_name -> gamification.v1.WrappedWeek.PointsEntry
+	75,  // 45: gamification.v1.WrappedWeek.achievements:type_name -> gamification.v1.Achievement
+	66,  // 46: gamification.v1.WrappedWeek.leaderboards:type_name -> gamification.v1.WrappedWeek.LeaderboardsEntry
+	67,  // 47: gamification.v1.WrappedMonth.metrics:type_name -> gamification.v1.WrappedMonth.MetricsEntry
+	68,  // 48: gamification.v1.WrappedMonth.points:type_name -> gamification.v1.WrappedMonth.PointsEntry
+	75,  // 49: gamification.v1.WrappedMonth.achievements:type_name -> gamification.v1.Achievement
+	69,  // 50: gamification.v1.WrappedMonth.leaderboards:type_name -> gamification.v1.WrappedMonth.LeaderboardsEntry
+	70,  // 51: gamification.v1.WrappedYear.metrics:type_name -> gamification.v1.WrappedYear.MetricsEntry
+	71,  // 52: gamification.v1.WrappedYear.points:type_name -> gamification.v1.WrappedYear.PointsEntry
+	75,  // 53: gamification.v1.WrappedYear.achievements:type_name -> gamification.v1.Achievement
+	72,  // 54: gamification.v1.WrappedYear.leaderboards:type_name -> gamification.v1.WrappedYear.LeaderboardsEntry
 	43,  // 55: gamification.v1.WrappedYear.longest_streak:type_name -> gamification.v1.WrappedStreak
-	77,  // 56: gamification.v1.WrappedStreak.frequency:type_name -> gamification.v1.StreakFrequency
-	80,  // 57: gamification.v1.NotificationPreferences.achievement_completed:type_name -> google.protobuf.ListValue
-	80,  // 58: gamification.v1.NotificationPreferences.recap:type_name -> google.protobuf.ListValue
-	80,  // 59: gamification.v1.NotificationPreferences.reactivation:type_name -> google.protobuf.ListValue
-	80,  // 60: gamification.v1.NotificationPreferences.streak_reminder:type_name -> google.protobuf.ListValue
+	78,  // 56: gamification.v1.WrappedStreak.frequency:type_name -> gamification.v1.StreakFrequency
+	81,  // 57: gamification.v1.NotificationPreferences.achievement_completed:type_name -> google.protobuf.ListValue
+	81,  // 58: gamification.v1.NotificationPreferences.recap:type_name -> google.protobuf.ListValue
+	81,  // 59: gamification.v1.NotificationPreferences.reactivation:type_name -> google.protobuf.ListValue
+	81,  // 60: gamification.v1.NotificationPreferences.streak_reminder:type_name -> google.protobuf.ListValue
 	45,  // 61: gamification.v1.StreakPreferences.metrics:type_name -> gamification.v1.StreakMetricPreference
-	80,  // 62: gamification.v1.StreakPreferences.days_off:type_name -> google.protobuf.ListValue
+	81,  // 62: gamification.v1.StreakPreferences.days_off:type_name -> google.protobuf.ListValue
 	44,  // 63: gamification.v1.UserPreferences.notifications:type_name -> gamification.v1.NotificationPreferences
 	46,  // 64: gamification.v1.UserPreferences.streak:type_name -> gamification.v1.StreakPreferences
-	47,  // 65: gamification.v1.GetUserPreferencesResponse.preferences:type_name -> gamification.v1.UserPreferences
-	47,  // 66: gamification.v1.UpdateUserPreferencesRequest.preferences:type_name -> gamification.v1.UserPreferences
-	47,  // 67: gamification.v1.UpdateUserPreferencesResponse.preferences:type_name -> gamification.v1.UserPreferences
-	1,   // 68: gamification.v1.ListStreakRankingsRequest.type:type_name -> gamification.v1.StreakRankingType
-	53,  // 69: gamification.v1.ListStreakRankingsResponse.rankings:type_name -> gamification.v1.StreakRankingUser
-	81,  // 70: gamification.v1.TrackMetricEventResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
-	82,  // 71: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry.value:type_name -> gamification.v1.LeaderboardChange
-	81,  // 72: gamification.v1.CompleteAchievementResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
-	37,  // 73: gamification.v1.WrappedDay.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
-	38,  // 74: gamification.v1.WrappedDay.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
-	83,  // 75: gamification.v1.WrappedDay.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
-	37,  // 76: gamification.v1.WrappedWeek.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
-	38,  // 77: gamification.v1.WrappedWeek.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
-	83,  // 78: gamification.v1.WrappedWeek.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
-	37,  // 79: gamification.v1.WrappedMonth.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
-	38,  // 80: gamification.v1.WrappedMonth.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
-	83,  // 81: gamification.v1.WrappedMonth.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
-	37,  // 82: gamification.v1.WrappedYear.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
-	38,  // 83: gamification.v1.WrappedYear.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
-	83,  // 84: gamification.v1.WrappedYear.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
-	2,   // 85: gamification.v1.ApplicationService.TrackMetricEvent:input_type -> gamification.v1.TrackMetricEventRequest
-	4,   // 86: gamification.v1.ApplicationService.GetUser:input_type -> gamification.v1.GetUserRequest
-	7,   // 87: gamification.v1.ApplicationService.CreateUser:input_type -> gamification.v1.CreateUserRequest
-	9,   // 88: gamification.v1.ApplicationService.IdentifyUser:input_type -> gamification.v1.IdentifyUserRequest
-	11,  // 89: gamification.v1.ApplicationService.UpdateUser:input_type -> gamification.v1.UpdateUserRequest
-	14,  // 90: gamification.v1.ApplicationService.ListUserMetrics:input_type -> gamification.v1.ListUserMetricsRequest
-	16,  // 91: gamification.v1.ApplicationService.GetUserMetric:input_type -> gamification.v1.GetUserMetricRequest
-	18,  // 92: gamification.v1.ApplicationService.GetUserMetricEventSummary:input_type -> gamification.v1.GetUserMetricEventSummaryRequest
-	21,  // 93: gamification.v1.ApplicationService.CompleteAchievement:input_type -> gamification.v1.CompleteAchievementRequest
-	23,  // 94: gamification.v1.ApplicationService.ListUserAchievements:input_type -> gamification.v1.ListUserAchievementsRequest
-	25,  // 95: gamification.v1.ApplicationService.ListAchievementStats:input_type -> gamification.v1.ListAchievementStatsRequest
-	27,  // 96: gamification.v1.ApplicationService.GetUserStreak:input_type -> gamification.v1.GetUserStreakRequest
-	31,  // 97: gamification.v1.ApplicationService.ListStreaks:input_type -> gamification.v1.ListStreaksRequest
-	34,  // 98: gamification.v1.ApplicationService.GetUserWrapped:input_type -> gamification.v1.GetUserWrappedRequest
-	48,  // 99: gamification.v1.ApplicationService.GetUserPreferences:input_type -> gamification.v1.GetUserPreferencesRequest
-	50,  // 100: gamification.v1.ApplicationService.UpdateUserPreferences:input_type -> gamification.v1.UpdateUserPreferencesRequest
-	52,  // 101: gamification.v1.ApplicationService.ListStreakRankings:input_type -> gamification.v1.ListStreakRankingsRequest
-	3,   // 102: gamification.v1.ApplicationService.TrackMetricEvent:output_type -> gamification.v1.TrackMetricEventResponse
-	5,   // 103: gamification.v1.ApplicationService.GetUser:output_type -> gamification.v1.GetUserResponse
-	8,   // 104: gamification.v1.ApplicationService.CreateUser:output_type -> gamification.v1.CreateUserResponse
-	10,  // 105: gamification.v1.ApplicationService.IdentifyUser:output_type -> gamification.v1.IdentifyUserResponse
-	12,  // 106: gamification.v1.ApplicationService.UpdateUser:output_type -> gamification.v1.UpdateUserResponse
-	15,  // 107: gamification.v1.ApplicationService.ListUserMetrics:output_type -> gamification.v1.ListUserMetricsResponse
-	17,  // 108: gamification.v1.ApplicationService.GetUserMetric:output_type -> gamification.v1.GetUserMetricResponse
-	20,  // 109: gamification.v1.ApplicationService.GetUserMetricEventSummary:output_type -> gamification.v1.GetUserMetricEventSummaryResponse
-	22,  // 110: gamification.v1.ApplicationService.CompleteAchievement:output_type -> gamification.v1.CompleteAchievementResponse
-	24,  // 111: gamification.v1.ApplicationService.ListUserAchievements:output_type -> gamification.v1.ListUserAchievementsResponse
-	26,  // 112: gamification.v1.ApplicationService.ListAchievementStats:output_type -> gamification.v1.ListAchievementStatsResponse
-	30,  // 113: gamification.v1.ApplicationService.GetUserStreak:output_type -> gamification.v1.GetUserStreakResponse
-	33,  // 114: gamification.v1.ApplicationService.ListStreaks:output_type -> gamification.v1.ListStreaksResponse
-	35,  // 115: gamification.v1.ApplicationService.GetUserWrapped:output_type -> gamification.v1.GetUserWrappedResponse
-	49,  // 116: gamification.v1.ApplicationService.GetUserPreferences:output_type -> gamification.v1.GetUserPreferencesResponse
-	51,  // 117: gamification.v1.ApplicationService.UpdateUserPreferences:output_type -> gamification.v1.UpdateUserPreferencesResponse
-	54,  // 118: gamification.v1.ApplicationService.ListStreakRankings:output_type -> gamification.v1.ListStreakRankingsResponse
-	102, // [102:119] is the sub-list for method output_type
-	85,  // [85:102] is the sub-list for method input_type
-	85,  // [85:85] is the sub-list for extension type_name
-	85,  // [85:85] is the sub-list for extension extendee
-	0,   // [0:85] is the sub-list for field type_name
+	47,  // 65: gamification.v1.UserPreferences.leaderboards:type_name -> gamification.v1.LeaderboardPreferences
+	48,  // 66: gamification.v1.GetUserPreferencesResponse.preferences:type_name -> gamification.v1.UserPreferences
+	48,  // 67: gamification.v1.UpdateUserPreferencesRequest.preferences:type_name -> gamification.v1.UserPreferences
+	48,  // 68: gamification.v1.UpdateUserPreferencesResponse.preferences:type_name -> gamification.v1.UserPreferences
+	1,   // 69: gamification.v1.ListStreakRankingsRequest.type:type_name -> gamification.v1.StreakRankingType
+	54,  // 70: gamification.v1.ListStreakRankingsResponse.rankings:type_name -> gamification.v1.StreakRankingUser
+	82,  // 71: gamification.v1.TrackMetricEventResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
+	83,  // 72: gamification.v1.TrackMetricEventResponse.LeaderboardsEntry.value:type_name -> gamification.v1.LeaderboardChange
+	82,  // 73: gamification.v1.CompleteAchievementResponse.PointsEntry.value:type_name -> gamification.v1.PointsChange
+	37,  // 74: gamification.v1.WrappedDay.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 75: gamification.v1.WrappedDay.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	84,  // 76: gamification.v1.WrappedDay.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	37,  // 77: gamification.v1.WrappedWeek.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 78: gamification.v1.WrappedWeek.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	84,  // 79: gamification.v1.WrappedWeek.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	37,  // 80: gamification.v1.WrappedMonth.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 81: gamification.v1.WrappedMonth.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	84,  // 82: gamification.v1.WrappedMonth.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	37,  // 83: gamification.v1.WrappedYear.MetricsEntry.value:type_name -> gamification.v1.WrappedMetric
+	38,  // 84: gamification.v1.WrappedYear.PointsEntry.value:type_name -> gamification.v1.WrappedPoints
+	84,  // 85: gamification.v1.WrappedYear.LeaderboardsEntry.value:type_name -> gamification.v1.UserLeaderboard
+	2,   // 86: gamification.v1.ApplicationService.TrackMetricEvent:input_type -> gamification.v1.TrackMetricEventRequest
+	4,   // 87: gamification.v1.ApplicationService.GetUser:input_type -> gamification.v1.GetUserRequest
+	7,   // 88: gamification.v1.ApplicationService.CreateUser:input_type -> gamification.v1.CreateUserRequest
+	9,   // 89: gamification.v1.ApplicationService.IdentifyUser:input_type -> gamification.v1.IdentifyUserRequest
+	11,  // 90: gamification.v1.ApplicationService.UpdateUser:input_type -> gamification.v1.UpdateUserRequest
+	14,  // 91: gamification.v1.ApplicationService.ListUserMetrics:input_type -> gamification.v1.ListUserMetricsRequest
+	16,  // 92: gamification.v1.ApplicationService.GetUserMetric:input_type -> gamification.v1.GetUserMetricRequest
+	18,  // 93: gamification.v1.ApplicationService.GetUserMetricEventSummary:input_type -> gamification.v1.GetUserMetricEventSummaryRequest
+	21,  // 94: gamification.v1.ApplicationService.CompleteAchievement:input_type -> gamification.v1.CompleteAchievementRequest
+	23,  // 95: gamification.v1.ApplicationService.ListUserAchievements:input_type -> gamification.v1.ListUserAchievementsRequest
+	25,  // 96: gamification.v1.ApplicationService.ListAchievementStats:input_type -> gamification.v1.ListAchievementStatsRequest
+	27,  // 97: gamification.v1.ApplicationService.GetUserStreak:input_type -> gamification.v1.GetUserStreakRequest
+	31,  // 98: gamification.v1.ApplicationService.ListStreaks:input_type -> gamification.v1.ListStreaksRequest
+	34,  // 99: gamification.v1.ApplicationService.GetUserWrapped:input_type -> gamification.v1.GetUserWrappedRequest
+	49,  // 100: gamification.v1.ApplicationService.GetUserPreferences:input_type -> gamification.v1.GetUserPreferencesRequest
+	51,  // 101: gamification.v1.ApplicationService.UpdateUserPreferences:input_type -> gamification.v1.UpdateUserPreferencesRequest
+	53,  // 102: gamification.v1.ApplicationService.ListStreakRankings:input_type -> gamification.v1.ListStreakRankingsRequest
+	3,   // 103: gamification.v1.ApplicationService.TrackMetricEvent:output_type -> gamification.v1.TrackMetricEventResponse
+	5,   // 104: gamification.v1.ApplicationService.GetUser:output_type -> gamification.v1.GetUserResponse
+	8,   // 105: gamification.v1.ApplicationService.CreateUser:output_type -> gamification.v1.CreateUserResponse
+	10,  // 106: gamification.v1.ApplicationService.IdentifyUser:output_type -> gamification.v1.IdentifyUserResponse
+	12,  // 107: gamification.v1.ApplicationService.UpdateUser:output_type -> gamification.v1.UpdateUserResponse
+	15,  // 108: gamification.v1.ApplicationService.ListUserMetrics:output_type -> gamification.v1.ListUserMetricsResponse
+	17,  // 109: gamification.v1.ApplicationService.GetUserMetric:output_type -> gamification.v1.GetUserMetricResponse
+	20,  // 110: gamification.v1.ApplicationService.GetUserMetricEventSummary:output_type -> gamification.v1.GetUserMetricEventSummaryResponse
+	22,  // 111: gamification.v1.ApplicationService.CompleteAchievement:output_type -> gamification.v1.CompleteAchievementResponse
+	24,  // 112: gamification.v1.ApplicationService.ListUserAchievements:output_type -> gamification.v1.ListUserAchievementsResponse
+	26,  // 113: gamification.v1.ApplicationService.ListAchievementStats:output_type -> gamification.v1.ListAchievementStatsResponse
+	30,  // 114: gamification.v1.ApplicationService.GetUserStreak:output_type -> gamification.v1.GetUserStreakResponse
+	33,  // 115: gamification.v1.ApplicationService.ListStreaks:output_type -> gamification.v1.ListStreaksResponse
+	35,  // 116: gamification.v1.ApplicationService.GetUserWrapped:output_type -> gamification.v1.GetUserWrappedResponse
+	50,  // 117: gamification.v1.ApplicationService.GetUserPreferences:output_type -> gamification.v1.GetUserPreferencesResponse
+	52,  // 118: gamification.v1.ApplicationService.UpdateUserPreferences:output_type -> gamification.v1.UpdateUserPreferencesResponse
+	55,  // 119: gamification.v1.ApplicationService.ListStreakRankings:output_type -> gamification.v1.ListStreakRankingsResponse
+	103, // [103:120] is the sub-list for method output_type
+	86,  // [86:103] is the sub-list for method input_type
+	86,  // [86:86] is the sub-list for extension type_name
+	86,  // [86:86] is the sub-list for extension extendee
+	0,   // [0:86] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_application_service_proto_init() }
@@ -4138,15 +4204,16 @@ func file_gamification_v1_application_service_proto_init() {
 	file_gamification_v1_application_service_proto_msgTypes[41].OneofWrappers = []any{}
 	file_gamification_v1_application_service_proto_msgTypes[44].OneofWrappers = []any{}
 	file_gamification_v1_application_service_proto_msgTypes[45].OneofWrappers = []any{}
-	file_gamification_v1_application_service_proto_msgTypes[50].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[46].OneofWrappers = []any{}
 	file_gamification_v1_application_service_proto_msgTypes[51].OneofWrappers = []any{}
+	file_gamification_v1_application_service_proto_msgTypes[52].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamification_v1_application_service_proto_rawDesc), len(file_gamification_v1_application_service_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   70,
+			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -632,13 +632,21 @@ class StreakPreferences(_message.Message):
     days_off: _struct_pb2.ListValue
     def __init__(self, enabled: bool = ..., evaluation_mode: _Optional[str] = ..., metrics: _Optional[_Iterable[_Union[StreakMetricPreference, _Mapping]]] = ..., days_off: _Optional[_Union[_struct_pb2.ListValue, _Mapping]] = ...) -> None: ...
 
+class LeaderboardPreferences(_message.Message):
+    __slots__ = ("opt_out",)
+    OPT_OUT_FIELD_NUMBER: _ClassVar[int]
+    opt_out: bool
+    def __init__(self, opt_out: bool = ...) -> None: ...
+
 class UserPreferences(_message.Message):
-    __slots__ = ("notifications", "streak")
+    __slots__ = ("notifications", "streak", "leaderboards")
     NOTIFICATIONS_FIELD_NUMBER: _ClassVar[int]
     STREAK_FIELD_NUMBER: _ClassVar[int]
+    LEADERBOARDS_FIELD_NUMBER: _ClassVar[int]
     notifications: NotificationPreferences
     streak: StreakPreferences
-    def __init__(self, notifications: _Optional[_Union[NotificationPreferences, _Mapping]] = ..., streak: _Optional[_Union[StreakPreferences, _Mapping]] = ...) -> None: ...
+    leaderboards: LeaderboardPreferences
+    def __init__(self, notifications: _Optional[_Union[NotificationPreferences, _Mapping]] = ..., streak: _Optional[_Union[StreakPreferences, _Mapping]] = ..., leaderboards: _Optional[_Union[LeaderboardPreferences, _Mapping]] = ...) -> None: ...
 
 class GetUserPreferencesRequest(_message.Message):
     __slots__ = ("id",)
