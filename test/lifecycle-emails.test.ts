@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIFECYCLE_EVENT_TYPES } from "../src/domain/lifecycle.js";
 import { WEBHOOK_EVENT_TYPES } from "../src/domain/webhooks.js";
 import { runDueWork } from "../src/pipeline/due-work.js";
 import { changeUserState } from "../src/pipeline/user-state.js";
@@ -92,7 +93,7 @@ afterAll(async () => {
 
 describe("lifecycle messages (emails.*)", () => {
   it("are event types endpoints subscribe to on every protocol, all 18 types at once included", async () => {
-    const lifecycle = ["emails.recap_due", "emails.reactivation_due", "emails.streak_reminder_due", "emails.achievement_due"];
+    const lifecycle = [...LIFECYCLE_EVENT_TYPES];
     const all = [...WEBHOOK_EVENT_TYPES];
     expect(all).toHaveLength(18);
     const grpc = await server.client("grpc").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/grpc", eventTypes: lifecycle, enabled: false }] });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { experimentBucket } from "../src/domain/settings.js";
 import { AggregationPeriod } from "../src/gen/gamification/v1/settings_admin_service_pb.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
+import { sha256 } from "../src/pipeline/hashing.js";
 
 /**
  * Account settings (GET/PATCH /admin/v1/settings), environments (GET /admin/v1/environments) and
@@ -112,7 +113,7 @@ describe("environments", () => {
 describe("the control group", () => {
   const tenantId = "game";
   const event = (user: string, value = 100) => server.rest("POST", "/api/metrics/words/event", { tenantId, body: { user: { id: user }, value } });
-  const inControl = (ratio: number) => (id: string) => experimentBucket(id) < ratio;
+  const inControl = (ratio: number) => (id: string) => experimentBucket(id, sha256) < ratio;
   const users = Array.from({ length: 40 }, (_, i) => `player-${i}`);
 
   beforeAll(async () => {

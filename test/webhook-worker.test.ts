@@ -1,6 +1,7 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMessage, DEFAULT_RETRY_SCHEDULE_MS } from "../src/domain/webhooks.js";
+import { createMessage } from "../src/domain/webhooks.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../src/pipeline/webhook-delivery-policy.js";
 import type { ServiceContext } from "../src/pipeline/context.js";
 import { newDelivery } from "../src/pipeline/webhook-outbox.js";
 import { createWebhookWorker } from "../src/pipeline/webhook-worker.js";

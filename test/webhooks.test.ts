@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
+import { WEBHOOK_EVENT_TYPES } from "../src/domain/webhooks.js";
 import { startService } from "../src/server/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./helpers/server.js";
@@ -17,26 +18,7 @@ const today = new Date().toISOString().slice(0, 10);
 /** The server key that encrypts signing secrets at rest (every instance of a deployment has the same). */
 const SECRETS_KEY = randomBytes(32);
 const ids: Record<string, string | undefined> = {};
-const ALL_TYPES = [
-  "achievement.completed",
-  "points.changed",
-  "points.level_changed",
-  "points.boost_started",
-  "points.boost_finished",
-  "streak.started",
-  "streak.extended",
-  "streak.lost",
-  "streak.freeze_consumed",
-  "streak.freeze_earned",
-  "leaderboard.started",
-  "leaderboard.changed",
-  "leaderboard.finished",
-  "leaderboard.rank_changed",
-  "emails.recap_due",
-  "emails.reactivation_due",
-  "emails.streak_reminder_due",
-  "emails.achievement_due",
-];
+const ALL_TYPES = [...WEBHOOK_EVENT_TYPES];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

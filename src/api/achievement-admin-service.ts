@@ -1,7 +1,6 @@
 import { create } from "@bufbuild/protobuf";
-import type { AchievementConfig, AchievementStatus, AchievementTrigger, AttributeFilter } from "../domain/achievement-config.js";
+import type { AchievementConfig, AchievementStatus, AttributeFilter } from "../domain/achievement-config.js";
 import * as pb from "../gen/gamification/v1/achievement_admin_service_pb.js";
-import { AchievementTrigger as ProtoTrigger } from "../gen/gamification/v1/achievement_pb.js";
 import { AttributeFilterSchema } from "../gen/gamification/v1/common_pb.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { invalidArgument } from "../domain/errors.js";
@@ -9,21 +8,15 @@ import { achievementSpec, loadAttributeDirectory, type AttributeDirectory } from
 import * as resources from "../pipeline/admin-resources.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { created, deleted, found, pageOf, updated } from "./admin-service.js";
-import { enumMapping } from "./enum-mapping.js";
+import { achievementTriggers, enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { asObjectList, asString, readNullable } from "./nullable-value.js";
 
-const triggers = enumMapping<AchievementTrigger, ProtoTrigger>([
-  ["metric", ProtoTrigger.METRIC],
-  ["streak", ProtoTrigger.STREAK],
-  ["api", ProtoTrigger.API],
-  ["achievement", ProtoTrigger.ACHIEVEMENT],
-]);
-const statuses = enumMapping<AchievementStatus, pb.AchievementStatus>([
-  ["active", pb.AchievementStatus.ACTIVE],
-  ["inactive", pb.AchievementStatus.INACTIVE],
-  ["locked", pb.AchievementStatus.LOCKED],
-]);
+const statuses = enumMapping<AchievementStatus, pb.AchievementStatus>({
+  active: pb.AchievementStatus.ACTIVE,
+  inactive: pb.AchievementStatus.INACTIVE,
+  locked: pb.AchievementStatus.LOCKED,
+});
 
 type FilterType = "user" | "event";
 
@@ -57,7 +50,7 @@ export function achievementToProto(a: AchievementConfig, directory: AttributeDir
     key: a.key,
     description: a.description ?? undefined,
     badgeUrl: a.badgeUrl ?? undefined,
-    trigger: triggers.toProto(a.trigger),
+    trigger: achievementTriggers.toProto(a.trigger),
     status: statuses.toProto(a.status),
     metricId: a.metricId ?? undefined,
     metricValue: a.metricValue ?? undefined,
@@ -83,7 +76,7 @@ export function createAchievementAdminMethods(services: ServiceContext): Record<
         key: a.key,
         description: a.description,
         badgeUrl: a.badgeUrl,
-        trigger: triggers.fromProto(a.trigger),
+        trigger: achievementTriggers.fromProto(a.trigger),
         status: statuses.fromProto(a.status),
         metricId: a.metricId,
         metricValue: a.metricValue,
@@ -113,7 +106,7 @@ export function createAchievementAdminMethods(services: ServiceContext): Record<
           key: a.key,
           description: readNullable(a.description, `achievements[${i}].description`, "a string", asString),
           badgeUrl: readNullable(a.badgeUrl, `achievements[${i}].badgeUrl`, "a URL string", asString),
-          trigger: triggers.fromProto(a.trigger),
+          trigger: achievementTriggers.fromProto(a.trigger),
           status: statuses.fromProto(a.status),
           metricId: a.metricId,
           metricValue: a.metricValue,

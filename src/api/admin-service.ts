@@ -12,6 +12,7 @@ import * as adminTenants from "../pipeline/admin-tenants.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { createApiKey, listAdminKeys, listApplicationKeys, type ApiKeyInfo } from "../store/api-keys.js";
 import { issueToProto, metricToProto, tenantToProto, unitTypeFromProto } from "./convert.js";
+import { enumMapping } from "./enum-mapping.js";
 import { createEventBatchMethods } from "./event-batch-methods.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
@@ -29,6 +30,8 @@ export const ACCOUNT_LEVEL_ADMIN_METHODS: ReadonlySet<string> = new Set([
   "deleteAdminApiKeys",
 ]);
 
+const attributeTypes = enumMapping<"user" | "event", admin.AttributeType>({ user: admin.AttributeType.USER, event: admin.AttributeType.EVENT });
+
 /**
  * The Admin API methods; the guard has checked the admin key, the request rules and the tenant.
  * `eventBatchSubmitted` wakes this instance's batch worker when a batch of events was stored.
@@ -36,9 +39,7 @@ export const ACCOUNT_LEVEL_ADMIN_METHODS: ReadonlySet<string> = new Set([
 export function createAdminMethods(services: ServiceContext, options: { eventBatchSubmitted?: () => void } = {}): Record<string, ScopedMethod> {
   const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
   const attributeToProto = (a: { id: string; key: string; name: string; type: "user" | "event" }) =>
-    create(admin.AttributeSchema, { ...a, type: a.type === "user" ? admin.AttributeType.USER : admin.AttributeType.EVENT });
-  const attributeTypeFromProto = (t: admin.AttributeType): "user" | "event" | undefined =>
-    t === admin.AttributeType.USER ? "user" : t === admin.AttributeType.EVENT ? "event" : undefined;
+    create(admin.AttributeSchema, { ...a, type: attributeTypes.toProto(a.type) });
 
   return {
     ...createEventBatchMethods(services, options.eventBatchSubmitted),
@@ -62,7 +63,7 @@ export function createAdminMethods(services: ServiceContext, options: { eventBat
     },
 
     async createAttributes(req: admin.CreateAttributesRequest, scope: CallScope) {
-      const drafts = req.attributes.map((a) => ({ name: a.name, key: a.key, type: attributeTypeFromProto(a.type) }));
+      const drafts = req.attributes.map((a) => ({ name: a.name, key: a.key, type: attributeTypes.fromProto(a.type) }));
       return created(scope, await resources.createResources(attributeSpec, services, scopeOf(scope), drafts), attributeToProto);
     },
     async listAttributes(req: admin.ListAttributesRequest, scope: CallScope) {

@@ -7,6 +7,7 @@ import type { ServiceContext } from "../pipeline/context.js";
 import { findCaller, type Caller } from "../store/api-keys.js";
 import { toConnectError } from "./errors.js";
 import type { RateLimiter } from "./rate-limits.js";
+import { processNowMs } from "../store/process-clock.js";
 
 /** Who may call a service. */
 export interface ServicePolicy {
@@ -74,7 +75,7 @@ function createAuthenticator(services: ServiceContext): (key: string | null) => 
   return async (key) => {
     if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
     const id = createHash("sha256").update(key).digest("base64");
-    const now = Date.now();
+    const now = processNowMs();
     let entry = cache.get(id);
     if (!entry || entry.expires <= now) {
       if (cache.size > 10_000) cache.clear();

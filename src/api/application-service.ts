@@ -25,7 +25,7 @@ import type { WrappedFigure, WrappedPeriod, WrappedStanding } from "../domain/wr
 import type { AchievementView } from "../pipeline/achievements.js";
 import type { RankedLeaderboard } from "../domain/leaderboard-entries.js";
 import { runOnDate } from "../domain/leaderboard-runs.js";
-import { StreakFrequency as ProtoStreakFrequency } from "../gen/gamification/v1/streak_pb.js";
+import { streakFrequencies } from "./enum-mapping.js";
 
 /** The Application API methods; authentication, validation and tenant scope are done by the guard. */
 export function createApplicationMethods(services: ServiceContext): Record<string, ScopedMethod> {
@@ -175,7 +175,7 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
             ...period(wrapped.entireYear),
             longestStreak: {
               length: s.length,
-              frequency: STREAK_FREQUENCIES[s.frequency],
+              frequency: streakFrequencies.toProto(s.frequency),
               periodStart: s.periodStart ?? undefined,
               periodEnd: s.periodEnd ?? undefined,
               started: s.started ?? undefined,
@@ -186,8 +186,6 @@ export function createApplicationMethods(services: ServiceContext): Record<strin
     },
   };
 }
-
-const STREAK_FREQUENCIES = { daily: ProtoStreakFrequency.DAILY, weekly: ProtoStreakFrequency.WEEKLY, monthly: ProtoStreakFrequency.MONTHLY } as const;
 
 /** One period of a year in review: figures by key, achievements, best leaderboard standings. */
 function wrappedPeriodToProto(read: WrappedRead, period: WrappedPeriod<AchievementView, RankedLeaderboard>, metricNames: ReadonlyMap<string, string>) {

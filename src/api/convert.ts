@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { BulkIssue } from "../domain/bulk.js";
 import type { AchievementView } from "../pipeline/achievements.js";
+import { achievementTriggerFields, awardBoostView, awardTriggerFields } from "../domain/award-views.js";
 import type { PointsAward, PointsChange, PointsConfig } from "../domain/points.js";
 import type { PointsLevelConfig } from "../domain/points-config.js";
 import type { StreakView } from "../domain/streak.js";
@@ -15,24 +16,30 @@ import * as streakPb from "../gen/gamification/v1/streak_pb.js";
 import * as metric from "../gen/gamification/v1/metric_pb.js";
 import * as tenant from "../gen/gamification/v1/tenant_pb.js";
 import * as user from "../gen/gamification/v1/user_pb.js";
+import { achievementTriggers, boostRoundings, enumMapping, pointsTriggerStatuses, pointsTriggerTypes, streakFrequencies } from "./enum-mapping.js";
 
 /** Converts between domain values and generated protobuf messages; the only place the two meet. */
+
+const issueSeverities = enumMapping<BulkIssue["severity"], common.IssueSeverity>({ error: common.IssueSeverity.ERROR, warning: common.IssueSeverity.WARNING });
 
 export function issueToProto(issue: BulkIssue): common.AdminIssue {
   return create(common.AdminIssueSchema, {
     index: issue.index,
     id: issue.id,
     userId: issue.userId,
-    severity: issue.severity === "error" ? common.IssueSeverity.ERROR : common.IssueSeverity.WARNING,
+    severity: issueSeverities.toProto(issue.severity),
     message: issue.message,
     level: issue.severity,
     reason: issue.message,
   });
 }
 
+const unitTypes = enumMapping<UnitType, metric.MetricUnitType>({ number: metric.MetricUnitType.NUMBER, currency: metric.MetricUnitType.CURRENCY });
+
 export function unitTypeFromProto(value: metric.MetricUnitType | undefined): UnitType | undefined {
   if (value === undefined || value === metric.MetricUnitType.UNSPECIFIED) return undefined;
-  return value === metric.MetricUnitType.CURRENCY ? "currency" : "number";
+  // A value this build does not know reads as a number, as it always has.
+  return unitTypes.fromProto(value) ?? "number";
 }
 
 export function metricToProto(m: MetricConfig): metric.Metric {
@@ -40,17 +47,19 @@ export function metricToProto(m: MetricConfig): metric.Metric {
     id: m.id,
     key: m.key,
     name: m.name,
-    unitType: m.unitType === "currency" ? metric.MetricUnitType.CURRENCY : metric.MetricUnitType.NUMBER,
+    unitType: unitTypes.toProto(m.unitType),
     units: m.units,
   });
 }
+
+const tenantStatuses = enumMapping<TenantConfig["status"], tenant.TenantStatus>({ active: tenant.TenantStatus.ACTIVE, archived: tenant.TenantStatus.ARCHIVED });
 
 export function tenantToProto(t: TenantConfig): tenant.Tenant {
   return create(tenant.TenantSchema, {
     id: t.id,
     customerId: t.customerId,
     name: t.name,
-    status: t.status === "active" ? tenant.TenantStatus.ACTIVE : tenant.TenantStatus.ARCHIVED,
+    status: tenantStatuses.toProto(t.status),
     created: timestampFromDate(t.created),
     updated: timestampFromDate(t.updated),
   });
@@ -86,48 +95,32 @@ export function userToProto(u: UserState): user.User {
   });
 }
 
-const ACHIEVEMENT_TRIGGERS = {
-  metric: achievementPb.AchievementTrigger.METRIC,
-  streak: achievementPb.AchievementTrigger.STREAK,
-  api: achievementPb.AchievementTrigger.API,
-  achievement: achievementPb.AchievementTrigger.ACHIEVEMENT,
-} as const;
-
 /**
  * An achievement as the Application API shows it: the fields of its trigger only, the user's
  * completion time (null when incomplete) and, in lists, completions and rarity.
  */
 export function achievementToProto(view: AchievementView, metricNames: ReadonlyMap<string, string>): achievementPb.Achievement {
   const a = view.achievement;
+  const triggerFields = achievementTriggerFields(a, (id) => metricNames.get(id));
   return create(achievementPb.AchievementSchema, {
     id: a.id,
     name: a.name,
-    trigger: ACHIEVEMENT_TRIGGERS[a.trigger],
+    trigger: achievementTriggers.toProto(a.trigger),
     description: a.description ?? undefined,
     badgeUrl: a.badgeUrl ?? undefined,
     key: a.key,
-    streakLength: a.trigger === "streak" ? (a.streakLength ?? undefined) : undefined,
-    achievementIds: a.trigger === "achievement" ? a.achievementIds : [],
-    metricId: a.trigger === "metric" ? (a.metricId ?? undefined) : undefined,
-    metricValue: a.trigger === "metric" ? (a.metricValue ?? undefined) : undefined,
-    metricName: a.trigger === "metric" ? metricNames.get(a.metricId ?? "") : undefined,
+    ...triggerFields,
+    achievementIds: triggerFields.achievementIds ?? [],
     userAttributes: a.userAttributes,
-    eventAttributes: a.trigger === "metric" ? a.eventAttributes : [],
+    eventAttributes: triggerFields.eventAttributes ?? [],
     achievedAt: view.completion ? timestampFromDate(view.completion.achievedAt) : undefined,
     completions: view.stats ? BigInt(view.stats.completions) : undefined,
     rarity: view.stats?.rarity,
   });
 }
 
-/** Domain trigger types and boost roundings as their protobuf enum values. */
-export const TRIGGER_TYPES = {
-  metric: pointsPb.PointsTriggerType.METRIC,
-  achievement: pointsPb.PointsTriggerType.ACHIEVEMENT,
-  streak: pointsPb.PointsTriggerType.STREAK,
-  time: pointsPb.PointsTriggerType.TIME,
-  user_creation: pointsPb.PointsTriggerType.USER_CREATION,
-} as const;
-export const ROUNDINGS = { down: pointsPb.BoostRounding.DOWN, up: pointsPb.BoostRounding.UP, nearest: pointsPb.BoostRounding.NEAREST } as const;
+/** An award's time unit (the Application API's names). */
+const awardTimeUnits = enumMapping<"hour" | "day", pointsPb.TimeUnit>({ hour: pointsPb.TimeUnit.HOUR, day: pointsPb.TimeUnit.DAY });
 
 export function levelToProto(level: PointsLevelConfig): pointsPb.PointsLevel {
   return create(pointsPb.PointsLevelSchema, {
@@ -149,25 +142,20 @@ export function awardToProto(award: PointsAward): pointsPb.PointsAward {
     total: BigInt(award.total),
     trigger: {
       id: t.id,
-      type: TRIGGER_TYPES[t.type],
+      type: pointsTriggerTypes.toProto(t.type),
       points: BigInt(t.points),
-      metricId: t.metricId,
-      metricName: t.metricName,
-      metricThreshold: t.metricThreshold,
-      achievementId: t.achievementId,
-      achievementName: t.achievementName,
-      streakLengthThreshold: t.streakLengthThreshold,
-      timeUnit: t.timeUnit === undefined ? undefined : t.timeUnit === "hour" ? pointsPb.TimeUnit.HOUR : pointsPb.TimeUnit.DAY,
-      timeInterval: t.timeInterval,
+      ...awardTriggerFields(t),
+      timeUnit: t.timeUnit === undefined ? undefined : awardTimeUnits.toProto(t.timeUnit),
       // It fired, so it was active: awards recorded before the status was kept read as active.
-      status: t.status === "inactive" ? pointsPb.PointsTriggerStatus.INACTIVE : pointsPb.PointsTriggerStatus.ACTIVE,
+      status: pointsTriggerStatuses.toProto(t.status === "inactive" ? "inactive" : "active"),
       userAttributes: t.userAttributes ?? [],
       created: t.created ? timestampFromDate(t.created) : undefined,
       updated: t.updated ? timestampFromDate(t.updated) : undefined,
     },
-    boosts: award.boosts.map((b) =>
-      create(pointsPb.PointsBoostSchema, { id: b.id, name: b.name, status: "active", start: b.start, end: b.end ?? undefined, multiplier: b.multiplier, rounding: ROUNDINGS[b.rounding] }),
-    ),
+    boosts: award.boosts.map((b) => {
+      const boost = awardBoostView(b);
+      return create(pointsPb.PointsBoostSchema, { ...boost, end: boost.end ?? undefined, rounding: boostRoundings.toProto(boost.rounding) });
+    }),
   });
 }
 
@@ -196,13 +184,11 @@ export function pointsChangesToProto(changes: readonly PointsChange[], config: P
   return out;
 }
 
-const FREQUENCIES = { daily: streakPb.StreakFrequency.DAILY, weekly: streakPb.StreakFrequency.WEEKLY, monthly: streakPb.StreakFrequency.MONTHLY } as const;
-
 /** The fields every streak shape shares (event response and read), as a plain init object. */
 export function streakFields(view: StreakView) {
   return {
     length: view.length,
-    frequency: FREQUENCIES[view.frequency],
+    frequency: streakFrequencies.toProto(view.frequency),
     started: view.started ?? undefined,
     periodStart: view.periodStart ?? undefined,
     periodEnd: view.periodEnd ?? undefined,

@@ -3,16 +3,17 @@ import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import * as admin from "../gen/gamification/v1/admin_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { readEventBatch, submitEventBatch } from "../pipeline/event-batches.js";
-import type { EventBatchStatus } from "../store/event-batches.js";
+import type { BatchStatus, EventBatchStatus } from "../store/event-batches.js";
 import { userUpsertFromProto } from "./convert.js";
+import { enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 
-const STATUS = {
+const statuses = enumMapping<BatchStatus, admin.MetricEventBatchStatus>({
   queued: admin.MetricEventBatchStatus.QUEUED,
   processing: admin.MetricEventBatchStatus.PROCESSING,
   completed: admin.MetricEventBatchStatus.COMPLETED,
-} as const;
+});
 
 /**
  * Admin batch ingestion (part of AdminService): submit a batch, read its status. `submitted` tells
@@ -43,7 +44,7 @@ export function createEventBatchMethods(services: ServiceContext, submitted: () 
 function batchToProto(b: EventBatchStatus): admin.MetricEventBatch {
   return create(admin.MetricEventBatchSchema, {
     id: b._id,
-    status: STATUS[b.status],
+    status: statuses.toProto(b.status),
     total: b.total,
     processed: b.applied + b.replayed + b.failed,
     applied: b.applied,

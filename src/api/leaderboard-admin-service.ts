@@ -11,22 +11,22 @@ import { enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { asObjectList, asString, asStringList, readNullable } from "./nullable-value.js";
 
-export const rankBys = enumMapping<LeaderboardRankBy, ProtoRankBy>([
-  ["metric", ProtoRankBy.METRIC],
-  ["points", ProtoRankBy.POINTS],
-  ["streak", ProtoRankBy.STREAK],
-]);
-export const statuses = enumMapping<LeaderboardStatus, ProtoStatus>([
-  ["inactive", ProtoStatus.INACTIVE],
-  ["scheduled", ProtoStatus.SCHEDULED],
-  ["active", ProtoStatus.ACTIVE],
-  ["finished", ProtoStatus.FINISHED],
-]);
-export const runUnits = enumMapping<LeaderboardRunUnit, ProtoRunUnit>([
-  ["day", ProtoRunUnit.DAY],
-  ["month", ProtoRunUnit.MONTH],
-  ["year", ProtoRunUnit.YEAR],
-]);
+export const rankBys = enumMapping<LeaderboardRankBy, ProtoRankBy>({
+  metric: ProtoRankBy.METRIC,
+  points: ProtoRankBy.POINTS,
+  streak: ProtoRankBy.STREAK,
+});
+export const statuses = enumMapping<LeaderboardStatus, ProtoStatus>({
+  inactive: ProtoStatus.INACTIVE,
+  scheduled: ProtoStatus.SCHEDULED,
+  active: ProtoStatus.ACTIVE,
+  finished: ProtoStatus.FINISHED,
+});
+export const runUnits = enumMapping<LeaderboardRunUnit, ProtoRunUnit>({
+  day: ProtoRunUnit.DAY,
+  month: ProtoRunUnit.MONTH,
+  year: ProtoRunUnit.YEAR,
+});
 
 const RUN_UNIT_NAMES: readonly LeaderboardRunUnit[] = ["day", "month", "year"];
 

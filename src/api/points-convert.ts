@@ -2,45 +2,26 @@ import { create, type JsonValue } from "@bufbuild/protobuf";
 import type * as d from "../domain/points-config.js";
 import { boostStatus } from "../domain/points-config.js";
 import * as pa from "../gen/gamification/v1/points_admin_service_pb.js";
-import * as pts from "../gen/gamification/v1/points_pb.js";
 import type { PointsSystemCreation } from "../pipeline/admin-points.js";
-import { enumMapping } from "./enum-mapping.js";
+import { boostRoundings, enumMapping, pointsTriggerStatuses, pointsTriggerTypes } from "./enum-mapping.js";
 import { asObjectList, asString, readNullable } from "./nullable-value.js";
 
 /** Converts between the points configuration of the domain and the PointsAdminService messages. */
 
-const triggerTypes = enumMapping<d.TriggerType, pts.PointsTriggerType>([
-  ["metric", pts.PointsTriggerType.METRIC],
-  ["achievement", pts.PointsTriggerType.ACHIEVEMENT],
-  ["streak", pts.PointsTriggerType.STREAK],
-  ["time", pts.PointsTriggerType.TIME],
-  ["user_creation", pts.PointsTriggerType.USER_CREATION],
-]);
-// `archived` exists in the shared enum; the domain refuses it as an Admin API status.
-const triggerStatuses = enumMapping<string, pts.PointsTriggerStatus>([
-  ["active", pts.PointsTriggerStatus.ACTIVE],
-  ["inactive", pts.PointsTriggerStatus.INACTIVE],
-  ["archived", pts.PointsTriggerStatus.ARCHIVED],
-]);
-const timeUnits = enumMapping<d.TriggerTimeUnit, pa.PointsTriggerTimeUnit>([
-  ["hours", pa.PointsTriggerTimeUnit.HOURS],
-  ["days", pa.PointsTriggerTimeUnit.DAYS],
-]);
-const roundings = enumMapping<d.BoostRounding, pts.BoostRounding>([
-  ["down", pts.BoostRounding.DOWN],
-  ["up", pts.BoostRounding.UP],
-  ["nearest", pts.BoostRounding.NEAREST],
-]);
-const boostStatuses = enumMapping<d.BoostStatus, pa.PointsBoostStatus>([
-  ["scheduled", pa.PointsBoostStatus.SCHEDULED],
-  ["active", pa.PointsBoostStatus.ACTIVE],
-  ["finished", pa.PointsBoostStatus.FINISHED],
-  ["archived", pa.PointsBoostStatus.ARCHIVED],
-]);
-const systemStatuses = enumMapping<d.PointsSystemStatus, pa.PointsSystemStatus>([
-  ["active", pa.PointsSystemStatus.ACTIVE],
-  ["archived", pa.PointsSystemStatus.ARCHIVED],
-]);
+const timeUnits = enumMapping<d.TriggerTimeUnit, pa.PointsTriggerTimeUnit>({
+  hours: pa.PointsTriggerTimeUnit.HOURS,
+  days: pa.PointsTriggerTimeUnit.DAYS,
+});
+const boostStatuses = enumMapping<d.BoostStatus, pa.PointsBoostStatus>({
+  scheduled: pa.PointsBoostStatus.SCHEDULED,
+  active: pa.PointsBoostStatus.ACTIVE,
+  finished: pa.PointsBoostStatus.FINISHED,
+  archived: pa.PointsBoostStatus.ARCHIVED,
+});
+const systemStatuses = enumMapping<d.PointsSystemStatus, pa.PointsSystemStatus>({
+  active: pa.PointsSystemStatus.ACTIVE,
+  archived: pa.PointsSystemStatus.ARCHIVED,
+});
 
 // ---------------------------------------------------------------------------------------------
 // Domain to proto
@@ -68,9 +49,9 @@ export function levelToProto(l: d.PointsLevelConfig): pa.AdminPointsLevel {
 export function triggerToProto(t: d.PointsTriggerConfig): pa.AdminPointsTrigger {
   return create(pa.AdminPointsTriggerSchema, {
     id: t.id,
-    type: triggerTypes.toProto(t.type),
+    type: pointsTriggerTypes.toProto(t.type),
     points: BigInt(t.points),
-    status: triggerStatuses.toProto(t.status),
+    status: pointsTriggerStatuses.toProto(t.status),
     userAttributes: t.userAttributes.map(filterToProto),
     metricId: t.metricId,
     metricThreshold: t.metricThreshold,
@@ -92,7 +73,7 @@ export function boostToProto(b: d.PointsBoostConfig, now: Date): pa.AdminPointsB
     start: b.start,
     end: b.end ?? undefined,
     multiplier: b.multiplier,
-    rounding: roundings.toProto(b.rounding),
+    rounding: boostRoundings.toProto(b.rounding),
     userId: b.userId ?? undefined,
     userAttributes: b.userAttributes.map(filterToProto),
   });
@@ -146,9 +127,9 @@ export function levelChangesFromProto(l: pa.UpdatePointsLevelItem, path: string)
 
 export function triggerDraftFromProto(t: pa.CreatePointsTriggerItem): d.PointsTriggerDraft {
   return {
-    type: triggerTypes.fromProto(t.type),
+    type: pointsTriggerTypes.fromProto(t.type),
     points: Number(t.points),
-    status: triggerStatuses.fromProto(t.status),
+    status: pointsTriggerStatuses.fromProto(t.status),
     userAttributes: t.userAttributes.map(filterFromProto),
     eventAttributes: t.eventAttributes.map(filterFromProto),
     blockIfOutOfPoints: t.blockIfOutOfPoints,
@@ -158,9 +139,9 @@ export function triggerDraftFromProto(t: pa.CreatePointsTriggerItem): d.PointsTr
 
 export function triggerChangesFromProto(t: pa.UpdatePointsTriggerItem, path: string): d.PointsTriggerChanges {
   return {
-    type: triggerTypes.fromProto(t.type),
+    type: pointsTriggerTypes.fromProto(t.type),
     points: t.points === undefined ? undefined : Number(t.points),
-    status: triggerStatuses.fromProto(t.status),
+    status: pointsTriggerStatuses.fromProto(t.status),
     userAttributes: readNullable(t.userAttributes, `${path}.userAttributes`, FILTERS_SHAPE, asFilters),
     eventAttributes: readNullable(t.eventAttributes, `${path}.eventAttributes`, FILTERS_SHAPE, asFilters),
     blockIfOutOfPoints: t.blockIfOutOfPoints,
@@ -185,7 +166,7 @@ export function boostDraftFromProto(b: pa.CreatePointsBoostItem): d.PointsBoostD
     start: b.start,
     end: b.end,
     multiplier: b.multiplier,
-    rounding: roundings.fromProto(b.rounding),
+    rounding: boostRoundings.fromProto(b.rounding),
     userId: b.userId,
     userAttributes: b.userAttributes.map(filterFromProto),
   };
@@ -197,7 +178,7 @@ export function boostChangesFromProto(b: pa.UpdatePointsBoostItem, path: string)
     start: b.start,
     end: readNullable(b.end, `${path}.end`, "a date (YYYY-MM-DD)", asString),
     multiplier: b.multiplier,
-    rounding: roundings.fromProto(b.rounding),
+    rounding: boostRoundings.fromProto(b.rounding),
     userAttributes: readNullable(b.userAttributes, `${path}.userAttributes`, FILTERS_SHAPE, asFilters),
     archived: b.archived,
   };

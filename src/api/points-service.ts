@@ -3,13 +3,17 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { decimalToNumber } from "../domain/decimal.js";
 import { levelForTotal, recentAwards, type PointsConfig } from "../domain/points.js";
 import { filtersByKey } from "../domain/points-boosts.js";
-import type { AttributeFilterConfig, BoostStatus, PointsBoostConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
+import type { AttributeFilterConfig, BoostStatus, PointsBoostConfig, PointsSystemConfig, PointsTriggerConfig, TriggerTimeUnit } from "../domain/points-config.js";
 import * as pointsPb from "../gen/gamification/v1/points_pb.js";
 import type * as ps from "../gen/gamification/v1/points_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import * as reads from "../pipeline/points-reads.js";
 import { checkUserScope } from "./application-service.js";
-import { awardToProto, levelToProto, ROUNDINGS, TRIGGER_TYPES } from "./convert.js";
+import { awardToProto, levelToProto } from "./convert.js";
+import { boostRoundings, enumMapping, pointsTriggerStatuses, pointsTriggerTypes } from "./enum-mapping.js";
+
+/** A configured trigger's time unit (the Admin API's names) as the Application API's enum. */
+const triggerTimeUnits = enumMapping<TriggerTimeUnit, pointsPb.TimeUnit>({ hours: pointsPb.TimeUnit.HOUR, days: pointsPb.TimeUnit.DAY });
 import type { CallScope, ScopedMethod } from "./guard.js";
 
 /** Awards returned by GetUserPoints when `awards` is not given (the reference's default). */
@@ -94,16 +98,16 @@ function triggerToProto(t: PointsTriggerConfig, config: PointsConfig): pointsPb.
   const filters = (list: readonly AttributeFilterConfig[]) => filtersByKey(list, config.attributeKeys);
   return create(pointsPb.PointsTriggerSchema, {
     id: t.id,
-    type: TRIGGER_TYPES[t.type],
+    type: pointsTriggerTypes.toProto(t.type),
     points: BigInt(t.points),
-    status: t.status === "active" ? pointsPb.PointsTriggerStatus.ACTIVE : pointsPb.PointsTriggerStatus.INACTIVE,
+    status: pointsTriggerStatuses.toProto(t.status === "active" ? "active" : "inactive"),
     metricId: t.type === "metric" ? t.metricId : undefined,
     metricName: t.type === "metric" && t.metricId !== undefined ? config.metricNames?.[t.metricId] : undefined,
     metricThreshold: t.type === "metric" ? t.metricThreshold : undefined,
     achievementId: t.type === "achievement" ? t.achievementId : undefined,
     achievementName: t.type === "achievement" && t.achievementId !== undefined ? config.achievementNames?.[t.achievementId] : undefined,
     streakLengthThreshold: t.type === "streak" ? t.streakLength : undefined,
-    timeUnit: t.type === "time" && t.timeUnit !== undefined ? (t.timeUnit === "days" ? pointsPb.TimeUnit.DAY : pointsPb.TimeUnit.HOUR) : undefined,
+    timeUnit: t.type === "time" && t.timeUnit !== undefined ? triggerTimeUnits.toProto(t.timeUnit) : undefined,
     timeInterval: t.type === "time" ? t.timeInterval : undefined,
     userAttributes: filters(t.userAttributes),
     eventAttributes: t.type === "metric" ? filters(t.eventAttributes) : [],
@@ -120,6 +124,6 @@ function boostToProto(b: PointsBoostConfig, status: Exclude<BoostStatus, "archiv
     start: b.start,
     end: b.end ?? undefined,
     multiplier: b.multiplier,
-    rounding: ROUNDINGS[b.rounding],
+    rounding: boostRoundings.toProto(b.rounding),
   });
 }

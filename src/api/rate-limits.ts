@@ -1,13 +1,31 @@
 import { TokenBucket } from "limiter";
 import {
   policiesFor,
-  rateLimitHeaders,
   rateLimitMessage,
+  retryAfterSeconds,
   type BucketShape,
   type BucketState,
   type RateLimitSetting,
 } from "../domain/rate-limits.js";
 import type { Caller } from "../store/api-keys.js";
+
+/**
+ * The response headers of a decision, after draft-ietf-httpapi-ratelimit-headers-09: one
+ * `RateLimit-Policy` item per bucket (`q` its size, `w` the seconds it takes to refill from empty)
+ * and one `RateLimit` item (`r` whole requests left, `t` seconds until the bucket is full again);
+ * `Retry-After` (seconds, at least 1) when refused.
+ */
+export function rateLimitHeaders(states: readonly BucketState[], retryAfterMs: number | null): Record<string, string> {
+  if (states.length === 0) return {};
+  const headers: Record<string, string> = {
+    "ratelimit-policy": states.map((s) => `"${s.name}";q=${s.shape.size};w=${Math.max(1, Math.ceil(s.shape.size / s.shape.perSecond))}`).join(", "),
+    ratelimit: states
+      .map((s) => `"${s.name}";r=${Math.max(0, Math.floor(s.tokens))};t=${Math.max(0, Math.ceil((s.shape.size - s.tokens) / s.shape.perSecond))}`)
+      .join(", "),
+  };
+  if (retryAfterMs !== null) headers["retry-after"] = String(retryAfterSeconds(retryAfterMs));
+  return headers;
+}
 
 export interface RateLimitDecision {
   allowed: boolean;

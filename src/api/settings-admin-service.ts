@@ -7,10 +7,10 @@ import { enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 import { readNullable } from "./nullable-value.js";
 
-const periods = enumMapping<AggregationPeriod, pb.AggregationPeriod>([
-  ["weekly", pb.AggregationPeriod.WEEKLY],
-  ["monthly", pb.AggregationPeriod.MONTHLY],
-]);
+const periods = enumMapping<AggregationPeriod, pb.AggregationPeriod>({
+  weekly: pb.AggregationPeriod.WEEKLY,
+  monthly: pb.AggregationPeriod.MONTHLY,
+});
 
 function settingsToProto(s: AccountSettings) {
   return {

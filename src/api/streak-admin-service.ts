@@ -1,10 +1,9 @@
 import { create } from "@bufbuild/protobuf";
-import type { StreakEvaluationMode, StreakFrequency, StreakSettings } from "../domain/streak-config.js";
+import type { StreakEvaluationMode, StreakSettings } from "../domain/streak-config.js";
 import * as pb from "../gen/gamification/v1/streak_admin_service_pb.js";
-import { StreakFrequency as ProtoFrequency } from "../gen/gamification/v1/streak_pb.js";
 import { getStreakSettings, patchStreakSettingsOf, putStreakSettings } from "../pipeline/admin-streaks.js";
 import type { ServiceContext } from "../pipeline/context.js";
-import { enumMapping } from "./enum-mapping.js";
+import { enumMapping, streakFrequencies } from "./enum-mapping.js";
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import { ListValueSchema, type ListValue, type Value } from "@bufbuild/protobuf/wkt";
 import { invalidArgument } from "../domain/errors.js";
@@ -16,15 +15,10 @@ import { created, deleted } from "./admin-service.js";
 import { issueToProto } from "./convert.js";
 import { createStreakPauses, deleteStreakPauses, grantStreakFreezes, resetStreaks, restoreStreaks } from "../pipeline/streak-admin.js";
 
-const frequencies = enumMapping<StreakFrequency, ProtoFrequency>([
-  ["daily", ProtoFrequency.DAILY],
-  ["weekly", ProtoFrequency.WEEKLY],
-  ["monthly", ProtoFrequency.MONTHLY],
-]);
-const modes = enumMapping<StreakEvaluationMode, pb.StreakEvaluationMode>([
-  ["all", pb.StreakEvaluationMode.ALL],
-  ["any", pb.StreakEvaluationMode.ANY],
-]);
+const modes = enumMapping<StreakEvaluationMode, pb.StreakEvaluationMode>({
+  all: pb.StreakEvaluationMode.ALL,
+  any: pb.StreakEvaluationMode.ANY,
+});
 
 /**
  * The settings in both forms: ours (`metricId`, `initialGrant`/`maxFreezes`/`autoEarn`) and the
@@ -33,7 +27,7 @@ const modes = enumMapping<StreakEvaluationMode, pb.StreakEvaluationMode>([
  */
 export function streakSettingsToProto(s: StreakSettings, keys: ReadonlyMap<string, string> = new Map()): pb.StreakSettings {
   return create(pb.StreakSettingsSchema, {
-    frequency: frequencies.toProto(s.frequency),
+    frequency: streakFrequencies.toProto(s.frequency),
     metrics: s.metrics.map((m) => create(pb.StreakMetricSchema, { metricId: m.metricId, threshold: m.threshold, key: keys.get(m.metricId) ?? "" })),
     evaluationMode: modes.toProto(s.evaluationMode),
     freezes: s.freezes
@@ -125,7 +119,7 @@ export function createStreakAdminMethods(services: ServiceContext): Record<strin
         return { metricId, threshold: m.threshold };
       });
       const result = await patchStreakSettingsOf(services, scope.tenantId, {
-        frequency: req.frequency === undefined ? undefined : frequencies.fromProto(req.frequency),
+        frequency: req.frequency === undefined ? undefined : streakFrequencies.fromProto(req.frequency),
         evaluationMode: req.evaluationMode === undefined ? undefined : (clientModes[req.evaluationMode] ?? (req.evaluationMode as StreakEvaluationMode)),
         customizationEnabled: req.customizationEnabled,
         daysOff: daysOffOf(req.daysOff, "daysOff"),
@@ -144,7 +138,7 @@ export function createStreakAdminMethods(services: ServiceContext): Record<strin
       // `settings` is required by the proto rules.
       const s = req.settings!;
       const result = await putStreakSettings(services, scope.tenantId, {
-        frequency: frequencies.fromProto(s.frequency),
+        frequency: streakFrequencies.fromProto(s.frequency),
         metrics: s.metrics.map((m) => ({ metricId: m.metricId, threshold: m.threshold })),
         evaluationMode: modes.fromProto(s.evaluationMode),
         freezes: s.freezes

@@ -8,11 +8,11 @@ import { created, deleted, pageOf, updated } from "./admin-service.js";
 import { enumMapping } from "./enum-mapping.js";
 import type { CallScope, ScopedMethod } from "./guard.js";
 
-const statuses = enumMapping<DeliveryStatus, pb.WebhookDeliveryStatus>([
-  ["pending", pb.WebhookDeliveryStatus.PENDING],
-  ["delivered", pb.WebhookDeliveryStatus.DELIVERED],
-  ["failed", pb.WebhookDeliveryStatus.FAILED],
-]);
+const statuses = enumMapping<DeliveryStatus, pb.WebhookDeliveryStatus>({
+  pending: pb.WebhookDeliveryStatus.PENDING,
+  delivered: pb.WebhookDeliveryStatus.DELIVERED,
+  failed: pb.WebhookDeliveryStatus.FAILED,
+});
 
 /** An endpoint as the API shows it; `secret` only when it was just created or rotated. */
 function endpointToProto(e: WebhookEndpointView, secret?: string): pb.WebhookEndpoint {

@@ -4,10 +4,11 @@ import { DomainError } from "./errors.js";
 import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
 import type { UserState } from "./user.js";
 import { checkUserUpsert, createUserState, upsertUser } from "./user.js";
+import { sha256 } from "../pipeline/hashing.js";
 
 /** Applies an event with no achievements or points configured. */
 function applyEvent(state: UserState, event: MetricEvent, now: Date) {
-  return applyEventWith(state, event, now, { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id" }, false);
+  return applyEventWith(state, event, now, { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id", sha256 }, false);
 }
 
 const t0 = new Date("2026-03-01T12:00:00Z");

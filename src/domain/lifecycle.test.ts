@@ -4,6 +4,7 @@ import { completeChange, type EngineConfig } from "./reactions.js";
 import { applyStreakEvent, createStreakState } from "./streak.js";
 import type { StreakSettings } from "./streak-config.js";
 import { createUserState, type UserState } from "./user.js";
+import { sha256 } from "../pipeline/hashing.js";
 
 const ALL = new Set(["emails.recap_due", "emails.reactivation_due", "emails.streak_reminder_due", "emails.achievement_due"]);
 const at = (iso: string) => new Date(iso);
@@ -225,6 +226,7 @@ describe("completeChange", () => {
     points: { systems: [], attributeKeys: {}, metricNames: {} },
     streak: null,
     newId: () => "00000000-0000-4000-8000-000000000001",
+    sha256,
     webhooks: { tenant: "acme", subscribed: new Set(types) as never },
   });
 

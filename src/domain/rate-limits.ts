@@ -1,8 +1,8 @@
 /**
  * Rate limits are token buckets: a bucket holds up to `burst` requests and refills continuously at
  * `requestsPerSecond`; a request takes one token or is refused. This module holds the rules (which
- * buckets apply to a caller, what the caller is told); the buckets themselves live in
- * api/rate-limits.ts.
+ * buckets apply to a caller, what the caller is told); the buckets themselves and the HTTP headers
+ * that report them live in api/rate-limits.ts.
  */
 
 /** A rate limit as configured (environment) or set on a key (Admin API). */
@@ -49,24 +49,7 @@ export interface BucketState {
   tokens: number;
 }
 
-/**
- * The response headers of a decision, after draft-ietf-httpapi-ratelimit-headers-09: one
- * `RateLimit-Policy` item per bucket (`q` its size, `w` the seconds it takes to refill from empty)
- * and one `RateLimit` item (`r` whole requests left, `t` seconds until the bucket is full again);
- * `Retry-After` (seconds, at least 1) when refused.
- */
-export function rateLimitHeaders(states: readonly BucketState[], retryAfterMs: number | null): Record<string, string> {
-  if (states.length === 0) return {};
-  const headers: Record<string, string> = {
-    "ratelimit-policy": states.map((s) => `"${s.name}";q=${s.shape.size};w=${Math.max(1, Math.ceil(s.shape.size / s.shape.perSecond))}`).join(", "),
-    ratelimit: states
-      .map((s) => `"${s.name}";r=${Math.max(0, Math.floor(s.tokens))};t=${Math.max(0, Math.ceil((s.shape.size - s.tokens) / s.shape.perSecond))}`)
-      .join(", "),
-  };
-  if (retryAfterMs !== null) headers["retry-after"] = String(retryAfterSeconds(retryAfterMs));
-  return headers;
-}
-
+/** A wait as the whole seconds a caller is told (at least 1). */
 export function retryAfterSeconds(waitMs: number): number {
   return Math.max(1, Math.ceil(waitMs / 1000));
 }

@@ -7,6 +7,7 @@ import { applyPointsForEvent, nextTimeTriggerDueAt, type PointsChange, type Poin
 import type { StreakSettings } from "./streak-config.js";
 import { effectiveStreakSettings } from "./preferences.js";
 import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, nextStreakDueAt, type StreakDomainEvent, type StreakView } from "./streak.js";
+import type { Sha256 } from "./hashing.js";
 import { isInControlGroup } from "./settings.js";
 import { createUserState, type UserState } from "./user.js";
 import { lifecycleMessages, messagesForUserEvents, type UserEvents, type WebhookSettings } from "./webhooks.js";
@@ -19,6 +20,8 @@ export interface EngineConfig {
   /** The tenant's streak settings; null when streaks are not configured. */
   streak: StreakSettings | null;
   newId: () => string;
+  /** SHA-256, for the IDs of messages announced once and the control group's buckets. */
+  sha256: Sha256;
   /** Who listens to the tenant's webhooks; absent or empty: no messages are built. */
   webhooks?: WebhookSettings;
   /** The tenant's leaderboards (every status); absent: none. */
@@ -29,7 +32,7 @@ export interface EngineConfig {
 
 /** A user seen for the first time, in the control group or not by the tenant's ratio (domain/settings.ts). */
 export function newUserState(userId: string, now: Date, config: EngineConfig): UserState {
-  return createUserState(userId, now, isInControlGroup(userId, config.controlRatio ?? 0));
+  return createUserState(userId, now, isInControlGroup(userId, config.controlRatio ?? 0, config.sha256));
 }
 
 /** What a call caused besides the metric total: for the response and for webhooks. */
@@ -134,7 +137,7 @@ function lifecycleStep(state: UserState, config: EngineConfig, now: Date): { sta
   const subscribed = config.webhooks?.subscribed;
   if (!subscribed || subscribed.size === 0) return { state, at: null };
   const plan = planLifecycle(state, { subscribed, streak: effectiveStreakSettings(config.streak, state.preferences) }, now);
-  const messages = lifecycleMessages(state, plan.due, config.webhooks, now);
+  const messages = lifecycleMessages(state, plan.due, config.webhooks, now, config.sha256);
   return { state: { ...state, lifecycle: plan.marks, outbox: messages.length > 0 ? [...state.outbox, ...messages] : state.outbox }, at: plan.next?.at ?? null };
 }
 
@@ -147,7 +150,7 @@ function earliest(a: Date | null, b: Date | null): Date | null {
  * itself. `state` is the state after the change; only types someone subscribes to are built.
  */
 function notify(state: UserState, events: UserEvents, config: EngineConfig, at: Date): UserState {
-  const messages = messagesForUserEvents(state, events, config.webhooks, config.points, at, config.newId);
+  const messages = messagesForUserEvents(state, events, config.webhooks, config.points, at, config.newId, config.sha256);
   return messages.length === 0 ? { ...state } : { ...state, outbox: [...state.outbox, ...messages] };
 }
 

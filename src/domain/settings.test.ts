@@ -3,6 +3,7 @@ import type { AchievementConfig } from "./achievement-config.js";
 import { applyEvent } from "./event.js";
 import { newUserState, nextDueAt, react, type EngineConfig } from "./reactions.js";
 import { applySettingsUpdate, checkSettingsUpdate, DEFAULT_SETTINGS, experimentBucket, isBrandColor, isInControlGroup } from "./settings.js";
+import { sha256 } from "../pipeline/hashing.js";
 
 describe("brand colours", () => {
   it("accept #RGB, #RRGGBB, rgb() and rgba() within range", () => {
@@ -32,17 +33,17 @@ describe("settings updates", () => {
 
 describe("the control group", () => {
   it("is decided by a stable hash bucket of the user ID", () => {
-    expect(experimentBucket("user-1")).toBe(experimentBucket("user-1"));
-    const buckets = Array.from({ length: 1000 }, (_, i) => experimentBucket(`user-${i}`));
+    expect(experimentBucket("user-1", sha256)).toBe(experimentBucket("user-1", sha256));
+    const buckets = Array.from({ length: 1000 }, (_, i) => experimentBucket(`user-${i}`, sha256));
     expect(Math.min(...buckets)).toBe(0);
     expect(Math.max(...buckets)).toBe(99);
     const inTen = buckets.filter((b) => b < 10).length;
     expect(inTen).toBeGreaterThan(60); // about a tenth of a thousand IDs
     expect(inTen).toBeLessThan(140);
-    expect(isInControlGroup("user-1", 0)).toBe(false);
-    expect(isInControlGroup("user-1", 100)).toBe(true);
-    expect(isInControlGroup("user-1", experimentBucket("user-1"))).toBe(false);
-    expect(isInControlGroup("user-1", experimentBucket("user-1") + 1)).toBe(true);
+    expect(isInControlGroup("user-1", 0, sha256)).toBe(false);
+    expect(isInControlGroup("user-1", 100, sha256)).toBe(true);
+    expect(isInControlGroup("user-1", experimentBucket("user-1", sha256), sha256)).toBe(false);
+    expect(isInControlGroup("user-1", experimentBucket("user-1", sha256) + 1, sha256)).toBe(true);
   });
 
   it("earns nothing from an event: no streak, achievement, points or due work", () => {
@@ -52,6 +53,7 @@ describe("the control group", () => {
       points: { systems: [], attributeKeys: {} },
       streak: { frequency: "daily", metrics: [{ metricId: "m1", threshold: 1 }], evaluationMode: "all", freezes: null },
       newId: () => "id",
+      sha256,
       controlRatio: 100,
     };
     const now = new Date("2026-05-01T12:00:00Z");

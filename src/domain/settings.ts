@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import type { Sha256 } from "./hashing.js";
 
 /**
  * A tenant's account settings (the reference's `admin.settings`): branding, experimentation and
@@ -110,11 +110,12 @@ export function applySettingsUpdate(current: AccountSettings, update: SettingsUp
 }
 
 /** A user ID's experiment bucket, 0 to 99 (the first 32 bits of its SHA-256, modulo 100). */
-export function experimentBucket(userId: string): number {
-  return createHash("sha256").update(userId, "utf8").digest().readUInt32BE(0) % 100;
+export function experimentBucket(userId: string, sha256: Sha256): number {
+  const [a, b, c, d] = sha256(userId);
+  return (a! * 2 ** 24 + b! * 2 ** 16 + c! * 2 ** 8 + d!) % 100;
 }
 
 /** Whether a new user with this ID joins the control group under a ratio (percent). */
-export function isInControlGroup(userId: string, controlRatio: number): boolean {
-  return experimentBucket(userId) < controlRatio;
+export function isInControlGroup(userId: string, controlRatio: number, sha256: Sha256): boolean {
+  return experimentBucket(userId, sha256) < controlRatio;
 }

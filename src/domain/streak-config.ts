@@ -116,18 +116,6 @@ export function streakSettings(draft: StreakSettingsDraft): StreakSettings {
   };
 }
 
-/** Settings as stored by any version (documents written before days off and customization existed read as none). */
-export function storedStreakSettings(doc: Record<string, unknown>): StreakSettings {
-  return {
-    frequency: doc.frequency as StreakFrequency,
-    metrics: doc.metrics as StreakMetricCondition[],
-    evaluationMode: doc.evaluationMode as StreakEvaluationMode,
-    freezes: (doc.freezes as StreakFreezeSettings | null | undefined) ?? null,
-    customizationEnabled: (doc.customizationEnabled as boolean | undefined) ?? false,
-    daysOff: (doc.daysOff as number[] | undefined) ?? [],
-  };
-}
-
 /**
  * A partial update in the published clients' form (PATCH): fields not given keep their value;
  * `freezes: null` turns freezes off; a frequency other than daily clears the days off even when

@@ -1,6 +1,7 @@
 /**
- * Webhooks (issue 8): what a notification says and how it is signed and retried. Pure: no I/O, no
- * clock (moments are arguments), IDs and randomness are injected.
+ * Webhooks (issue 8): what a notification says. Pure: no I/O, no clock (moments are arguments),
+ * IDs and hashing are injected. How a delivery is signed and retried is the adapter's
+ * (pipeline/webhook-signing.ts, pipeline/webhook-delivery-policy.ts).
  *
  * Decisions:
  * - Payloads are the reference's (`openapi-application.json`, `webhooks`), squashed into the top
@@ -17,22 +18,27 @@
  * - Timestamps in bodies are ISO 8601 UTC, without milliseconds when they are zero (as the REST API
  *   renders them).
  */
-import { createHash, createHmac } from "node:crypto";
 import type { AchievementConfig } from "./achievement-config.js";
 import type { AchievementCompletion } from "./achievements.js";
+import { achievementTriggerFields, awardBoostView, awardTriggerFields } from "./award-views.js";
 import { decimalToNumber, type DecimalString } from "./decimal.js";
+import { toHex, type Sha256 } from "./hashing.js";
 import type { LeaderboardResult, RankedLeaderboard } from "./leaderboard-entries.js";
 import type { LeaderboardRun } from "./leaderboard-runs.js";
 import type { PointsAward, PointsConfig, PointsEvent } from "./points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig } from "./points-config.js";
 import type { StreakDomainEvent, StreakReadView, StreakView } from "./streak.js";
-import { lifecycleAllowed, type DueLifecycleMessage } from "./lifecycle.js";
+import { LIFECYCLE_EVENT_TYPES, lifecycleAllowed, type DueLifecycleMessage } from "./lifecycle.js";
 import type { UserState } from "./user.js";
 
 // ---------------------------------------------------------------------------------------------
 // Event types
 
-/** Every event type an endpoint can subscribe to (the reference's; `emails.*` are due lifecycle messages, domain/lifecycle.ts). */
+/**
+ * Every event type an endpoint can subscribe to (the reference's; `emails.*` are due lifecycle
+ * messages, domain/lifecycle.ts). The proto's `event_types` rules list the same types (checked by
+ * src/api/webhook-event-types.test.ts); tests use this list.
+ */
 export const WEBHOOK_EVENT_TYPES = [
   "achievement.completed",
   "points.changed",
@@ -48,10 +54,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "leaderboard.changed",
   "leaderboard.finished",
   "leaderboard.rank_changed",
-  "emails.recap_due",
-  "emails.reactivation_due",
-  "emails.streak_reminder_due",
-  "emails.achievement_due",
+  ...LIFECYCLE_EVENT_TYPES,
   "user.deleted",
 ] as const;
 
@@ -240,19 +243,19 @@ export function userPayload(user: UserState): UserPayload {
 
 /** The reference `UserAchievementResponse`: the fields of the achievement's trigger only, and when it was completed. */
 export function achievementPayload(a: AchievementConfig, completion: AchievementCompletion, metricNames: Readonly<Record<string, string>> = {}): Record<string, Json> {
-  const out: Record<string, Json> = { id: a.id, name: a.name, trigger: a.trigger, description: a.description, badgeUrl: a.badgeUrl, key: a.key };
-  if (a.trigger === "streak" && a.streakLength !== null) out.streakLength = a.streakLength;
-  if (a.trigger === "achievement") out.achievementIds = a.achievementIds;
-  if (a.trigger === "metric") {
-    if (a.metricId !== null) out.metricId = a.metricId;
-    if (a.metricValue !== null) out.metricValue = a.metricValue;
-    const name = metricNames[a.metricId ?? ""];
-    if (name !== undefined) out.metricName = name;
-  }
-  out.userAttributes = a.userAttributes.map((f) => ({ key: f.key, value: f.value }));
-  if (a.trigger === "metric") out.eventAttributes = a.eventAttributes.map((f) => ({ key: f.key, value: f.value }));
-  out.achievedAt = isoTime(completion.achievedAt);
-  return out;
+  const { eventAttributes, ...triggerFields } = achievementTriggerFields(a, (id) => metricNames[id]);
+  return {
+    id: a.id,
+    name: a.name,
+    trigger: a.trigger,
+    description: a.description,
+    badgeUrl: a.badgeUrl,
+    key: a.key,
+    ...triggerFields,
+    userAttributes: a.userAttributes.map((f) => ({ key: f.key, value: f.value })),
+    ...(eventAttributes && { eventAttributes: eventAttributes.map((f) => ({ key: f.key, value: f.value })) }),
+    achievedAt: isoTime(completion.achievedAt),
+  };
 }
 
 export function pointsSystemPayload(system: PointsSystemConfig): PointsSystemPayload {
@@ -274,22 +277,9 @@ export function levelPayload(level: PointsLevelConfig | null): PointsLevelPayloa
 /** The reference `PointsAward`, as the event response shows it (boosts only when some applied). */
 export function awardPayload(award: PointsAward): Record<string, Json> {
   const t = award.trigger;
-  const trigger: Record<string, Json> = { id: t.id, type: t.type, points: t.points };
-  const optional = {
-    metricId: t.metricId,
-    metricName: t.metricName,
-    metricThreshold: t.metricThreshold,
-    achievementId: t.achievementId,
-    achievementName: t.achievementName,
-    streakLengthThreshold: t.streakLengthThreshold,
-    timeUnit: t.timeUnit,
-    timeInterval: t.timeInterval,
-  };
-  for (const [key, value] of Object.entries(optional)) if (value !== undefined) trigger[key] = value;
+  const trigger: Record<string, Json> = { id: t.id, type: t.type, points: t.points, ...awardTriggerFields(t) };
   const out: Record<string, Json> = { id: award.id, awarded: award.awarded, date: isoTime(award.date), total: award.total, trigger };
-  if (award.boosts.length > 0) {
-    out.boosts = award.boosts.map((b) => ({ id: b.id, name: b.name, status: "active", start: b.start, end: b.end, multiplier: b.multiplier, rounding: b.rounding }));
-  }
+  if (award.boosts.length > 0) out.boosts = award.boosts.map(awardBoostView);
   return out;
 }
 
@@ -318,8 +308,8 @@ export function messageIdFrom(uuid: string): string {
 }
 
 /** A deterministic message ID for a fact that must be announced once (e.g. "boost X started"). */
-export function deterministicMessageId(fact: string): string {
-  return `msg_${createHash("sha256").update(fact).digest("hex").slice(0, 32)}`;
+export function deterministicMessageId(fact: string, sha256: Sha256): string {
+  return `msg_${toHex(sha256(fact)).slice(0, 32)}`;
 }
 
 /**
@@ -393,6 +383,7 @@ export function messagesForUserEvents(
   points: PointsConfig,
   at: Date,
   newId: () => string,
+  sha256: Sha256,
 ): OutboxMessage[] {
   if (!settings || settings.subscribed.size === 0) return [];
   const wanted = (type: WebhookEventType) => settings.subscribed.has(type);
@@ -425,7 +416,7 @@ export function messagesForUserEvents(
     if (lifecycleAllowed(user, "emails.achievement_due", settings.subscribed)) {
       const fact = lifecycleFact(settings.tenant, user.userId, "emails.achievement_due", `${achievement.id}/${isoTime(completion.achievedAt)}`);
       const payload = { user: u(), achievement: achievementPayload(achievement, completion, points.metricNames) };
-      messages.push(createMessage("emails.achievement_due", payload, { id: deterministicMessageId(fact), tenant: settings.tenant, at: completion.achievedAt }));
+      messages.push(createMessage("emails.achievement_due", payload, { id: deterministicMessageId(fact, sha256), tenant: settings.tenant, at: completion.achievedAt }));
     }
   }
   const pointsEvents = events.pointsEvents ?? [];
@@ -484,13 +475,13 @@ function lifecycleFact(tenant: string | null, userId: string, type: string, key:
  * (the reference's `timestamp`: when it was sent). Only types someone subscribes to; IDs derive
  * from the user and the period, so the same message always has the same ID.
  */
-export function lifecycleMessages(user: UserState, due: readonly DueLifecycleMessage[], settings: WebhookSettings | undefined, now: Date): OutboxMessage[] {
+export function lifecycleMessages(user: UserState, due: readonly DueLifecycleMessage[], settings: WebhookSettings | undefined, now: Date, sha256: Sha256): OutboxMessage[] {
   if (!settings || due.length === 0) return [];
   const messages: OutboxMessage[] = [];
   const u = userPayload(user);
   for (const d of due) {
     if (!settings.subscribed.has(d.type)) continue;
-    const meta = { id: deterministicMessageId(lifecycleFact(settings.tenant, user.userId, d.type, d.key)), tenant: settings.tenant, at: now };
+    const meta = { id: deterministicMessageId(lifecycleFact(settings.tenant, user.userId, d.type, d.key), sha256), tenant: settings.tenant, at: now };
     switch (d.type) {
       case "emails.recap_due":
         messages.push(createMessage(d.type, { user: u, recap: d.recap }, meta));
@@ -538,106 +529,6 @@ export function checkEventTypes(types: readonly string[]): string | null {
   if (unknown.length > 0) return `Unknown event types: ${unknown.join(", ")}; known types: ${WEBHOOK_EVENT_TYPES.join(", ")}`;
   if (new Set(types).size !== types.length) return "eventTypes must not repeat a type";
   return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Signing (Standard Webhooks)
-
-/** The prefix of a serialized symmetric signing secret (Standard Webhooks). */
-export const SECRET_PREFIX = "whsec_";
-/** Random bytes in a signing secret (the specification asks for 24 to 64). */
-export const SECRET_BYTES = 32;
-
-/** A new signing secret from random bytes: `whsec_` and the bytes in base64. */
-export function formatSecret(bytes: Uint8Array): string {
-  return `${SECRET_PREFIX}${Buffer.from(bytes).toString("base64")}`;
-}
-
-/** The HMAC key of a secret: the base64 after `whsec_`, decoded. */
-export function secretKey(secret: string): Buffer {
-  if (!secret.startsWith(SECRET_PREFIX)) throw new Error("a webhook secret starts with whsec_");
-  return Buffer.from(secret.slice(SECRET_PREFIX.length), "base64");
-}
-
-/** What is signed: `{webhook-id}.{webhook-timestamp}.{body}`. */
-export function signingInput(messageId: string, timestampSeconds: number, body: string): string {
-  return `${messageId}.${timestampSeconds}.${body}`;
-}
-
-/** One `v1,` signature: base64 of HMAC-SHA256 of the signing input with the secret's key bytes. */
-export function sign(secret: string, messageId: string, timestampSeconds: number, body: string): string {
-  return `v1,${createHmac("sha256", secretKey(secret)).update(signingInput(messageId, timestampSeconds, body), "utf8").digest("base64")}`;
-}
-
-/** The reference's signature header (docs: webhooks, security). */
-export const REFERENCE_SIGNATURE_HEADER = "x-trophy-signature";
-
-/**
- * The reference's signature of a delivery: base64 of HMAC-SHA256 of the raw body, keyed with the
- * whole secret string as UTF-8 (what a receiver following the reference's docs keeps in its
- * environment and passes to `createHmac`), with no timestamp or message ID in the signed text.
- */
-export function referenceSignature(secret: string, body: string): string {
-  return createHmac("sha256", secret).update(body, "utf8").digest("base64");
-}
-
-/**
- * The `webhook-signature` header: one signature per secret, space-separated (the current secret
- * first; during a rotation's grace period the previous one too, so receivers may switch at leisure).
- */
-export function signatureHeader(secrets: readonly string[], messageId: string, timestampSeconds: number, body: string): string {
-  return secrets.map((s) => sign(s, messageId, timestampSeconds, body)).join(" ");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Delivery policy
-
-/**
- * Delays before each attempt, in milliseconds: at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and
- * 10 h (about 28 hours in all). Each retry delay is jittered by ±20%.
- */
-export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
-export const RETRY_JITTER = 0.2;
-/** Longest Retry-After honoured (a receiver cannot park a message for longer than a day). */
-export const MAX_RETRY_AFTER_MS = 86_400_000;
-
-/** How an attempt's HTTP answer counts: only 2xx delivers; 410 Gone disables the endpoint. */
-export function classifyStatus(status: number): "delivered" | "gone" | "retry" {
-  if (status >= 200 && status < 300) return "delivered";
-  if (status === 410) return "gone";
-  return "retry";
-}
-
-/** A Retry-After header (seconds, or an HTTP date) as a delay from `now`; null when absent or unreadable. */
-export function parseRetryAfter(header: string | null | undefined, now: Date): number | null {
-  if (header === null || header === undefined || header.trim() === "") return null;
-  const value = header.trim();
-  if (/^\d+$/.test(value)) return Math.min(Number(value) * 1000, MAX_RETRY_AFTER_MS);
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return null;
-  return Math.min(Math.max(0, date - now.getTime()), MAX_RETRY_AFTER_MS);
-}
-
-/**
- * The delay before the next attempt after `attemptsMade` failed attempts of the current round, or
- * null when the schedule is exhausted (the message fails). The scheduled delay is jittered by
- * ±20% (`random` in [0, 1)); a receiver's Retry-After is honoured as a lower bound, so neither the
- * receiver's wish nor the backoff is cut short.
- */
-export function nextRetryDelay(schedule: readonly number[], attemptsMade: number, random: number, retryAfterMs: number | null): number | null {
-  if (attemptsMade >= schedule.length) return null;
-  const base = schedule[attemptsMade]!;
-  const jittered = Math.round(base * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random));
-  return Math.max(jittered, retryAfterMs ?? 0);
-}
-
-/** Parses a retry schedule written as comma-separated milliseconds ("0,5000,300000"). */
-export function parseRetrySchedule(text: string): number[] {
-  const values = text.split(",").map((part) => Number(part.trim()));
-  if (values.length === 0 || values.some((v) => !Number.isSafeInteger(v) || v < 0)) {
-    throw new Error(`a retry schedule is comma-separated non-negative integers (milliseconds), got "${text}"`);
-  }
-  return values;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ import type { MetricConfig } from "./metric.js";
 import type { StreakPeriodRecord } from "./streak.js";
 import { createUserState, type UserState } from "./user.js";
 import { computeWrapped, longestStreakIn, mondayOf, percentChange, supportedYears, wrappedOfUser, wrappedYear, type WrappedConfig, type WrappedInput } from "./wrapped.js";
+import { sha256 } from "../pipeline/hashing.js";
 
-const ENGINE = { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id" };
+const ENGINE = { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id", sha256 };
 const METRIC: MetricConfig = { id: "m1", key: "words", name: "Words", unitType: "number", units: "words", created: new Date(0), updated: new Date(0) };
 const CONFIG: WrappedConfig<string> = { metrics: [METRIC], pointsSystems: [], achievements: [], leaderboards: [], streak: null };
 

@@ -12,15 +12,7 @@ import {
 import type { ResourceScope, ResourceSpec } from "./admin-resources.js";
 import type { ServiceContext } from "./context.js";
 import { backfillAchievement } from "./achievements.js";
-import { describeReferrers, registerReference } from "./references.js";
-
-// What achievements refer to: deleting any of these is refused while an achievement uses it.
-registerReference({ kind: "metric", collection: "achievements", noun: "achievement", filter: (id) => ({ metricId: id }) });
-registerReference({ kind: "achievement", collection: "achievements", noun: "achievement", filter: (id) => ({ achievementIds: id }) });
-// Attribute filters name attributes by key. Keys are unique per type only, so a user and an event
-// attribute with the same key both count as used by a filter of either kind (a refusal, never a loss).
-registerReference({ kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "userAttributes.key": key }) });
-registerReference({ kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "eventAttributes.key": key }) });
+import { describeReferrers } from "./references.js";
 
 /** The tenant's user and event attributes by ID and by key: achievement filters are stored by key, the Admin API names them by ID too. */
 export interface AttributeDirectory {

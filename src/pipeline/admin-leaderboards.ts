@@ -13,14 +13,8 @@ import {
 } from "../domain/leaderboard-config.js";
 import type { ResourceScope, ResourceSpec } from "./admin-resources.js";
 import type { ServiceContext } from "./context.js";
-import { registerReference } from "./references.js";
 import { rankingsOf } from "./leaderboard-entries.js";
 
-// What leaderboards refer to: deleting any of these is refused while a leaderboard uses it.
-registerReference({ kind: "metric", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ metricId: id }) });
-registerReference({ kind: "points_system", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ pointsSystemId: id }) });
-registerReference({ kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ breakdownAttributes: id }) });
-registerReference({ kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ "userAttributes.attributeId": id }) });
 
 /** Checks the tenant has what the configuration refers to; loads only what it needs. */
 async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settings: LeaderboardSettings): Promise<string | null> {

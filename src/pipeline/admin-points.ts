@@ -5,20 +5,8 @@ import { notFound } from "../domain/errors.js";
 import * as points from "../domain/points-config.js";
 import { createResources, getResource, type ResourceScope, type ResourceSpec } from "./admin-resources.js";
 import type { ServiceContext } from "./context.js";
-import { describeReferrers, registerReference } from "./references.js";
+import { describeReferrers } from "./references.js";
 import { findUser } from "../store/users.js";
-
-// What points configuration refers to: deleting a metric, achievement or attribute that a trigger
-// or boost still uses is refused, naming the trigger or boost.
-registerReference({ kind: "metric", collection: "pointsTriggers", noun: "points trigger", filter: (id) => ({ metricId: id }) });
-registerReference({ kind: "achievement", collection: "pointsTriggers", noun: "points trigger", filter: (id) => ({ achievementId: id }) });
-registerReference({
-  kind: "attribute",
-  collection: "pointsTriggers",
-  noun: "points trigger",
-  filter: (id) => ({ $or: [{ "userAttributes.attributeId": id }, { "eventAttributes.attributeId": id }] }),
-});
-registerReference({ kind: "attribute", collection: "pointsBoosts", noun: "points boost", filter: (id) => ({ "userAttributes.attributeId": id }) });
 
 /** The scope of a points system's triggers, levels or boosts; the system must exist in the tenant (else 404). */
 export async function systemScope(ctx: ServiceContext, tenantId: string, systemId: string): Promise<ResourceScope> {

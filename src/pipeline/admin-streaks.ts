@@ -5,18 +5,14 @@ import {
   checkStreakReferences,
   checkStreakSettings,
   patchStreakSettings,
-  storedStreakSettings,
   streakSettings,
   type StreakSettings,
   type StreakSettingsDraft,
   type StreakSettingsPatch,
 } from "../domain/streak-config.js";
 import { isDuplicateKeyError } from "../store/database.js";
+import { storedStreakSettings } from "../store/streak-settings.js";
 import type { ServiceContext } from "./context.js";
-import { registerReference } from "./references.js";
-
-// Deleting a metric that is a streak condition is refused.
-registerReference({ kind: "metric", collection: "streakSettings", noun: "streak settings", filter: (id) => ({ "metrics.metricId": id }) });
 
 /**
  * The stored document: one per tenant (unique `tenantId`). `name` is what a refused metric deletion

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { EngineConfig } from "../domain/reactions.js";
 import type { ServiceContext } from "./context.js";
+import { sha256 } from "./hashing.js";
 
 /** The tenant's configuration snapshot for the engine, read once per call from the config cache. */
 export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): Promise<EngineConfig> {
@@ -12,5 +13,5 @@ export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): P
     ctx.config.leaderboards(tenantId),
     ctx.config.accountSettings(tenantId),
   ]);
-  return { achievements, points, streak, newId: randomUUID, webhooks, leaderboards, controlRatio: settings.experimentation.controlRatio };
+  return { achievements, points, streak, newId: randomUUID, sha256, webhooks, leaderboards, controlRatio: settings.experimentation.controlRatio };
 }

@@ -1,3 +1,4 @@
+import { sha256 } from "./hashing.js";
 import type { Logger } from "pino";
 import type { UserState } from "../domain/user.js";
 import { HISTORY_LIMIT } from "../domain/leaderboard-entries.js";
@@ -160,7 +161,7 @@ async function deleteApplicationKeys(ctx: ServiceContext, tenantId: string, user
 async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument): Promise<void> {
   const webhooks = await ctx.config.webhooks(erasure.tenantId);
   if (!webhooks.subscribed.has("user.deleted")) return;
-  const id = deterministicMessageId(`user.deleted/${JSON.stringify([erasure.tenantId, erasure.userId, erasure.started.toISOString()])}`);
+  const id = deterministicMessageId(`user.deleted/${JSON.stringify([erasure.tenantId, erasure.userId, erasure.started.toISOString()])}`, sha256);
   await handOverMessages(ctx, erasure.tenantId, [createMessage("user.deleted", { user: { id: erasure.userId } }, { id, tenant: webhooks.tenant, at: erasure.started })]);
 }
 

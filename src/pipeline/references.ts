@@ -5,11 +5,10 @@ import type { ServiceContext } from "./context.js";
 export type ReferencedKind = "metric" | "attribute" | "achievement" | "points_system";
 
 /**
- * Which configuration refers to which: deleting a resource that something still refers to is
- * refused with a message naming the referrer. Each feature registers the references its own
- * resources make, so the delete rules of every kind stay in this one table.
+ * One way a configuration resource refers to another: deleting a resource that something still
+ * refers to is refused with a message naming the referrer.
  */
-interface Reference {
+export interface Reference {
   kind: ReferencedKind;
   collection: keyof Collections;
   /** The display noun of the referring resource. */
@@ -18,12 +17,33 @@ interface Reference {
   filter(id: string, key: string): Filter<Document>;
 }
 
-const REFERENCES: Reference[] = [];
-
-/** Registers a reference; called once per kind of reference at module load. */
-export function registerReference(reference: Reference): void {
-  REFERENCES.push(reference);
-}
+/**
+ * Every delete protection, in one table (no module registers its own: one that is not imported
+ * would silently lose its protection). A new reference between resources gets a row here, and
+ * test/references.test.ts checks every row refuses a delete.
+ */
+export const REFERENCES: readonly Reference[] = [
+  // Achievements.
+  { kind: "metric", collection: "achievements", noun: "achievement", filter: (id) => ({ metricId: id }) },
+  { kind: "achievement", collection: "achievements", noun: "achievement", filter: (id) => ({ achievementIds: id }) },
+  // Achievement attribute filters name attributes by key. Keys are unique per type only, so a user and
+  // an event attribute with the same key both count as used by a filter of either kind (a refusal, never a loss).
+  { kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "userAttributes.key": key }) },
+  { kind: "attribute", collection: "achievements", noun: "achievement", filter: (_id, key) => ({ "eventAttributes.key": key }) },
+  // Points triggers and boosts.
+  { kind: "metric", collection: "pointsTriggers", noun: "points trigger", filter: (id) => ({ metricId: id }) },
+  { kind: "achievement", collection: "pointsTriggers", noun: "points trigger", filter: (id) => ({ achievementId: id }) },
+  { kind: "attribute", collection: "pointsTriggers", noun: "points trigger", filter: (id) => ({ "userAttributes.attributeId": id }) },
+  { kind: "attribute", collection: "pointsTriggers", noun: "points trigger", filter: (id) => ({ "eventAttributes.attributeId": id }) },
+  { kind: "attribute", collection: "pointsBoosts", noun: "points boost", filter: (id) => ({ "userAttributes.attributeId": id }) },
+  // Leaderboards.
+  { kind: "metric", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ metricId: id }) },
+  { kind: "points_system", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ pointsSystemId: id }) },
+  { kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ breakdownAttributes: id }) },
+  { kind: "attribute", collection: "leaderboards", noun: "leaderboard", filter: (id) => ({ "userAttributes.attributeId": id }) },
+  // Streak settings: a metric that is a streak condition.
+  { kind: "metric", collection: "streakSettings", noun: "streak settings", filter: (id) => ({ "metrics.metricId": id }) },
+];
 
 /** Why the resource cannot be deleted (what still refers to it), or null. */
 export async function describeReferrers(ctx: ServiceContext, tenantId: string, kind: ReferencedKind, id: string, key: string): Promise<string | null> {

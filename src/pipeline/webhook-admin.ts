@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { BulkResult } from "../domain/bulk.js";
 import { DomainError, invalidArgument, notFound } from "../domain/errors.js";
-import { checkEndpointUrl, checkEventTypes, formatSecret, SECRET_BYTES, type WebhookEventType } from "../domain/webhooks.js";
+import { checkEndpointUrl, checkEventTypes, type WebhookEventType } from "../domain/webhooks.js";
+import { formatSecret, SECRET_BYTES } from "./webhook-signing.js";
 import {
   deleteEndpoint,
   deliveryStore,

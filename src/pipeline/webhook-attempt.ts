@@ -1,4 +1,4 @@
-import { classifyStatus, nextRetryDelay, parseRetryAfter } from "../domain/webhooks.js";
+import { classifyStatus, nextRetryDelay, parseRetryAfter } from "./webhook-delivery-policy.js";
 import { minuteOf } from "../store/users.js";
 import { dayOf, MAX_LOGGED_ATTEMPTS, type WebhookAttempt, type WebhookDeliveryDocument, type WebhookEndpointDocument } from "../store/webhooks.js";
 import type { WebhookAttemptResult, WebhookOptions } from "./context.js";

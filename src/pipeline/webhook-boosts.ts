@@ -2,6 +2,7 @@ import type { PointsBoostConfig } from "../domain/points-config.js";
 import { boostPayload, createMessage, decideBoostNotices, deterministicMessageId, type OutboxMessage } from "../domain/webhooks.js";
 import type { ServiceContext } from "./context.js";
 import { handOverMessages } from "./webhook-outbox.js";
+import { sha256 } from "./hashing.js";
 
 /** Fields the announcer records on a boost document: what it announced, and when. */
 interface BoostAnnouncementFields {
@@ -33,7 +34,7 @@ export async function announceBoosts(ctx: ServiceContext): Promise<number> {
       const messages: OutboxMessage[] = system
         ? notices.announce.map(({ type, at }) =>
             createMessage(type, { boost: boostPayload(boost, system, type === "points.boost_started" ? "active" : "finished") }, {
-              id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${type}`),
+              id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${type}`, sha256),
               tenant: webhooks.tenant,
               at,
             }),

@@ -19,6 +19,7 @@ import { rankingScope, rankingsOf } from "./leaderboard-entries.js";
 import { groupValuesOf } from "../domain/leaderboard-ranking.js";
 import { rankedUsers } from "./leaderboard-reads.js";
 import { handOverMessages } from "./webhook-outbox.js";
+import { sha256 } from "./hashing.js";
 
 type RunEventType = "leaderboard.started" | "leaderboard.changed" | "leaderboard.finished";
 const RUN_EVENT_TYPES: readonly RunEventType[] = ["leaderboard.started", "leaderboard.changed", "leaderboard.finished"];
@@ -110,7 +111,7 @@ async function announceLeaderboard(
     for (const { group, values } of groups) {
       const rankingsPayload = await topRankings(ctx, tenantId, ranked, run, group);
       const leaderboard = { ...leaderboardPayload(ranked, run), status, rankings: rankingsPayload, ...(values.length > 0 && { breakdownAttributeValues: values }) };
-      messages.push(createMessage(type, { leaderboard }, { id: deterministicMessageId(fact(group)), tenant: webhooks.tenant, at }));
+      messages.push(createMessage(type, { leaderboard }, { id: deterministicMessageId(fact(group), sha256), tenant: webhooks.tenant, at }));
     }
     return messages;
   };

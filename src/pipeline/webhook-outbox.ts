@@ -1,7 +1,7 @@
 import type { OutboxMessage } from "../domain/webhooks.js";
 import { createSecretCodec } from "../store/webhook-secrets.js";
 import { deliveryId, deliveryStore, insertDeliveries, type WebhookDeliveryDocument } from "../store/webhooks.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../domain/webhooks.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "./webhook-delivery-policy.js";
 import type { ServiceContext, WebhookOptions } from "./context.js";
 import { clearOutboxPending } from "../store/pending-outboxes.js";
 import { changeUserState } from "./user-state.js";

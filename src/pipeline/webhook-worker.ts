@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
-import { REFERENCE_SIGNATURE_HEADER, referenceSignature, signatureHeader } from "../domain/webhooks.js";
+import { REFERENCE_SIGNATURE_HEADER, referenceSignature, signatureHeader } from "./webhook-signing.js";
 import { leaseStore } from "../store/leases.js";
 import { findPendingOutboxes } from "../store/pending-outboxes.js";
 import { minuteOf } from "../store/users.js";

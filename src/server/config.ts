@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_RATE_LIMIT, type RateLimitSetting } from "../domain/rate-limits.js";
-import { parseRetrySchedule } from "../domain/webhooks.js";
+import { parseRetrySchedule } from "../pipeline/webhook-delivery-policy.js";
 import { DEFAULT_USER_CACHE_ENTRIES } from "../store/database.js";
 import { DEFAULT_INSTANCE_LEASE_MS } from "../store/instance-lease.js";
 import type { WriteMode } from "../store/users.js";

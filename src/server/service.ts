@@ -37,7 +37,7 @@ import { createPrivacyAdminMethods } from "../api/privacy-admin-service.js";
 import { PrivacyAdminService, file_gamification_v1_privacy_admin_service } from "../gen/gamification/v1/privacy_admin_service_pb.js";
 import { finishUnfinishedErasures } from "../pipeline/erase-user.js";
 import { WebhookAdminService, file_gamification_v1_webhook_admin_service } from "../gen/gamification/v1/webhook_admin_service_pb.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../domain/webhooks.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../pipeline/webhook-delivery-policy.js";
 import { createSecretCodec } from "../store/webhook-secrets.js";
 import { ensureAdminKey } from "../store/api-keys.js";
 import { ConfigCache } from "../store/config-cache.js";

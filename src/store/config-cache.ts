@@ -3,7 +3,8 @@ import type { AttributeType } from "../domain/attribute.js";
 import type { LeaderboardConfig } from "../domain/leaderboard-config.js";
 import type { RankedLeaderboard } from "../domain/leaderboard-entries.js";
 import type { MetricConfig } from "../domain/metric.js";
-import { storedStreakSettings, type StreakSettings } from "../domain/streak-config.js";
+import type { StreakSettings } from "../domain/streak-config.js";
+import { storedStreakSettings } from "./streak-settings.js";
 import { DEFAULT_SETTINGS, type AccountSettings } from "../domain/settings.js";
 import type { PointsConfig, PointsSystemSnapshot } from "../domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../domain/points-config.js";
@@ -12,6 +13,7 @@ import type { WebhookEventType, WebhookSettings } from "../domain/webhooks.js";
 import type { Collections } from "./database.js";
 import { findMetricByKey } from "./metrics.js";
 import { tenantFromDocument } from "./tenants.js";
+import { processNowMs } from "./process-clock.js";
 
 /** A tenant's webhook listeners, as the event path and the hand-over to delivery need them. */
 export interface TenantWebhooks extends WebhookSettings {
@@ -30,7 +32,7 @@ export class ConfigCache {
   constructor(
     private readonly collections: Collections,
     private readonly ttlMs = 1000,
-    private readonly nowMs: () => number = Date.now,
+    private readonly nowMs: () => number = processNowMs,
   ) {}
 
   metricByKey(tenantId: string, key: string): Promise<MetricConfig | null> {

@@ -1,9 +1,11 @@
 import type { Collection, UpdateFilter } from "mongodb";
+import type { UserUpsert } from "../domain/user.js";
 import { writeIfCurrent } from "./conditional-write.js";
 import type { Collections, Database } from "./database.js";
 import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { WriteMode } from "./users.js";
+import { processNow, processNowMs } from "./process-clock.js";
 
 /** An attribute as stored: a pair, because attribute keys sent by callers may not be valid document keys. */
 export interface StoredAttribute {
@@ -14,16 +16,8 @@ export interface StoredAttribute {
 /** A submitted event as stored in its batch; fields absent in the request are absent here. */
 export interface StoredBatchEvent {
   key: string;
-  user: {
-    id: string;
-    email?: string;
-    name?: string;
-    tz?: string;
-    deviceTokens?: string[];
-    subscribeToEmails?: boolean;
-    signUpDate?: string;
-    attributes?: StoredAttribute[];
-  };
+  /** The user fields sent, attributes as pairs. */
+  user: Omit<UserUpsert, "attributes"> & { attributes?: StoredAttribute[] };
   value: number;
   attributes: StoredAttribute[];
   timestamp?: Date;
@@ -134,7 +128,7 @@ const QUEUE_MARKER_GRACE_MS = 60_000;
 export async function insertBatch(store: BatchStore, batch: EventBatchDocument, events: StoredBatchEvent[]): Promise<void> {
   const c = store.collections;
   await c.metricEventBatchEvents.insertOne({ _id: batch._id, tenantId: batch.tenantId, events, created: batch.created });
-  await c.metricEventBatchQueue.insertOne({ _id: batch._id, created: batch.created, at: new Date() });
+  await c.metricEventBatchQueue.insertOne({ _id: batch._id, created: batch.created, at: processNow() });
   await c.metricEventBatches.insertOne(batch);
 }
 
@@ -163,7 +157,7 @@ export async function claimBatch(store: BatchStore, owner: string, now: Date, le
   for (const marker of queue) {
     const batch = await c.metricEventBatches.findOne({ _id: marker._id }, { projection: { _id: 1, attempts: 1, status: 1, leaseUntil: 1 } });
     if (!batch || batch.status === "completed") {
-      if (batch || marker.at.getTime() < Date.now() - QUEUE_MARKER_GRACE_MS) await forgetQueued(store, marker._id, !batch);
+      if (batch || marker.at.getTime() < processNowMs() - QUEUE_MARKER_GRACE_MS) await forgetQueued(store, marker._id, !batch);
       continue;
     }
     if (batch.leaseUntil >= now) continue;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Collection } from "mongodb";
 import type { IdempotencyRecord } from "../domain/idempotency.js";
 import { addToBucket, clearBucket, dayOf, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
@@ -8,6 +9,24 @@ export interface IdempotencyDocument extends Omit<IdempotencyRecord, "id"> {
   _id: string;
   tenantId: string;
   userId: string;
+}
+
+/** The record ID of a key on a metric (`metricId/sha256(key)`); the key is hashed so any length or character is safe. */
+export function idempotencyRecordId(metricId: string, key: string): string {
+  return `${metricId}/${createHash("sha256").update(key).digest("base64url")}`;
+}
+
+/**
+ * A fingerprint of what the request asks for (value, event attributes, timestamp), so that a key
+ * reused with a different request is refused instead of silently answering with the old result.
+ */
+export function fingerprintRequest(request: { value: number; attributes: Record<string, string>; timestamp?: Date }): string {
+  const canonical = JSON.stringify([
+    request.value,
+    Object.entries(request.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    request.timestamp?.toISOString() ?? null,
+  ]);
+  return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
 }
 
 function documentId(tenantId: string, userId: string, recordId: string): string {

@@ -1,6 +1,7 @@
 import type { Collection } from "mongodb";
 import type { Logger } from "pino";
 import { isDuplicateKeyError } from "./database.js";
+import { processNow } from "./process-clock.js";
 
 /**
  * The lease of the one instance allowed to write a FerretDB database (single-instance write mode,
@@ -39,8 +40,8 @@ export const DEFAULT_INSTANCE_LEASE_MS = 15_000;
  */
 export async function acquireInstanceLease(leases: Collection<InstanceLeaseDocument>, options: InstanceLeaseOptions): Promise<InstanceLease> {
   const { owner, leaseMs, logger } = options;
-  // Real time, never a test clock: the lease is about processes, not the game's calendar.
-  const now = () => new Date();
+  // The process clock, never a test clock: the lease is about processes, not the game's calendar.
+  const now = processNow;
   let seen: InstanceLeaseDocument | null = null;
   let waitLogged = false;
   for (;;) {

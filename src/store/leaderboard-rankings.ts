@@ -38,6 +38,7 @@ import {
   type WrittenChunk,
 } from "../domain/leaderboard-ranking.js";
 import { isDuplicateKeyError, retryOnDuplicate, type Collections } from "./database.js";
+import { processNow, processNowMs } from "./process-clock.js";
 import { batchInserts } from "./insert-batcher.js";
 import { KeyedLock } from "./keyed-lock.js";
 
@@ -615,7 +616,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       participants: ranks.total,
       ...indexed.fields,
       garbage: garbage.join(" "),
-      createdAt: new Date(),
+      createdAt: processNow(),
       oldest: root.oldest + expired.length,
     };
     try {
@@ -636,7 +637,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     // in exclusive mode it moves the head now and then only (a restarted reader probes a few roots).
     if (!exclusive || version === 1 || version % EXCLUSIVE_HEAD_EVERY === 0) await moveHead(scope, key, version);
     await Promise.all([
-      root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
+      root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: processNow() } }) : null,
       ...expired.map((v) => rankings.deleteOne({ _id: rootId(key, v) })),
       collect.length > 0 ? deleteChunks(collect) : null,
     ]);
@@ -734,7 +735,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       }),
     );
     const expired: number[] = [];
-    const horizon = Date.now() - retainMs;
+    const horizon = processNowMs() - retainMs;
     for (const [i, successor] of successors.entries()) {
       // A missing successor was deleted already: it expired, so its predecessor did too.
       if (successor && (successor.createdAt ?? new Date(0)).getTime() > horizon) break;
@@ -910,7 +911,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
         rank: packIndex(rank.index),
         users: packIndex(user.index),
         garbage: "",
-        createdAt: new Date(),
+        createdAt: processNow(),
         oldest: 1,
       });
       await moveHead(scope, key, 1);

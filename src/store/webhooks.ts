@@ -5,6 +5,7 @@ import { writeIfCurrent as writeDeliveryIfCurrent } from "./conditional-write.js
 import { addToBucket, clearBucket, readBucket } from "./keyed-buckets.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import type { WriteMode } from "./users.js";
+import { processNow, processNowMs } from "./process-clock.js";
 
 /**
  * A webhook endpoint of a tenant. The signing secrets are stored in their at-rest form (see
@@ -289,7 +290,7 @@ const READY_MARKER_GRACE_MS = 60_000;
 async function writeMarkers(store: DeliveryStore, docs: readonly WebhookDeliveryDocument[]): Promise<void> {
   const { webhookReady, webhookDue, webhookPurge } = store.collections;
   const ready = docs.filter((d) => d.ready && d.status === "pending");
-  const at = new Date();
+  const at = processNow();
   await Promise.all([
     ready.length > 0
       ? webhookReady
@@ -340,7 +341,7 @@ export async function findReadyDeliveries(store: DeliveryStore, limit: number): 
   const markers = await webhookReady.find({}).limit(limit).toArray();
   const docs = await Promise.all(markers.map((m) => webhookDeliveries.findOne({ _id: m._id })));
   const isReady = (d: WebhookDeliveryDocument | null) => d !== null && d.status === "pending" && d.ready;
-  const graceEnded = Date.now() - READY_MARKER_GRACE_MS;
+  const graceEnded = processNowMs() - READY_MARKER_GRACE_MS;
   const stale = markers.filter((m, i) => !isReady(docs[i]!) && (m.at?.getTime() ?? 0) < graceEnded);
   if (stale.length > 0) await webhookReady.bulkWrite(stale.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
   return docs.filter((d): d is WebhookDeliveryDocument => isReady(d));
