@@ -92,10 +92,10 @@ afterAll(async () => {
 });
 
 describe("lifecycle messages (emails.*)", () => {
-  it("are event types endpoints subscribe to on every protocol, all 18 types at once included", async () => {
+  it("are event types endpoints subscribe to on every protocol, all 19 types at once included", async () => {
     const lifecycle = [...LIFECYCLE_EVENT_TYPES];
     const all = [...WEBHOOK_EVENT_TYPES];
-    expect(all).toHaveLength(18);
+    expect(all).toHaveLength(19);
     const grpc = await server.client("grpc").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/grpc", eventTypes: lifecycle, enabled: false }] });
     expect(grpc.created[0]!.eventTypes).toEqual(lifecycle);
     const connect = await server.client("connect-json").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/all", eventTypes: all, enabled: false }] });

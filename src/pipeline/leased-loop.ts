@@ -35,6 +35,8 @@ export interface LeasedLoopOptions {
   logger: Logger;
   /** Pause between passes when no more work is waiting. */
   intervalMs: number;
+  /** Pause one interval before the first pass too (the scheduler: start-up work comes first). */
+  firstPassAfterInterval?: boolean;
   /** Pause after a failed pass (1 s). */
   errorDelayMs?: number;
   /** Absent: every instance runs the loop. */
@@ -111,6 +113,7 @@ export function createLeasedLoop(options: LeasedLoopOptions): LeasedLoop {
   }
 
   async function run(): Promise<void> {
+    if (options.firstPassAfterInterval) await sleep(options.intervalMs);
     while (!stopping) {
       let delay = options.intervalMs;
       try {

@@ -49,6 +49,7 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
     name: "scheduler tick",
     logger,
     intervalMs: options.tickMs ?? 1000,
+    firstPassAfterInterval: true,
     now: ctx.now,
     lease: { store: leaseStore(ctx.database.collections.leases), name: LEASE_NAME, owner, ms: leaseMs },
     pass: async (pass) => {
