@@ -13,7 +13,7 @@ import type { ServiceContext } from "../pipeline/context.js";
 import { createApiKey, listAdminKeys, listApplicationKeys, type ApiKeyInfo } from "../store/api-keys.js";
 import { issueToProto, metricToProto, tenantToProto, unitTypeFromProto } from "./convert.js";
 import { createEventBatchMethods } from "./event-batch-methods.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 
 /** Account-level methods: tenants and admin keys belong to the account, so Tenant-ID does not apply. */
@@ -33,7 +33,7 @@ export const ACCOUNT_LEVEL_ADMIN_METHODS: ReadonlySet<string> = new Set([
  * The Admin API methods; the guard has checked the admin key, the request rules and the tenant.
  * `eventBatchSubmitted` wakes this instance's batch worker when a batch of events was stored.
  */
-export function createAdminMethods(services: ServiceContext, options: { eventBatchSubmitted?: () => void } = {}): Record<string, ScopedMethod> {
+export function createAdminMethods(services: ServiceContext, options: { eventBatchSubmitted?: () => void } = {}): ScopedService<typeof admin.AdminService> {
   const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
   const attributeToProto = (a: { id: string; key: string; name: string; type: "user" | "event" }) =>
     create(admin.AttributeSchema, { ...a, type: a.type === "user" ? admin.AttributeType.USER : admin.AttributeType.EVENT });

@@ -10,7 +10,7 @@ import type { ServiceContext } from "../pipeline/context.js";
 import * as reads from "../pipeline/points-reads.js";
 import { checkUserScope } from "./application-service.js";
 import { awardToProto, levelToProto, ROUNDINGS, TRIGGER_TYPES } from "./convert.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 
 /** Awards returned by GetUserPoints when `awards` is not given (the reference's default). */
 const DEFAULT_AWARDS = 10;
@@ -19,7 +19,7 @@ const DEFAULT_AWARDS = 10;
  * The PointsService methods (Application API: application or admin keys). The guard has checked
  * the key, the request rules and the tenant; application keys may read only their own user.
  */
-export function createPointsMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createPointsMethods(services: ServiceContext): ScopedService<typeof ps.PointsService> {
   return {
     async getUserPoints(req: ps.GetUserPointsRequest, scope: CallScope): Promise<MessageInitShape<typeof ps.GetUserPointsResponseSchema>> {
       checkUserScope(scope, req.id);

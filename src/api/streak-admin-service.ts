@@ -10,7 +10,7 @@ import { ListValueSchema, type ListValue, type Value } from "@bufbuild/protobuf/
 import { invalidArgument } from "../domain/errors.js";
 import type { StreakFreezeSettings } from "../domain/streak-config.js";
 import { readNullable } from "./nullable-value.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 import { created, deleted } from "./admin-service.js";
 import { issueToProto } from "./convert.js";
@@ -93,7 +93,7 @@ export function daysOffOf(list: ListValue | undefined, path: string): number[] |
 export const clientModes: Record<string, StreakEvaluationMode> = { AND: "all", OR: "any" };
 
 /** StreakAdminService; the guard has checked the admin key, the request rules and the tenant. */
-export function createStreakAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createStreakAdminMethods(services: ServiceContext): ScopedService<typeof pb.StreakAdminService> {
   return {
     async createStreakFreezes(req: pb.CreateStreakFreezesRequest, scope: CallScope) {
       const result = await grantStreakFreezes(services, scope.tenantId, req.freezes.map((f) => f.userId));
