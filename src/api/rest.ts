@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ScalarType, create, getOption, hasOption, toJson, type DescMethod, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { Code, ConnectError, createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues, createHandlerContext } from "@connectrpc/connect";
 import { http } from "../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../gen/google/api/http_pb.js";
 import type { Caller } from "../store/api-keys.js";

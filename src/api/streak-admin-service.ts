@@ -5,8 +5,8 @@ import { StreakFrequency as ProtoFrequency } from "../gen/gamification/v1/streak
 import { getStreakSettings, patchStreakSettingsOf, putStreakSettings } from "../pipeline/admin-streaks.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { enumMapping } from "./enum-mapping.js";
-import { toJson, type JsonValue } from "@bufbuild/protobuf";
-import { ListValueSchema, type ListValue, type Value } from "@bufbuild/protobuf/wkt";
+import { toJson } from "@bufbuild/protobuf";
+import { ValueSchema, type ListValue, type Value } from "@bufbuild/protobuf/wkt";
 import { invalidArgument } from "../domain/errors.js";
 import type { StreakFreezeSettings } from "../domain/streak-config.js";
 import { readNullable } from "./nullable-value.js";
@@ -82,7 +82,7 @@ function freezesOfPatch(value: Value | undefined): StreakFreezeSettings | null |
 /** A JSON array of whole numbers (weekdays), or undefined when not sent. */
 export function daysOffOf(list: ListValue | undefined, path: string): number[] | undefined {
   if (list === undefined) return undefined;
-  const json = toJson(ListValueSchema, list) as JsonValue[];
+  const json = list.values.map((value) => toJson(ValueSchema, value));
   return json.map((day, i) => {
     if (typeof day !== "number" || !Number.isInteger(day)) throw invalidArgument(`Invalid request: ${path}[${i}] must be a weekday from 0 (Sunday) to 6 (Saturday), got ${JSON.stringify(day)}`);
     return day;

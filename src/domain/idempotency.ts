@@ -1,3 +1,4 @@
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- TODO(issue 17): hashing moves out of the domain (another change)
 import { createHash } from "node:crypto";
 
 /**

@@ -19,6 +19,7 @@ import {
   type EventBatchStatus,
   type StoredAttribute,
   type StoredBatchEvent,
+  type BatchEventOutcome,
 } from "../store/event-batches.js";
 import type { ServiceContext } from "./context.js";
 import { recordEvent, type EventInput } from "./record-event.js";
@@ -296,7 +297,7 @@ async function processBatch(
   const stored = await findBatchEvents(store, batch);
   const complete = (done: BatchProgress) => completeBatch(store, batch, done, ctx.now(), dayOf(new Date(ctx.now().getTime() + RETENTION_MS)) + 1);
   const events = (stored ?? []).map(fromStored);
-  const progress: BatchProgress = { outcomes: batch.outcomes ?? Array(batch.total).fill(null), errors: [...batch.errors] };
+  const progress: BatchProgress = { outcomes: batch.outcomes ?? Array<BatchEventOutcome | null>(batch.total).fill(null), errors: [...batch.errors] };
   const log = logger.child({ batchId: batch._id, tenantId: batch.tenantId, attempt: batch.attempts });
   const fail = (index: number, message: string) => {
     progress.outcomes[index] = "failed";
@@ -363,7 +364,7 @@ async function processBatch(
     const retryMs = Math.min(RETRY_BASE_MS * 2 ** (batch.attempts - 1), RETRY_MAX_MS);
     log.error({ err: failure, retryMs }, "processing a metric event batch failed; it will be retried");
     const now = ctx.now();
-    await releaseBatch(store, batch, snapshot(), now, new Date(now.getTime() + retryMs), String(failure));
+    await releaseBatch(store, batch, snapshot(), now, new Date(now.getTime() + retryMs), errorText(failure));
   } else if (progress.outcomes.includes(null)) {
     // Stopping: another instance (or this one after a restart) resumes the batch at once.
     await releaseBatch(store, batch, snapshot(), ctx.now(), ctx.now(), null);
@@ -392,4 +393,9 @@ async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Pro
     while (next < items.length) await fn(items[next++]!);
   });
   await Promise.all(runners);
+}
+
+/** An error as the batch records it ("Error: message"), whatever was thrown. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? String(error) : typeof error === "string" ? error : JSON.stringify(error);
 }

@@ -268,7 +268,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   workersRunning = true;
   let closing: Promise<void> | null = null;
   return {
-    port: server!.port,
+    port: server.port,
     context,
     metrics,
     restRoutes: rest.routes.map((r) => ({ method: r.httpMethod, template: r.template })),
@@ -276,7 +276,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       (closing ??= (async () => {
         stopping = true;
         // Requests in flight may still need the workers' wake-ups and the database: drain them first.
-        await server!.close();
+        await server.close();
         await Promise.all([batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
         workersRunning = false;
         await instanceLease?.release();
