@@ -31,8 +31,8 @@ export interface CallScope {
 
 /**
  * A method implementation that receives the checked request and the call's scope, typed from the
- * generated descriptor: the request message in, the response's init shape out (so a misspelled
- * response field fails to compile). Every method of ours is unary.
+ * generated descriptor: the request message in, the response's init shape out (a field of the
+ * wrong type, or a response of only unknown fields, fails to compile). Every method of ours is unary.
  */
 export type ScopedMethod<M extends DescMethod> =
   M extends DescMethodUnary<infer I, infer O> ? (request: MessageShape<I>, scope: CallScope) => Promise<MessageInitShape<O>> : never;
