@@ -3,10 +3,11 @@
 // formatting is Prettier's alone (`npm run format`).
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
+import { defineConfig } from "eslint/config";
 import tseslint from "typescript-eslint";
 import { boundaries } from "./eslint.boundaries.js";
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: ["src/gen/**", "sdk/**", "node_modules/**", ".proto-deps/**", "coverage/**", "bench/results/**", ".tmp/**", "fuzz/**", "tools/**", "openapi/**"],
   },
