@@ -77,7 +77,7 @@ export async function driveHttp(concurrency: number, durationS: number, load: Ht
     pipelining: 1,
     duration: durationS,
     workers: 1,
-    requests: [{ setupRequest: load.setupRequest } as unknown as autocannon.Request],
+    requests: [{ setupRequest: load.setupRequest }],
   });
   const events = result.requests.total;
   const errors = result.errors + result.timeouts + result.non2xx;

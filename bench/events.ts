@@ -56,7 +56,7 @@ const userId = (worker: number, i: number) => `u-${worker}-${i % usersPerWorker}
 // ---- clean shutdown, also on Ctrl-C -------------------------------------------------------------
 
 let aborted = false;
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 async function cleanup(): Promise<void> {
   for (const step of cleanups.splice(0).reverse()) {
     try {

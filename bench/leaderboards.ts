@@ -37,7 +37,7 @@ const writes = positiveInt(env.BENCH_WRITES ?? "100", "BENCH_WRITES");
 const WARMUP = 30;
 const LIMIT = 3;
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 async function cleanup(): Promise<void> {
   for (const step of cleanups.splice(0).reverse()) {
     try {

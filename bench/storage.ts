@@ -63,7 +63,7 @@ const PROFILES = (env.BENCH_PROFILES ?? ALL_PROFILES.join(",")).split(",").map((
 
 // ---- database, service and command accounting ----------------------------------------------------
 
-const cleanups: Array<() => Promise<unknown> | unknown> = [];
+const cleanups: Array<() => unknown> = [];
 let serverUri = env.MONGODB_URI ?? "";
 let databasePid: number | undefined;
 if (!serverUri) {

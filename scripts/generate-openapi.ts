@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSy
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { field as fieldRules } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
+import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { createRegistry, getOption, hasOption, type DescEnum, type DescField, type DescFile, type DescMessage, type DescMethod, type Registry } from "@bufbuild/protobuf";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -318,7 +319,7 @@ function rewriteMessage(schema: Json, desc: DescMessage): void {
 
 function hasPresence(field: DescField): boolean {
   // EXPLICIT presence: proto3 `optional`, message fields and oneof members; unset, REST writes null.
-  return (field.fieldKind === "scalar" || field.fieldKind === "enum" || field.fieldKind === "message") && field.presence === 1;
+  return (field.fieldKind === "scalar" || field.fieldKind === "enum" || field.fieldKind === "message") && field.presence === FeatureSet_FieldPresence.EXPLICIT;
 }
 
 function requiredByRules(field: DescField): boolean {

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MetricEventBatchStatus } from "../sdk/src/index.js";
+import { MetricEventBatchStatus, type MetricEventBatch } from "../sdk/src/index.js";
 import { findFreePort } from "../src/server/embedded-db.js";
 import { startService, type ServiceOptions } from "../src/server/service.js";
 import { CHILD_ADMIN_KEY, startChildServer } from "./helpers/child-server.js";
@@ -181,7 +181,7 @@ describe("admin batch ingestion", () => {
       ],
     });
     expect(accepted).toBe(2);
-    let batch;
+    let batch: MetricEventBatch | undefined;
     for (let i = 0; i < 100; i++) {
       batch = (await server.client("connect-binary").admin.getMetricEventBatch({ batchId })).batch!;
       if (batch.status === MetricEventBatchStatus.COMPLETED) break;

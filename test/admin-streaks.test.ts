@@ -165,7 +165,7 @@ describe("references, access and tenants", () => {
     const [doc] = await server.service.context.database.collections.streakSettings.find({ tenantId: "default" }).toArray();
     expect((await server.rest("DELETE", `/admin/v1/metrics?ids=${lessons}`)).body).toEqual({
       deleted: [],
-      issues: [{ id: lessons, severity: "error", message: `Cannot delete: still used by streak settings "Streak settings" (${doc!._id}); remove that reference first`, level: "error", reason: `Cannot delete: still used by streak settings "Streak settings" (${doc!._id}); remove that reference first` }],
+      issues: [{ id: lessons, severity: "error", message: `Cannot delete: still used by streak settings "Streak settings" (${String(doc!._id)}); remove that reference first`, level: "error", reason: `Cannot delete: still used by streak settings "Streak settings" (${String(doc!._id)}); remove that reference first` }],
     });
     await server.rest("PUT", PATH, { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }] } });
     expect((await server.rest("DELETE", `/admin/v1/metrics?ids=${lessons}`)).body.deleted).toEqual([{ id: lessons }]);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { batchStore, claimBatch, completeBatch, insertBatch, purgeBatches, saveProgress, type BatchStore, type EventBatchDocument } from "../src/store/event-batches.js";
 import { KeyedLock } from "../src/store/keyed-lock.js";
 import type { WriteMode } from "../src/store/users.js";

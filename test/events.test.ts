@@ -98,6 +98,7 @@ describe("parallel events", () => {
   });
 
   it("retries on a version conflict with another instance and applies both events", async () => {
+    // eslint-disable-next-line prefer-const -- read by the first instance's hook, which is defined before the second instance starts
     let second: RunningService | undefined;
     let interfered = false;
     const first = await startService({

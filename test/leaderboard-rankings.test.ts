@@ -53,7 +53,7 @@ class BruteForce {
   }
 
   sorted(): Standing[] {
-    return [...this.standings.values()].sort(BruteForce.compare);
+    return [...this.standings.values()].sort((a, b) => BruteForce.compare(a, b));
   }
 
   static compare(a: Standing, b: Standing): number {
@@ -460,7 +460,10 @@ describe("leaderboard rankings on the database", () => {
       const root = await latestRoot();
       roots.push(root);
       if (root.index === before.index) expect(patchLines(root)).toBeGreaterThanOrEqual(patchLines(before));
-      else (bases++, expect(root.indexPatch).toBe(""));
+      else {
+        bases++;
+        expect(root.indexPatch).toBe("");
+      }
       expect(patchLines(root)).toBeLessThanOrEqual(8);
     }
     expect(bases).toBeGreaterThan(1);

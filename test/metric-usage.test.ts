@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hasMetricEvents, markMetricsUsed } from "../src/store/metric-usage.js";
 import { useTestStore } from "./helpers/database.js";
 

@@ -32,8 +32,8 @@ async function startMain(env: Record<string, string>): Promise<Child> {
   });
   let stdout = "";
   let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
   const started = { process: child, port, stdout: () => stdout, stderr: () => stderr, exited };
@@ -90,7 +90,7 @@ describe("graceful shutdown", () => {
       const body = JSON.stringify({ user: { id: "zoe" }, value: 4 });
       const slow = await connect(child.port);
       let answer = "";
-      slow.on("data", (chunk) => (answer += chunk));
+      slow.on("data", (chunk: Buffer) => (answer += chunk.toString()));
       slow.on("error", () => undefined);
       slow.write(`POST /api/metrics/drain/event HTTP/1.1\r\nhost: x\r\nx-api-key: ${CHILD_ADMIN_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 8)}`);
       await waitFor("the slow request to be in flight", async () => {

@@ -227,7 +227,7 @@ describe("request IDs", () => {
 
   it("are on the lines logged deeper down, e.g. an unexpected error in a guarded method", async () => {
     const config = server.service.context.config;
-    const original = config.tenantByCustomerId;
+    const original = config.tenantByCustomerId.bind(config);
     config.tenantByCustomerId = async () => {
       throw new Error("tenant lookup broke");
     };
@@ -343,7 +343,7 @@ function connect(port: number): Promise<net.Socket> {
 function readAll(socket: net.Socket): Promise<string> {
   return new Promise((resolve) => {
     let text = "";
-    socket.on("data", (chunk) => (text += chunk));
+    socket.on("data", (chunk: Buffer) => (text += chunk.toString()));
     socket.on("close", () => resolve(text));
     socket.on("error", () => undefined);
   });

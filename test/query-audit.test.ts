@@ -104,7 +104,7 @@ async function ok(method: string, path: string, body?: unknown): Promise<any> {
 
 /** The command's target collection and its filters (a command may carry several). */
 function filtersOf(event: CommandStartedEvent): { collection: string; filters: Document[] } | null {
-  const command = event.command as Document;
+  const command = event.command;
   const collection = command[event.commandName];
   if (typeof collection !== "string") return null;
   switch (event.commandName) {
@@ -259,7 +259,7 @@ describe("query audit", () => {
         }
       }
       // The scenario reached the collections it is meant to audit.
-      const seen = new Set(commands.map((c) => (c.command as Document)[c.commandName]).filter((name) => typeof name === "string"));
+      const seen = new Set(commands.map((c) => (c.command)[c.commandName]).filter((name) => typeof name === "string"));
       for (const collection of ["users", "idempotency_keys", "leaderboard_rankings", "leaderboard_rank_chunks", "pending_outboxes", "due_users", "webhook_deliveries", "metric_event_batches", "leases"]) {
         expect(seen, `no query reached ${collection}`).toContain(collection);
       }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Collections } from "../src/store/database.js";
 import { REFERENCES, type ReferencedKind, type Reference } from "../src/pipeline/references.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
@@ -77,7 +76,7 @@ describe("delete protection table", () => {
       expect(tenant.status).toBe(201);
       const scope: string = tenant.body.created[0].id;
       const referenced = await createReferenced(reference.kind, tenantId);
-      const collection = server.service.context.database.collections[reference.collection as keyof Collections];
+      const collection = server.service.context.database.collections[reference.collection];
       const referrerId = `referrer-${index}`;
       const fields = REFERRER_FIELDS[rowName(reference)]!(referenced.id, referenced.key);
       await collection.insertOne({ _id: referrerId, tenantId: scope, key: "referrer", name: "The referrer", ...fields } as never);

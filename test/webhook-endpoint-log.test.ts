@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMessage } from "../src/domain/webhooks.js";
 import { newDelivery } from "../src/pipeline/webhook-outbox.js";
 import { KeyedLock } from "../src/store/keyed-lock.js";

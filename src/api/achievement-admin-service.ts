@@ -9,7 +9,7 @@ import * as resources from "../pipeline/admin-resources.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { created, deleted, found, pageOf, updated } from "./admin-service.js";
 import { achievementTriggers, enumMapping } from "./enum-mapping.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { asObjectList, asString, readNullable } from "./nullable-value.js";
 
 const statuses = enumMapping<AchievementStatus, pb.AchievementStatus>({
@@ -62,7 +62,7 @@ export function achievementToProto(a: AchievementConfig, directory: AttributeDir
 }
 
 /** AchievementAdminService; the guard has checked the admin key, the request rules and the tenant. */
-export function createAchievementAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createAchievementAdminMethods(services: ServiceContext): ScopedService<typeof pb.AchievementAdminService> {
   const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
   const shown = async (scope: CallScope) => {
     const directory = await loadAttributeDirectory(services, scope.tenantId);

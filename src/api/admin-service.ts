@@ -4,17 +4,24 @@ import { DEFAULT_LIST_LIMIT, type BulkResult } from "../domain/bulk.js";
 import { notFound } from "../domain/errors.js";
 import * as admin from "../gen/gamification/v1/admin_service_pb.js";
 import type { RateLimitSetting } from "../domain/rate-limits.js";
-import { createApplicationKeys, revokeKeys, updateKeyRateLimits } from "../pipeline/admin-api-keys.js";
+import {
+  createAdminKey,
+  createApplicationKeys,
+  listAccountAdminKeys,
+  listTenantApplicationKeys,
+  revokeKeys,
+  updateKeyRateLimits,
+} from "../pipeline/admin-api-keys.js";
 import { attributeSpec } from "../pipeline/admin-attributes.js";
 import { metricSpec } from "../pipeline/admin-metrics.js";
 import * as resources from "../pipeline/admin-resources.js";
 import * as adminTenants from "../pipeline/admin-tenants.js";
 import type { ServiceContext } from "../pipeline/context.js";
-import { createApiKey, listAdminKeys, listApplicationKeys, type ApiKeyInfo } from "../store/api-keys.js";
+import type { ApiKeyInfo } from "../store/api-keys.js";
 import { issueToProto, metricToProto, tenantToProto, unitTypeFromProto } from "./convert.js";
 import { enumMapping } from "./enum-mapping.js";
 import { createEventBatchMethods } from "./event-batch-methods.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 
 /** Account-level methods: tenants and admin keys belong to the account, so Tenant-ID does not apply. */
@@ -36,7 +43,7 @@ const attributeTypes = enumMapping<"user" | "event", admin.AttributeType>({ user
  * The Admin API methods; the guard has checked the admin key, the request rules and the tenant.
  * `eventBatchSubmitted` wakes this instance's batch worker when a batch of events was stored.
  */
-export function createAdminMethods(services: ServiceContext, options: { eventBatchSubmitted?: () => void } = {}): Record<string, ScopedMethod> {
+export function createAdminMethods(services: ServiceContext, options: { eventBatchSubmitted?: () => void } = {}): ScopedService<typeof admin.AdminService> {
   const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
   const attributeToProto = (a: { id: string; key: string; name: string; type: "user" | "event" }) =>
     create(admin.AttributeSchema, { ...a, type: attributeTypes.toProto(a.type) });
@@ -88,7 +95,7 @@ export function createAdminMethods(services: ServiceContext, options: { eventBat
       );
     },
     async listApplicationApiKeys(req: admin.ListApplicationApiKeysRequest, scope: CallScope) {
-      return { keys: (await listApplicationKeys(services.database.collections.apiKeys, scope.tenantId, pageOf(req))).map(applicationKeyToProto) };
+      return { keys: (await listTenantApplicationKeys(services, scope.tenantId, pageOf(req))).map(applicationKeyToProto) };
     },
     async updateApplicationApiKeys(req: admin.UpdateApplicationApiKeysRequest, scope: CallScope) {
       return updated(await updateKeyRateLimits(services, "application", scope.tenantId, keyUpdatesOf(req.keys)), applicationKeyToProto);
@@ -97,11 +104,11 @@ export function createAdminMethods(services: ServiceContext, options: { eventBat
       return deleted(await revokeKeys(services, "application", scope.tenantId, scope.caller, req.ids));
     },
     async listAdminApiKeys() {
-      return { keys: (await listAdminKeys(services.database.collections.apiKeys)).map(adminKeyToProto) };
+      return { keys: (await listAccountAdminKeys(services)).map(adminKeyToProto) };
     },
     async createAdminApiKey(req: admin.CreateAdminApiKeyRequest, scope: CallScope) {
       const rateLimit = rateLimitFromProto(req.rateLimit);
-      const key = await createApiKey(services.database.collections.apiKeys, "admin", { tenantId: null, userId: null }, services.now(), rateLimit);
+      const key = await createAdminKey(services, rateLimit);
       setRestStatus(scope.ctx, 201);
       return { key: create(admin.CreatedAdminApiKeySchema, { ...key, rateLimit: rateLimitToProto(key.rateLimit) }) };
     },

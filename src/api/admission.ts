@@ -4,7 +4,8 @@ import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { DomainError } from "../domain/errors.js";
 import type { ServiceContext } from "../pipeline/context.js";
-import { findCaller, type Caller } from "../store/api-keys.js";
+import { callerOfKey } from "../pipeline/admin-api-keys.js";
+import type { Caller } from "../store/api-keys.js";
 import { toConnectError } from "./errors.js";
 import type { RateLimiter } from "./rate-limits.js";
 import { processNowMs } from "../store/process-clock.js";
@@ -79,7 +80,7 @@ function createAuthenticator(services: ServiceContext): (key: string | null) => 
     let entry = cache.get(id);
     if (!entry || entry.expires <= now) {
       if (cache.size > 10_000) cache.clear();
-      entry = { caller: findCaller(services.database.collections.apiKeys, key), expires: now + AUTH_CACHE_MS };
+      entry = { caller: callerOfKey(services, key), expires: now + AUTH_CACHE_MS };
       cache.set(id, entry);
       entry.caller.catch(() => cache.delete(id));
     }

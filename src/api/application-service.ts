@@ -17,7 +17,7 @@ import { StreakRankingType } from "../gen/gamification/v1/application_service_pb
 import { findMetricByKeyOrFail, readUser, summarizeUserMetric, writeUser } from "../pipeline/users.js";
 import { achievementToProto, pointsChangesToProto, streakFields, streakToProto, userToProto, userUpsertFromProto } from "./convert.js";
 import { DomainError } from "../domain/errors.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 import { leaderboardChangesToProto, leaderboardFields } from "./leaderboard-service.js";
 import { readUserWrapped, type WrappedRead } from "../pipeline/wrapped.js";
@@ -28,9 +28,9 @@ import { runOnDate } from "../domain/leaderboard-runs.js";
 import { streakFrequencies } from "./enum-mapping.js";
 
 /** The Application API methods; authentication, validation and tenant scope are done by the guard. */
-export function createApplicationMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createApplicationMethods(services: ServiceContext): ScopedService<typeof app.ApplicationService> {
   return {
-    async trackMetricEvent(req: app.TrackMetricEventRequest, scope: CallScope): Promise<Partial<app.TrackMetricEventResponse>> {
+    async trackMetricEvent(req: app.TrackMetricEventRequest, scope: CallScope) {
       checkUserScope(scope, req.user!.id);
       if (req.timestamp && scope.caller.kind !== "admin") {
         throw new DomainError("permission_denied", "Only admin keys may set an event timestamp");

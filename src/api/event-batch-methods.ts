@@ -6,7 +6,7 @@ import { readEventBatch, submitEventBatch } from "../pipeline/event-batches.js";
 import type { BatchStatus, EventBatchStatus } from "../store/event-batches.js";
 import { userUpsertFromProto } from "./convert.js";
 import { enumMapping } from "./enum-mapping.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 
 const statuses = enumMapping<BatchStatus, admin.MetricEventBatchStatus>({
@@ -19,7 +19,7 @@ const statuses = enumMapping<BatchStatus, admin.MetricEventBatchStatus>({
  * Admin batch ingestion (part of AdminService): submit a batch, read its status. `submitted` tells
  * this instance's worker to look for work at once instead of at its next poll.
  */
-export function createEventBatchMethods(services: ServiceContext, submitted: () => void = () => {}): Record<string, ScopedMethod> {
+export function createEventBatchMethods(services: ServiceContext, submitted: () => void = () => {}): Pick<ScopedService<typeof admin.AdminService>, "createMetricEventBatch" | "getMetricEventBatch"> {
   return {
     async createMetricEventBatch(req: admin.CreateMetricEventBatchRequest, scope: CallScope) {
       const events = req.events.map((e) => ({

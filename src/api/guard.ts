@@ -1,4 +1,13 @@
-import { createRegistry, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import {
+  createRegistry,
+  type DescMessage,
+  type DescMethod,
+  type DescMethodUnary,
+  type DescService,
+  type Message,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { pathToString } from "@bufbuild/protobuf/reflect";
 import { createValidator } from "@bufbuild/protovalidate";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
@@ -20,8 +29,26 @@ export interface CallScope {
   ctx: HandlerContext;
 }
 
-/** A unary method implementation that receives the checked request and the call's scope. */
-export type ScopedMethod = (request: any, scope: CallScope) => Promise<unknown>;
+/**
+ * A method implementation that receives the checked request and the call's scope, typed from the
+ * generated descriptor: the request message in, the response's init shape out (a field of the
+ * wrong type, or a response of only unknown fields, fails to compile). Every method of ours is unary.
+ */
+export type ScopedMethod<M extends DescMethod> =
+  M extends DescMethodUnary<infer I, infer O> ? (request: MessageShape<I>, scope: CallScope) => Promise<MessageInitShape<O>> : never;
+
+/** Every method of a generated service, e.g. `ScopedService<typeof ApplicationService>`. */
+export type ScopedService<S extends DescService> = { [K in keyof S["method"]]: ScopedMethod<S["method"][K]> };
+
+/**
+ * A guarded method as the transports call it: Connect and gRPC through the router, REST with a
+ * request it built from `method.input`. Only the descriptor is known here, so the shapes are the
+ * descriptor-generic ones (`Message` in, a message init out).
+ */
+export type GuardedMethod = (request: Message, ctx: HandlerContext) => Promise<MessageInitShape<DescMessage>>;
+
+/** One method of any service, as the guard looks it up by name. */
+type AnyScopedMethod = (request: Message, scope: CallScope) => Promise<MessageInitShape<DescMessage>>;
 
 /** Knows our predefined rules (proto/gamification/v1/validation.proto), e.g. `(gamification.v1.user_id)`. */
 const validator = createValidator({ registry: createRegistry(file_gamification_v1_validation) });
@@ -33,15 +60,22 @@ const validator = createValidator({ registry: createRegistry(file_gamification_v
  * and map its errors. Connect, gRPC, gRPC-web and REST all call the wrapped methods, so these rules
  * hold on every protocol.
  */
-export function guardService(
-  service: DescService,
-  methods: Record<string, ScopedMethod>,
+export function guardService<S extends DescService>(
+  service: S,
+  methods: ScopedService<S>,
   policy: ServicePolicy,
   services: ServiceContext,
   logger: Logger,
-): Record<string, (request: any, ctx: HandlerContext) => Promise<any>> {
-  const wrapped: Record<string, (request: any, ctx: HandlerContext) => Promise<any>> = {};
-  for (const method of service.methods) {
+): Record<string, GuardedMethod>;
+export function guardService(
+  service: DescService,
+  methods: Record<string, AnyScopedMethod>,
+  policy: ServicePolicy,
+  services: ServiceContext,
+  logger: Logger,
+): Record<string, GuardedMethod> {
+  const wrapped: Record<string, GuardedMethod> = {};
+  for (const method of service.methods.map(unaryMethod)) {
     const impl = methods[method.localName];
     if (!impl) throw new Error(`${service.typeName} has no implementation of ${method.name}`);
     wrapped[method.localName] = async (request, ctx) => {
@@ -66,8 +100,18 @@ export function guardService(
   return wrapped;
 }
 
-function validateRequest(method: DescMethod, request: unknown): void {
-  const result = validator.validate(method.input as DescMessage, request as never);
+/** Narrows a method descriptor to a unary one (the only kind the guard and the REST layer serve). */
+export function unaryMethod(method: DescMethod): DescMethodUnary {
+  if (!isUnary(method)) throw new Error(`${method.parent.typeName}.${method.name} is ${method.methodKind}: only unary methods are served`);
+  return method;
+}
+
+function isUnary(method: DescMethod): method is DescMethodUnary {
+  return method.methodKind === "unary";
+}
+
+function validateRequest(method: DescMethod, request: Message): void {
+  const result = validator.validate(method.input, request);
   if (result.kind === "valid") return;
   if (result.kind === "invalid") {
     const details = result.violations.map((v) => `${pathToString(v.field) || "request"}: ${v.message}`);

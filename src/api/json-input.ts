@@ -1,4 +1,4 @@
-import { ScalarType, fromJson, type DescField, type DescMessage, type JsonValue, type Message } from "@bufbuild/protobuf";
+import { ScalarType, fromJson, type DescField, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { visit } from "jsonc-parser";
 
@@ -94,10 +94,10 @@ function checkDuplicateKeys(text: string): void {
  * Reads canonical protobuf JSON into a message under the message-specific rules: decimal numeric
  * strings only, no unknown fields. Errors name the JSON field path.
  */
-export function readRequestJson<Desc extends DescMessage>(schema: Desc, json: JsonValue): Message & { $typeName: Desc["typeName"] } {
+export function readRequestJson<Desc extends DescMessage>(schema: Desc, json: JsonValue): MessageShape<Desc> {
   checkNumericStrings(schema, json, "");
   try {
-    return fromJson(schema, json, { ignoreUnknownFields: false }) as never;
+    return fromJson(schema, json, { ignoreUnknownFields: false });
   } catch (error) {
     if (error instanceof ConnectError) throw error;
     throw invalid(`Invalid request: ${describeJsonError(error)}`);

@@ -8,7 +8,7 @@ import * as resources from "../pipeline/admin-resources.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { created, deleted, found, pageOf, updated } from "./admin-service.js";
 import { enumMapping } from "./enum-mapping.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { asObjectList, asString, asStringList, readNullable } from "./nullable-value.js";
 
 export const rankBys = enumMapping<LeaderboardRankBy, ProtoRankBy>({
@@ -61,7 +61,7 @@ const FILTERS = 'an array of {"attributeId": string, "attributeValue": string}';
 const asFilters = asObjectList(["attributeId", "attributeValue"] as const);
 
 /** LeaderboardAdminService; the guard has checked the admin key, the request rules and the tenant. */
-export function createLeaderboardAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createLeaderboardAdminMethods(services: ServiceContext): ScopedService<typeof pb.LeaderboardAdminService> {
   const scopeOf = (scope: CallScope) => ({ tenantId: scope.tenantId });
   const toProto = (l: LeaderboardConfig) => leaderboardToProto(l, services.now());
   return {

@@ -7,7 +7,7 @@ import type * as ls from "../gen/gamification/v1/leaderboard_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import * as reads from "../pipeline/leaderboard-reads.js";
 import { checkUserScope } from "./application-service.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { rankBys, runUnits, statuses } from "./leaderboard-admin-service.js";
 
 const number = (value: DecimalString | null) => (value === null ? undefined : decimalToNumber(value));
@@ -63,7 +63,7 @@ export function leaderboardChangesToProto(results: readonly LeaderboardResult[])
  * The LeaderboardService methods (Application API: application or admin keys). Rankings are open
  * to every key of the tenant; a user's standing only to that user's application key.
  */
-export function createLeaderboardMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createLeaderboardMethods(services: ServiceContext): ScopedService<typeof ls.LeaderboardService> {
   return {
     async listPublicLeaderboards(req: ls.ListPublicLeaderboardsRequest, scope: CallScope): Promise<MessageInitShape<typeof ls.ListPublicLeaderboardsResponseSchema>> {
       const visible = await reads.listVisibleLeaderboards(services, scope.tenantId, req.includeFinished);

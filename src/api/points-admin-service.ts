@@ -11,12 +11,17 @@ import {
 import * as resources from "../pipeline/admin-resources.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { created, deleted, found, pageOf, updated } from "./admin-service.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import * as convert from "./points-convert.js";
+import type { PointsBoostConfig } from "../domain/points-config.js";
 
 /** The PointsAdminService methods; the guard has checked the admin key, the request rules and the tenant. */
-export function createPointsAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createPointsAdminMethods(services: ServiceContext): ScopedService<typeof pa.PointsAdminService> {
   const tenant = (scope: CallScope) => ({ tenantId: scope.tenantId });
+  const triggers = nestedResource(services, pointsTriggerSpec, convert.triggerDraftFromProto, convert.triggerChangesFromProto, "triggers");
+  const levels = nestedResource(services, pointsLevelSpec, convert.levelDraftFromProto, convert.levelChangesFromProto, "levels");
+  const boosts = nestedResource(services, pointsBoostSpec, convert.boostDraftFromProto, convert.boostChangesFromProto, "boosts");
+  const boostToProto = (boost: PointsBoostConfig) => convert.boostToProto(boost, services.now());
   return {
     async createPointsSystems(req: pa.CreatePointsSystemsRequest, scope: CallScope) {
       const result = await createPointsSystems(services, scope.tenantId, req.systems.map(convert.systemCreationFromProto));
@@ -36,75 +41,88 @@ export function createPointsAdminMethods(services: ServiceContext): Record<strin
       return deleted(await archivePointsSystems(services, scope.tenantId, req.ids));
     },
 
-    ...nestedMethods(services, {
-      plural: "Triggers",
-      singular: "Trigger",
-      spec: pointsTriggerSpec,
-      draftOf: convert.triggerDraftFromProto,
-      changesOf: convert.triggerChangesFromProto,
-      toProto: convert.triggerToProto,
-    }),
-    ...nestedMethods(services, {
-      plural: "Levels",
-      singular: "Level",
-      spec: pointsLevelSpec,
-      draftOf: convert.levelDraftFromProto,
-      changesOf: convert.levelChangesFromProto,
-      toProto: convert.levelToProto,
-    }),
-    ...nestedMethods(services, {
-      plural: "Boosts",
-      singular: "Boost",
-      spec: pointsBoostSpec,
-      draftOf: convert.boostDraftFromProto,
-      changesOf: convert.boostChangesFromProto,
-      toProto: (boost) => convert.boostToProto(boost, services.now()),
-    }),
+    // Triggers, levels and boosts live inside a points system: see nestedResource below.
+    async createPointsTriggers(req, scope) {
+      return created(scope, await triggers.create(scope, req.systemId, req.triggers), convert.triggerToProto);
+    },
+    async listPointsTriggers(req, scope) {
+      return { triggers: (await triggers.list(scope, req)).map(convert.triggerToProto) };
+    },
+    async getPointsTrigger(req, scope) {
+      return { trigger: convert.triggerToProto(await triggers.get(scope, req)) };
+    },
+    async updatePointsTriggers(req, scope) {
+      return updated(await triggers.update(scope, req.systemId, req.triggers), convert.triggerToProto);
+    },
+    async deletePointsTriggers(req, scope) {
+      return deleted(await triggers.remove(scope, req));
+    },
+
+    async createPointsLevels(req, scope) {
+      return created(scope, await levels.create(scope, req.systemId, req.levels), convert.levelToProto);
+    },
+    async listPointsLevels(req, scope) {
+      return { levels: (await levels.list(scope, req)).map(convert.levelToProto) };
+    },
+    async getPointsLevel(req, scope) {
+      return { level: convert.levelToProto(await levels.get(scope, req)) };
+    },
+    async updatePointsLevels(req, scope) {
+      return updated(await levels.update(scope, req.systemId, req.levels), convert.levelToProto);
+    },
+    async deletePointsLevels(req, scope) {
+      return deleted(await levels.remove(scope, req));
+    },
+
+    async createPointsBoosts(req, scope) {
+      return created(scope, await boosts.create(scope, req.systemId, req.boosts), boostToProto);
+    },
+    async listPointsBoosts(req, scope) {
+      return { boosts: (await boosts.list(scope, req)).map(boostToProto) };
+    },
+    async getPointsBoost(req, scope) {
+      return { boost: boostToProto(await boosts.get(scope, req)) };
+    },
+    async updatePointsBoosts(req, scope) {
+      return updated(await boosts.update(scope, req.systemId, req.boosts), boostToProto);
+    },
+    async deletePointsBoosts(req, scope) {
+      return deleted(await boosts.remove(scope, req));
+    },
   };
 }
 
-/** One kind of resource nested in a points system, and how its messages convert. */
-interface NestedResource<T extends { id: string }, D, C, CreateItem, UpdateItem extends { id: string }> {
-  /** Names the methods (`createPointsTriggers`, `getPointsTrigger`) and, lower-cased, the item fields (`triggers`, `trigger`). */
-  plural: string;
-  singular: string;
-  spec: resources.ResourceSpec<T, D, C>;
-  draftOf(item: CreateItem): D;
-  changesOf(item: UpdateItem, path: string): C;
-  toProto(resource: T): unknown;
-}
-
 /**
- * The five calls of a nested resource (create, list, get, update, delete), all scoped to a points
- * system of the caller's tenant: an unknown system answers not found for the whole call.
+ * The five calls of a resource nested in a points system (create, list, get, update, delete), all
+ * scoped to a points system of the caller's tenant: an unknown system answers not found for the
+ * whole call. The methods above turn their results into the resource's messages.
  */
-function nestedMethods<T extends { id: string }, D, C, CreateItem, UpdateItem extends { id: string }>(
+function nestedResource<T extends { id: string }, D, C, CreateItem, UpdateItem extends { id: string }>(
   services: ServiceContext,
-  r: NestedResource<T, D, C, CreateItem, UpdateItem>,
-): Record<string, ScopedMethod> {
-  const many = r.plural.toLowerCase();
-  const one = r.singular.toLowerCase();
-  const inSystem = (scope: CallScope, req: { systemId: string }) => systemScope(services, scope.tenantId, req.systemId);
+  spec: resources.ResourceSpec<T, D, C>,
+  draftOf: (item: CreateItem) => D,
+  changesOf: (item: UpdateItem, path: string) => C,
+  /** The request field that holds the items, for paths in errors (`triggers[2]`). */
+  field: string,
+) {
+  const inSystem = (scope: CallScope, systemId: string) => systemScope(services, scope.tenantId, systemId);
   return {
-    async [`createPoints${r.plural}`](req: { systemId: string } & Record<string, CreateItem[]>, scope: CallScope) {
-      const where = await inSystem(scope, req);
-      return created(scope, await resources.createResources(r.spec, services, where, req[many]!.map((item) => r.draftOf(item))), r.toProto);
+    async create(scope: CallScope, systemId: string, items: CreateItem[]) {
+      const where = await inSystem(scope, systemId);
+      return resources.createResources(spec, services, where, items.map(draftOf));
     },
-    async [`listPoints${r.plural}`](req: { systemId: string; limit?: number; skip: number }, scope: CallScope) {
-      const where = await inSystem(scope, req);
-      return { [many]: (await resources.listResources(r.spec, services, where, pageOf(req))).map(r.toProto) };
+    async list(scope: CallScope, req: { systemId: string; limit?: number; skip: number }) {
+      return resources.listResources(spec, services, await inSystem(scope, req.systemId), pageOf(req));
     },
-    async [`getPoints${r.singular}`](req: { systemId: string; id: string }, scope: CallScope) {
-      const where = await inSystem(scope, req);
-      return { [one]: r.toProto(found(await resources.getResource(r.spec, services, where, req.id), r.spec.noun, req.id)) };
+    async get(scope: CallScope, req: { systemId: string; id: string }) {
+      return found(await resources.getResource(spec, services, await inSystem(scope, req.systemId), req.id), spec.noun, req.id);
     },
-    async [`updatePoints${r.plural}`](req: { systemId: string } & Record<string, UpdateItem[]>, scope: CallScope) {
-      const where = await inSystem(scope, req);
-      const updates = req[many]!.map((item, i) => ({ id: item.id, changes: r.changesOf(item, `${many}[${i}]`) }));
-      return updated(await resources.updateResources(r.spec, services, where, updates), r.toProto);
+    async update(scope: CallScope, systemId: string, items: UpdateItem[]) {
+      const where = await inSystem(scope, systemId);
+      return resources.updateResources(spec, services, where, items.map((item, i) => ({ id: item.id, changes: changesOf(item, `${field}[${i}]`) })));
     },
-    async [`deletePoints${r.plural}`](req: { systemId: string; ids: string[] }, scope: CallScope) {
-      return deleted(await resources.deleteResources(r.spec, services, await inSystem(scope, req), req.ids));
+    async remove(scope: CallScope, req: { systemId: string; ids: string[] }) {
+      return resources.deleteResources(spec, services, await inSystem(scope, req.systemId), req.ids);
     },
   };
 }

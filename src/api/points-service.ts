@@ -11,10 +11,10 @@ import * as reads from "../pipeline/points-reads.js";
 import { checkUserScope } from "./application-service.js";
 import { awardToProto, levelToProto } from "./convert.js";
 import { boostRoundings, enumMapping, pointsTriggerStatuses, pointsTriggerTypes } from "./enum-mapping.js";
+import type { CallScope, ScopedService } from "./guard.js";
 
 /** A configured trigger's time unit (the Admin API's names) as the Application API's enum. */
 const triggerTimeUnits = enumMapping<TriggerTimeUnit, pointsPb.TimeUnit>({ hours: pointsPb.TimeUnit.HOUR, days: pointsPb.TimeUnit.DAY });
-import type { CallScope, ScopedMethod } from "./guard.js";
 
 /** Awards returned by GetUserPoints when `awards` is not given (the reference's default). */
 const DEFAULT_AWARDS = 10;
@@ -23,7 +23,7 @@ const DEFAULT_AWARDS = 10;
  * The PointsService methods (Application API: application or admin keys). The guard has checked
  * the key, the request rules and the tenant; application keys may read only their own user.
  */
-export function createPointsMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createPointsMethods(services: ServiceContext): ScopedService<typeof ps.PointsService> {
   return {
     async getUserPoints(req: ps.GetUserPointsRequest, scope: CallScope): Promise<MessageInitShape<typeof ps.GetUserPointsResponseSchema>> {
       checkUserScope(scope, req.id);

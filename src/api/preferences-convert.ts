@@ -1,5 +1,5 @@
-import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
-import { ListValueSchema } from "@bufbuild/protobuf/wkt";
+import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { ListValueSchema, ValueSchema } from "@bufbuild/protobuf/wkt";
 import * as app from "../gen/gamification/v1/application_service_pb.js";
 import { isOptedOutOfLeaderboards, NOTIFICATION_KINDS, type NotificationKind } from "../domain/preferences.js";
 import type { PreferencesUpdate, PreferencesView } from "../pipeline/preferences.js";
@@ -44,7 +44,7 @@ export function preferencesUpdateFromProto(p: app.UserPreferences | undefined): 
     const notifications: Record<string, unknown[]> = {};
     for (const kind of NOTIFICATION_KINDS) {
       const list = p.notifications[FIELDS[kind]];
-      if (list) notifications[kind] = toJson(ListValueSchema, list) as JsonValue[];
+      if (list) notifications[kind] = list.values.map((value) => toJson(ValueSchema, value));
     }
     update.notifications = notifications;
   }

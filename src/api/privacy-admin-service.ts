@@ -1,16 +1,17 @@
-import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
+import { create, type DescMessage, type MessageInitShape } from "@bufbuild/protobuf";
 import { DomainError } from "../domain/errors.js";
 import type { BulkIssue } from "../domain/bulk.js";
 import type * as pb from "../gen/gamification/v1/privacy_admin_service_pb.js";
-import type * as appPb from "../gen/gamification/v1/application_service_pb.js";
-import type * as leaderboardPb from "../gen/gamification/v1/leaderboard_service_pb.js";
-import type * as pointsPb from "../gen/gamification/v1/points_service_pb.js";
+import type { PrivacyAdminService } from "../gen/gamification/v1/privacy_admin_service_pb.js";
+import * as appPb from "../gen/gamification/v1/application_service_pb.js";
+import * as leaderboardPb from "../gen/gamification/v1/leaderboard_service_pb.js";
+import * as pointsPb from "../gen/gamification/v1/points_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { eraseUser } from "../pipeline/erase-user.js";
 import { asJson, readStoredUserData } from "../pipeline/export-user.js";
 import { createApplicationMethods } from "./application-service.js";
 import { issueToProto } from "./convert.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { createLeaderboardMethods } from "./leaderboard-service.js";
 import { createPointsMethods } from "./points-service.js";
 
@@ -24,7 +25,7 @@ const ALL_KEPT = 100;
  * the tenant. The export answers each part with the Application API's own read, so it shows
  * exactly what the reads show.
  */
-export function createPrivacyAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createPrivacyAdminMethods(services: ServiceContext): ScopedService<typeof PrivacyAdminService> {
   const app = createApplicationMethods(services);
   const points = createPointsMethods(services);
   const leaderboards = createLeaderboardMethods(services);
@@ -53,15 +54,14 @@ export function createPrivacyAdminMethods(services: ServiceContext): Record<stri
     async exportUser(req: pb.ExportUserRequest, scope: CallScope): Promise<MessageInitShape<typeof pb.ExportUserResponseSchema>> {
       const id = req.id;
       const stored = await readStoredUserData(services, scope.tenantId, id);
-      // The read methods are typed loosely (ScopedMethod); each answers its response's init shape.
       const [user, metrics, achievements, streak, preferences, pointsReads, boardReads] = (await Promise.all([
-        app.getUser!({ id }, scope),
-        app.listUserMetrics!({ id }, scope),
-        app.listUserAchievements!({ id, includeIncomplete: false }, scope),
-        app.getUserStreak!({ id, historyPeriods: ALL_KEPT }, scope),
-        app.getUserPreferences!({ id }, scope),
-        readEach(stored.pointsSystemKeys, (key) => points.getUserPoints!({ id, key, awards: ALL_KEPT }, scope)),
-        readEach(stored.leaderboardKeys, (key) => leaderboards.getUserLeaderboard!({ id, key, numEvents: ALL_KEPT }, scope)),
+        app.getUser(create(appPb.GetUserRequestSchema, { id }), scope),
+        app.listUserMetrics(create(appPb.ListUserMetricsRequestSchema, { id }), scope),
+        app.listUserAchievements(create(appPb.ListUserAchievementsRequestSchema, { id, includeIncomplete: false }), scope),
+        app.getUserStreak(create(appPb.GetUserStreakRequestSchema, { id, historyPeriods: ALL_KEPT }), scope),
+        app.getUserPreferences(create(appPb.GetUserPreferencesRequestSchema, { id }), scope),
+        readEach(stored.pointsSystemKeys, (key) => points.getUserPoints(create(pointsPb.GetUserPointsRequestSchema, { id, key, awards: ALL_KEPT }), scope)),
+        readEach(stored.leaderboardKeys, (key) => leaderboards.getUserLeaderboard(create(leaderboardPb.GetUserLeaderboardRequestSchema, { id, key, numEvents: ALL_KEPT }), scope)),
       ])) as [
         Init<typeof appPb.GetUserResponseSchema>,
         Init<typeof appPb.ListUserMetricsResponseSchema>,

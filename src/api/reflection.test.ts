@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { fromBinary } from "@bufbuild/protobuf";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
-import { createClient, createConnectRouter } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter, createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

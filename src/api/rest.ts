@@ -1,20 +1,21 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ScalarType, create, getOption, hasOption, toJson, type DescMethod, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { Code, ConnectError, createContextValues, createHandlerContext, type HandlerContext } from "@connectrpc/connect";
+import { Code, ConnectError, createContextValues, createHandlerContext } from "@connectrpc/connect";
 import { http } from "../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../gen/google/api/http_pb.js";
 import type { Caller } from "../store/api-keys.js";
 import { admittedCaller } from "./admission.js";
+import type { GuardedMethod } from "./guard.js";
 import { requestInfo, type RequestInfo } from "./request-info.js";
 import { restStatusOf } from "./errors.js";
 import { parseJsonBody, readRequestJson } from "./json-input.js";
 import { fromRestJson, toRestJson } from "./rest-json.js";
 import { restSuccessStatus } from "./rest-status.js";
 
-/** A service and its method implementations, exactly as registered on the Connect router. */
+/** A service and its guarded method implementations, exactly as registered on the Connect router. */
 export interface RestService {
   service: DescService;
-  methods: Record<string, (request: any, ctx: HandlerContext) => Promise<any>>;
+  methods: Record<string, GuardedMethod>;
 }
 
 /** A plain HTTP request as the REST layer needs it, independent of HTTP/1.1 or HTTP/2. */
@@ -48,7 +49,7 @@ export interface RestRoute {
   responseBody: string;
   service: DescService;
   method: DescMethod;
-  impl: (request: any, ctx: HandlerContext) => Promise<any>;
+  impl: GuardedMethod;
   /** Literal path segments: where templates overlap, the most literal one owns the path. */
   literals: number;
 }

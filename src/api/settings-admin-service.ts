@@ -4,7 +4,7 @@ import * as pb from "../gen/gamification/v1/settings_admin_service_pb.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { getAccountSettings, listEnvironments, updateAccountSettings } from "../pipeline/settings.js";
 import { enumMapping } from "./enum-mapping.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { readNullable } from "./nullable-value.js";
 
 const periods = enumMapping<AggregationPeriod, pb.AggregationPeriod>({
@@ -42,7 +42,7 @@ function updateFromProto(req: pb.UpdateSettingsRequest): SettingsUpdate {
 }
 
 /** SettingsAdminService; the guard has checked the admin key, the request rules and the tenant. */
-export function createSettingsAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createSettingsAdminMethods(services: ServiceContext): ScopedService<typeof pb.SettingsAdminService> {
   return {
     async getSettings(_req: pb.GetSettingsRequest, scope: CallScope) {
       return { settings: settingsToProto(await getAccountSettings(services, scope.tenantId)) };

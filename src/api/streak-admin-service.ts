@@ -4,12 +4,12 @@ import * as pb from "../gen/gamification/v1/streak_admin_service_pb.js";
 import { getStreakSettings, patchStreakSettingsOf, putStreakSettings } from "../pipeline/admin-streaks.js";
 import type { ServiceContext } from "../pipeline/context.js";
 import { enumMapping, streakFrequencies } from "./enum-mapping.js";
-import { toJson, type JsonValue } from "@bufbuild/protobuf";
-import { ListValueSchema, type ListValue, type Value } from "@bufbuild/protobuf/wkt";
+import { toJson } from "@bufbuild/protobuf";
+import { ValueSchema, type ListValue, type Value } from "@bufbuild/protobuf/wkt";
 import { invalidArgument } from "../domain/errors.js";
 import type { StreakFreezeSettings } from "../domain/streak-config.js";
 import { readNullable } from "./nullable-value.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 import { setRestStatus } from "./rest-status.js";
 import { created, deleted } from "./admin-service.js";
 import { issueToProto } from "./convert.js";
@@ -76,7 +76,7 @@ function freezesOfPatch(value: Value | undefined): StreakFreezeSettings | null |
 /** A JSON array of whole numbers (weekdays), or undefined when not sent. */
 export function daysOffOf(list: ListValue | undefined, path: string): number[] | undefined {
   if (list === undefined) return undefined;
-  const json = toJson(ListValueSchema, list) as JsonValue[];
+  const json = list.values.map((value) => toJson(ValueSchema, value));
   return json.map((day, i) => {
     if (typeof day !== "number" || !Number.isInteger(day)) throw invalidArgument(`Invalid request: ${path}[${i}] must be a weekday from 0 (Sunday) to 6 (Saturday), got ${JSON.stringify(day)}`);
     return day;
@@ -87,7 +87,7 @@ export function daysOffOf(list: ListValue | undefined, path: string): number[] |
 export const clientModes: Record<string, StreakEvaluationMode> = { AND: "all", OR: "any" };
 
 /** StreakAdminService; the guard has checked the admin key, the request rules and the tenant. */
-export function createStreakAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createStreakAdminMethods(services: ServiceContext): ScopedService<typeof pb.StreakAdminService> {
   return {
     async createStreakFreezes(req: pb.CreateStreakFreezesRequest, scope: CallScope) {
       const result = await grantStreakFreezes(services, scope.tenantId, req.freezes.map((f) => f.userId));

@@ -6,7 +6,7 @@ import * as webhooks from "../pipeline/webhook-admin.js";
 import type { DeliveryStatus, WebhookDeliveryDocument, WebhookEndpointView } from "../store/webhooks.js";
 import { created, deleted, pageOf, updated } from "./admin-service.js";
 import { enumMapping } from "./enum-mapping.js";
-import type { CallScope, ScopedMethod } from "./guard.js";
+import type { CallScope, ScopedService } from "./guard.js";
 
 const statuses = enumMapping<DeliveryStatus, pb.WebhookDeliveryStatus>({
   pending: pb.WebhookDeliveryStatus.PENDING,
@@ -56,7 +56,7 @@ function deliveryToProto(d: WebhookDeliveryDocument): pb.WebhookDelivery {
 }
 
 /** WebhookAdminService; the guard has checked the admin key, the request rules and the tenant. */
-export function createWebhookAdminMethods(services: ServiceContext): Record<string, ScopedMethod> {
+export function createWebhookAdminMethods(services: ServiceContext): ScopedService<typeof pb.WebhookAdminService> {
   return {
     async createWebhookEndpoints(req: pb.CreateWebhookEndpointsRequest, scope: CallScope) {
       const drafts = req.endpoints.map((e) => ({ url: e.url, description: e.description, eventTypes: e.eventTypes, enabled: e.enabled, referenceSignature: e.referenceSignature }));

@@ -13,7 +13,7 @@ import { CreateWebhookEndpointItemSchema, UpdateWebhookEndpointItemSchema } from
 describe("webhook event types", () => {
   for (const schema of [CreateWebhookEndpointItemSchema, UpdateWebhookEndpointItemSchema]) {
     it(`are the domain's list in ${schema.typeName}.event_types`, () => {
-      const rules = getOption(schema.field.eventTypes!, validateRules);
+      const rules = getOption(schema.field.eventTypes, validateRules);
       if (rules.type.case !== "repeated") throw new Error("event_types has no repeated rules");
       const items = rules.type.value.items?.type;
       if (items?.case !== "string") throw new Error("event_types items have no string rules");

@@ -103,7 +103,7 @@ describe("mergeAchievementChanges", () => {
   it("drops the previous trigger's fields when the trigger changes", () => {
     const merged = mergeAchievementChanges(current, { trigger: "streak", streakLength: 3 });
     expect(merged).toMatchObject({ trigger: "streak", streakLength: 3, metricId: undefined, metricValue: undefined, eventAttributes: [] });
-    expect(checkAchievementDraft(merged as AchievementDraft)).toBeNull();
+    expect(checkAchievementDraft(merged)).toBeNull();
   });
 
   it("removes optional values set to null", () => {

@@ -55,7 +55,7 @@ export function awardTriggerFields(t: PointsAwardTrigger): AwardTriggerFields {
     timeUnit: t.timeUnit,
     timeInterval: t.timeInterval,
   };
-  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined)) as AwardTriggerFields;
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
 }
 
 /** A boost as an award shows it (a type, not an interface, so it is JSON as it is). */

@@ -96,6 +96,7 @@ describe("user IDs", () => {
       const a = draw();
       const b = draw();
       expect(unescapeUserId(escapeUserId(a))).toBe(a);
+      // eslint-disable-next-line no-control-regex -- the escaped form must contain no control characters
       expect(/[\x00-\x0a]/.test(escapeUserId(a))).toBe(false);
       expect(sign(escapeUserId(a) < escapeUserId(b) ? -1 : escapeUserId(a) > escapeUserId(b) ? 1 : 0)).toBe(sign(a < b ? -1 : a > b ? 1 : 0));
     }

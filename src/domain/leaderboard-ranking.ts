@@ -109,10 +109,12 @@ const EXPONENT_OFFSET = 500;
  * kept as is (all of them are above 0x0B), and among themselves as before.
  */
 export function escapeUserId(userId: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what gets escaped
   return userId.replace(/[\x00-\x0b]/g, (c) => ESCAPE + String.fromCharCode(0x30 + c.charCodeAt(0)));
 }
 
 export function unescapeUserId(escaped: string): string {
+  // eslint-disable-next-line no-control-regex -- 0x0B is the escape character
   return escaped.replace(/\x0b([\s\S])/g, (_, c: string) => String.fromCharCode(c.charCodeAt(0) - 0x30));
 }
 

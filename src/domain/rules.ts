@@ -41,5 +41,5 @@ export function isValidMetricKey(key: string): boolean {
  * are refused: a fixed offset has no daylight-saving rules, so local calendar days would drift.
  */
 export function isValidTimeZone(tz: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9_+\-]*(\/[A-Za-z0-9_+\-]+)*$/.test(tz) && IANAZone.isValidZone(tz);
+  return /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz) && IANAZone.isValidZone(tz);
 }

@@ -64,7 +64,7 @@ async function countCompletions(ctx: ServiceContext, tenantId: string, achieveme
       users.countDocuments({ tenantId }),
       ...all.map((a) => users.countDocuments({ tenantId, [`achievements.${a.id}`]: { $exists: true } })),
     ]);
-    return { users: total!, completions: new Map(all.map((a, i) => [a.id, counts[i]!])) };
+    return { users: total, completions: new Map(all.map((a, i) => [a.id, counts[i]!])) };
   };
   const stats = await readAchievementStats(achievementStats, ctx.userLocks, tenantId, achievements.map((a) => a.id), countOnce);
   return new Map(achievements.map((a) => {

@@ -1,7 +1,27 @@
 import type { BulkResult } from "../domain/bulk.js";
 import type { RateLimitSetting } from "../domain/rate-limits.js";
-import { createApiKey, revokeApiKey, setKeyRateLimit, type ApiKeyInfo, type Caller } from "../store/api-keys.js";
+import { createApiKey, findCaller, listAdminKeys, listApplicationKeys, revokeApiKey, setKeyRateLimit, type ApiKeyInfo, type Caller } from "../store/api-keys.js";
 import type { ServiceContext } from "./context.js";
+
+/** The caller a presented API key stands for, or null when the key is unknown or revoked. */
+export function callerOfKey(ctx: ServiceContext, key: string): Promise<Caller | null> {
+  return findCaller(ctx.database.collections.apiKeys, key);
+}
+
+/** A page of the tenant's active application keys, oldest first (no secrets). */
+export function listTenantApplicationKeys(ctx: ServiceContext, tenantId: string, page: { limit: number; skip: number }): Promise<ApiKeyInfo[]> {
+  return listApplicationKeys(ctx.database.collections.apiKeys, tenantId, page);
+}
+
+/** The account's active admin keys, oldest first (no secrets). */
+export function listAccountAdminKeys(ctx: ServiceContext): Promise<ApiKeyInfo[]> {
+  return listAdminKeys(ctx.database.collections.apiKeys);
+}
+
+/** Creates an admin key (account-level); the full key is returned once. */
+export function createAdminKey(ctx: ServiceContext, rateLimit: RateLimitSetting | null): ReturnType<typeof createApiKey> {
+  return createApiKey(ctx.database.collections.apiKeys, "admin", { tenantId: null, userId: null }, ctx.now(), rateLimit);
+}
 
 export interface CreatedKey {
   id: string;

@@ -49,7 +49,7 @@ function toDocument<T extends { id: string }>(scope: ResourceScope, resource: T)
 function fromDocument<T>(scope: ResourceScope, doc: Document): T {
   const { _id, tenantId: _tenant, ...rest } = doc;
   if (scope.parent) delete rest[scope.parent.field];
-  return { id: _id, ...rest } as T;
+  return { id: _id as string, ...rest } as T;
 }
 
 export async function createResources<T extends { id: string }, D, C>(
@@ -79,12 +79,12 @@ export async function createResources<T extends { id: string }, D, C>(
   return result;
 }
 
-async function runAfterSave<T extends { id: string }>(spec: ResourceSpec<T, any, any>, ctx: ServiceContext, scope: ResourceScope, saved: T[]): Promise<void> {
+async function runAfterSave<T extends { id: string }>(spec: ResourceSpec<T, never, never>, ctx: ServiceContext, scope: ResourceScope, saved: T[]): Promise<void> {
   for (const resource of saved) await spec.afterSave?.(ctx, scope, resource);
 }
 
 export async function listResources<T extends { id: string }>(
-  spec: ResourceSpec<T, never, never> | ResourceSpec<T, any, any>,
+  spec: ResourceSpec<T, never, never>,
   ctx: ServiceContext,
   scope: ResourceScope,
   page: { limit: number; skip: number },
@@ -100,7 +100,7 @@ export async function listResources<T extends { id: string }>(
 }
 
 export async function getResource<T extends { id: string }>(
-  spec: ResourceSpec<T, any, any>,
+  spec: ResourceSpec<T, never, never>,
   ctx: ServiceContext,
   scope: ResourceScope,
   id: string,
@@ -142,7 +142,7 @@ export async function updateResources<T extends { id: string }, D, C>(
 }
 
 export async function deleteResources<T extends { id: string }>(
-  spec: ResourceSpec<T, any, any>,
+  spec: ResourceSpec<T, never, never>,
   ctx: ServiceContext,
   scope: ResourceScope,
   ids: string[],

@@ -52,7 +52,7 @@ export async function putStreakSettings(ctx: ServiceContext, tenantId: string, d
     const current = await collection.findOne({ tenantId });
     try {
       if (current) {
-        await collection.replaceOne({ _id: current._id, tenantId }, { tenantId, name: DOCUMENT_NAME, ...settings, created: current.created, updated: now });
+        await collection.replaceOne({ _id: current._id, tenantId }, { tenantId, name: DOCUMENT_NAME, ...settings, created: current.created as Date, updated: now });
       } else {
         await collection.insertOne({ _id: randomUUID() as never, tenantId, name: DOCUMENT_NAME, ...settings, created: now, updated: now });
       }

@@ -19,6 +19,7 @@ import {
   type EventBatchStatus,
   type StoredAttribute,
   type StoredBatchEvent,
+  type BatchEventOutcome,
 } from "../store/event-batches.js";
 import { DEFAULT_RETENTION, type ServiceContext } from "./context.js";
 import { recordEvent, type EventInput } from "./record-event.js";
@@ -237,18 +238,18 @@ function isEventError(error: unknown): error is DomainError {
 
 /** What processing one claimed batch reads and writes; `storedBatchRun` is the real one, tests pass in-memory ones. */
 export interface BatchRun {
-  now(): Date;
+  now: () => Date;
   /** How long the claim lasts unless saved: progress is saved at least every third of it. */
   leaseMs: number;
   /** The batch's events; null when they are gone. */
-  events(): Promise<BatchEventInput[] | null>;
+  events: () => Promise<BatchEventInput[] | null>;
   /** Applies one event (exactly once, by its idempotency key). */
-  record(event: BatchEventInput): Promise<"applied" | "replayed">;
+  record: (event: BatchEventInput) => Promise<"applied" | "replayed">;
   /** Saves progress and renews the claim; false when the claim was lost. */
-  save(progress: BatchProgress): Promise<boolean>;
+  save: (progress: BatchProgress) => Promise<boolean>;
   /** Gives the claim up, for any instance to resume from `retryAt`. */
-  release(progress: BatchProgress, retryAt: Date, lastError: string | null): Promise<void>;
-  complete(progress: BatchProgress): Promise<void>;
+  release: (progress: BatchProgress, retryAt: Date, lastError: string | null) => Promise<void>;
+  complete: (progress: BatchProgress) => Promise<void>;
 }
 
 function storedBatchRun(ctx: ServiceContext, store: BatchStore, batch: EventBatchDocument, leaseMs: number): BatchRun {
@@ -283,7 +284,7 @@ export function batchRetryDelayMs(attempts: number): number {
  */
 export async function processBatch(run: BatchRun, logger: Logger, batch: EventBatchDocument, stopping: () => boolean): Promise<void> {
   const events = await run.events();
-  const progress: BatchProgress = { outcomes: batch.outcomes ?? Array(batch.total).fill(null), errors: [...batch.errors] };
+  const progress: BatchProgress = { outcomes: batch.outcomes ?? Array<BatchEventOutcome | null>(batch.total).fill(null), errors: [...batch.errors] };
   const log = logger.child({ batchId: batch._id, tenantId: batch.tenantId, attempt: batch.attempts });
   const fail = (index: number, message: string) => {
     progress.outcomes[index] = "failed";
@@ -346,7 +347,7 @@ export async function processBatch(run: BatchRun, logger: Logger, batch: EventBa
   } else if (failure !== null) {
     const retryMs = batchRetryDelayMs(batch.attempts);
     log.error({ err: failure, retryMs }, "processing a metric event batch failed; it will be retried");
-    await run.release(snapshot(), new Date(run.now().getTime() + retryMs), String(failure));
+    await run.release(snapshot(), new Date(run.now().getTime() + retryMs), errorText(failure));
   } else if (progress.outcomes.includes(null)) {
     // Stopping: another instance (or this one after a restart) resumes the batch at once.
     await run.release(snapshot(), run.now(), null);
@@ -375,4 +376,9 @@ async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Pro
     while (next < items.length) await fn(items[next++]!);
   });
   await Promise.all(runners);
+}
+
+/** An error as the batch records it ("Error: message"), whatever was thrown. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? String(error) : typeof error === "string" ? error : JSON.stringify(error);
 }

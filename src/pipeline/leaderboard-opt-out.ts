@@ -25,7 +25,7 @@ export async function leaveLeaderboards(ctx: ServiceContext, tenantId: string, e
   const configs = new Map((engine.leaderboards ?? []).map((l) => [l.config.id, l.config]));
   await Promise.all(
     Object.entries(state.leaderboards).map(([id, entry]) => {
-      if (entry.value === null) return null;
+      if (entry.value === null) return Promise.resolve(null);
       const maxParticipants = configs.get(id)?.maxParticipants;
       return rankings.removeEntry(rankingScope(tenantId, id, entry.run, entry.group), state.userId, { maxParticipants });
     }),
@@ -40,7 +40,7 @@ export async function rejoinLeaderboards(ctx: ServiceContext, tenantId: string, 
   await Promise.all(
     (engine.leaderboards ?? []).map(({ config }) => {
       const entry = state.leaderboards[config.id];
-      if (!entry || entry.value === null || statusOf(config, at) !== "active" || runOnDate(config, today)?.runStart !== entry.run) return null;
+      if (!entry || entry.value === null || statusOf(config, at) !== "active" || runOnDate(config, today)?.runStart !== entry.run) return Promise.resolve(null);
       return rankings.upsertEntry(rankingScope(tenantId, config.id, entry.run, entry.group), state.userId, entry.value, at, { maxParticipants: config.maxParticipants });
     }),
   );

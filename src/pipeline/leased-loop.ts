@@ -48,14 +48,14 @@ export interface LeasedLoopOptions {
 }
 
 export interface LeasedLoop {
-  start(): void;
+  start: () => void;
   /** Runs the next pass now instead of after the pause (or right after the running pass). */
-  wake(): void;
+  wake: () => void;
   /** Ends the loop: the running pass is awaited, then the lease released. */
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
   /** One pass, if the lease is held (tests, and callers that drive the loop themselves); false when skipped. */
-  runOnce(): Promise<boolean>;
-  stopping(): boolean;
+  runOnce: () => Promise<boolean>;
+  stopping: () => boolean;
 }
 
 const DEFAULT_ERROR_DELAY_MS = 1_000;

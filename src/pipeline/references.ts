@@ -48,10 +48,10 @@ export const REFERENCES: readonly Reference[] = [
 /** Why the resource cannot be deleted (what still refers to it), or null. */
 export async function describeReferrers(ctx: ServiceContext, tenantId: string, kind: ReferencedKind, id: string, key: string): Promise<string | null> {
   for (const reference of REFERENCES.filter((r) => r.kind === kind)) {
-    const referrer = await ctx.database.collections[reference.collection].findOne({ tenantId, ...reference.filter(id, key) } as never);
+    const referrer: Document | null = await ctx.database.collections[reference.collection].findOne({ tenantId, ...reference.filter(id, key) } as never);
     if (referrer) {
-      const name = (referrer as Document).name ?? (referrer as Document).key ?? (referrer as Document)._id;
-      return `Cannot delete: still used by ${reference.noun} "${name}" (${(referrer as Document)._id}); remove that reference first`;
+      const { _id, name, key: referrerKey } = referrer as { _id: string; name?: string; key?: string };
+      return `Cannot delete: still used by ${reference.noun} "${name ?? referrerKey ?? _id}" (${_id}); remove that reference first`;
     }
   }
   return null;

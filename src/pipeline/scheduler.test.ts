@@ -86,7 +86,7 @@ describe("the scheduler's walk over due minutes", () => {
 
   it("a minute whose users cannot be read stays where it is: the cursor stops before it", async () => {
     const buckets = bucketsOf({ [CURRENT - 2]: [["t", "a"]] });
-    const find = buckets.find;
+    const find = buckets.find.bind(buckets);
     buckets.find = async (minute) => {
       if (minute === CURRENT - 1) throw new Error("database down");
       return find(minute);

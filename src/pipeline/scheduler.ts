@@ -72,7 +72,7 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
 /** Where the scheduler finds who is due in a minute (store/due-users.ts); tests pass an in-memory one. */
 export interface DueUserBuckets {
   find(minute: number): Promise<{ users: Array<{ tenantId: string; userId: string }>; bucketIds: string[] }>;
-  clear(bucketIds: readonly string[]): Promise<void>;
+  clear: (bucketIds: readonly string[]) => Promise<void>;
 }
 
 function dueUserBuckets(ctx: ServiceContext): DueUserBuckets {

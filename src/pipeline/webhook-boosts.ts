@@ -1,3 +1,4 @@
+import type { Document, WithId } from "mongodb";
 import type { PointsBoostConfig } from "../domain/points-config.js";
 import { boostPayload, createMessage, decideBoostNotices, deterministicMessageId, type OutboxMessage } from "../domain/webhooks.js";
 import type { ServiceContext } from "./context.js";
@@ -24,7 +25,7 @@ export async function announceBoosts(ctx: ServiceContext): Promise<number> {
   const docs = await boosts.find({ webhookFinishedAt: { $exists: false } }).toArray();
   let announced = 0;
   for (const doc of docs) {
-    const { _id, tenantId, systemId, ...rest } = doc;
+    const { _id, tenantId, systemId, ...rest } = doc as WithId<Document> & { tenantId: string; systemId: string };
     const boost = { id: String(_id), ...rest } as PointsBoostConfig & BoostAnnouncementFields;
     const notices = decideBoostNotices(boost, { started: boost.webhookStartedAt !== undefined }, now);
     if (!notices.markStarted && !notices.markFinished) continue;

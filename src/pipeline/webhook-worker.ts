@@ -76,8 +76,8 @@ interface Attempts {
   active: Set<Promise<void>>;
   timers: Set<NodeJS.Timeout>;
   /** Wakes both loops (work arrived, or an attempt slot came free). */
-  wake(): void;
-  stopping(): boolean;
+  wake: () => void;
+  stopping: () => boolean;
 }
 
 /**
@@ -223,10 +223,10 @@ async function announceBoostsAndLeaderboards(ctx: ServiceContext): Promise<boole
 
 /** Where the deliverer finds ready deliveries and claims them (store/webhooks.ts); tests pass in-memory ones. */
 export interface ReadyDeliveries {
-  find(limit: number): Promise<WebhookDeliveryDocument[]>;
+  find: (limit: number) => Promise<WebhookDeliveryDocument[]>;
   /** Null when another instance took it. */
-  claim(doc: WebhookDeliveryDocument): Promise<ClaimedDelivery | null>;
-  release(claim: ClaimedDelivery): Promise<void>;
+  claim: (doc: WebhookDeliveryDocument) => Promise<ClaimedDelivery | null>;
+  release: (claim: ClaimedDelivery) => Promise<void>;
 }
 
 export interface ClaimedDelivery {

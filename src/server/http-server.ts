@@ -225,7 +225,7 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
     // A connection that sends nothing is closed like one whose headers never complete.
     socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy());
     socket.once("readable", () => {
-      const head: Buffer | null = socket.read(H2_PREFACE_START.length) ?? socket.read();
+      const head = (socket.read(H2_PREFACE_START.length) ?? socket.read()) as Buffer | null;
       if (head === null) return socket.destroy();
       socket.setTimeout(0);
       socket.unshift(head);

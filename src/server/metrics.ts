@@ -130,7 +130,7 @@ export function createMetrics(sources: ScrapeSources): ServiceMetrics {
 
   const series = (route: string, protocol: RequestProtocol, status: number): RequestSeries => {
     let byProtocol = requestSeries.get(route);
-    if (!byProtocol) requestSeries.set(route, (byProtocol = PROTOCOLS.map(() => new Map())));
+    if (!byProtocol) requestSeries.set(route, (byProtocol = PROTOCOLS.map(() => new Map<number, RequestSeries>())));
     const byStatus = byProtocol[PROTOCOLS.indexOf(protocol)]!;
     let found = byStatus.get(status);
     if (!found) {

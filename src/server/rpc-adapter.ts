@@ -115,7 +115,7 @@ async function forward(
   contextValues: ReturnType<typeof createContextValues>,
   requestId: string | null,
 ): Promise<void> {
-  const request = universalRequestFromNodeRequest(req as never, res as never, undefined, contextValues);
+  const request = universalRequestFromNodeRequest(req, res, undefined, contextValues);
   if (body !== undefined) request.body = oneChunk(body);
   const response = await uHandler(request);
   if (requestId !== null && response.status >= 400 && response.body && /^application\/json/.test(response.header?.get("content-type") ?? "")) {
@@ -125,7 +125,7 @@ async function forward(
     response.body = oneChunk(bytes);
     response.header?.delete("content-length");
   }
-  await universalResponseToNodeResponse(response, res as never);
+  await universalResponseToNodeResponse(response, res);
 }
 
 /** A Connect JSON error with `requestId` added; anything else unchanged. */

@@ -7,7 +7,7 @@ import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../api/admin-se
 import { createApplicationMethods } from "../api/application-service.js";
 import type { DescFile, DescService } from "@bufbuild/protobuf";
 import { createAdmission, type ServicePolicy } from "../api/admission.js";
-import { guardService, type ScopedMethod } from "../api/guard.js";
+import { guardService, unaryMethod, type ScopedService } from "../api/guard.js";
 import { REFLECTION_SERVICES, registerReflection } from "../api/reflection.js";
 import { createRateLimiter, type RateLimitOptions } from "../api/rate-limits.js";
 import { createRestRouter, type RestService } from "../api/rest.js";
@@ -188,39 +188,45 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   context.wakeWebhooks = () => webhookWorker.wake();
 
   // Every service the server exposes, with its methods and who may call them. Adding a service is
-  // one entry here: Connect, gRPC, gRPC-web, REST and reflection all follow from it.
-  const definitions: Array<{ service: DescService; methods: Record<string, ScopedMethod>; options: ServicePolicy; file: DescFile }> = [
-    { service: ApplicationService, methods: createApplicationMethods(context), options: { adminOnly: false }, file: file_gamification_v1_application_service },
-    {
-      service: AdminService,
-      methods: createAdminMethods(context, { eventBatchSubmitted: () => batchWorker.wake() }),
-      options: { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
-      file: file_gamification_v1_admin_service,
-    },
-    { service: AchievementAdminService, methods: createAchievementAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_achievement_admin_service },
-    { service: LeaderboardAdminService, methods: createLeaderboardAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_leaderboard_admin_service },
-    { service: StreakAdminService, methods: createStreakAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_streak_admin_service },
-    { service: PointsAdminService, methods: createPointsAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_points_admin_service },
-    { service: PointsService, methods: createPointsMethods(context), options: { adminOnly: false }, file: file_gamification_v1_points_service },
-    { service: LeaderboardService, methods: createLeaderboardMethods(context), options: { adminOnly: false }, file: file_gamification_v1_leaderboard_service },
-    { service: WebhookAdminService, methods: createWebhookAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_webhook_admin_service },
-    { service: PrivacyAdminService, methods: createPrivacyAdminMethods(context), options: { adminOnly: true }, file: file_gamification_v1_privacy_admin_service },
-    {
-      service: SettingsAdminService,
-      methods: createSettingsAdminMethods(context),
-      options: { adminOnly: true, accountLevel: new Set(["listEnvironments"]) },
-      file: file_gamification_v1_settings_admin_service,
-    },
+  // one entry here: Connect, gRPC, gRPC-web, REST and reflection all follow from it. `serve` checks
+  // each service's methods against its own generated descriptor, then guards them.
+  const serve = <S extends DescService>(service: S, methods: ScopedService<S>, options: ServicePolicy, file: DescFile) => ({
+    service,
+    options,
+    file,
+    methods: guardService(service, methods, options, context, logger),
+  });
+  const definitions = [
+    serve(ApplicationService, createApplicationMethods(context), { adminOnly: false }, file_gamification_v1_application_service),
+    serve(
+      AdminService,
+      createAdminMethods(context, { eventBatchSubmitted: () => batchWorker.wake() }),
+      { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
+      file_gamification_v1_admin_service,
+    ),
+    serve(AchievementAdminService, createAchievementAdminMethods(context), { adminOnly: true }, file_gamification_v1_achievement_admin_service),
+    serve(LeaderboardAdminService, createLeaderboardAdminMethods(context), { adminOnly: true }, file_gamification_v1_leaderboard_admin_service),
+    serve(StreakAdminService, createStreakAdminMethods(context), { adminOnly: true }, file_gamification_v1_streak_admin_service),
+    serve(PointsAdminService, createPointsAdminMethods(context), { adminOnly: true }, file_gamification_v1_points_admin_service),
+    serve(PointsService, createPointsMethods(context), { adminOnly: false }, file_gamification_v1_points_service),
+    serve(LeaderboardService, createLeaderboardMethods(context), { adminOnly: false }, file_gamification_v1_leaderboard_service),
+    serve(WebhookAdminService, createWebhookAdminMethods(context), { adminOnly: true }, file_gamification_v1_webhook_admin_service),
+    serve(PrivacyAdminService, createPrivacyAdminMethods(context), { adminOnly: true }, file_gamification_v1_privacy_admin_service),
+    serve(
+      SettingsAdminService,
+      createSettingsAdminMethods(context),
+      { adminOnly: true, accountLevel: new Set(["listEnvironments"]) },
+      file_gamification_v1_settings_admin_service,
+    ),
   ];
   // One limiter for every service and protocol, so a key's requests all draw from one bucket.
   const rateLimiter = createRateLimiter({ perKey: options.rateLimits?.perKey ?? null, tenant: options.rateLimits?.tenant ?? null });
-  const services: RestService[] = definitions.map(({ service, methods, options }) => ({
-    service,
-    methods: guardService(service, methods, options, context, logger),
-  }));
+  const services: RestService[] = definitions.map(({ service, methods }) => ({ service, methods }));
   const routes = (router: ConnectRouter) => {
-    // The guarded methods are typed loosely (any request); the router checks them against the descriptors.
-    for (const { service, methods } of services) router.service(service, methods as never);
+    // Method by method: the guarded methods are typed from the descriptors they were checked against.
+    for (const { service, methods } of services) {
+      for (const method of service.methods) router.rpc(unaryMethod(method), methods[method.localName]!);
+    }
     registerReflection(router, [...new Set(definitions.map((d) => d.file))]);
   };
   const rest = createRestRouter(services);
@@ -271,7 +277,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   workersRunning = true;
   let closing: Promise<void> | null = null;
   return {
-    port: server!.port,
+    port: server.port,
     context,
     metrics,
     restRoutes: rest.routes.map((r) => ({ method: r.httpMethod, template: r.template })),
@@ -279,7 +285,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       (closing ??= (async () => {
         stopping = true;
         // Requests in flight may still need the workers' wake-ups and the database: drain them first.
-        await server!.close();
+        await server.close();
         await Promise.all([batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
         workersRunning = false;
         await instanceLease?.release();

@@ -18,8 +18,8 @@ export async function writeIfCurrent<T extends Document & { _id: string }>(
   expected: Partial<T>,
   write: { replacement: WithoutId<T> | T } | { update: UpdateFilter<T> },
 ): Promise<boolean> {
-  const apply = (filter: Filter<T>) => ("replacement" in write ? collection.replaceOne(filter, write.replacement as WithoutId<T>) : collection.updateOne(filter, write.update));
-  if (mode === "versioned") return (await apply({ _id: id, ...expected } as Filter<T>)).matchedCount === 1;
+  const apply = (filter: Filter<T>) => ("replacement" in write ? collection.replaceOne(filter, write.replacement) : collection.updateOne(filter, write.update));
+  if (mode === "versioned") return (await apply({ _id: id, ...expected })).matchedCount === 1;
   return locks.run(`${collection.collectionName}:${id}`, async () => {
     const current = (await collection.findOne({ _id: id } as Filter<T>)) as Record<string, unknown> | null;
     if (!current || Object.entries(expected).some(([field, value]) => !sameValue(current[field], value))) return false;

@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, type Collection, type Document, type OptionalUnlessRequiredId } from "mongodb";
+import { MongoBulkWriteError, type Collection, type WriteError, type Document, type OptionalUnlessRequiredId } from "mongodb";
 
 /**
  * Inserts into one collection, coalesced: the inserts asked for while the current turn of the event
@@ -34,7 +34,8 @@ export function batchInserts<T extends Document>(collection: Collection<T>): Bat
       }
       // Each failed document's index in the batch names its caller.
       const failed = new Map<number, unknown>();
-      for (const e of Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) failed.set(e.index, Object.assign(new Error(e.errmsg ?? "insert failed"), { code: e.code }));
+      const writeErrors: WriteError[] = [error.writeErrors].flat();
+      for (const e of writeErrors) failed.set(e.index, Object.assign(new Error(e.errmsg ?? "insert failed"), { code: e.code }));
       let start = 0;
       for (const p of batch) {
         const own = [...failed.entries()].find(([index]) => index >= start && index < start + p.docs.length);

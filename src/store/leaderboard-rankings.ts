@@ -628,7 +628,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       return null;
     }
     for (const c of [...rankWrites, ...indexWrites, ...userWrites]) chunkCache.set(c.id, c.lines);
-    rootCreated.set(committed._id, committed.createdAt!);
+    rootCreated.set(committed._id, committed.createdAt);
     if (exclusive) rootCache.set(key, committed);
 
     // 5. Committed: move the head, strip the previous root to a tombstone, delete expired roots
@@ -707,7 +707,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       return null;
     }
     for (const c of [...rank.chunks, ...users.chunks]) chunkCache.set(c.id, c.lines);
-    rootCreated.set(committed._id, committed.createdAt!);
+    rootCreated.set(committed._id, committed.createdAt);
     if (exclusive) rootCache.set(key, committed);
     await moveHead(scope, key, version);
     const earlier = Array.from({ length: root.version - root.oldest + 1 }, (_, i) => root.oldest + i);
@@ -728,7 +728,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     if (root.oldest >= last) return [];
     const versions = Array.from({ length: last - root.oldest }, (_, i) => root.oldest + 1 + i);
     const successors = await Promise.all(
-      versions.map((v) => {
+      versions.map(async (v) => {
         if (v === root.version) return { createdAt: root.createdAt };
         const created = rootCreated.get(rootId(key, v));
         return created ? { createdAt: created } : rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1 } });

@@ -59,11 +59,11 @@ export async function releaseLease(leases: Collection<LeaseDocument>, lease: Hel
 /** The lease operations background loops use (pipeline/leased-loop.ts); tests pass an in-memory one. */
 export interface LeaseStore {
   /** Claims or renews; null when another owner holds it and it has not ended. */
-  claim(name: string, owner: string, now: Date, leaseMs: number): Promise<HeldLease | null>;
+  claim: (name: string, owner: string, now: Date, leaseMs: number) => Promise<HeldLease | null>;
   /** Moves the cursor and extends the lease; false when the lease was lost meanwhile. */
-  advance(lease: HeldLease, cursor: number, now: Date, leaseMs: number): Promise<boolean>;
+  advance: (lease: HeldLease, cursor: number, now: Date, leaseMs: number) => Promise<boolean>;
   /** Gives the lease up if `owner` still holds it (clean shutdown). */
-  release(name: string, owner: string): Promise<void>;
+  release: (name: string, owner: string) => Promise<void>;
 }
 
 export function leaseStore(leases: Collection<LeaseDocument>): LeaseStore {

@@ -183,5 +183,5 @@ export function decodeUserState(stored: StoredUserState): Partial<UserState> {
   }
   const streak = stored.streak as Record<string, unknown> | null | undefined;
   if (streak) state.streak = { ...streak, history: unlinkList(streak.history) };
-  return state as Partial<UserState>;
+  return state;
 }

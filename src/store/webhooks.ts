@@ -105,11 +105,11 @@ export function deliveryId(messageId: string, endpointId: string): string {
 export async function findEndpointViews(endpoints: Collection<WebhookEndpointDocument>, tenantId: string, page?: { limit: number; skip: number }): Promise<WebhookEndpointView[]> {
   let cursor = endpoints.find({ tenantId }, { projection: ENDPOINT_VIEW_PROJECTION }).sort({ created: 1, _id: 1 });
   if (page) cursor = cursor.skip(page.skip).limit(page.limit);
-  return (await cursor.toArray()) as WebhookEndpointView[];
+  return (await cursor.toArray());
 }
 
 export async function findEndpointView(endpoints: Collection<WebhookEndpointDocument>, tenantId: string, id: string): Promise<WebhookEndpointView | null> {
-  return (await endpoints.findOne({ _id: id, tenantId }, { projection: ENDPOINT_VIEW_PROJECTION })) as WebhookEndpointView | null;
+  return (await endpoints.findOne({ _id: id, tenantId }, { projection: ENDPOINT_VIEW_PROJECTION }));
 }
 
 /** The whole endpoint, secrets included: for signing and for admin changes only. */

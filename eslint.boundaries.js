@@ -1,0 +1,46 @@
+// The layering rules, apart so that test/lint-boundaries.test.ts can check them on sample imports.
+// Matched on folder names rather than on today's paths, so that they hold once the code moves to
+// src/features/<feature>/{domain,store,api,...}: a specifier is "domain" when its last folder is
+// `domain`, "store" when it goes through a `store` folder.
+
+const DOMAIN_ALLOWED = String.raw`^(luxon|big\.js)$|^\./[^/]+$|^(\.\./)+([\w.-]+/)*domain/[^/]+$`;
+const STORE = String.raw`(^|/)store/`;
+
+/**
+ * Flat-config blocks: what domain code and API code may import.
+ * @type {import("eslint").Linter.Config[]}
+ */
+export const boundaries = [
+  {
+    // The domain is pure: it imports other domain code, luxon and big.js, nothing else (no node:
+    // modules, no store, no pipeline, no generated protobuf code). Its unit tests may use vitest.
+    files: ["src/**/domain/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: `^(?!(${DOMAIN_ALLOWED})).*$`, message: "Domain code imports only other domain code, luxon and big.js." }] },
+      ],
+    },
+  },
+  {
+    files: ["src/**/domain/**/*.test.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: `^(?!(${DOMAIN_ALLOWED}|^vitest$|.*/(hashing|sha256)\\.js$)).*$`, message: "Domain tests import only domain code, luxon, big.js, vitest and the SHA-256 adapter." }] },
+      ],
+    },
+  },
+  {
+    // API adapters (and the transport that will hold the guard and REST) reach stored data through
+    // the use cases, never the store itself; types may be shared.
+    files: ["src/**/api/**/*.ts", "src/**/transport/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: STORE, allowTypeImports: true, message: "API code calls the use cases (pipeline), not the store." }] },
+      ],
+    },
+  },
+];
