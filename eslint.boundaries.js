@@ -1,7 +1,12 @@
-// The layering rules, apart so that test/lint-boundaries.test.ts can check them on sample imports.
+// The layering rules, apart so that test/tooling/lint-boundaries.test.ts can check them on sample imports.
 // Matched on folder names rather than on today's paths, so that they hold once the code moves to
 // src/features/<feature>/{domain,store,api,...}: a specifier is "domain" when its last folder is
 // `domain`, "store" when it goes through a `store` folder.
+
+import { readdirSync } from "node:fs";
+
+/** Privacy's erasure must find every trace of a user in every feature's store. */
+const CROSS_STORE_EXEMPT = new Set(["privacy"]);
 
 const DOMAIN_ALLOWED = String.raw`^(luxon|big\.js)$|^\./[^/]+$|^(\.\./)+([\w.-]+/)*domain/[^/]+$`;
 const STORE = String.raw`(^|/)store/`;
@@ -43,4 +48,42 @@ export const boundaries = [
       ],
     },
   },
+  ...featureStoreRules(),
 ];
+
+/**
+ * No feature reaches into another feature's store: it asks that feature's use cases. The engine
+ * and the workers may use every store (they carry out the plans that span features), and privacy's
+ * erasure must find every trace of a user, so it is the one feature exempt. Domain and API code
+ * have stricter rules above, so these blocks cover the use cases and the feature's own store.
+ * @returns {import("eslint").Linter.Config[]}
+ */
+export function featureStoreRules(features = featureNames()) {
+  return features
+    .filter((feature) => !CROSS_STORE_EXEMPT.has(feature))
+    .map((feature) => ({
+      files: [`src/features/${feature}/**/*.ts`],
+      ignores: [`src/features/${feature}/domain/**`, `src/features/${feature}/api/**`],
+      rules: {
+        "@typescript-eslint/no-restricted-imports": [
+          "error",
+          {
+            patterns: [
+              {
+                regex: String.raw`(^|/)\.\./(?!(${feature}|engine|workers)/)[\w-]+/store/`,
+                allowTypeImports: true,
+                message: `A feature uses another feature's use cases, not its store (${feature}).`,
+              },
+            ],
+          },
+        ],
+      },
+    }));
+}
+
+
+function featureNames() {
+  return readdirSync(new URL("./src/features", import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+}

@@ -24,9 +24,9 @@ import { mkdtemp } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Standing } from "../src/domain/leaderboard-ranking.js";
-import { openDatabase, type Database } from "../src/store/database.js";
-import { createLeaderboardRankings, rankingCollectionsOf, type RankingScope } from "../src/store/leaderboard-rankings.js";
+import type { Standing } from "../src/features/leaderboards/domain/leaderboard-ranking.js";
+import { openDatabase, type Database } from "../src/engine/store/database.js";
+import { createLeaderboardRankings, rankingCollectionsOf, type RankingScope } from "../src/features/leaderboards/store/leaderboard-rankings.js";
 import { startFerretDb, type EmbeddedDatabase } from "../src/server/embedded-db.js";
 import { monitoredUriOf } from "./drive.js";
 

@@ -20,7 +20,7 @@
 //   full  the metric has three achievements, a daily streak, two points systems with metric
 //         triggers, levels and an active boost, and three leaderboards (by the metric, by points,
 //         by streak).
-// Existing users are inserted directly as the store writes them (store/users.ts userDocument); in
+// Existing users are inserted directly as the store writes them (engine/store/user-documents.ts userDocument); in
 // the full profile each is ranked on the three leaderboards (rankings built with the store's bulkLoad),
 // so ranking writes work on rankings of that size;
 // measured events go to users picked at random among them (one in twenty to a new user). The
@@ -38,11 +38,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BSON, MongoClient, type CommandStartedEvent } from "mongodb";
 import pino from "pino";
-import { createUserState, type UserState } from "../src/domain/user.js";
+import { createUserState, type UserState } from "../src/engine/domain/user.js";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
-import { rankingScope, rankingsOf } from "../src/pipeline/leaderboard-entries.js";
-import { userDocument, type UserDocument } from "../src/store/users.js";
+import { rankingScope, rankingsOf } from "../src/features/leaderboards/ranking-updates.js";
+import { userDocument, type UserDocument } from "../src/engine/store/user-documents.js";
 import { drive, driveHttp, monitoredUriOf, type HttpLoad } from "./drive.js";
 
 const env = process.env;

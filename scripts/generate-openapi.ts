@@ -8,7 +8,7 @@
  * 1. The generator is protoc-gen-connect-openapi, pinned (with checksums) in tools/openapi/go.mod
  *    and built from the Go module proxy into .tmp/bin on first use. It runs through `buf generate`
  *    over proto/gamification with the workspace's .proto-deps (prepared by `npm run generate`).
- * 2. The generator writes canonical protobuf JSON; the REST layer (src/api/rest-json.ts) does not.
+ * 2. The generator writes canonical protobuf JSON; the REST layer (src/transport/rest-json.ts) does not.
  *    The rewrite, driven by the same descriptors as the server: enum values are the lower-case
  *    short names (without the zero value); 64-bit integers are JSON numbers; a field with presence
  *    is nullable, a `(gamification.v1.rest).omit_empty` field is optional and never null; every

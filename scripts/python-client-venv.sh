@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reference's published Python client, `trophy` (pinned), in a venv under .tmp/, for
-# test/published-python-client.test.ts. Used by .ci/run and by the test itself when the venv is
+# test/clients/published-python-client.test.ts. Used by .ci/run and by the test itself when the venv is
 # missing; does nothing when the pinned version is already installed. Prints the venv's python path.
 # Needs python3 (3.9+) with venv and pip.
 set -euo pipefail

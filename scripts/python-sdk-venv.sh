@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Our Python client, `pip install ./sdk/python` into a venv under .tmp/ as a user would install it
-# (dependencies from PyPI), for test/python-sdk.test.ts. Used by .ci/run and by the test itself;
+# (dependencies from PyPI), for test/clients/python-sdk.test.ts. Used by .ci/run and by the test itself;
 # remade only when sdk/python changed since the venv was made. Prints the venv's python path.
 # Needs python3 (3.11+, as connectrpc does) with venv and pip.
 set -euo pipefail

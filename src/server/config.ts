@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { MAX_RATE_LIMIT, type RateLimitSetting } from "../domain/rate-limits.js";
-import { parseRetrySchedule } from "../pipeline/webhook-delivery-policy.js";
-import { DEFAULT_USER_CACHE_ENTRIES } from "../store/database.js";
-import { DEFAULT_INSTANCE_LEASE_MS } from "../store/instance-lease.js";
-import type { WriteMode } from "../store/users.js";
-import { parseSecretsKey } from "../store/webhook-secrets.js";
+import { MAX_RATE_LIMIT, type RateLimitSetting } from "../features/account/domain/rate-limits.js";
+import { parseRetrySchedule } from "../features/webhooks/webhook-delivery-policy.js";
+import { DEFAULT_USER_CACHE_ENTRIES } from "../engine/store/database.js";
+import { DEFAULT_INSTANCE_LEASE_MS } from "../workers/store/instance-lease.js";
+import type { WriteMode } from "../engine/store/user-documents.js";
+import { parseSecretsKey } from "../features/webhooks/store/webhook-secrets.js";
 import type { EmbeddedDbSync } from "./embedded-db.js";
 import { DEFAULT_LIMITS, DEFAULT_SHUTDOWN_GRACE_MS, type ServerLimits } from "./http-server.js";
 
@@ -45,7 +45,7 @@ export interface Config {
     /** Base64 of 32 bytes: signing secrets are encrypted at rest with it. */
     secretsKey: string | undefined;
   };
-  /** How long records are kept (see pipeline/retention.ts; webhook deliveries: `webhooks.retentionDays`). */
+  /** How long records are kept (see workers/retention-purge.ts; webhook deliveries: `webhooks.retentionDays`). */
   retention: {
     /** Completed admin batches of events, in days. */
     batchDays: number;

@@ -4,9 +4,9 @@ import { join, resolve } from "node:path";
 import pino from "pino";
 import { ConfigError, readConfig } from "./config.js";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-db.js";
-import type { ServiceContext } from "../pipeline/context.js";
+import type { ServiceContext } from "../engine/context.js";
 import { startService } from "./service.js";
-import { parseSecretsKey } from "../store/webhook-secrets.js";
+import { parseSecretsKey } from "../features/webhooks/store/webhook-secrets.js";
 
 /**
  * Starts the service. Without MONGODB_URI it starts an embedded development database whose data,

@@ -1,6 +1,6 @@
 import type { CommandFailedEvent, CommandSucceededEvent, MongoClient } from "mongodb";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { PipelineObserver, WebhookAttemptResult } from "../pipeline/context.js";
+import type { PipelineObserver, WebhookAttemptResult } from "../engine/context.js";
 
 /** How a request came in: the REST paths, or one of the RPC protocols. */
 export type RequestProtocol = "rest" | "connect" | "grpc" | "grpc-web";

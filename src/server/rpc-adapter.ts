@@ -5,9 +5,9 @@ import { codeToHttpStatus, errorToJsonBytes, parseContentType as parseConnectCon
 import { parseContentType as parseGrpcContentType, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { parseContentType as parseGrpcWebContentType } from "@connectrpc/connect/protocol-grpc-web";
 import type { Logger } from "pino";
-import { admittedCaller, type Admission } from "../api/admission.js";
-import { parseJsonBody, readRequestJson } from "../api/json-input.js";
-import { requestInfo, type RequestInfo } from "../api/request-info.js";
+import { admittedCaller, type Admission } from "../transport/admission.js";
+import { parseJsonBody, readRequestJson } from "../transport/json-input.js";
+import { requestInfo, type RequestInfo } from "../transport/request-info.js";
 import { readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
 
 /** How a request on an RPC path is framed, read from its Content-Type. */

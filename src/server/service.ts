@@ -3,48 +3,48 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { MongoClient } from "mongodb";
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { Logger } from "pino";
-import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../api/admin-service.js";
-import { createApplicationMethods } from "../api/application-service.js";
+import { ACCOUNT_LEVEL_ADMIN_METHODS, createAdminMethods } from "../features/account/api/admin-service.js";
+import { createApplicationMethods } from "../features/users/api/application-service.js";
 import type { DescFile, DescService } from "@bufbuild/protobuf";
-import { createAdmission, type ServicePolicy } from "../api/admission.js";
-import { guardService, unaryMethod, type ScopedService } from "../api/guard.js";
-import { REFLECTION_SERVICES, registerReflection } from "../api/reflection.js";
-import { createRateLimiter, type RateLimitOptions } from "../api/rate-limits.js";
-import { createRestRouter, type RestService } from "../api/rest.js";
+import { createAdmission, type ServicePolicy } from "../transport/admission.js";
+import { guardService, unaryMethod, type ScopedService } from "../transport/guard.js";
+import { REFLECTION_SERVICES, registerReflection } from "../transport/reflection.js";
+import { createRateLimiter, type RateLimitOptions } from "../transport/rate-limit-buckets.js";
+import { createRestRouter, type RestService } from "../transport/rest.js";
 import { AdminService, file_gamification_v1_admin_service } from "../gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService, file_gamification_v1_application_service } from "../gen/gamification/v1/application_service_pb.js";
-import { createAchievementAdminMethods } from "../api/achievement-admin-service.js";
-import { createLeaderboardAdminMethods } from "../api/leaderboard-admin-service.js";
-import { createStreakAdminMethods } from "../api/streak-admin-service.js";
-import { createSettingsAdminMethods } from "../api/settings-admin-service.js";
+import { createAchievementAdminMethods } from "../features/achievements/api/achievement-admin-service.js";
+import { createLeaderboardAdminMethods } from "../features/leaderboards/api/leaderboard-admin-service.js";
+import { createStreakAdminMethods } from "../features/streaks/api/streak-admin-service.js";
+import { createSettingsAdminMethods } from "../features/account/api/settings-admin-service.js";
 import { SettingsAdminService, file_gamification_v1_settings_admin_service } from "../gen/gamification/v1/settings_admin_service_pb.js";
-import { createPointsAdminMethods } from "../api/points-admin-service.js";
+import { createPointsAdminMethods } from "../features/points/api/points-admin-service.js";
 import { PointsAdminService, file_gamification_v1_points_admin_service } from "../gen/gamification/v1/points_admin_service_pb.js";
-import { createPointsMethods } from "../api/points-service.js";
+import { createPointsMethods } from "../features/points/api/points-service.js";
 import { PointsService, file_gamification_v1_points_service } from "../gen/gamification/v1/points_service_pb.js";
 import { AchievementAdminService, file_gamification_v1_achievement_admin_service } from "../gen/gamification/v1/achievement_admin_service_pb.js";
 import { LeaderboardAdminService, file_gamification_v1_leaderboard_admin_service } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
 import { LeaderboardService, file_gamification_v1_leaderboard_service } from "../gen/gamification/v1/leaderboard_service_pb.js";
-import { createLeaderboardMethods } from "../api/leaderboard-service.js";
+import { createLeaderboardMethods } from "../features/leaderboards/api/leaderboard-service.js";
 import { StreakAdminService, file_gamification_v1_streak_admin_service } from "../gen/gamification/v1/streak_admin_service_pb.js";
-import type { RetentionOptions, ServiceContext } from "../pipeline/context.js";
-import { createEventBatchWorker } from "../pipeline/event-batches.js";
-import { runDueWork } from "../pipeline/due-work.js";
-import { createScheduler, schedulerLagMs } from "../pipeline/scheduler.js";
-import { createWebhookWorker } from "../pipeline/webhook-worker.js";
-import { createWebhookAdminMethods } from "../api/webhook-admin-service.js";
-import { createPrivacyAdminMethods } from "../api/privacy-admin-service.js";
+import type { RetentionOptions, ServiceContext } from "../engine/context.js";
+import { createEventBatchWorker } from "../features/batches/event-batches.js";
+import { runDueWork } from "../workers/due-work.js";
+import { createScheduler, schedulerLagMs } from "../workers/scheduler.js";
+import { createWebhookWorker } from "../features/webhooks/webhook-worker.js";
+import { createWebhookAdminMethods } from "../features/webhooks/api/webhook-admin-service.js";
+import { createPrivacyAdminMethods } from "../features/privacy/api/privacy-admin-service.js";
 import { PrivacyAdminService, file_gamification_v1_privacy_admin_service } from "../gen/gamification/v1/privacy_admin_service_pb.js";
-import { finishUnfinishedErasures } from "../pipeline/erase-user.js";
+import { finishUnfinishedErasures } from "../features/privacy/erase-user.js";
 import { WebhookAdminService, file_gamification_v1_webhook_admin_service } from "../gen/gamification/v1/webhook_admin_service_pb.js";
-import { DEFAULT_RETRY_SCHEDULE_MS } from "../pipeline/webhook-delivery-policy.js";
-import { createSecretCodec } from "../store/webhook-secrets.js";
-import { ensureAdminKey } from "../store/api-keys.js";
-import { ConfigCache } from "../store/config-cache.js";
-import { openDatabase } from "../store/database.js";
-import { acquireInstanceLease, DEFAULT_INSTANCE_LEASE_MS, type InstanceLease } from "../store/instance-lease.js";
-import type { WriteMode } from "../store/users.js";
-import { KeyedLock } from "../store/keyed-lock.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../features/webhooks/webhook-delivery-policy.js";
+import { createSecretCodec } from "../features/webhooks/store/webhook-secrets.js";
+import { ensureAdminKey } from "../features/account/store/api-keys.js";
+import { ConfigCache } from "../engine/store/config-cache.js";
+import { openDatabase } from "../engine/store/database.js";
+import { acquireInstanceLease, DEFAULT_INSTANCE_LEASE_MS, type InstanceLease } from "../workers/store/instance-lease.js";
+import type { WriteMode } from "../engine/store/user-documents.js";
+import { KeyedLock } from "../engine/store/keyed-lock.js";
 import { DEFAULT_LIMITS, startHttpServer, type RequestTracing, type RunningHttpServer, type ServerLimits } from "./http-server.js";
 import { createMetrics, type ServiceMetrics } from "./metrics.js";
 import { createApiDocs } from "./api-docs.js";
@@ -61,13 +61,13 @@ export interface ServiceOptions {
   now?: () => Date;
   /** How long idempotency keys are remembered; unset: forever. */
   idempotencyWindowMs?: number | null;
-  /** Retention of batch records and rank history (see pipeline/retention.ts); unset fields: their defaults. */
+  /** Retention of batch records and rank history (see workers/retention-purge.ts); unset fields: their defaults. */
   retention?: Partial<RetentionOptions>;
   /** This deployment as an environment; unset: key "production", name "Production". */
   environment?: { key: string; name: string };
   /** Default rate limits per key and per tenant; unset: none (keys' own Admin API settings still apply). */
   rateLimits?: Partial<RateLimitOptions>;
-  /** How user writes are made safe (store/users.ts); unset: versioned on MongoDB, single-instance on FerretDB. */
+  /** How user writes are made safe (engine/store/user-documents.ts); unset: versioned on MongoDB, single-instance on FerretDB. */
   writeMode?: WriteMode;
   /** Single-instance mode: how long this instance's claim on the database lasts unless renewed (15 s). */
   instanceLeaseMs?: number;
@@ -85,7 +85,7 @@ export interface ServiceOptions {
   tracing?: ServiceTracing;
   /** How long close() lets requests in flight finish (10 s). */
   shutdownGraceMs?: number;
-  /** Webhook delivery; every field has a default (see pipeline/context.ts WebhookOptions). */
+  /** Webhook delivery; every field has a default (see engine/context.ts WebhookOptions). */
   webhooks?: {
     allowPrivateNetworks?: boolean;
     retryScheduleMs?: readonly number[];

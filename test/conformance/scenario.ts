@@ -1,7 +1,7 @@
 // The conformance scenario through the TypeScript client (sdk/): configures the tenant through the
 // Admin services as scenario.json says, sends its events and reads the users' state back, as
 // scenario.py and sdk/go/examples/conformance do in Python and Go.
-// test/conformance.test.ts calls runScenario in process and compares the three clients' documents.
+// test/transport/conformance.test.ts calls runScenario in process and compares the three clients' documents.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fromJson, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { MongoClient, type Db } from "mongodb";
 import { afterAll, beforeAll, inject } from "vitest";
-import { openDatabase, type Database } from "../../src/store/database.js";
+import { openDatabase, type Database } from "../../src/engine/store/database.js";
 
 /** A database of its own for one test file, on the server started by test/global-setup.ts. */
 export interface TestDatabase {

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { vi } from "vitest";
-import type { HeldLease, LeaseStore } from "../../src/store/leases.js";
+import type { HeldLease, LeaseStore } from "../../src/workers/store/leases.js";
 
 interface MemoryLease {
   owner: string;
@@ -10,7 +10,7 @@ interface MemoryLease {
 }
 
 /**
- * An in-memory LeaseStore with the semantics of store/leases.ts (claim when free, ended or ours;
+ * An in-memory LeaseStore with the semantics of workers/store/leases.ts (claim when free, ended or ours;
  * version-checked advance and release), for unit tests of background loops without a database.
  */
 export function memoryLeaseStore(): LeaseStore & { docs: Map<string, MemoryLease>; calls: { claim: number; advance: number; release: number } } {

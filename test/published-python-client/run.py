@@ -1,6 +1,6 @@
 """The reference's published Python client, `trophy` 1.27.0, used as a customer would against this server.
 
-Run by test/published-python-client.test.ts with the venv of scripts/python-client-venv.sh:
+Run by test/clients/published-python-client.test.ts with the venv of scripts/python-client-venv.sh:
 
     python run.py BASE_URL API_KEY TENANT_ID
 

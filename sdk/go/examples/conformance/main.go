@@ -1,4 +1,4 @@
-// Conformance runner (test/conformance.test.ts): configures the tenant through the Admin services
+// Conformance runner (test/transport/conformance.test.ts): configures the tenant through the Admin services
 // as a scenario file (test/conformance/scenario.json) says, sends its events through the Go client,
 // reads the users' state back and prints one JSON document: the responses as protojson and a
 // summary read through the typed messages. The TypeScript and Python runners print the same

@@ -1,6 +1,6 @@
 // Predefined protovalidate rules: one definition of a rule that many fields share. A field opts in
 // with, for example, `[(buf.validate.field).string.(gamification.v1.user_id) = true]`. The guard's
-// validator is created with these extensions (src/api/guard.ts), so the rules hold on every
+// validator is created with these extensions (src/transport/guard.ts), so the rules hold on every
 // protocol. Written in proto2: only proto2 (or editions) files may extend buf.validate's rule
 // messages.
 
@@ -59,7 +59,7 @@ var (
 // Extension fields to validate.TimestampRules.
 var (
 	// An instant a caller may send (event timestamps): from 2000-01-01T00:00:00Z, before
-	// 2100-01-01T00:00:00Z, the era of the dates callers send (src/domain/plain-dates.ts). Events
+	// 2100-01-01T00:00:00Z, the era of the dates callers send (src/engine/domain/plain-dates.ts). Events
 	// are further refused when more than a minute in the future.
 	//
 	// optional bool supported_time = 1161;

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { addDecimals, decimalFromNumber } from "./decimal.js";
+import { DomainError } from "./errors.js";
+import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
+import type { UserState } from "./user.js";
+import { checkUserUpsert, createUserState, upsertUser } from "./user.js";
+import { sha256 } from "../sha256.js";
+
+/** Applies an event with no achievements or points configured. */
+function applyEvent(state: UserState, event: MetricEvent, now: Date) {
+  return applyEventWith(state, event, now, { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id", sha256 }, false);
+}
+
+const t0 = new Date("2026-03-01T12:00:00Z");
+const t1 = new Date("2026-03-02T12:00:00Z");
+
+function event(value: number, user: MetricEvent["user"] = { id: "u1" }, at = t1): MetricEvent {
+  return { eventId: "e", metricId: "m1", at, user, value, attributes: {} };
+}
+
+describe("exact decimal totals", () => {
+  it("sums a thousand events of 0.1 to exactly 100", () => {
+    let total = "0";
+    for (let i = 0; i < 1000; i++) total = addDecimals(total, decimalFromNumber(0.1));
+    expect(total).toBe("100");
+  });
+
+  it("handles negative and mixed values exactly", () => {
+    expect(addDecimals(decimalFromNumber(0.3), decimalFromNumber(-0.1))).toBe("0.2");
+    expect(addDecimals(decimalFromNumber(1e21), decimalFromNumber(1))).toBe("1000000000000000000001");
+    expect(decimalFromNumber(1e-7)).toBe("0.0000001");
+    expect(() => decimalFromNumber(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("applyEvent", () => {
+  it("adds the value to the metric's total and leaves other metrics alone", () => {
+    const start = { ...createUserState("u1", t0), metrics: { other: { total: "7", daily: {} } } };
+    const { state, outcome } = applyEvent(start, event(2.5), t1);
+    expect(outcome.total).toBe("2.5");
+    expect(state.metrics).toEqual({ other: { total: "7", daily: {} }, m1: { total: "2.5", daily: { "2026-03-02": "2.5" } } });
+    expect(applyEvent(state, event(-3), t1).outcome.total).toBe("-0.5");
+  });
+
+  it("records a time-zone change with its instant, and not a repeat of the same zone", () => {
+    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Europe/London" }, t0), t0).state;
+    const same = applyEvent(first, event(1, { id: "u1", tz: "Europe/London" }), t1).state;
+    const moved = applyEvent(same, event(1, { id: "u1", tz: "Asia/Tokyo" }), t1).state;
+    expect(same.tzHistory).toEqual([{ tz: "Europe/London", from: t0 }]);
+    expect(moved.tz).toBe("Asia/Tokyo");
+    expect(moved.tzHistory).toEqual([
+      { tz: "Europe/London", from: t0 },
+      { tz: "Asia/Tokyo", from: t1 },
+    ]);
+  });
+
+  it("keeps stored fields that an event does not send", () => {
+    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", email: "a@example.com", name: "Ann" }, t0), t0).state;
+    const next = applyEvent(first, event(1), t1).state;
+    expect([next.email, next.name, next.created, next.updated]).toEqual(["a@example.com", "Ann", t0, t1]);
+  });
+
+  it("applies a user's events in time order and refuses an older one", () => {
+    const later = applyEvent(createUserState("u1", t0), event(1, { id: "u1" }, t1), t1).state;
+    expect(later.lastEventAt).toEqual(t1);
+    expect(() => applyEvent(later, event(1, { id: "u1" }, t0), t1)).toThrow(/older than this user's latest applied event/);
+    expect(applyEvent(later, event(1, { id: "u1" }, t1), t1).outcome.total).toBe("2");
+  });
+
+  it("refuses invalid time zones and non-finite values", () => {
+    expect(() => applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Moon/Base" }), t0)).toThrow(DomainError);
+    expect(() => applyEvent(createUserState("u1", t0), event(Number.POSITIVE_INFINITY), t0)).toThrow(/finite/);
+  });
+});
+
+describe("the supported range of values and totals (±1e15)", () => {
+  const start = createUserState("u1", t0);
+
+  it("accepts values and totals up to the bound, exactly", () => {
+    const first = applyEvent(start, event(1e15), t1);
+    expect(first.outcome.total).toBe("1000000000000000");
+    const zero = applyEvent(first.state, event(-1e15), t1);
+    expect(zero.outcome.total).toBe("0");
+    expect(applyEvent(zero.state, event(-1e15), t1).outcome.total).toBe("-1000000000000000");
+  });
+
+  it.each([
+    ["a value above the bound", 1e15 + 2, "value must be between -1000000000000000 and 1000000000000000, got 1000000000000002"],
+    ["a value below the bound", -1e300, "value must be between -1000000000000000 and 1000000000000000, got -1e+300"],
+    ["Infinity", Number.POSITIVE_INFINITY, "value must be a finite number, got Infinity"],
+    ["NaN", Number.NaN, "value must be a finite number, got NaN"],
+  ])("refuses %s", (_name, value, message) => {
+    expect(() => applyEvent(start, event(value), t1)).toThrow(new DomainError("invalid_argument", message));
+  });
+
+  it("refuses an event whose total would leave the range (two events of 1e308 never make Infinity)", () => {
+    const near = applyEvent(start, event(999_999_999_999_999.5), t1).state;
+    expect(() => applyEvent(near, event(0.5), t1)).not.toThrow();
+    expect(() => applyEvent(near, event(1), t1)).toThrow(
+      new DomainError("invalid_argument", "This event would make the user's total 1000000000000000.5, outside the supported range of -1000000000000000 to 1000000000000000; nothing was recorded"),
+    );
+    const low = applyEvent(start, event(-1e15), t1).state;
+    expect(() => applyEvent(low, event(-0.001), t1)).toThrow(/outside the supported range/);
+  });
+});
+
+describe("users' sign-up dates", () => {
+  it.each([
+    ["2024-02-29", null],
+    ["2000-01-01", null],
+    ["2099-12-31", null],
+    ["2026-02-29", 'user.signUpDate must be a date (YYYY-MM-DD), got "2026-02-29"'],
+    ["2024-2-1", 'user.signUpDate must be a date (YYYY-MM-DD), got "2024-2-1"'],
+    ["1999-12-31", 'user.signUpDate must be from 2000-01-01 to 2099-12-31, got "1999-12-31"'],
+  ])("%s: %s", (signUpDate, problem) => {
+    expect(checkUserUpsert({ id: "u", signUpDate }, "user.")).toBe(problem);
+  });
+
+  it("is kept when not sent and replaced when sent", () => {
+    const now = new Date("2026-01-01T00:00:00Z");
+    const first = upsertUser(createUserState("u", now), { id: "u", signUpDate: "2025-06-01" }, now);
+    expect(upsertUser(first, { id: "u", name: "U" }, now).signUpDate).toBe("2025-06-01");
+    expect(upsertUser(first, { id: "u", signUpDate: "2025-07-01" }, now).signUpDate).toBe("2025-07-01");
+    expect(createUserState("v", now).signUpDate).toBeNull();
+  });
+});

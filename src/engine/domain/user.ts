@@ -1,0 +1,149 @@
+import type { DecimalString } from "./decimal.js";
+import type { AchievementCompletion } from "../../features/achievements/domain/achievements.js";
+import type { DailyChanges } from "./history.js";
+import type { IdempotencyRecord } from "./idempotency.js";
+import type { LeaderboardEntry } from "../../features/leaderboards/domain/leaderboard-entries.js";
+import type { PointsState } from "../../features/points/domain/points.js";
+import type { StreakState } from "../../features/streaks/domain/streak.js";
+import type { OutboxMessage } from "../../features/webhooks/domain/webhooks.js";
+import { emptyPreferences, type UserPreferences } from "../../features/users/domain/preferences.js";
+import { checkDate } from "./plain-dates.js";
+import type { LifecycleMarks } from "../../features/webhooks/domain/lifecycle.js";
+
+/** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
+export interface TimeZoneChange {
+  tz: string;
+  from: Date;
+}
+
+/** A metric's running state for one user. */
+export interface UserMetricState {
+  total: DecimalString;
+  /** Changes per local day, for summaries (kept for HISTORY_DAYS). */
+  daily: DailyChanges;
+}
+
+/**
+ * The game state of one user in one tenant: everything the engine needs to react to an event, kept
+ * in one document so that one write applies an event atomically.
+ */
+export interface UserState {
+  userId: string;
+  email: string | null;
+  name: string | null;
+  tz: string | null;
+  tzHistory: TimeZoneChange[];
+  deviceTokens: string[];
+  subscribeToEmails: boolean;
+  /** The day the user signed up on the customer's platform (YYYY-MM-DD), as the caller sent it. */
+  signUpDate: string | null;
+  control: boolean;
+  attributes: Record<string, string>;
+  /** By metric ID. */
+  metrics: Record<string, UserMetricState>;
+  /**
+   * Events per local day (the user's zone at each event's moment), as decimal strings, kept like
+   * metric history (HISTORY_DAYS); what the year in review calls activity.
+   */
+  activity: DailyChanges;
+  /** Completed achievements, by achievement ID. */
+  achievements: Record<string, AchievementCompletion>;
+  /** Points by points system ID. */
+  points: Record<string, PointsState>;
+  /** The streak, once the tenant has streak settings and the user has been seen since. */
+  streak: StreakState | null;
+  /** The user's value and rank history per leaderboard ID (see features/leaderboards/domain/leaderboard-entries.ts). */
+  leaderboards: Record<string, LeaderboardEntry>;
+  created: Date;
+  updated: Date;
+  /** The moment of the latest applied event; events of one user are applied in time order. */
+  lastEventAt: Date | null;
+  /**
+   * Idempotency keys used recently, written in the same document write as the state change they
+   * caused, so a crash can never separate the two. Moved to the idempotency collection in batches.
+   */
+  recentIdempotency: IdempotencyRecord[];
+  /** When time-driven work (streak period ends, freeze earning, time triggers) is next due; null: none. */
+  dueAt: Date | null;
+  /**
+   * Webhook messages this user's changes caused, not yet handed to delivery: written in the same
+   * document write as the change (an outbox), moved out by the webhook worker.
+   */
+  outbox: OutboxMessage[];
+  /** Notification channels and the user's own streak preferences (GET/PATCH /v1/users/{id}/preferences). */
+  preferences: UserPreferences;
+  /**
+   * The values last written to the tenant's streak rankings (active and longest length), so a
+   * change writes them only when they move; null: never written.
+   */
+  streakRanks: { active: number; longest: number } | null;
+  /** Which lifecycle messages (`emails.*` webhooks) were sent, so each is sent once (features/webhooks/domain/lifecycle.ts). */
+  lifecycle: LifecycleMarks;
+}
+
+/** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
+export interface UserUpsert {
+  id: string;
+  email?: string;
+  name?: string;
+  tz?: string;
+  deviceTokens?: string[];
+  subscribeToEmails?: boolean;
+  signUpDate?: string;
+  attributes?: Record<string, string>;
+}
+
+/** What is wrong with the user fields sent (`prefix` names them, e.g. "user."), or null. */
+export function checkUserUpsert(upsert: UserUpsert, prefix = ""): string | null {
+  return upsert.signUpDate === undefined ? null : checkDate(`${prefix}signUpDate`, upsert.signUpDate);
+}
+
+/** A user first seen at `now`; `control`: in the control group (decided once, at creation). */
+export function createUserState(userId: string, now: Date, control = false): UserState {
+  return {
+    userId,
+    email: null,
+    name: null,
+    tz: null,
+    tzHistory: [],
+    deviceTokens: [],
+    subscribeToEmails: true,
+    signUpDate: null,
+    control,
+    attributes: {},
+    metrics: {},
+    activity: {},
+    achievements: {},
+    points: {},
+    streak: null,
+    leaderboards: {},
+    created: now,
+    updated: now,
+    lastEventAt: null,
+    recentIdempotency: [],
+    dueAt: null,
+    outbox: [],
+    preferences: emptyPreferences(),
+    streakRanks: null,
+    lifecycle: {},
+  };
+}
+
+/**
+ * Applies the fields sent for a user. A new time zone is appended to the history with the instant it
+ * took effect, so later period calculations can use the zone that was in force at each moment.
+ */
+export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): UserState {
+  const next: UserState = { ...state, updated: now };
+  if (upsert.email !== undefined) next.email = upsert.email;
+  if (upsert.name !== undefined) next.name = upsert.name;
+  if (upsert.deviceTokens !== undefined && upsert.deviceTokens.length > 0) next.deviceTokens = upsert.deviceTokens;
+  if (upsert.subscribeToEmails !== undefined) next.subscribeToEmails = upsert.subscribeToEmails;
+  if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
+  if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
+  if (upsert.tz !== undefined && upsert.tz !== state.tz) {
+    next.tz = upsert.tz;
+    next.tzHistory = [...state.tzHistory, { tz: upsert.tz, from: now }];
+  }
+  return next;
+}

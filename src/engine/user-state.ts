@@ -1,0 +1,85 @@
+import { DomainError } from "./domain/errors.js";
+import type { LeaderboardContribution, LeaderboardResult } from "../features/leaderboards/domain/leaderboard-entries.js";
+import { completeChange, plannedDueAt, type EngineConfig } from "./domain/reactions.js";
+import type { UserState } from "./domain/user.js";
+import type { UserEvents } from "../features/webhooks/domain/webhooks.js";
+import { findUser, type VersionedUser } from "./store/user-documents.js";
+import type { ServiceContext } from "./context.js";
+import { rankUserChanges } from "../features/leaderboards/ranking-updates.js";
+import { commitUserChange, startDueEntry } from "./user-commit.js";
+import { rankStreak } from "../features/streaks/streak-rankings.js";
+
+/** What a change decides: the next state to write (or none) and the result to return. */
+export type UserChange<T> = { write: UserState; result: T } | { write: null; result: T };
+
+/** How often a version conflict (another instance wrote the user meanwhile) is retried. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Changes one user's state safely: under the user's lock (one writer per user in this process),
+ * load, decide, and write with the version that was read, so writers on other instances never
+ * overwrite each other; a conflict reloads and decides again. `decide` must be free of side effects
+ * other than what it returns, since it may run more than once.
+ *
+ * The write itself, with what must be stored alongside it, is `commitUserChange` (user-commit.ts).
+ */
+export async function changeUserState<T, P = undefined>(
+  ctx: ServiceContext,
+  tenantId: string,
+  userId: string,
+  decide: (stored: VersionedUser | null, now: Date, prefetched: P) => Promise<UserChange<T>>,
+  /** A read to run in parallel with loading the user (saves a round trip). */
+  prefetch: () => Promise<P> = async () => undefined as P,
+): Promise<T> {
+  return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const [stored, prefetched] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), prefetch()]);
+      const now = ctx.now();
+      const change = await decide(stored, now, prefetched);
+      if (change.write === null) return change.result;
+      if (await commitUserChange(ctx, tenantId, stored, change.write, attempt)) return change.result;
+    }
+    throw new DomainError("conflict", "The user was modified concurrently too many times; retry the request");
+  });
+}
+
+/** What a decision made of a user, for `applyUserChange` to carry out. */
+export interface PlannedUserChange {
+  /** The user's next state, without the leaderboard entries, webhook messages and due time still to come. */
+  state: UserState;
+  /** What happened, for webhooks (leaderboard changes are added here). */
+  events: UserEvents;
+  /** What the change moves on leaderboards (a metric delta, points, the streak's length). */
+  contribution: LeaderboardContribution;
+  /** The moment of the change: the event's time, or now. */
+  at: Date;
+}
+
+/**
+ * The one way every decision about a user (events, user writes, API achievements, backdating,
+ * streak reads, the scheduler, streak admin) is carried out before its write: its leaderboard
+ * rankings are written (so a streak that lapses on a read leaves its board at once), then the
+ * webhook messages and the next due time are added. Runs inside `changeUserState`'s decision.
+ */
+export async function applyUserChange(
+  ctx: ServiceContext,
+  tenantId: string,
+  engine: EngineConfig,
+  change: PlannedUserChange,
+): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
+  const now = ctx.now();
+  const completedAt = now > change.at ? now : change.at;
+  // The due time depends on neither leaderboards nor webhook messages: its bucket entry is written
+  // beside the ranking writes.
+  startDueEntry(ctx, tenantId, change.state.userId, change.state.dueAt, plannedDueAt(change.state, engine, completedAt));
+  // The control group takes part in no leaderboard.
+  const contribution = change.state.control ? {} : change.contribution;
+  // The tenant's streak rankings follow every change of the streak's length; they depend on the
+  // streak alone, so they are written beside the leaderboards (their inserts share round trips).
+  const [ranked, streakRanked] = await Promise.all([
+    rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at),
+    rankStreak(ctx, tenantId, change.state, change.at),
+  ]);
+  const state = completeChange({ ...ranked.state, streakRanks: streakRanked.streakRanks }, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at, completedAt);
+  return { state, leaderboards: ranked.leaderboards };
+}

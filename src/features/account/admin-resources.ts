@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import type { Collection, Document, Filter } from "mongodb";
+import type { BulkResult } from "../../engine/domain/bulk.js";
+import { isDuplicateKeyError } from "../../engine/store/database.js";
+import type { ServiceContext } from "../../engine/context.js";
+
+/** Where a configuration resource lives: a tenant, and for nested resources (a points system's triggers) its parent. */
+export interface ResourceScope {
+  tenantId: string;
+  parent?: { field: string; id: string };
+}
+
+/**
+ * What makes one kind of configuration resource: how to check and build it from a draft, how to
+ * check and apply changes, and what may stop its deletion. The bulk create, list, get, update and
+ * delete calls of the Admin API are the same for every kind and live once, below.
+ */
+export interface ResourceSpec<T extends { id: string }, Draft, Changes> {
+  /** Singular display noun for messages ("Metric"). */
+  noun: string;
+  collection(ctx: ServiceContext): Collection<Document>;
+  /** What is wrong with a draft (field and rule), or null. May read other configuration. */
+  checkDraft(ctx: ServiceContext, scope: ResourceScope, draft: Draft): Promise<string | null>;
+  build(draft: Draft, id: string, now: Date): T;
+  /** What is wrong with an update, or null. */
+  checkChanges(ctx: ServiceContext, scope: ResourceScope, current: T, changes: Changes): Promise<string | null>;
+  applyChanges(current: T, changes: Changes, now: Date): T;
+  /** The message for a unique-index violation (e.g. a key already in use). */
+  duplicateMessage(resource: T): string;
+  /** Why the resource cannot be deleted (e.g. what still refers to it), or null. */
+  checkDelete?(ctx: ServiceContext, scope: ResourceScope, current: T): Promise<string | null>;
+  /** Work that follows a successful create or update, once the configuration cache is fresh. */
+  afterSave?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
+  /** Clean-up of data derived from a deleted resource (runs after the resource is gone). */
+  afterDelete?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
+  /** Sort order of lists; creation order by default. */
+  sort?: Record<string, 1 | -1>;
+}
+
+function scopeFilter(scope: ResourceScope): Filter<Document> {
+  return scope.parent ? { tenantId: scope.tenantId, [scope.parent.field]: scope.parent.id } : { tenantId: scope.tenantId };
+}
+
+function toDocument<T extends { id: string }>(scope: ResourceScope, resource: T): Document {
+  const { id, ...rest } = resource;
+  return { _id: id, ...scopeFilter(scope), ...rest };
+}
+
+function fromDocument<T>(scope: ResourceScope, doc: Document): T {
+  const { _id, tenantId: _tenant, ...rest } = doc;
+  if (scope.parent) delete rest[scope.parent.field];
+  return { id: _id as string, ...rest } as T;
+}
+
+export async function createResources<T extends { id: string }, D, C>(
+  spec: ResourceSpec<T, D, C>,
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  drafts: D[],
+): Promise<BulkResult<T>> {
+  const result: BulkResult<T> = { done: [], issues: [] };
+  for (const [index, draft] of drafts.entries()) {
+    const problem = await spec.checkDraft(ctx, scope, draft);
+    if (problem) {
+      result.issues.push({ index, severity: "error", message: problem });
+      continue;
+    }
+    const resource = spec.build(draft, randomUUID(), ctx.now());
+    try {
+      await spec.collection(ctx).insertOne(toDocument(scope, resource));
+      result.done.push(resource);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      result.issues.push({ index, severity: "error", message: spec.duplicateMessage(resource) });
+    }
+  }
+  ctx.config.invalidate();
+  await runAfterSave(spec, ctx, scope, result.done);
+  return result;
+}
+
+async function runAfterSave<T extends { id: string }>(spec: ResourceSpec<T, never, never>, ctx: ServiceContext, scope: ResourceScope, saved: T[]): Promise<void> {
+  for (const resource of saved) await spec.afterSave?.(ctx, scope, resource);
+}
+
+export async function listResources<T extends { id: string }>(
+  spec: ResourceSpec<T, never, never>,
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  page: { limit: number; skip: number },
+): Promise<T[]> {
+  const docs = await spec
+    .collection(ctx)
+    .find(scopeFilter(scope))
+    .sort(spec.sort ?? { created: 1, _id: 1 })
+    .skip(page.skip)
+    .limit(page.limit)
+    .toArray();
+  return docs.map((doc) => fromDocument<T>(scope, doc));
+}
+
+export async function getResource<T extends { id: string }>(
+  spec: ResourceSpec<T, never, never>,
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  id: string,
+): Promise<T | null> {
+  const doc = await spec.collection(ctx).findOne({ _id: id as never, ...scopeFilter(scope) });
+  return doc ? fromDocument<T>(scope, doc) : null;
+}
+
+export async function updateResources<T extends { id: string }, D, C>(
+  spec: ResourceSpec<T, D, C>,
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  updates: Array<{ id: string; changes: C }>,
+): Promise<BulkResult<T>> {
+  const result: BulkResult<T> = { done: [], issues: [] };
+  for (const { id, changes } of updates) {
+    const current = await getResource(spec, ctx, scope, id);
+    if (!current) {
+      result.issues.push({ id, severity: "error", message: `${spec.noun} not found by ID` });
+      continue;
+    }
+    const problem = await spec.checkChanges(ctx, scope, current, changes);
+    if (problem) {
+      result.issues.push({ id, severity: "error", message: problem });
+      continue;
+    }
+    const next = spec.applyChanges(current, changes, ctx.now());
+    try {
+      await spec.collection(ctx).replaceOne({ _id: id as never, ...scopeFilter(scope) }, toDocument(scope, next));
+      result.done.push(next);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      result.issues.push({ id, severity: "error", message: spec.duplicateMessage(next) });
+    }
+  }
+  ctx.config.invalidate();
+  await runAfterSave(spec, ctx, scope, result.done);
+  return result;
+}
+
+export async function deleteResources<T extends { id: string }>(
+  spec: ResourceSpec<T, never, never>,
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  ids: string[],
+): Promise<BulkResult<{ id: string }>> {
+  const result: BulkResult<{ id: string }> = { done: [], issues: [] };
+  for (const id of ids) {
+    const current = await getResource(spec, ctx, scope, id);
+    const problem = current ? ((await spec.checkDelete?.(ctx, scope, current)) ?? null) : `${spec.noun} not found by ID`;
+    if (problem) {
+      result.issues.push({ id, severity: "error", message: problem });
+      continue;
+    }
+    await spec.collection(ctx).deleteOne({ _id: id as never, ...scopeFilter(scope) });
+    await spec.afterDelete?.(ctx, scope, current!);
+    result.done.push({ id });
+  }
+  ctx.config.invalidate();
+  return result;
+}
+
+/** Keeps only the fields that are set, so an update changes only what it names. */
+export function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

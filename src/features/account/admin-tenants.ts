@@ -1,0 +1,97 @@
+import { randomUUID } from "node:crypto";
+import type { Collection, Document } from "mongodb";
+import { forgetCachedTenant } from "../../engine/store/user-documents.js";
+import type { BulkResult } from "../../engine/domain/bulk.js";
+import { checkCustomerId, checkTenantName, type TenantConfig } from "./domain/tenant.js";
+import { isDuplicateKeyError } from "../../engine/store/database.js";
+import { tenantFromDocument } from "./store/tenants.js";
+import type { ServiceContext } from "../../engine/context.js";
+
+export async function createTenants(
+  ctx: ServiceContext,
+  drafts: Array<{ customerId: string; name: string }>,
+): Promise<BulkResult<TenantConfig>> {
+  const result: BulkResult<TenantConfig> = { done: [], issues: [] };
+  for (const [index, draft] of drafts.entries()) {
+    const problem = checkCustomerId(draft.customerId) ?? checkTenantName(draft.name);
+    if (problem) {
+      result.issues.push({ index, severity: "error", message: problem });
+      continue;
+    }
+    const now = ctx.now();
+    const tenant: TenantConfig = { id: randomUUID(), ...draft, status: "active", created: now, updated: now };
+    try {
+      const { id, ...rest } = tenant;
+      await ctx.database.collections.tenants.insertOne({ _id: id, ...rest });
+      result.done.push(tenant);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      result.issues.push({ index, severity: "error", message: `Customer ID "${draft.customerId}" already exists in this environment` });
+    }
+  }
+  ctx.config.invalidate();
+  return result;
+}
+
+export async function listTenants(ctx: ServiceContext, page: { limit: number; skip: number }): Promise<TenantConfig[]> {
+  const docs = await ctx.database.collections.tenants.find({}).sort({ created: 1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
+  return docs.map(tenantFromDocument);
+}
+
+export async function getTenant(ctx: ServiceContext, id: string): Promise<TenantConfig | null> {
+  const doc = await ctx.database.collections.tenants.findOne({ _id: id });
+  return doc ? tenantFromDocument(doc) : null;
+}
+
+export async function updateTenants(
+  ctx: ServiceContext,
+  updates: Array<{ id: string; customerId?: string; name?: string }>,
+): Promise<BulkResult<TenantConfig>> {
+  const result: BulkResult<TenantConfig> = { done: [], issues: [] };
+  for (const { id, customerId, name } of updates) {
+    const current = await getTenant(ctx, id);
+    if (!current) {
+      result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
+      continue;
+    }
+    const problem = (customerId !== undefined ? checkCustomerId(customerId) : null) ?? (name !== undefined ? checkTenantName(name) : null);
+    if (problem) {
+      result.issues.push({ id, severity: "error", message: problem });
+      continue;
+    }
+    const next: TenantConfig = { ...current, customerId: customerId ?? current.customerId, name: name ?? current.name, updated: ctx.now() };
+    try {
+      const { id: _id, ...rest } = next;
+      await ctx.database.collections.tenants.replaceOne({ _id: id }, rest);
+      result.done.push(next);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      result.issues.push({ id, severity: "error", message: `Customer ID "${customerId}" already exists in this environment` });
+    }
+  }
+  ctx.config.invalidate();
+  return result;
+}
+
+/** Deletes tenants with all their data and configuration. */
+export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise<BulkResult<{ id: string }>> {
+  const result: BulkResult<{ id: string }> = { done: [], issues: [] };
+  const { collections } = ctx.database;
+  for (const id of ids) {
+    const deleted = await collections.tenants.deleteOne({ _id: id });
+    if (deleted.deletedCount !== 1) {
+      result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
+      continue;
+    }
+    // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null).
+    await Promise.all(
+      Object.entries(collections)
+        .filter(([name]) => name !== "tenants" && name !== "leases")
+        .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
+    );
+    forgetCachedTenant(collections.users, id);
+    result.done.push({ id });
+  }
+  ctx.config.invalidate();
+  return result;
+}

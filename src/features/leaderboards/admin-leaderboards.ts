@@ -1,0 +1,67 @@
+import {
+  checkLeaderboardDraft,
+  checkLeaderboardReferences,
+  checkStatusDates,
+  leaderboardSettings,
+  mergeLeaderboardChanges,
+  statusRulesApply,
+  utcDay,
+  type LeaderboardChanges,
+  type LeaderboardConfig,
+  type LeaderboardDraft,
+  type LeaderboardSettings,
+} from "./domain/leaderboard-config.js";
+import type { ResourceScope, ResourceSpec } from "../account/admin-resources.js";
+import type { ServiceContext } from "../../engine/context.js";
+import { rankingsOf } from "./ranking-updates.js";
+
+
+/** Checks the tenant has what the configuration refers to; loads only what it needs. */
+async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settings: LeaderboardSettings): Promise<string | null> {
+  const { collections } = ctx.database;
+  const tenantId = scope.tenantId;
+  const metric = settings.metricId === null ? null : await collections.metrics.findOne({ _id: settings.metricId, tenantId });
+  const system = settings.pointsSystemId === null ? null : await collections.pointsSystems.findOne({ _id: settings.pointsSystemId as never, tenantId });
+  return checkLeaderboardReferences(settings, {
+    metricIds: new Set(metric ? [metric._id] : []),
+    pointsSystemIds: new Set(system ? [system._id as unknown as string] : []),
+    userAttributeIds: new Set(
+      (await ctx.database.collections.attributes.find({ tenantId, type: "user" }, { projection: { _id: 1 } }).toArray()).map((a) => String(a._id)),
+    ),
+  });
+}
+
+/**
+ * Leaderboards: keys unique per tenant; every rule of the domain plus the tenant's own metrics,
+ * points systems and user attributes. An update is checked as the whole leaderboard it results in.
+ */
+export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, LeaderboardChanges> = {
+  noun: "Leaderboard",
+  collection: (ctx) => ctx.database.collections.leaderboards,
+  async checkDraft(ctx, scope, draft) {
+    const today = utcDay(ctx.now());
+    const problem = checkLeaderboardDraft(draft, today);
+    if (problem) return problem;
+    const settings = leaderboardSettings(draft, today);
+    return checkStatusDates(settings, today, true) ?? checkReferences(ctx, scope, settings);
+  },
+  build: (draft, id, now) => ({ id, ...leaderboardSettings(draft, utcDay(now)), created: now, updated: now }),
+  async checkChanges(ctx, scope, current, changes) {
+    const today = utcDay(ctx.now());
+    const merged = mergeLeaderboardChanges(current, changes);
+    if (typeof merged === "string") return merged;
+    const problem = checkLeaderboardDraft(merged, today);
+    if (problem) return problem;
+    const settings = leaderboardSettings(merged, today);
+    // A rename must not fail because time has moved on; the status rules apply when it or a date changes.
+    return (statusRulesApply(changes) ? checkStatusDates(settings, today, false) : null) ?? checkReferences(ctx, scope, settings);
+  },
+  applyChanges(current, changes, now) {
+    // checkChanges has accepted the merge, so it is a draft here.
+    return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes) as LeaderboardDraft, utcDay(now)), updated: now };
+  },
+  duplicateMessage: (leaderboard) => `Key "${leaderboard.key}" is already in use by another leaderboard`,
+  // Its rankings go with it (every run and group). Users' entries for it stay in their documents,
+  // unread, until they are rewritten.
+  afterDelete: (ctx, scope, leaderboard) => rankingsOf(ctx).deleteLeaderboard(scope.tenantId, leaderboard.id),
+};

@@ -1,0 +1,287 @@
+import type { AttributeFilter } from "../../achievements/domain/achievement-config.js";
+import { checkDate } from "../../../engine/domain/plain-dates.js";
+import { checkConfigKey, checkDescription, checkName } from "../../../engine/domain/rules.js";
+
+/**
+ * Leaderboards as configured through the Admin API: the rules a configuration must follow. Pure:
+ * today's date comes in as an argument, and what the tenant has (metrics, points systems, user
+ * attributes) as a `LeaderboardReferences` snapshot.
+ */
+
+export type LeaderboardRankBy = "metric" | "points" | "streak";
+export type LeaderboardStatus = "inactive" | "scheduled" | "active" | "finished";
+export type LeaderboardRunUnit = "day" | "month" | "year";
+
+/** A leaderboard's configuration; fields that do not apply are null (or empty lists). */
+export interface LeaderboardSettings {
+  key: string;
+  name: string;
+  description: string | null;
+  status: LeaderboardStatus;
+  rankBy: LeaderboardRankBy;
+  metricId: string | null;
+  pointsSystemId: string | null;
+  maxParticipants: number;
+  /** First day, YYYY-MM-DD. */
+  start: string;
+  /** Last day, YYYY-MM-DD, or null for no end. */
+  end: string | null;
+  /** Daily ranking window in the user's local time, HH:mm; both or neither. */
+  startTime: string | null;
+  endTime: string | null;
+  /** User attribute keys that split the rankings into groups. */
+  breakdownAttributes: string[];
+  /** Repeating runs; both or neither (perpetual). */
+  runUnit: LeaderboardRunUnit | null;
+  runInterval: number | null;
+  /** User attribute filters a user must all match to take part (empty: everyone); attributes by ID, as breakdowns. */
+  userAttributes: LeaderboardAttributeFilter[];
+}
+
+/** A filter on a user attribute, as the Admin API names it (by ID). */
+export interface LeaderboardAttributeFilter {
+  attributeId: string;
+  attributeValue: string;
+}
+
+export interface LeaderboardConfig extends LeaderboardSettings {
+  id: string;
+  created: Date;
+  updated: Date;
+}
+
+/** A new leaderboard as requested; `undefined` means not given. */
+export interface LeaderboardDraft {
+  name: string;
+  key: string;
+  description?: string;
+  status?: LeaderboardStatus;
+  rankBy?: LeaderboardRankBy;
+  metricId?: string;
+  pointsSystemId?: string;
+  maxParticipants?: number;
+  start?: string;
+  end?: string;
+  startTime?: string;
+  endTime?: string;
+  breakdownAttributes?: string[];
+  runUnit?: LeaderboardRunUnit;
+  runInterval?: number;
+  userAttributes?: LeaderboardAttributeFilter[];
+}
+
+/**
+ * An update: fields left `undefined` keep their value, `null` removes an optional value (a null
+ * `runUnit` makes the leaderboard perpetual, removing `runInterval` too), a list replaces the
+ * current one.
+ */
+export type LeaderboardChanges = Partial<Omit<LeaderboardDraft, "description" | "end" | "startTime" | "endTime" | "breakdownAttributes" | "runUnit" | "userAttributes">> & {
+  description?: string | null;
+  end?: string | null;
+  startTime?: string | null;
+  endTime?: string | null;
+  breakdownAttributes?: string[] | null;
+  runUnit?: LeaderboardRunUnit | null;
+  userAttributes?: LeaderboardAttributeFilter[] | null;
+};
+
+export interface LeaderboardReferences {
+  metricIds: ReadonlySet<string>;
+  pointsSystemIds: ReadonlySet<string>;
+  /** IDs of the tenant's user attributes (breakdowns name attributes by ID, as the reference does). */
+  userAttributeIds: ReadonlySet<string>;
+}
+
+/** The reference's default participant limit. Ours has no upper bound (see the README). */
+export const DEFAULT_MAX_PARTICIPANTS = 1000;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** Today's date in UTC (YYYY-MM-DD): the day admin rules compare start and end dates with. */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * What is wrong with a leaderboard (field and rule), or null. `today` (YYYY-MM-DD, UTC) is the
+ * default start and the reference point of the status rules.
+ */
+export function checkLeaderboardDraft(draft: LeaderboardDraft, today: string): string | null {
+  const basics = checkName(draft.name) ?? checkConfigKey(draft.key) ?? checkDescription(draft.description);
+  if (basics) return basics;
+  return (
+    checkRanking(draft) ??
+    checkMaxParticipants(draft.maxParticipants) ??
+    checkDates(draft.start ?? today, draft.end) ??
+    checkTimeWindow(draft.startTime, draft.endTime) ??
+    checkBreakdown(draft.breakdownAttributes ?? []) ??
+    checkRuns(draft) ??
+    checkUserFilters(draft.userAttributes ?? [])
+  );
+}
+
+function checkRanking(draft: LeaderboardDraft): string | null {
+  if (draft.rankBy === undefined) return 'rankBy is required: "metric", "points" or "streak"';
+  if (draft.rankBy === "metric" && !draft.metricId) return "metricId is required when rankBy is metric";
+  if (draft.rankBy === "points" && !draft.pointsSystemId) return "pointsSystemId is required when rankBy is points";
+  if (draft.rankBy !== "metric" && draft.metricId !== undefined) return `metricId is only allowed when rankBy is metric, not ${draft.rankBy}`;
+  if (draft.rankBy !== "points" && draft.pointsSystemId !== undefined) return `pointsSystemId is only allowed when rankBy is points, not ${draft.rankBy}`;
+  return null;
+}
+
+function checkMaxParticipants(value: number | undefined): string | null {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1)) return `maxParticipants must be a whole number of at least 1, got ${value}`;
+  return null;
+}
+
+function checkDates(start: string, end: string | undefined): string | null {
+  const badStart = checkDate("start", start);
+  if (badStart) return badStart;
+  if (end === undefined) return null;
+  const badEnd = checkDate("end", end);
+  if (badEnd) return badEnd;
+  if (end < start) return `end (${end}) must not be before start (${start})`;
+  return null;
+}
+
+function checkTimeWindow(startTime: string | undefined, endTime: string | undefined): string | null {
+  if ((startTime === undefined) !== (endTime === undefined)) return "startTime and endTime must be set together (a daily window) or not at all";
+  if (startTime === undefined || endTime === undefined) return null;
+  if (!TIME.test(startTime)) return `startTime "${startTime}" is not a time of day (HH:mm)`;
+  if (!TIME.test(endTime)) return `endTime "${endTime}" is not a time of day (HH:mm)`;
+  if (startTime >= endTime) return `startTime (${startTime}) must be before endTime (${endTime})`;
+  return null;
+}
+
+function checkBreakdown(keys: string[]): string | null {
+  for (const [i, key] of keys.entries()) {
+    if (key === "") return `breakdownAttributes[${i}] must not be empty`;
+    if (keys.indexOf(key) !== i) return `breakdownAttributes lists "${key}" more than once`;
+  }
+  return null;
+}
+
+const MAX_FILTER_VALUE = 255;
+
+function checkUserFilters(filters: LeaderboardAttributeFilter[]): string | null {
+  const seen = new Set<string>();
+  for (const [i, filter] of filters.entries()) {
+    if (filter.attributeId === "") return `userAttributes[${i}].attributeId is required`;
+    if (filter.attributeValue === "") return `userAttributes[${i}].attributeValue is required`;
+    if (filter.attributeValue.length > MAX_FILTER_VALUE) return `userAttributes[${i}].attributeValue must be at most ${MAX_FILTER_VALUE} characters`;
+    if (seen.has(filter.attributeId)) return `userAttributes[${i}].attributeId "${filter.attributeId}" is repeated: filter each attribute once`;
+    seen.add(filter.attributeId);
+  }
+  return null;
+}
+
+/** Whether a user with these attributes takes part in a leaderboard: they match every filter (by key). */
+export function takesPart(filters: readonly AttributeFilter[], attributes: Readonly<Record<string, string>>): boolean {
+  return filters.every((f) => attributes[f.key] === f.value);
+}
+
+function checkRuns(draft: LeaderboardDraft): string | null {
+  if ((draft.runUnit === undefined) !== (draft.runInterval === undefined)) return "runUnit and runInterval must be set together (a repeating leaderboard) or not at all";
+  if (draft.runUnit === undefined || draft.runInterval === undefined) return null;
+  if (draft.rankBy === "streak") return "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual";
+  if (!Number.isInteger(draft.runInterval) || draft.runInterval < 1) return `runInterval must be a whole number of at least 1, got ${draft.runInterval}`;
+  return null;
+}
+
+/**
+ * What is wrong with a status given the dates, or null. `scheduled` is for a future start,
+ * `active` for a started, unended one; a leaderboard is created `finished` only with an end date in
+ * the past, while finishing an existing one early is always allowed (`creating` false).
+ */
+export function checkStatusDates(settings: Pick<LeaderboardSettings, "status" | "start" | "end">, today: string, creating: boolean): string | null {
+  const { status, start, end } = settings;
+  switch (status) {
+    case "scheduled":
+      return start > today ? null : `status scheduled needs a start date after today (${today}); the start is ${start}`;
+    case "active":
+      if (start > today) return `status active needs a start date no later than today (${today}); use scheduled for a start on ${start}`;
+      if (end !== null && end < today) return `status active needs an end date no earlier than today (${today}); the end was ${end}`;
+      return null;
+    case "finished":
+      if (!creating) return null;
+      return end !== null && end < today ? null : `status finished is only for a new leaderboard whose end date is before today (${today})`;
+    case "inactive":
+      return null;
+  }
+}
+
+/** The configuration of a checked draft: defaults applied. */
+export function leaderboardSettings(draft: LeaderboardDraft, today: string): LeaderboardSettings {
+  return {
+    key: draft.key,
+    name: draft.name,
+    description: draft.description ?? null,
+    // New leaderboards are inactive until made live, as in the reference.
+    status: draft.status ?? "inactive",
+    rankBy: draft.rankBy!,
+    metricId: draft.metricId ?? null,
+    pointsSystemId: draft.pointsSystemId ?? null,
+    maxParticipants: draft.maxParticipants ?? DEFAULT_MAX_PARTICIPANTS,
+    start: draft.start ?? today,
+    end: draft.end ?? null,
+    startTime: draft.startTime ?? null,
+    endTime: draft.endTime ?? null,
+    breakdownAttributes: [...(draft.breakdownAttributes ?? [])],
+    runUnit: draft.runUnit ?? null,
+    runInterval: draft.runInterval ?? null,
+    userAttributes: (draft.userAttributes ?? []).map(({ attributeId, attributeValue }) => ({ attributeId, attributeValue })),
+  };
+}
+
+/**
+ * The draft an update results in (to be checked like a new leaderboard), or what is wrong with the
+ * update itself. Changing `rankBy` drops the previous metric or points system unless the update
+ * sets one. The key and what it ranks by change only while the leaderboard is inactive.
+ */
+export function mergeLeaderboardChanges(current: LeaderboardSettings, changes: LeaderboardChanges): LeaderboardDraft | string {
+  if (current.status !== "inactive") {
+    const locked = (["key", "rankBy", "metricId", "pointsSystemId"] as const).find((f) => changes[f] !== undefined && changes[f] !== current[f]);
+    if (locked) return `${locked} can only be changed while the leaderboard is inactive (it is ${current.status})`;
+  }
+  const keep = changes.rankBy === undefined || changes.rankBy === current.rankBy;
+  const perpetual = changes.runUnit === null;
+  /** The change if given (null: removed), else the current value. */
+  const pick = <T>(change: T | null | undefined, value: T | null): T | undefined => (change === undefined ? (value ?? undefined) : (change ?? undefined));
+  return {
+    name: changes.name ?? current.name,
+    key: changes.key ?? current.key,
+    description: pick(changes.description, current.description),
+    status: changes.status ?? current.status,
+    rankBy: changes.rankBy ?? current.rankBy,
+    metricId: pick(changes.metricId, keep ? current.metricId : null),
+    pointsSystemId: pick(changes.pointsSystemId, keep ? current.pointsSystemId : null),
+    maxParticipants: changes.maxParticipants ?? current.maxParticipants,
+    start: changes.start ?? current.start,
+    end: pick(changes.end, current.end),
+    startTime: pick(changes.startTime, current.startTime),
+    endTime: pick(changes.endTime, current.endTime),
+    breakdownAttributes: pick(changes.breakdownAttributes, current.breakdownAttributes) ?? [],
+    runUnit: pick(changes.runUnit, current.runUnit),
+    runInterval: pick(changes.runInterval, perpetual ? null : current.runInterval),
+    userAttributes: pick(changes.userAttributes, current.userAttributes ?? []) ?? [],
+  };
+}
+
+/** Whether an update must re-check the status against the dates: the status or a date changed. */
+export function statusRulesApply(changes: LeaderboardChanges): boolean {
+  return changes.status !== undefined || changes.start !== undefined || changes.end !== undefined;
+}
+
+/** What is wrong with what a checked configuration refers to, or null. */
+export function checkLeaderboardReferences(settings: LeaderboardSettings, refs: LeaderboardReferences): string | null {
+  if (settings.metricId !== null && !refs.metricIds.has(settings.metricId)) {
+    return `metricId "${settings.metricId}" is not a metric of this tenant`;
+  }
+  if (settings.pointsSystemId !== null && !refs.pointsSystemIds.has(settings.pointsSystemId)) {
+    return `pointsSystemId "${settings.pointsSystemId}" is not a points system of this tenant`;
+  }
+  const index = settings.breakdownAttributes.findIndex((id) => !refs.userAttributeIds.has(id));
+  if (index >= 0) return `breakdownAttributes[${index}] "${settings.breakdownAttributes[index]}" is not the ID of a user attribute of this tenant`;
+  const filter = settings.userAttributes.findIndex((f) => !refs.userAttributeIds.has(f.attributeId));
+  if (filter >= 0) return `userAttributes[${filter}].attributeId "${settings.userAttributes[filter]!.attributeId}" is not the ID of a user attribute of this tenant`;
+  return null;
+}

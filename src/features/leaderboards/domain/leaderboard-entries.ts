@@ -1,0 +1,208 @@
+import { addDecimals, decimalFromNumber, type DecimalString } from "../../../engine/domain/decimal.js";
+import type { AttributeFilter } from "../../achievements/domain/achievement-config.js";
+import { takesPart, type LeaderboardConfig } from "./leaderboard-config.js";
+import { groupKey } from "./leaderboard-ranking.js";
+import { runOf, statusOf, type LeaderboardRun } from "./leaderboard-runs.js";
+import { localDate } from "../../../engine/domain/history.js";
+import type { UserState } from "../../../engine/domain/user.js";
+
+/**
+ * A user's part in the leaderboards: what a call adds to each leaderboard's run, and the record of
+ * rank changes kept in the user document. Pure: the pipeline writes the planned values into the
+ * rankings (src/features/leaderboards/ranking-updates.ts) and hands the outcome back here.
+ *
+ * Decisions:
+ * - A metric leaderboard's value is the sum of the metric's event values counted in the run, a
+ *   points leaderboard's the sum of the points system's changes in the run (whatever caused them:
+ *   events, achievements, time triggers, a first identification), a streak leaderboard's the current
+ *   streak length. A change counts when the leaderboard is active and the user's local date and
+ *   time at its moment fall in a run and in the daily window (src/features/leaderboards/domain/leaderboard-runs.ts).
+ * - A new run starts every user at 0; the value of the previous run stays in that run's ranking.
+ * - Breakdown groups are read from the user's attributes at the moment of the change. A user whose
+ *   group changed within a run moves to the new group with their run value; a user lacking a
+ *   breakdown value takes no part.
+ * - User attribute filters (`userAttributes`) are read like breakdowns, at the moment of the change:
+ *   a user who does not match them all takes no part (their changes are not counted); one who stops
+ *   matching keeps the value already ranked.
+ * - A lost streak (length 0) leaves the streak leaderboard: it ranks current streaks.
+ * - History: one item per leaderboard, run and local day on which the user's own changes moved
+ *   their value, holding the rank and value before the day's first change and after its last.
+ *   Ranks moved only by other users are not recorded (reads show the live rank). At most
+ *   `HISTORY_LIMIT` items per leaderboard are kept, the newest.
+ */
+
+/** A leaderboard as the engine and the reads use it: its configuration and what it refers to. */
+export interface RankedLeaderboard {
+  config: LeaderboardConfig;
+  metric: { key: string; name: string } | null;
+  pointsSystem: { key: string; name: string } | null;
+  /** The keys of the breakdown attributes, in the configured order (configured by ID). */
+  breakdownKeys: string[];
+  /** The user attribute filters by key (configured by ID); a user must match all to take part. */
+  userFilters: AttributeFilter[];
+}
+
+export interface LeaderboardHistoryItem {
+  /** The run's first day. */
+  run: string;
+  /** The user's local date of the changes. */
+  date: string;
+  previousRank: number | null;
+  rank: number | null;
+  previousValue: DecimalString | null;
+  value: DecimalString | null;
+}
+
+/** A user's standing in one leaderboard, as kept in the user document. */
+export interface LeaderboardEntry {
+  /** The run the value belongs to (its first day). */
+  run: string;
+  /** The breakdown group (`groupKey`; "" without breakdowns). */
+  group: string;
+  /** The value within the run; null once the user left the ranking (a lost streak). */
+  value: DecimalString | null;
+  history: LeaderboardHistoryItem[];
+}
+
+export const HISTORY_LIMIT = 100;
+
+/** What one call changed that leaderboards rank by. */
+export interface LeaderboardContribution {
+  metric?: { metricId: string; value: number };
+  /** Points added (negative: deducted) per points system. */
+  points?: ReadonlyArray<{ systemId: string; added: number }>;
+  /** The streak length after the call; undefined when streaks are not configured. */
+  streakLength?: number;
+}
+
+/** A change to write into one leaderboard's ranking. */
+export interface PlannedEntry {
+  leaderboard: RankedLeaderboard;
+  run: LeaderboardRun;
+  group: string;
+  groupValues: Array<{ key: string; value: string }>;
+  /** The value to set; null: leave the ranking. */
+  value: DecimalString | null;
+  /** Where the user was ranked before, when it is another scope of the same run (a group change). */
+  leave: { run: string; group: string } | null;
+}
+
+/** What writing a planned entry did (from the rankings store). */
+export interface EntryOutcome {
+  changed: boolean;
+  previousRank: number | null;
+  rank: number | null;
+  previousValue: DecimalString | null;
+  value: DecimalString | null;
+  /** The value to beat to enter (the lowest ranked value when full), null while there is room. */
+  threshold: DecimalString | null;
+}
+
+/** A leaderboard the call changed, for the response and for `leaderboard.rank_changed`. */
+export interface LeaderboardResult {
+  leaderboard: RankedLeaderboard;
+  run: LeaderboardRun;
+  groupValues: Array<{ key: string; value: string }>;
+  outcome: EntryOutcome;
+}
+
+/** The contribution of a call from what it did: the event, the points changes and the streak. */
+export function contributionOf(
+  event: { metricId: string; value: number } | undefined,
+  points: ReadonlyArray<{ systemId: string; added: number }>,
+  streakLength: number | undefined,
+): LeaderboardContribution {
+  return { metric: event && { metricId: event.metricId, value: event.value }, points, streakLength };
+}
+
+/**
+ * The ranking writes a call needs: per active leaderboard the call contributes to, the user's run,
+ * group and new value. Nothing for a leaderboard whose value would not change.
+ */
+export function planLeaderboardEntries(
+  state: UserState,
+  leaderboards: readonly RankedLeaderboard[],
+  contribution: LeaderboardContribution,
+  at: Date,
+): PlannedEntry[] {
+  const plans: PlannedEntry[] = [];
+  for (const leaderboard of leaderboards) {
+    const { config } = leaderboard;
+    const change = changeFor(config, contribution);
+    if (change === null || statusOf(config, at) !== "active" || !takesPart(leaderboard.userFilters ?? [], state.attributes)) continue;
+    const run = runOf(config, at, state.tz);
+    if (run === null) continue;
+    const values = leaderboard.breakdownKeys.map((key) => state.attributes[key]);
+    const group = groupKey(values);
+    if (group === null) continue;
+    const entry = state.leaderboards[config.id];
+    const current = entry && entry.run === run.runStart ? entry : undefined;
+    const value = change.kind === "absolute" ? change.value : addDecimals(current?.value ?? "0", change.delta);
+    const leave = current && current.group !== group && current.value !== null ? { run: current.run, group: current.group } : null;
+    if (value === null && (current?.value ?? null) === null) continue; // a lost streak that was not ranked
+    if (leave === null && current !== undefined && current.value === value) continue;
+    const groupValues = leaderboard.breakdownKeys.map((key, i) => ({ key, value: values[i]! }));
+    plans.push({ leaderboard, run, group, groupValues, value, leave });
+  }
+  return plans;
+}
+
+type Change = { kind: "delta"; delta: DecimalString } | { kind: "absolute"; value: DecimalString | null };
+
+function changeFor(config: LeaderboardConfig, contribution: LeaderboardContribution): Change | null {
+  switch (config.rankBy) {
+    case "metric":
+      return contribution.metric && contribution.metric.metricId === config.metricId ? { kind: "delta", delta: decimalFromNumber(contribution.metric.value) } : null;
+    case "points": {
+      const changes = (contribution.points ?? []).filter((p) => p.systemId === config.pointsSystemId);
+      if (changes.length === 0) return null;
+      return { kind: "delta", delta: changes.reduce((sum, p) => addDecimals(sum, decimalFromNumber(p.added)), "0") };
+    }
+    case "streak":
+      if (contribution.streakLength === undefined) return null;
+      return { kind: "absolute", value: contribution.streakLength > 0 ? String(contribution.streakLength) : null };
+  }
+}
+
+/**
+ * The user state after the planned writes: each leaderboard's entry and its history. Returns the
+ * leaderboards whose ranking changed, in plan order.
+ */
+export function recordLeaderboardOutcomes(
+  state: UserState,
+  plans: readonly PlannedEntry[],
+  outcomes: readonly EntryOutcome[],
+  at: Date,
+): { state: UserState; results: LeaderboardResult[] } {
+  const entries = { ...state.leaderboards };
+  const results: LeaderboardResult[] = [];
+  const date = localDate(at, state.tz);
+  plans.forEach((plan, i) => {
+    const outcome = outcomes[i]!;
+    const id = plan.leaderboard.config.id;
+    const previous = entries[id];
+    entries[id] = {
+      run: plan.run.runStart,
+      group: plan.group,
+      value: plan.value,
+      history: outcome.changed ? addHistory(previous?.history ?? [], plan.run.runStart, date, outcome) : (previous?.history ?? []),
+    };
+    if (outcome.changed) results.push({ leaderboard: plan.leaderboard, run: plan.run, groupValues: plan.groupValues, outcome });
+  });
+  return { state: { ...state, leaderboards: entries }, results };
+}
+
+function addHistory(history: readonly LeaderboardHistoryItem[], run: string, date: string, outcome: EntryOutcome): LeaderboardHistoryItem[] {
+  const last = history[history.length - 1];
+  if (last && last.run === run && last.date === date) {
+    return [...history.slice(0, -1), { ...last, rank: outcome.rank, value: outcome.value }];
+  }
+  const item: LeaderboardHistoryItem = { run, date, previousRank: outcome.previousRank, rank: outcome.rank, previousValue: outcome.previousValue, value: outcome.value };
+  return [...history, item].slice(-HISTORY_LIMIT);
+}
+
+/** The history items of one run, oldest first, at most `limit` (the newest). */
+export function historyOfRun(entry: LeaderboardEntry | undefined, run: string, limit: number): LeaderboardHistoryItem[] {
+  if (!entry || limit <= 0) return [];
+  return entry.history.filter((h) => h.run === run).slice(-limit);
+}

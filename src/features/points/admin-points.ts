@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import type { Document } from "mongodb";
+import type { BulkResult } from "../../engine/domain/bulk.js";
+import { notFound } from "../../engine/domain/errors.js";
+import * as points from "./domain/points-config.js";
+import { createResources, getResource, type ResourceScope, type ResourceSpec } from "../account/admin-resources.js";
+import type { ServiceContext } from "../../engine/context.js";
+import { describeReferrers } from "../../engine/references.js";
+import { findUser } from "../../engine/store/user-documents.js";
+
+/** The scope of a points system's triggers, levels or boosts; the system must exist in the tenant (else 404). */
+export async function systemScope(ctx: ServiceContext, tenantId: string, systemId: string): Promise<ResourceScope> {
+  const system = await ctx.database.collections.pointsSystems.findOne({ _id: systemId as never, tenantId }, { projection: { _id: 1 } });
+  if (!system) throw notFound(`Points system "${systemId}" not found`);
+  return nestedScope(tenantId, systemId);
+}
+
+function nestedScope(tenantId: string, systemId: string): ResourceScope {
+  return { tenantId, parent: { field: "systemId", id: systemId } };
+}
+
+export const pointsSystemSpec: ResourceSpec<points.PointsSystemConfig, points.PointsSystemDraft, points.PointsSystemChanges> = {
+  noun: "Points system",
+  collection: (ctx) => ctx.database.collections.pointsSystems,
+  checkDraft: async (_ctx, _scope, draft) => points.checkSystemDraft(draft),
+  build: points.buildSystem,
+  checkChanges: async (_ctx, _scope, _current, changes) => points.checkSystemChanges(changes),
+  applyChanges: points.applySystemChanges,
+  duplicateMessage: (system) => `Key "${system.key}" is already in use by another points system`,
+};
+
+export const pointsLevelSpec: ResourceSpec<points.PointsLevelConfig, points.PointsLevelDraft, points.PointsLevelChanges> = {
+  noun: "Level",
+  collection: (ctx) => ctx.database.collections.pointsLevels,
+  async checkDraft(ctx, scope, draft) {
+    return points.checkLevelDraft(draft) ?? (await findLevelConflict(ctx, scope, draft, null));
+  },
+  build: points.buildLevel,
+  async checkChanges(ctx, scope, current, changes) {
+    return points.checkLevelChanges(changes) ?? (await findLevelConflict(ctx, scope, { key: current.key, points: changes.points ?? current.points }, current.id));
+  },
+  applyChanges: points.applyLevelChanges,
+  // Reached only when a concurrent write took the key or threshold after the check above.
+  duplicateMessage: (level) => `Key "${level.key}" or threshold ${level.points} is already used by another level of this points system`,
+  sort: { points: 1, _id: 1 },
+};
+
+export const pointsTriggerSpec: ResourceSpec<points.PointsTriggerConfig, points.PointsTriggerDraft, points.PointsTriggerChanges> = {
+  noun: "Points trigger",
+  collection: (ctx) => ctx.database.collections.pointsTriggers,
+  async checkDraft(ctx, scope, draft) {
+    return points.checkTriggerDraft(draft) ?? (await findMissingReference(ctx, scope.tenantId, draft));
+  },
+  build: points.buildTrigger,
+  async checkChanges(ctx, scope, current, changes) {
+    return points.checkTriggerChanges(current, changes) ?? (await findMissingReference(ctx, scope.tenantId, points.applyTriggerChanges(current, changes, current.updated)));
+  },
+  applyChanges: points.applyTriggerChanges,
+  // Triggers and boosts have no unique index besides their random ID.
+  duplicateMessage: () => "Points trigger already exists",
+};
+
+export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.PointsBoostDraft, points.PointsBoostChanges> = {
+  noun: "Points boost",
+  collection: (ctx) => ctx.database.collections.pointsBoosts,
+  async checkDraft(ctx, scope, draft) {
+    const problem = points.checkBoostDraft(draft) ?? (await findMissingReference(ctx, scope.tenantId, { userAttributes: draft.userAttributes }));
+    if (problem || !draft.userId) return problem;
+    const user = await findUser(ctx.database.collections.users, scope.tenantId, draft.userId);
+    return user ? null : `User "${draft.userId}" does not exist`;
+  },
+  build: points.buildBoost,
+  async checkChanges(ctx, scope, current, changes) {
+    return points.checkBoostChanges(current, changes) ?? (await findMissingReference(ctx, scope.tenantId, { userAttributes: changes.userAttributes ?? [] }));
+  },
+  applyChanges: points.applyBoostChanges,
+  duplicateMessage: () => "Points boost already exists",
+};
+
+/** A level's key or threshold already used by another level of the same system, or null. */
+async function findLevelConflict(ctx: ServiceContext, scope: ResourceScope, level: { key: string; points: number }, exceptId: string | null): Promise<string | null> {
+  const filter: Document = { tenantId: scope.tenantId, systemId: scope.parent!.id, $or: [{ key: level.key }, { points: level.points }] };
+  if (exceptId !== null) filter._id = { $ne: exceptId };
+  const other = await ctx.database.collections.pointsLevels.findOne(filter);
+  if (!other) return null;
+  return other.key === level.key ? points.levelKeyTaken(level.key) : points.levelThresholdTaken(level.points);
+}
+
+/**
+ * What a trigger or boost names that is not configuration of the same tenant: the metric, the
+ * achievement, and the attributes of its filters (user attributes for `userAttributes`, event
+ * attributes for `eventAttributes`). Another tenant's IDs are as unknown as made-up ones.
+ */
+async function findMissingReference(
+  ctx: ServiceContext,
+  tenantId: string,
+  refs: { metricId?: string; achievementId?: string; userAttributes?: points.AttributeFilterConfig[]; eventAttributes?: points.AttributeFilterConfig[] },
+): Promise<string | null> {
+  const { metrics, achievements, attributes } = ctx.database.collections;
+  if (refs.metricId !== undefined && !(await metrics.findOne({ _id: refs.metricId, tenantId }))) {
+    return `metricId "${refs.metricId}" is not a metric of this tenant`;
+  }
+  if (refs.achievementId !== undefined && !(await achievements.findOne({ _id: refs.achievementId as never, tenantId }))) {
+    return `achievementId "${refs.achievementId}" is not an achievement of this tenant`;
+  }
+  for (const [field, type] of [
+    ["userAttributes", "user"],
+    ["eventAttributes", "event"],
+  ] as const) {
+    const filters = refs[field] ?? [];
+    if (filters.length === 0) continue;
+    const docs = await attributes.find({ tenantId, _id: { $in: filters.map((f) => f.attributeId) as never[] } }).toArray();
+    for (const [index, filter] of filters.entries()) {
+      const attribute = docs.find((doc) => doc._id === (filter.attributeId as unknown));
+      if (!attribute) return `${field}[${index}].attributeId "${filter.attributeId}" is not an attribute of this tenant`;
+      if (attribute.type !== type) {
+        return `${field}[${index}].attributeId "${filter.attributeId}" is the ${attribute.type} attribute "${attribute.key}"; ${field} take ${type} attributes`;
+      }
+    }
+  }
+  return null;
+}
+
+/** A points system to create with the levels, boosts and triggers to create in it. */
+export interface PointsSystemCreation extends points.PointsSystemDraft {
+  levels: points.PointsLevelDraft[];
+  boosts: points.PointsBoostDraft[];
+  triggers: points.PointsTriggerDraft[];
+}
+
+export interface CreatedPointsSystem {
+  system: points.PointsSystemConfig;
+  levels: points.PointsLevelConfig[];
+  boosts: points.PointsBoostConfig[];
+  triggers: points.PointsTriggerConfig[];
+}
+
+/** The nested lists of a system creation, in creation order, with their specs. */
+const NESTED = [
+  ["levels", pointsLevelSpec],
+  ["boosts", pointsBoostSpec],
+  ["triggers", pointsTriggerSpec],
+] as const;
+
+/**
+ * Creates points systems with their nested items. Each system is created with all its nested
+ * items or not at all: every item is checked before anything is written, and should a write still
+ * fail (a concurrent change), what was written for that system is removed again. A nested item's
+ * issue carries the system's index and names the item (`levels[1]: ...`).
+ */
+export async function createPointsSystems(ctx: ServiceContext, tenantId: string, items: PointsSystemCreation[]): Promise<BulkResult<CreatedPointsSystem>> {
+  const result: BulkResult<CreatedPointsSystem> = { done: [], issues: [] };
+  for (const [index, { levels, boosts, triggers, ...draft }] of items.entries()) {
+    const lists = { levels, boosts, triggers };
+    const problem = (await pointsSystemSpec.checkDraft(ctx, { tenantId }, draft)) ?? (await checkNested(ctx, tenantId, lists));
+    if (problem) {
+      result.issues.push({ index, severity: "error", message: problem });
+      continue;
+    }
+    const made = await createResources(pointsSystemSpec, ctx, { tenantId }, [draft]);
+    const system = made.done[0];
+    if (!system) {
+      result.issues.push(...made.issues.map((issue) => ({ ...issue, index })));
+      continue;
+    }
+    const scope = nestedScope(tenantId, system.id);
+    const created = { system, levels: [], boosts: [], triggers: [] } as CreatedPointsSystem;
+    let failure: string | null = null;
+    for (const [field, spec] of NESTED) {
+      const outcome = await createResources(spec as ResourceSpec<{ id: string }, unknown, unknown>, ctx, scope, lists[field]);
+      Object.assign(created, { [field]: outcome.done });
+      const issue = outcome.issues[0];
+      if (issue) {
+        failure = `${field}[${issue.index}]: ${issue.message}`;
+        break;
+      }
+    }
+    if (failure) {
+      await removeSystem(ctx, tenantId, system.id);
+      result.issues.push({ index, severity: "error", message: failure });
+      continue;
+    }
+    result.done.push(created);
+  }
+  return result;
+}
+
+/** What is wrong with the nested items of a new system (each checked as if created in it), or null. */
+async function checkNested(ctx: ServiceContext, tenantId: string, lists: Pick<PointsSystemCreation, "levels" | "boosts" | "triggers">): Promise<string | null> {
+  const scope = nestedScope(tenantId, randomUUID()); // the system does not exist yet: nothing conflicts within it
+  for (const [field, spec] of NESTED) {
+    for (const [index, draft] of (lists[field] as unknown[]).entries()) {
+      const problem = await (spec as ResourceSpec<{ id: string }, unknown, unknown>).checkDraft(ctx, scope, draft);
+      if (problem) return `${field}[${index}]: ${problem}`;
+    }
+  }
+  return points.findDuplicateLevel(lists.levels);
+}
+
+async function removeSystem(ctx: ServiceContext, tenantId: string, systemId: string): Promise<void> {
+  const { pointsSystems, pointsLevels, pointsBoosts, pointsTriggers } = ctx.database.collections;
+  await Promise.all([pointsLevels, pointsBoosts, pointsTriggers].map((c) => c.deleteMany({ tenantId, systemId })));
+  await pointsSystems.deleteOne({ _id: systemId as never, tenantId });
+  ctx.config.invalidate();
+}
+
+/**
+ * Deletes points systems the way the reference does: the system is archived (status `archived`),
+ * not removed, so users' totals and award history keep naming an existing system and the key is
+ * not reused by a different system. Refused while other configuration (a leaderboard ranking by
+ * the system) still refers to it, since archiving would silently freeze that configuration.
+ */
+export async function archivePointsSystems(ctx: ServiceContext, tenantId: string, ids: string[]): Promise<BulkResult<{ id: string }>> {
+  const result: BulkResult<{ id: string }> = { done: [], issues: [] };
+  for (const id of ids) {
+    const system = await getResource(pointsSystemSpec, ctx, { tenantId }, id);
+    const problem = !system
+      ? "Points system not found by ID"
+      : system.status === "archived"
+        ? "Points system is already archived"
+        : await describeReferrers(ctx, tenantId, "points_system", id, system.key);
+    if (problem) {
+      result.issues.push({ id, severity: "error", message: problem });
+      continue;
+    }
+    await ctx.database.collections.pointsSystems.updateOne({ _id: id as never, tenantId }, { $set: { status: "archived", updated: ctx.now() } });
+    result.done.push({ id });
+  }
+  ctx.config.invalidate();
+  return result;
+}

@@ -1,0 +1,574 @@
+/**
+ * Points awards: the rules that turn events, achievement completions, streak extensions, user
+ * creation and the passing of time into points in each points system. Pure: no I/O, no clock (the
+ * moment is an argument), IDs come from an injected `newId`. State is plain data (numbers,
+ * strings, Dates, records keyed by UUIDs and YYYY-MM-DD days), so it stores as BSON as it is.
+ *
+ * Rules decided here (the reference leaves them open):
+ * - Totals stay within 0 and `maxPoints` (or 2^53 - 1, the largest exact JS integer): a grant is cut
+ *   to fit under the cap, a deduction to stop at 0; every award records the actual change, and an
+ *   award cut to 0 is not recorded at all.
+ * - `blockIfOutOfPoints`: when a deduction of such a trigger would take the total below 0, the whole
+ *   call is refused (`kind: "blocked"`) and nothing changes. In the scheduler, where there is
+ *   nothing to refuse, the interval passes without deduction.
+ * - Boosts multiply points earned, never deductions (an energy cost is not doubled by a double-XP
+ *   weekend). See `combineBoosts` for stacking and rounding.
+ * - Within one call a system applies its triggers in causal order: user creation, metric,
+ *   achievement, streak; triggers of a type in the order given (the store's creation order). Caps,
+ *   floors and blocking are judged award by award in that order.
+ * - Inactive triggers and archived systems neither award nor keep progress.
+ * - User attribute filters are judged at the moment of the award; while a user does not match, the
+ *   trigger ignores them (a metric trigger counts none of their events; time intervals pass unpaid).
+ * - Metric triggers, anti-farming: see `advanceMetricTrigger`.
+ * - Time triggers: see `applyTimeTriggers`.
+ */
+import Big from "big.js";
+import { decimalFromNumber, ZERO, type DecimalString } from "../../../engine/domain/decimal.js";
+import { localDate, recordDailyChange, type DailyChanges } from "../../../engine/domain/history.js";
+import { applicableBoosts, boostedPoints, filtersByKey, levelForTotal, matchesFilters, type AttributeKeys } from "./points-boosts.js";
+import type {
+  BoostRounding,
+  PointsBoostConfig,
+  PointsLevelConfig,
+  PointsSystemConfig,
+  PointsTriggerConfig,
+  TriggerStatus,
+  TriggerType,
+} from "./points-config.js";
+import type { UserState } from "../../../engine/domain/user.js";
+
+export { applicableBoosts, boostedPoints, combineBoosts, levelForTotal, matchesFilters, type AttributeKeys } from "./points-boosts.js";
+
+/** Recent awards kept per user and system: the most the points read call returns. */
+export const MAX_RECENT_AWARDS = 100;
+/** The largest total a user can hold when the system sets no `maxPoints` (exact in a JS number). */
+export const MAX_TOTAL = Number.MAX_SAFE_INTEGER;
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+/** The trigger as it was when it fired, with the reference's field names for awards. */
+export interface PointsAwardTrigger {
+  id: string;
+  type: TriggerType;
+  /** The trigger's points per firing (per threshold, per streak milestone, per interval). */
+  points: number;
+  metricId?: string;
+  metricName?: string;
+  metricThreshold?: number;
+  achievementId?: string;
+  achievementName?: string;
+  streakLengthThreshold?: number;
+  /** The Application API's unit names (the Admin API says `hours`/`days`). */
+  timeUnit?: "hour" | "day";
+  timeInterval?: number;
+  /**
+   * The trigger's status, user attribute filters (by key, as the Application API shows them) and
+   * timestamps when it fired. Optional only for awards recorded before they were kept.
+   */
+  status?: TriggerStatus;
+  userAttributes?: { key: string; value: string }[];
+  created?: Date;
+  updated?: Date;
+}
+
+/** A boost as it was when it multiplied an award; its status is derived when shown (`boostStatus`). */
+export interface PointsAwardBoost {
+  id: string;
+  name: string;
+  start: string;
+  end: string | null;
+  multiplier: number;
+  rounding: BoostRounding;
+}
+
+export interface PointsAward {
+  id: string;
+  /** The actual change: positive for a grant, negative for a deduction, never 0. */
+  awarded: number;
+  date: Date;
+  /** The system total after this award. */
+  total: number;
+  trigger: PointsAwardTrigger;
+  /** Boosts that multiplied this award (always empty for deductions). */
+  boosts: PointsAwardBoost[];
+}
+
+/** A metric trigger's own running total of the events it counted, and the highest it has been. */
+export interface MetricTriggerProgress {
+  /** The metric counted; progress restarts if the trigger is changed to another metric. */
+  metricId: string;
+  total: DecimalString;
+  highWater: DecimalString;
+}
+
+/** One user's state in one points system. */
+export interface PointsState {
+  total: number;
+  /** The level held after the latest change, or null. */
+  levelId: string | null;
+  /** The latest awards, oldest first, at most MAX_RECENT_AWARDS. */
+  awards: PointsAward[];
+  /** By trigger ID. */
+  metricProgress: Record<string, MetricTriggerProgress>;
+  /** By trigger ID: intervals due at or before this instant are settled (paid or passed). */
+  timeSettledAt: Record<string, Date>;
+  /** By trigger ID: when the user-creation trigger fired for this user. */
+  userCreationAwardedAt: Record<string, Date>;
+  /** Net change per local day (the user's zone), for summaries with `summarizeChanges`. */
+  daily: DailyChanges;
+}
+
+/** A points system with everything that decides its awards, as the Admin API stores them. */
+export interface PointsSystemSnapshot {
+  system: PointsSystemConfig;
+  triggers: readonly PointsTriggerConfig[];
+  levels: readonly PointsLevelConfig[];
+  boosts: readonly PointsBoostConfig[];
+}
+
+export interface PointsConfig {
+  systems: readonly PointsSystemSnapshot[];
+  /**
+   * Custom attribute keys by attribute ID, to resolve the ID-based filters of triggers and boosts
+   * against users' and events' key-based attributes. A filter whose ID is missing never matches.
+   */
+  attributeKeys: AttributeKeys;
+  /** Names copied into award records, by metric ID and achievement ID (omitted when unknown). */
+  metricNames?: Readonly<Record<string, string>>;
+  achievementNames?: Readonly<Record<string, string>>;
+}
+
+/** The user fields points rules read (a `UserState` fits). */
+export type PointsUser = Pick<UserState, "userId" | "attributes" | "created" | "tz">;
+
+/** What happened in the call that may fire triggers. */
+export interface PointsTriggerContext {
+  /** The metric event just applied, with the metric's total after it. */
+  event?: { metricId: string; value: number; attributes: Readonly<Record<string, string>>; totalAfter: DecimalString };
+  /** Achievements completed in this call. */
+  completedAchievementIds?: readonly string[];
+  /** The streak length before and after this call, when the streak changed. */
+  streakLength?: { before: number; after: number };
+  /** True when this call created (first identified) the user. */
+  userCreated?: boolean;
+}
+
+/** One system's part of a call's outcome: present only when at least one award was recorded. */
+export interface PointsChange {
+  systemId: string;
+  systemKey: string;
+  total: number;
+  /** Sum of this call's awards (negative when deducted). */
+  added: number;
+  awards: PointsAward[];
+  /** Present only when the level changed. */
+  levelChanged?: { previous: PointsLevelConfig | null; next: PointsLevelConfig | null };
+}
+
+/** Domain events for webhooks; the webhook layer adds the user and system fields and throttles. */
+export type PointsEvent =
+  | { type: "points.changed"; userId: string; systemId: string; systemKey: string; total: number; added: number; awards: PointsAward[] }
+  | {
+      type: "points.level_changed";
+      userId: string;
+      systemId: string;
+      systemKey: string;
+      total: number;
+      previousLevel: PointsLevelConfig | null;
+      newLevel: PointsLevelConfig | null;
+    };
+
+export interface PointsApplied {
+  kind: "applied";
+  /** Every system's state; systems the call did not touch are carried over as they were. */
+  states: Record<string, PointsState>;
+  changes: PointsChange[];
+  events: PointsEvent[];
+}
+
+export interface PointsBlocked {
+  kind: "blocked";
+  systemId: string;
+  systemKey: string;
+  triggerId: string;
+  message: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+export function emptyPointsState(): PointsState {
+  return { total: 0, levelId: null, awards: [], metricProgress: {}, timeSettledAt: {}, userCreationAwardedAt: {}, daily: {} };
+}
+
+/** The `limit` most recent awards, newest first (for the points read call, 1 to 100). */
+export function recentAwards(state: PointsState, limit: number = MAX_RECENT_AWARDS): PointsAward[] {
+  return state.awards.slice(-Math.max(0, limit)).reverse();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Metric triggers
+
+/** floor(a / divisor), exactly, also for negative totals (big.js `mod` is exact and truncates). */
+function floorDiv(a: Big, divisor: number): Big {
+  let rest = a.mod(divisor);
+  if (rest.lt(0)) rest = rest.plus(divisor);
+  return a.minus(rest).div(divisor);
+}
+
+/**
+ * Counts one event into a metric trigger's progress and says how many thresholds it newly crossed.
+ *
+ * The trigger keeps its own running total of the events it counts (only events matching all its
+ * event attribute filters) and the high-water mark of that total. Points are due only for multiples
+ * of `metricThreshold` above the high-water mark, so:
+ * - a decrease awards nothing and lowers nothing: going down and up again earns nothing new (for a
+ *   deducting trigger, going back up to the mark costs nothing either);
+ * - one event crossing k multiples fires once with k × points;
+ * - decimals are exact (0.5 + 0.5 crosses a threshold of 1).
+ * A trigger without event filters starts, the first time it counts an event for a user, from the
+ * metric total before that event, so its multiples line up with the user's metric total (1000
+ * words, 2000 words...) without paying for anything done before the trigger applied; a filtered
+ * trigger starts from 0, since past events' attributes are not kept.
+ */
+export function advanceMetricTrigger(
+  progress: MetricTriggerProgress | undefined,
+  trigger: Pick<PointsTriggerConfig, "metricId" | "metricThreshold" | "eventAttributes">,
+  event: NonNullable<PointsTriggerContext["event"]>,
+): { progress: MetricTriggerProgress; crossed: Big } {
+  const value = new Big(decimalFromNumber(event.value));
+  let start = progress;
+  if (start === undefined || start.metricId !== event.metricId) {
+    const base = trigger.eventAttributes.length === 0 ? new Big(event.totalAfter).minus(value).toFixed() : ZERO;
+    start = { metricId: event.metricId, total: base, highWater: base };
+  }
+  const total = new Big(start.total).plus(value);
+  const highWater = new Big(start.highWater);
+  const threshold = trigger.metricThreshold ?? 1;
+  if (total.lte(highWater)) return { progress: { ...start, total: total.toFixed() }, crossed: new Big(0) };
+  const crossed = floorDiv(total, threshold).minus(floorDiv(highWater, threshold));
+  return { progress: { metricId: event.metricId, total: total.toFixed(), highWater: total.toFixed() }, crossed };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time triggers
+
+const HOUR_MS = 3_600_000;
+
+/** A time trigger's interval in milliseconds: hours are 3600 s, days are 24 hours (UTC, no DST). */
+export function timeIntervalMs(trigger: Pick<PointsTriggerConfig, "timeUnit" | "timeInterval">): number {
+  return (trigger.timeInterval ?? 1) * (trigger.timeUnit === "days" ? 24 * HOUR_MS : HOUR_MS);
+}
+
+/**
+ * How many of a time trigger's intervals are settled at an instant: intervals run back to back from
+ * the user's creation, the k-th due at created + k × interval.
+ */
+function intervalsDueBy(user: PointsUser, intervalMs: number, at: Date): number {
+  const elapsed = at.getTime() - user.created.getTime();
+  return elapsed < 0 ? 0 : Math.floor(elapsed / intervalMs);
+}
+
+/**
+ * The instant up to which a time trigger's intervals count as settled for the user: the stored
+ * instant, but never before the user's creation or the trigger's last update. The latter is how an
+ * activation (an update) avoids paying out the past: intervals due before the trigger became active
+ * are not owed.
+ */
+function settledAt(state: PointsState, trigger: PointsTriggerConfig, user: PointsUser): Date {
+  const stored = state.timeSettledAt[trigger.id]?.getTime() ?? -Infinity;
+  return new Date(Math.max(stored, user.created.getTime(), trigger.updated.getTime()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settling awards in one system
+
+interface PendingAward {
+  trigger: PointsTriggerConfig;
+  /** The trigger's points times the number of firings: a whole number, negative for deductions. */
+  base: Big;
+}
+
+type SettleResult =
+  | { kind: "applied"; state: PointsState; change: PointsChange | null; events: PointsEvent[] }
+  | { kind: "blocked"; trigger: PointsTriggerConfig; needed: string; total: number };
+
+function awardTrigger(trigger: PointsTriggerConfig, config: PointsConfig): PointsAwardTrigger {
+  const record: PointsAwardTrigger = {
+    id: trigger.id,
+    type: trigger.type,
+    points: trigger.points,
+    status: trigger.status,
+    userAttributes: filtersByKey(trigger.userAttributes, config.attributeKeys),
+    created: trigger.created,
+    updated: trigger.updated,
+  };
+  // Only defined fields: the driver would store `undefined` as null.
+  if (trigger.type === "metric" && trigger.metricId !== undefined) {
+    record.metricId = trigger.metricId;
+    const name = config.metricNames?.[trigger.metricId];
+    if (name !== undefined) record.metricName = name;
+    if (trigger.metricThreshold !== undefined) record.metricThreshold = trigger.metricThreshold;
+  }
+  if (trigger.type === "achievement" && trigger.achievementId !== undefined) {
+    record.achievementId = trigger.achievementId;
+    const name = config.achievementNames?.[trigger.achievementId];
+    if (name !== undefined) record.achievementName = name;
+  }
+  if (trigger.type === "streak" && trigger.streakLength !== undefined) record.streakLengthThreshold = trigger.streakLength;
+  if (trigger.type === "time") {
+    if (trigger.timeUnit !== undefined) record.timeUnit = trigger.timeUnit === "days" ? "day" : "hour";
+    if (trigger.timeInterval !== undefined) record.timeInterval = trigger.timeInterval;
+  }
+  return record;
+}
+
+function awardBoost(b: PointsBoostConfig): PointsAwardBoost {
+  return { id: b.id, name: b.name, start: b.start, end: b.end, multiplier: b.multiplier, rounding: b.rounding };
+}
+
+/**
+ * Applies pending awards to one system's state in order: boosts on grants, the cap, the floor at 0
+ * and blocking; then the level, the recent awards, the daily history and the domain events.
+ */
+function settle(
+  state: PointsState,
+  snapshot: PointsSystemSnapshot,
+  pending: readonly PendingAward[],
+  user: PointsUser,
+  at: Date,
+  config: PointsConfig,
+  newId: () => string,
+  shortfall: "block" | "skip",
+): SettleResult {
+  const cap = new Big(Math.min(snapshot.system.maxPoints ?? MAX_TOTAL, MAX_TOTAL));
+  let total = new Big(state.total);
+  const awards: PointsAward[] = [];
+  for (const { trigger, base } of pending) {
+    let amount: Big;
+    let boosts: PointsBoostConfig[] = [];
+    if (base.gt(0)) {
+      boosts = applicableBoosts(snapshot.boosts, user, at, config.attributeKeys);
+      amount = boostedPoints(base, boosts);
+      const room = cap.minus(total);
+      if (amount.gt(room)) amount = room.gt(0) ? room : new Big(0);
+    } else {
+      if (trigger.blockIfOutOfPoints && total.plus(base).lt(0)) {
+        if (shortfall === "block") return { kind: "blocked", trigger, needed: base.abs().toFixed(), total: total.toNumber() };
+        continue;
+      }
+      amount = total.plus(base).lt(0) ? total.times(-1) : base;
+    }
+    if (amount.eq(0)) continue;
+    total = total.plus(amount);
+    awards.push({
+      id: newId(),
+      awarded: amount.toNumber(),
+      date: at,
+      total: total.toNumber(),
+      trigger: awardTrigger(trigger, config),
+      boosts: boosts.map(awardBoost),
+    });
+  }
+  if (awards.length === 0) return { kind: "applied", state, change: null, events: [] };
+
+  const added = awards.reduce((sum, a) => sum + a.awarded, 0);
+  const newTotal = total.toNumber();
+  const level = levelForTotal(newTotal, snapshot.levels);
+  const levelId = level?.id ?? null;
+  const { id: systemId, key: systemKey } = snapshot.system;
+  const change: PointsChange = { systemId, systemKey, total: newTotal, added, awards };
+  const events: PointsEvent[] = [{ type: "points.changed", userId: user.userId, systemId, systemKey, total: newTotal, added, awards }];
+  if (levelId !== state.levelId) {
+    // A previous level since deleted from the configuration reads as null.
+    const previous = snapshot.levels.find((l) => l.id === state.levelId) ?? null;
+    change.levelChanged = { previous, next: level };
+    events.push({ type: "points.level_changed", userId: user.userId, systemId, systemKey, total: newTotal, previousLevel: previous, newLevel: level });
+  }
+  const next: PointsState = {
+    ...state,
+    total: newTotal,
+    levelId,
+    awards: [...state.awards, ...awards].slice(-MAX_RECENT_AWARDS),
+    daily: recordDailyChange(state.daily, localDate(at, user.tz), String(added)),
+  };
+  return { kind: "applied", state: next, change, events };
+}
+
+/** Active triggers of one type that apply to the user now (user attribute filters). */
+function firing(snapshot: PointsSystemSnapshot, type: TriggerType, user: PointsUser, config: PointsConfig): PointsTriggerConfig[] {
+  return snapshot.triggers.filter(
+    (t) => t.type === type && t.status === "active" && matchesFilters(t.userAttributes, user.attributes, config.attributeKeys),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+
+/**
+ * Applies the points triggers that a call fires — a metric event, achievement completions, a
+ * streak change, the user's creation — in every active points system, all or nothing:
+ * - `user_creation`: once per trigger and user, when the call created the user;
+ * - `metric`: for each new multiple of the threshold (`advanceMetricTrigger`); events must match all
+ *   event attribute filters to count;
+ * - `achievement`: when the call completed the trigger's achievement (achievements complete at most
+ *   once per user, so this fires at most once);
+ * - `streak`: at each multiple L, 2L, 3L... of the trigger's length that the streak reached in
+ *   this call (a new streak reaching L again fires again).
+ * Returns `blocked` when a `blockIfOutOfPoints` deduction would take a total below 0: the caller
+ * refuses the whole call and keeps the old state. Otherwise the next states (including progress
+ * that awarded nothing yet), the changes per system that recorded awards, and the domain events.
+ */
+export function applyPointsForEvent(
+  states: Readonly<Record<string, PointsState>>,
+  config: PointsConfig,
+  user: PointsUser,
+  context: PointsTriggerContext,
+  at: Date,
+  newId: () => string,
+): PointsApplied | PointsBlocked {
+  return settleActiveSystems(states, config, user, at, newId, "block", (snapshot, stored) => {
+    let state = stored;
+    let touched = false;
+    const pending: PendingAward[] = [];
+    if (context.userCreated) {
+      for (const trigger of firing(snapshot, "user_creation", user, config)) {
+        if (state.userCreationAwardedAt[trigger.id] !== undefined) continue;
+        state = { ...state, userCreationAwardedAt: { ...state.userCreationAwardedAt, [trigger.id]: at } };
+        touched = true;
+        pending.push({ trigger, base: new Big(trigger.points) });
+      }
+    }
+    const event = context.event;
+    if (event) {
+      for (const trigger of firing(snapshot, "metric", user, config)) {
+        if (trigger.metricId !== event.metricId || !matchesFilters(trigger.eventAttributes, event.attributes, config.attributeKeys)) continue;
+        const { progress, crossed } = advanceMetricTrigger(state.metricProgress[trigger.id], trigger, event);
+        state = { ...state, metricProgress: { ...state.metricProgress, [trigger.id]: progress } };
+        touched = true;
+        if (crossed.gt(0)) pending.push({ trigger, base: crossed.times(trigger.points) });
+      }
+    }
+    const completed = new Set(context.completedAchievementIds ?? []);
+    for (const trigger of firing(snapshot, "achievement", user, config)) {
+      if (trigger.achievementId !== undefined && completed.has(trigger.achievementId)) pending.push({ trigger, base: new Big(trigger.points) });
+    }
+    const streak = context.streakLength;
+    if (streak && streak.after > streak.before) {
+      for (const trigger of firing(snapshot, "streak", user, config)) {
+        const length = trigger.streakLength ?? 1;
+        const milestones = Math.floor(streak.after / length) - Math.floor(Math.max(0, streak.before) / length);
+        if (milestones > 0) pending.push({ trigger, base: new Big(trigger.points).times(milestones) });
+      }
+    }
+    return { state, touched, pending };
+  });
+}
+
+/**
+ * The loop both kinds of award share: for each active system, `gather` updates the user's state of
+ * the system (`touched` when it changed) and lists the awards due; they are then settled (boosts,
+ * caps, levels). A blocked deduction (mode "block") stops everything.
+ */
+function settleActiveSystems(
+  states: Readonly<Record<string, PointsState>>,
+  config: PointsConfig,
+  user: PointsUser,
+  at: Date,
+  newId: () => string,
+  mode: "block" | "skip",
+  gather: (snapshot: PointsSystemSnapshot, state: PointsState) => { state: PointsState; touched: boolean; pending: PendingAward[] },
+): PointsApplied | PointsBlocked {
+  const next: Record<string, PointsState> = { ...states };
+  const changes: PointsChange[] = [];
+  const events: PointsEvent[] = [];
+  for (const snapshot of config.systems) {
+    if (snapshot.system.status !== "active") continue;
+    const systemId = snapshot.system.id;
+    const { state, touched, pending } = gather(snapshot, states[systemId] ?? emptyPointsState());
+    const result = settle(state, snapshot, pending, user, at, config, newId, mode);
+    if (result.kind === "blocked") return blocked(snapshot, result);
+    if (result.change) {
+      changes.push(result.change);
+      events.push(...result.events);
+    }
+    if (touched || result.change) next[systemId] = result.state;
+  }
+  return { kind: "applied", states: next, changes, events };
+}
+
+function blocked(snapshot: PointsSystemSnapshot, result: Extract<SettleResult, { kind: "blocked" }>): PointsBlocked {
+  const { id: systemId, key: systemKey } = snapshot.system;
+  return {
+    kind: "blocked",
+    systemId,
+    systemKey,
+    triggerId: result.trigger.id,
+    message: `Not enough points in points system "${systemKey}": this would deduct ${result.needed} points and the user has ${result.total}`,
+  };
+}
+
+/**
+ * Time triggers, for the scheduler: pays every interval of every active time trigger that has come
+ * due since it was last settled. Intervals run from the user's creation (every N hours, or N × 24
+ * hours for days); k intervals due at once are one award of k × points, dated `now`, boosted by the
+ * boosts active `now`. Intervals that came due while the trigger did not apply to the user (user
+ * attribute filters), or whose `blockIfOutOfPoints` deduction the total could not cover, pass
+ * unpaid; intervals due before the trigger's last update (its activation) are never owed. Never
+ * blocks.
+ */
+export function applyTimeTriggers(
+  states: Readonly<Record<string, PointsState>>,
+  config: PointsConfig,
+  user: PointsUser,
+  now: Date,
+  newId: () => string,
+): PointsApplied {
+  const result = settleActiveSystems(states, config, user, now, newId, "skip", (snapshot, stored) => {
+    let state = stored;
+    let touched = false;
+    const pending: PendingAward[] = [];
+    for (const trigger of snapshot.triggers) {
+      if (trigger.type !== "time" || trigger.status !== "active") continue;
+      const interval = timeIntervalMs(trigger);
+      const settledCount = intervalsDueBy(user, interval, settledAt(state, trigger, user));
+      const dueCount = intervalsDueBy(user, interval, now);
+      if (dueCount <= settledCount) continue;
+      const lastDue = new Date(user.created.getTime() + dueCount * interval);
+      state = { ...state, timeSettledAt: { ...state.timeSettledAt, [trigger.id]: lastDue } };
+      touched = true;
+      if (matchesFilters(trigger.userAttributes, user.attributes, config.attributeKeys)) {
+        pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
+      }
+    }
+    return { state, touched, pending };
+  });
+  if (result.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
+  return result;
+}
+
+/**
+ * When the scheduler should next run `applyTimeTriggers` for the user: the earliest unsettled due
+ * time of any active time trigger in an active system (whatever the user's attributes, so
+ * intervals pass on time), or null when there is none. At or before `now` means intervals are
+ * waiting.
+ */
+export function nextTimeTriggerDueAt(
+  states: Readonly<Record<string, PointsState>>,
+  config: PointsConfig,
+  user: PointsUser,
+): Date | null {
+  let earliest: number | null = null;
+  for (const snapshot of config.systems) {
+    if (snapshot.system.status !== "active") continue;
+    const state = states[snapshot.system.id] ?? emptyPointsState();
+    for (const trigger of snapshot.triggers) {
+      if (trigger.type !== "time" || trigger.status !== "active") continue;
+      const interval = timeIntervalMs(trigger);
+      const due = user.created.getTime() + (intervalsDueBy(user, interval, settledAt(state, trigger, user)) + 1) * interval;
+      if (earliest === null || due < earliest) earliest = due;
+    }
+  }
+  return earliest === null ? null : new Date(earliest);
+}

@@ -1,0 +1,129 @@
+/**
+ * The points reads of the Application API: a user's points, history and boosts in one system, and
+ * a system's triggers, boosts, levels and users per level or per points range. Configuration comes
+ * from the config cache (`pointsConfig`), users from their documents.
+ *
+ * Archived systems (deleted through the Admin API): the system reads answer not found, as for a
+ * system that never existed; a user's own points in it (total, awards, history) stay readable,
+ * frozen, which is what archiving instead of removing keeps them for.
+ */
+import type { Document } from "mongodb";
+import { DomainError, notFound } from "../../engine/domain/errors.js";
+import { localDate, summarizeChanges, type Aggregation } from "../../engine/domain/history.js";
+import { applicableBoosts, emptyPointsState, type PointsConfig, type PointsState, type PointsSystemSnapshot } from "./domain/points.js";
+import { boostStatus, type BoostStatus, type PointsBoostConfig } from "./domain/points-config.js";
+import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } from "./domain/points-summary.js";
+import type { UserState } from "../../engine/domain/user.js";
+import type { ServiceContext } from "../../engine/context.js";
+import { checkAttributeKeys, readUser } from "../../engine/user-access.js";
+
+/** Whether a read still answers for an archived system. */
+type ArchivedSystems = "include" | "exclude";
+
+/** The tenant's points system with this key, with the whole points configuration; else not found. */
+export async function findPointsSystem(
+  ctx: ServiceContext,
+  tenantId: string,
+  key: string,
+  archived: ArchivedSystems = "exclude",
+): Promise<{ snapshot: PointsSystemSnapshot; config: PointsConfig }> {
+  const config = await ctx.config.pointsConfig(tenantId);
+  // Keys are never reused, not even after archiving, so at most one system has the key.
+  const snapshot = config.systems.find((s) => s.system.key === key);
+  if (!snapshot || (archived === "exclude" && snapshot.system.status === "archived")) {
+    throw notFound(`Points system with key "${key}" not found`);
+  }
+  return { snapshot, config };
+}
+
+/** A user and their state in one system (empty when the system never touched them). */
+export async function readUserPoints(
+  ctx: ServiceContext,
+  tenantId: string,
+  userId: string,
+  key: string,
+): Promise<{ snapshot: PointsSystemSnapshot; config: PointsConfig; user: UserState; state: PointsState }> {
+  // The system first: an unknown key answers the same whoever the user is.
+  const { snapshot, config } = await findPointsSystem(ctx, tenantId, key, "include");
+  const user = await readUser(ctx, tenantId, userId);
+  return { snapshot, config, user, state: user.points[snapshot.system.id] ?? emptyPointsState() };
+}
+
+/** A user's points changes per period, in the user's time zone (the metric summary's rules). */
+export async function summarizeUserPoints(
+  ctx: ServiceContext,
+  tenantId: string,
+  userId: string,
+  key: string,
+  aggregation: Aggregation,
+  range: { start: string; end: string },
+) {
+  const { user, state } = await readUserPoints(ctx, tenantId, userId, key);
+  return summarizeChanges(state.daily, String(state.total), aggregation, range.start, range.end, localDate(ctx.now(), user.tz));
+}
+
+/** The boosts that apply to the user's points in the system now, earliest start first. */
+export async function listUserBoosts(ctx: ServiceContext, tenantId: string, userId: string, key: string): Promise<PointsBoostConfig[]> {
+  const { snapshot, config } = await findPointsSystem(ctx, tenantId, key);
+  const user = await readUser(ctx, tenantId, userId);
+  return byStart(applicableBoosts(snapshot.boosts, user, ctx.now(), config.attributeKeys));
+}
+
+/**
+ * The system's global boosts (user-specific ones belong to their user's read), with their status on
+ * today's UTC day, earliest start first: scheduled and active ones, finished ones on request,
+ * archived ones never.
+ */
+export async function listGlobalBoosts(
+  ctx: ServiceContext,
+  tenantId: string,
+  key: string,
+  includeFinished: boolean,
+): Promise<Array<{ boost: PointsBoostConfig; status: Exclude<BoostStatus, "archived"> }>> {
+  const { snapshot } = await findPointsSystem(ctx, tenantId, key);
+  const now = ctx.now();
+  return byStart(snapshot.boosts.filter((b) => b.userId === null))
+    .map((boost) => ({ boost, status: boostStatus(boost, now) }))
+    .filter((b): b is { boost: PointsBoostConfig; status: Exclude<BoostStatus, "archived"> } => b.status !== "archived" && (includeFinished || b.status !== "finished"));
+}
+
+/** Users per level, lowest threshold first; refused when the system has no levels. */
+export async function levelSummary(ctx: ServiceContext, tenantId: string, key: string) {
+  const { snapshot } = await findPointsSystem(ctx, tenantId, key);
+  if (snapshot.levels.length === 0) throw new DomainError("unprocessable", `Points system "${key}" has no levels`);
+  return usersPerLevel(await countTotals(ctx, tenantId, snapshot.system.id, {}), snapshot.levels);
+}
+
+/** Users per points range (the reference's eleven ranges), optionally only users matching `key:value,...`. */
+export async function pointsSummary(ctx: ServiceContext, tenantId: string, key: string, userAttributes: string) {
+  const { snapshot } = await findPointsSystem(ctx, tenantId, key);
+  const filters = parseAttributeFilter(userAttributes);
+  await checkAttributeKeys(ctx, tenantId, { user: Object.fromEntries(filters.map((f) => [f.key, f.value])) });
+  // Known attribute keys are letters, digits, `-` and `_` only, so they are safe in a field path.
+  const match = Object.fromEntries(filters.map((f) => [`attributes.${f.key}`, f.value]));
+  return pointsRanges(await countTotals(ctx, tenantId, snapshot.system.id, match));
+}
+
+/**
+ * How many of the tenant's users (matching `match`) hold each total in the system; a user the
+ * system never touched holds 0, as `GetUserPoints` shows them.
+ *
+ * This is an aggregate read: it scans the tenant's user documents (through the `tenantId` prefix of
+ * the tenant/user index), fetching only the one total per user by projection, and counts in a map
+ * of distinct totals. It costs one pass over the tenant's users per call; acceptable for dashboard
+ * and histogram reads, not for a hot path.
+ */
+async function countTotals(ctx: ServiceContext, tenantId: string, systemId: string, match: Document): Promise<TotalCounts> {
+  const counts = new Map<number, number>();
+  const cursor = ctx.database.collections.users.find({ tenantId, ...match }, { projection: { _id: 0, [`points.${systemId}.total`]: 1 } });
+  for await (const doc of cursor) {
+    const total = (doc as { points?: Record<string, { total?: number }> }).points?.[systemId]?.total ?? 0;
+    counts.set(total, (counts.get(total) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function byStart<T extends Pick<PointsBoostConfig, "start">>(boosts: readonly T[]): T[] {
+  // Stable: boosts starting the same day keep their creation order.
+  return [...boosts].sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
+}

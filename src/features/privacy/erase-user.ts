@@ -1,0 +1,215 @@
+import { sha256 } from "../../engine/sha256.js";
+import type { Logger } from "pino";
+import type { UserState } from "../../engine/domain/user.js";
+import { HISTORY_LIMIT } from "../leaderboards/domain/leaderboard-entries.js";
+import { runStartsBetween } from "../leaderboards/domain/leaderboard-runs.js";
+import { bodyNamesUser, createMessage, deterministicMessageId } from "../webhooks/domain/webhooks.js";
+import { applyStatsChanges } from "../achievements/store/achievement-stats.js";
+import type { RankingScope } from "../leaderboards/store/leaderboard-rankings.js";
+import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "./store/user-erasures.js";
+import { deleteUserDocument, readStoredUser } from "../../engine/store/user-documents.js";
+import type { ServiceContext } from "../../engine/context.js";
+import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
+import { handOverMessages } from "../webhooks/webhook-outbox.js";
+
+/** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
+const RANKINGS_AT_ONCE = 4;
+/** Runs older than a user's rank history checked per leaderboard, at most (over five years of daily runs). */
+const MAX_EARLIER_RUNS = 2_000;
+
+/**
+ * Erases every trace of a user in a tenant (DELETE /admin/v1/users/{id}); see docs/privacy.md.
+ *
+ * Runs under the user's lock, so events, reads that write and the webhook worker's hand-over of the
+ * user's outbox wait for it (and then find no user: an event after the erasure creates a fresh
+ * user). Crash-safe: the ERASURE document (features/privacy/store/user-erasures.ts), holding the rankings to clean,
+ * is written first and deleted last; calling again (or the next start-up) finishes an erasure left
+ * unfinished, every step being harmless to repeat. The counters behind achievement rarity go down
+ * with the deletion of the user's document (once: only the call that deleted it updates them).
+ *
+ * Idempotent: a user the tenant does not hold (never seen or erased already) answers
+ * `{ erased: false }`; only application keys made for the ID are deleted then.
+ */
+export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<{ erased: boolean }> {
+  return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
+    const { users, userErasures } = ctx.database.collections;
+    const [unfinished, stored] = await Promise.all([findErasure(userErasures, tenantId, userId), readStoredUser(users, tenantId, userId)]);
+    if (!unfinished && !stored) {
+      // Nothing held, but an application key may have been made for the ID (configuration: cheap).
+      await deleteApplicationKeys(ctx, tenantId, userId);
+      return { erased: false };
+    }
+    // A user seen again after an erasure was cut short holds rankings of their own: add them.
+    const scopes = uniqueScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, stored.state) : []);
+    const erasure: UserErasureDocument = { _id: erasureId(tenantId, userId), tenantId, userId, started: unfinished?.started ?? ctx.now(), scopes };
+    await saveErasure(userErasures, erasure);
+    await ctx.atPipelinePoint?.("erase-step", 1);
+
+    if (await deleteUserDocument(users, tenantId, userId)) await uncount(ctx, tenantId, stored?.state ?? null);
+    await ctx.atPipelinePoint?.("erase-step", 2);
+
+    await forEachLimited(scopes, RANKINGS_AT_ONCE, (scope) => rankingsOf(ctx).eraseEntry(scope, userId));
+    await ctx.atPipelinePoint?.("erase-step", 3);
+
+    await eraseStoredTraces(ctx, tenantId, userId);
+    await announceErasure(ctx, erasure);
+    await deleteErasure(userErasures, tenantId, userId);
+    return { erased: true };
+  });
+}
+
+/** Finishes the erasures a crash left unfinished (at start-up); failures are logged and left for a retry. */
+export async function finishUnfinishedErasures(ctx: ServiceContext, logger: Logger): Promise<void> {
+  for (const erasure of await findUnfinishedErasures(ctx.database.collections.userErasures)) {
+    try {
+      await eraseUser(ctx, erasure.tenantId, erasure.userId);
+      logger.info({ tenantId: erasure.tenantId }, "finished an unfinished user erasure");
+    } catch (error) {
+      logger.error({ err: error, tenantId: erasure.tenantId }, "an unfinished user erasure failed again; erase the user again to finish it");
+    }
+  }
+}
+
+/**
+ * Every ranking that may hold the user: per leaderboard of their state, each run they took part
+ * in (the current entry's and those of their rank history) and every group of that run (a user may
+ * have moved between groups); and the tenant's two streak rankings once their streak was ranked.
+ * Once the rank history is full (HISTORY_LIMIT items, older ones dropped), the leaderboard's runs
+ * before the history's oldest are checked too (a few reads by `_id` per run and group), and kept
+ * where the user has a line.
+ */
+async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: UserState): Promise<RankingScope[]> {
+  const rankings = rankingsOf(ctx);
+  const configs = new Map((await ctx.config.leaderboards(tenantId)).map((l) => [l.config.id, l.config]));
+  const groupsOf = async (leaderboardId: string, run: string) => (await rankings.groupsOfRun(tenantId, leaderboardId, run)).map((g) => rankingScope(tenantId, leaderboardId, run, g.group));
+  const perBoard = await Promise.all(
+    Object.entries(state.leaderboards).map(async ([leaderboardId, entry]) => {
+      const runs = [...new Set([entry.run, ...entry.history.map((h) => h.run)])];
+      const scopes = (await Promise.all(runs.map((run) => groupsOf(leaderboardId, run)))).flat();
+      scopes.push(rankingScope(tenantId, leaderboardId, entry.run, entry.group));
+      const config = configs.get(leaderboardId);
+      if (config && entry.history.length >= HISTORY_LIMIT) {
+        const oldest = runs.reduce((a, b) => (a < b ? a : b));
+        // From the leaderboard's start: events may be older than the user's creation (admin timestamps).
+        const earlier = runStartsBetween(config, config.start, oldest, MAX_EARLIER_RUNS).filter((run) => run < oldest);
+        for (const run of earlier) {
+          for (const scope of await groupsOf(leaderboardId, run)) if (await rankings.rankOf(scope, state.userId)) scopes.push(scope);
+        }
+      }
+      return scopes;
+    }),
+  );
+  const streak = state.streakRanks !== null || state.streak !== null ? (["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", "")) : [];
+  return uniqueScopes(...perBoard, streak);
+}
+
+/** The scopes of the lists, each once. */
+function uniqueScopes(...lists: ReadonlyArray<readonly RankingScope[]>): RankingScope[] {
+  const byKey = new Map(lists.flat().map((s) => [JSON.stringify([s.leaderboardId, s.run, s.group]), s]));
+  return [...byKey.values()];
+}
+
+/** The counters behind achievement rarity stop counting the user and their completions. */
+async function uncount(ctx: ServiceContext, tenantId: string, state: UserState | null): Promise<void> {
+  if (!state) return;
+  const changes = new Map<string, number>([["users", -1]]);
+  for (const id of Object.keys(state.achievements)) changes.set(`a/${id}`, -1);
+  await applyStatsChanges(ctx.database.collections.achievementStats, ctx.userLocks, tenantId, changes);
+}
+
+/**
+ * What is stored about the user outside their document and the rankings. Keyed by `_id` where the
+ * key follows from the user alone (the pending-outbox marker); the rest needs a query on a field
+ * (a scan of the collection on FerretDB, see docs/privacy.md): idempotency records moved out of
+ * the document, streak pause owners, application keys acting for the user, due-minute entries
+ * (pending work only), webhook deliveries whose payload names the user (with their ready markers;
+ * not `user.deleted`) and events of unfinished batches.
+ */
+async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  const c = ctx.database.collections;
+  const key = `${tenantId}/${userId}`;
+  await Promise.all([
+    eraseIdempotencyRecords(ctx, tenantId, userId),
+    c.pendingOutboxes.deleteOne({ _id: key }),
+    c.streakPauseOwners.deleteMany({ tenantId, userId }),
+    deleteApplicationKeys(ctx, tenantId, userId),
+    c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
+    c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
+    eraseWebhookDeliveries(ctx, tenantId, userId),
+    eraseBatchEvents(ctx, tenantId, userId),
+  ]);
+}
+
+/** The records, and their listing in the retention purge's day buckets (which name them by `_id`). */
+async function eraseIdempotencyRecords(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  const c = ctx.database.collections;
+  const ids = (await c.idempotencyKeys.find({ tenantId, userId }, { projection: { _id: 1 } }).toArray()).map((r) => r._id);
+  if (ids.length > 0) await c.idempotencyPurge.updateMany({ keys: { $in: ids } }, { $pullAll: { keys: ids } });
+  await c.idempotencyKeys.deleteMany({ tenantId, userId });
+}
+
+/** Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second. */
+async function deleteApplicationKeys(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  await ctx.database.collections.apiKeys.deleteMany({ kind: "application", tenantId, userId });
+}
+
+/**
+ * Sends `user.deleted` to the endpoints subscribed to it, handed over to delivery directly (not
+ * through the user's outbox, which is gone): once the traces are erased, so it survives them, and
+ * under an ID derived from the erasure, so a retried erasure creates no second message.
+ */
+async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument): Promise<void> {
+  const webhooks = await ctx.config.webhooks(erasure.tenantId);
+  if (!webhooks.subscribed.has("user.deleted")) return;
+  const id = deterministicMessageId(`user.deleted/${JSON.stringify([erasure.tenantId, erasure.userId, erasure.started.toISOString()])}`, sha256);
+  await handOverMessages(ctx, erasure.tenantId, [createMessage("user.deleted", { user: { id: erasure.userId } }, { id, tenant: webhooks.tenant, at: erasure.started })]);
+}
+
+/**
+ * Deletes the webhook deliveries whose payload names the user, delivered or not (their attempt logs
+ * go with them), and their ready markers. Tenant-level messages that list the user among others
+ * (`leaderboard.*`) are deleted too.
+ */
+async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  const { webhookDeliveries, webhookReady } = ctx.database.collections;
+  const found = await webhookDeliveries.find({ tenantId }, { projection: { _id: 1, type: 1, body: 1 } }).toArray();
+  // `user.deleted` announces an erasure (a retried one keeps it).
+  const naming = found.filter((d) => d.type !== "user.deleted" && bodyNamesUser(d.body, userId)).map((d) => d._id);
+  if (naming.length === 0) return;
+  const byId = (_id: string) => ({ deleteOne: { filter: { _id } } });
+  await Promise.all([webhookDeliveries.bulkWrite(naming.map(byId), { ordered: false }), webhookReady.bulkWrite(naming.map(byId), { ordered: false })]);
+}
+
+/**
+ * In batches not completed yet, the user's events are emptied in place (their position keeps the
+ * batch's outcomes in line): the worker reports them failed. Stored error messages that quote the
+ * user's ID in double quotes (kept with completed batches) lose it.
+ */
+async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  const { metricEventBatchQueue, metricEventBatchEvents, metricEventBatches } = ctx.database.collections;
+  const queued = await metricEventBatchQueue.find({}, { projection: { _id: 1 } }).toArray();
+  await Promise.all(
+    queued.map(async ({ _id }) => {
+      const doc = await metricEventBatchEvents.findOne({ _id });
+      if (!doc || doc.tenantId !== tenantId || !doc.events.some((e) => e.user.id === userId)) return;
+      const events = doc.events.map((e) => (e.user.id === userId ? { key: e.key, user: { id: "" }, value: 0, attributes: [] } : e));
+      await metricEventBatchEvents.updateOne({ _id }, { $set: { events } });
+    }),
+  );
+  // Messages quote IDs (`User "x" ...`): only a quoted ID is the user's.
+  const quoted = `"${userId}"`;
+  const quoting = await metricEventBatches.find({ tenantId }, { projection: { _id: 1, errors: 1 } }).toArray();
+  await Promise.all(
+    quoting
+      .filter((b) => b.errors.some((e) => e.message.includes(quoted)))
+      .map((b) => metricEventBatches.updateOne({ _id: b._id }, { $set: { errors: b.errors.map((e) => ({ ...e, message: e.message.split(quoted).join('"[erased user]"') })) } })),
+  );
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

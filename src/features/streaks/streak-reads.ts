@@ -1,0 +1,66 @@
+import { notFound } from "../../engine/domain/errors.js";
+import type { EngineConfig } from "../../engine/domain/reactions.js";
+import { createStreakState, noStreakView, readStreak, type StreakDomainEvent, type StreakReadView, type StreakState } from "./domain/streak.js";
+import type { UserState } from "../../engine/domain/user.js";
+import { findUser } from "../../engine/store/user-documents.js";
+import { effectiveStreakSettings } from "../users/domain/preferences.js";
+import type { ServiceContext } from "../../engine/context.js";
+import { loadEngineConfig } from "../../engine/engine-config.js";
+import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
+import { applyUserChange, changeUserState } from "../../engine/user-state.js";
+
+const DEFAULT_HISTORY_PERIODS = 7;
+
+/**
+ * A user's streak as of now. Reads never show a stale state: the streak is caught up first
+ * (freezes consumed, a missed period judged, freezes earned), and when that changed anything the
+ * caught-up state is stored (compute, then persist), exactly as the scheduler would have.
+ */
+export async function readUserStreak(ctx: ServiceContext, tenantId: string, userId: string, historyPeriods?: number): Promise<StreakReadView> {
+  const engine = await loadEngineConfig(ctx, tenantId);
+  const settings = engine.streak;
+  if (!settings) {
+    // Nothing can extend a streak: a zero-length one, the shape the published clients parse.
+    if (!(await findUser(ctx.database.collections.users, tenantId, userId))) throw notFound(`User "${userId}" not found`);
+    return { ...noStreakView(), extended: null, streakHistory: [], pauses: [] };
+  }
+  return changeUserState(ctx, tenantId, userId, async (stored, now) => {
+    if (!stored) throw notFound(`User "${userId}" not found`);
+    const user = stored.state;
+    const mine = effectiveStreakSettings(settings, user.preferences)!;
+    const read = readStreak(user.streak ?? createStreakState(mine, user.created, now), mine, user.tzHistory, now, historyPeriods ?? DEFAULT_HISTORY_PERIODS);
+    if (read.events.length === 0) return { write: null, result: read.streak };
+    // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
+    // and a lost streak leaves streak leaderboards now.
+    return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now), result: read.streak };
+  });
+}
+
+/** A user's state with a changed streak, carried out: its events announced, streak leaderboards moved. */
+export async function applyStreakChange(
+  ctx: ServiceContext,
+  tenantId: string,
+  engine: EngineConfig,
+  user: UserState,
+  streak: StreakState,
+  events: StreakDomainEvent[] | undefined,
+  now: Date,
+): Promise<UserState> {
+  const contribution = contributionOf(undefined, [], streak.length);
+  return (await applyUserChange(ctx, tenantId, engine, { state: { ...user, streak }, events: { streakEvents: events }, contribution, at: now })).state;
+}
+
+/** The streak lengths of up to 100 users, longest first (unknown users and users without a streak: 0). */
+export async function listStreakLengths(ctx: ServiceContext, tenantId: string, userIds: string[]) {
+  const settings = await ctx.config.streakSettings(tenantId);
+  const now = ctx.now();
+  const rows = await Promise.all(
+    [...new Set(userIds)].map(async (userId) => {
+      const found = await findUser(ctx.database.collections.users, tenantId, userId);
+      if (!settings || !found?.state.streak) return { userId, streakLength: 0, extended: null };
+      const read = readStreak(found.state.streak, effectiveStreakSettings(settings, found.state.preferences)!, found.state.tzHistory, now, 1);
+      return { userId, streakLength: read.streak.length, extended: read.streak.extended };
+    }),
+  );
+  return rows.sort((a, b) => b.streakLength - a.streakLength || (a.userId < b.userId ? -1 : 1));
+}

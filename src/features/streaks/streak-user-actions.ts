@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import type { BulkResult } from "../../engine/domain/bulk.js";
+import { DomainError, notFound } from "../../engine/domain/errors.js";
+import { effectiveStreakSettings } from "../users/domain/preferences.js";
+import type { StreakSettings } from "./domain/streak-config.js";
+import { addPause, createStreakState, grantFreezes, removePause, resetStreak, restoreStreak, type StreakDomainEvent, type StreakPause, type StreakState } from "./domain/streak.js";
+import type { UserState } from "../../engine/domain/user.js";
+import type { ServiceContext } from "../../engine/context.js";
+import { loadEngineConfig } from "../../engine/engine-config.js";
+import { findPauseOwner, forgetPauseOwner, recordPauseOwner } from "./store/streak-pauses.js";
+import { applyStreakChange } from "./streak-reads.js";
+import { changeUserState } from "../../engine/user-state.js";
+
+/**
+ * Changes one user's streak through the same compare-and-set path as events; the user must
+ * exist, be outside the control group (which has no streak) and the tenant must have streak settings. Returns an issue message instead of throwing.
+ * Events the change reports (a restore catches up first) are announced to webhooks in the same write.
+ */
+async function changeStreak<T>(
+  ctx: ServiceContext,
+  tenantId: string,
+  userId: string,
+  change: (streak: StreakState, user: UserState, now: Date, settings: StreakSettings) => { streak: StreakState; result: T; events?: StreakDomainEvent[] },
+): Promise<{ ok: true; result: T } | { ok: false; message: string }> {
+  const engine = await loadEngineConfig(ctx, tenantId);
+  const settings = engine.streak;
+  if (!settings) throw notFound("Streaks are not configured for this tenant (set them with PUT /admin/v1/streaks/settings)");
+  try {
+    const result = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
+      if (!stored) throw new DomainError("not_found", "User does not exist");
+      const user = stored.state;
+      if (user.control) throw new DomainError("unprocessable", "User is in the control group (experimentation settings), which has no streak");
+      // The user's own rules (their preferences, when the tenant enables customization).
+      const mine = effectiveStreakSettings(settings, user.preferences)!;
+      const changed = change(user.streak ?? createStreakState(mine, user.created, now), user, now, mine);
+      // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
+      return { write: await applyStreakChange(ctx, tenantId, engine, user, changed.streak, changed.events, now), result: changed.result };
+    });
+    return { ok: true, result };
+  } catch (error) {
+    if (error instanceof DomainError && error.code !== "conflict") return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+/** Grants one freeze per listed user ID (a user listed twice gets two), up to the maximum. */
+export async function grantStreakFreezes(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  const result: BulkResult<string> = { done: [], issues: [] };
+  for (const userId of userIds) {
+    const outcome = await changeStreak(ctx, tenantId, userId, (streak, _user, _now, settings) => {
+      const granted = grantFreezes(streak, settings, 1);
+      return { streak: granted.state, result: granted.granted };
+    });
+    if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
+    else if (outcome.result === 0) result.issues.push({ userId, severity: "warning", message: "Would exceed maximum freeze limit" });
+    else result.done.push(userId);
+  }
+  return result;
+}
+
+/** Creates pauses; a start before today in the user's zone, or an end before the start, is an issue. */
+export async function createStreakPauses(
+  ctx: ServiceContext,
+  tenantId: string,
+  drafts: Array<{ userId: string; start: string; end: string }>,
+): Promise<BulkResult<StreakPause & { userId: string }>> {
+  const result: BulkResult<StreakPause & { userId: string }> = { done: [], issues: [] };
+  for (const draft of drafts) {
+    const pause = { id: randomUUID(), start: draft.start, end: draft.end };
+    const { streakPauseOwners } = ctx.database.collections;
+    await recordPauseOwner(streakPauseOwners, tenantId, pause.id, draft.userId);
+    const outcome = await changeStreak(ctx, tenantId, draft.userId, (streak, user, now) => ({ streak: addPause(streak, pause, user.tzHistory, now), result: pause }));
+    if (outcome.ok) result.done.push({ ...outcome.result, userId: draft.userId });
+    else {
+      await forgetPauseOwner(streakPauseOwners, tenantId, pause.id);
+      result.issues.push({ userId: draft.userId, severity: "error", message: outcome.message });
+    }
+  }
+  return result;
+}
+
+/** Deletes pauses by ID, wherever (whichever user of the tenant) they are. */
+export async function deleteStreakPauses(ctx: ServiceContext, tenantId: string, ids: string[]): Promise<BulkResult<{ id: string }>> {
+  const result: BulkResult<{ id: string }> = { done: [], issues: [] };
+  for (const id of ids) {
+    const { streakPauseOwners } = ctx.database.collections;
+    const holder = await findPauseOwner(streakPauseOwners, tenantId, id);
+    const outcome = holder
+      ? await changeStreak(ctx, tenantId, holder, (streak) => {
+          const removed = removePause(streak, id);
+          return { streak: removed.state, result: removed.removed };
+        })
+      : { ok: true as const, result: false };
+    if (outcome.ok && holder) await forgetPauseOwner(streakPauseOwners, tenantId, id);
+    if (outcome.ok && outcome.result) result.done.push({ id });
+    else result.issues.push({ id, severity: "error", message: outcome.ok ? "Pause not found by ID" : outcome.message });
+  }
+  return result;
+}
+
+/**
+ * Changes each user's streak one by one; a user the change finds nothing to do for (`false`) is a
+ * warning saying `nothing`, a user it cannot change an error.
+ */
+async function changeEachStreak(
+  ctx: ServiceContext,
+  tenantId: string,
+  userIds: string[],
+  nothing: string,
+  change: Parameters<typeof changeStreak<boolean>>[3],
+): Promise<BulkResult<string>> {
+  const result: BulkResult<string> = { done: [], issues: [] };
+  for (const userId of userIds) {
+    const outcome = await changeStreak(ctx, tenantId, userId, change);
+    if (!outcome.ok) result.issues.push({ userId, severity: "error", message: outcome.message });
+    else if (!outcome.result) result.issues.push({ userId, severity: "warning", message: nothing });
+    else result.done.push(userId);
+  }
+  return result;
+}
+
+/** Restores each user's streak to the length when last lost (continued by the run since). */
+export function restoreStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  return changeEachStreak(ctx, tenantId, userIds, "No streak to restore", (streak, user, now, settings) => {
+    const restored = restoreStreak(streak, settings, user.tzHistory, now);
+    return { streak: restored.state, result: restored.restored, events: restored.events };
+  });
+}
+
+/** Resets each user's streak to zero (the reference's reset call); a user without a streak is a warning. */
+export function resetStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
+  return changeEachStreak(ctx, tenantId, userIds, "No streak to reset", (streak, user, now, settings) => {
+    const reset = resetStreak(streak, settings, user.tzHistory, now);
+    return { streak: reset.state, result: reset.reset, events: reset.events };
+  });
+}

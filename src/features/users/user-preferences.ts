@@ -1,0 +1,109 @@
+import { DomainError, invalidArgument, notFound } from "../../engine/domain/errors.js";
+import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
+import {
+  applyPreferencesPatch,
+  checkPreferencesPatch,
+  customizesStreak,
+  effectiveStreakSettings,
+  isOptedOutOfLeaderboards,
+  type PreferencesPatch,
+  type UserPreferences,
+  type UserStreakPreferences,
+} from "./domain/preferences.js";
+import { catchUpStreak, resetStreak, type StreakDomainEvent } from "../streaks/domain/streak.js";
+import type { StreakEvaluationMode } from "../streaks/domain/streak-config.js";
+import { findUser } from "../../engine/store/user-documents.js";
+import type { ServiceContext } from "../../engine/context.js";
+import { loadEngineConfig } from "../../engine/engine-config.js";
+import { leaveLeaderboards, rejoinLeaderboards } from "../leaderboards/leaderboard-opt-out.js";
+import { applyUserChange, changeUserState } from "../../engine/user-state.js";
+
+/** Preferences as the API shows them: metric overrides by key (a deleted metric shows its ID). */
+export interface PreferencesView {
+  preferences: UserPreferences;
+  keys: ReadonlyMap<string, string>;
+}
+
+async function metricKeys(ctx: ServiceContext, tenantId: string): Promise<Map<string, string>> {
+  return new Map((await ctx.config.metrics(tenantId)).map((m) => [m.id, m.key]));
+}
+
+/** A user's preferences; unknown user: not found, as the other user reads. */
+export async function readUserPreferences(ctx: ServiceContext, tenantId: string, userId: string): Promise<PreferencesView> {
+  const [found, keys] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), metricKeys(ctx, tenantId)]);
+  if (!found) throw notFound(`User "${userId}" not found`);
+  return { preferences: found.state.preferences, keys };
+}
+
+/** An update as the API receives it: streak metric overrides by key. */
+export interface PreferencesUpdate {
+  notifications?: Partial<Record<string, unknown[]>>;
+  streak?: Omit<UserStreakPreferences, "metrics"> & { metrics?: Array<{ key: string; threshold: number }>; evaluationMode?: StreakEvaluationMode };
+  leaderboards?: { optOut?: boolean };
+}
+
+/**
+ * Updates a user's preferences. Streak conditions need the tenant's customization (permission
+ * denied otherwise, the reference's 403); metric overrides must name the tenant's streak metrics.
+ * The streak is first brought up to now under the rules that applied until now, so a change of
+ * rules never judges past periods again; the next due time follows the new rules. Turning streaks
+ * off (`enabled: false`) sets the streak to 0 at once (it leaves streak leaderboards and rankings).
+ * `leaderboards.optOut` takes the user off every ranking at once, or puts them back.
+ */
+export async function updateUserPreferences(ctx: ServiceContext, tenantId: string, userId: string, update: PreferencesUpdate): Promise<PreferencesView> {
+  const [engine, metrics] = await Promise.all([loadEngineConfig(ctx, tenantId), ctx.config.metrics(tenantId)]);
+  const byKey = new Map(metrics.map((m) => [m.key, m.id]));
+  const keys = new Map(metrics.map((m) => [m.id, m.key]));
+  let patch: PreferencesPatch = { notifications: update.notifications, leaderboards: update.leaderboards };
+  if (update.streak) {
+    const { metrics: wanted, ...rest } = update.streak;
+    const streak: UserStreakPreferences = { ...rest };
+    if (wanted) {
+      streak.metrics = wanted.map((m, i) => {
+        const metricId = byKey.get(m.key);
+        if (metricId === undefined) throw invalidArgument(`streak.metrics[${i}].key "${m.key}" is not a metric of this tenant`);
+        return { metricId, threshold: m.threshold };
+      });
+    }
+    if (customizesStreak(streak) && !engine.streak?.customizationEnabled) {
+      throw new DomainError(
+        "permission_denied",
+        "Streak customization is not enabled for this tenant: evaluationMode, metrics and daysOff need customizationEnabled in the streak settings",
+      );
+    }
+    patch = { ...patch, streak };
+  }
+  const problem = checkPreferencesPatch(patch, engine.streak, update.streak?.metrics?.map((m) => m.key));
+  if (problem) throw invalidArgument(problem);
+
+  const preferences = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
+    if (!stored) throw notFound(`User "${userId}" not found`);
+    let user = stored.state;
+    let streakEvents: StreakDomainEvent[] = [];
+    const before = effectiveStreakSettings(engine.streak, user.preferences);
+    if (before && user.streak) {
+      const caught = catchUpStreak(user.streak, before, user.tzHistory, now);
+      user = { ...user, streak: caught.state };
+      streakEvents = caught.events;
+    }
+    const preferences = applyPreferencesPatch(user.preferences, patch);
+    // Turning streaks off: the streak reads 0 from now on (the reference: "always 0").
+    if (before && user.streak && preferences.streak?.enabled === false && user.preferences.streak?.enabled !== false) {
+      user = { ...user, streak: resetStreak(user.streak, before, user.tzHistory, now, false).state };
+    }
+    // Opting out or back in (see leaderboard-opt-out.ts).
+    const wasOut = isOptedOutOfLeaderboards(user.preferences);
+    const isOut = isOptedOutOfLeaderboards(preferences);
+    if (isOut && !wasOut) user = await leaveLeaderboards(ctx, tenantId, engine, user);
+    if (wasOut && !isOut) await rejoinLeaderboards(ctx, tenantId, engine, user, now);
+    const next = { ...user, preferences, updated: now };
+    const applied = await applyUserChange(ctx, tenantId, engine, {
+      state: next,
+      events: { streakEvents },
+      contribution: contributionOf(undefined, [], next.streak?.length),
+      at: now,
+    });
+    return { write: applied.state, result: applied.state.preferences };
+  });
+  return { preferences, keys };
+}

@@ -1,0 +1,91 @@
+import { classifyStatus, nextRetryDelay, parseRetryAfter } from "./webhook-delivery-policy.js";
+import { minuteOf } from "../../engine/store/user-documents.js";
+import { dayOf, MAX_LOGGED_ATTEMPTS, type WebhookAttempt, type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
+import type { WebhookAttemptResult, WebhookOptions } from "../../engine/context.js";
+import type { SendResult } from "./webhook-sender.js";
+
+/**
+ * What becomes of a claimed webhook delivery: pure decisions, no I/O (the worker,
+ * webhook-worker.ts, carries them out). Each returns the delivery's next document, which replaces
+ * the claimed one only if the claimed version is still current.
+ */
+export interface AttemptDecision {
+  next: WebhookDeliveryDocument;
+  /** For the metrics; null: not an attempt (aborted by a shutdown). */
+  result: WebhookAttemptResult | null;
+  /** The endpoint answered 410 Gone: disable it. */
+  disableEndpoint: boolean;
+  /**
+   * A retry this soon is also made ready by a timer on this instance (the walker works by
+   * minute and remains the fallback); null otherwise.
+   */
+  readyAgainInMs: number | null;
+}
+
+/** Retries due sooner than this also get a timer on the instance that scheduled them. */
+export const SHORT_RETRY_MS = 120_000;
+/** A delivery this instance cannot sign is tried again after this long. */
+const DEFERRED_MS = 60_000;
+
+type RetentionSettings = Pick<WebhookOptions, "retentionMs">;
+
+function released(claimed: WebhookDeliveryDocument, now: Date): WebhookDeliveryDocument {
+  return { ...claimed, leaseOwner: null, ready: false, updated: now };
+}
+
+function finished(settings: RetentionSettings, at: Date) {
+  return { dueMinute: null, nextAttemptAt: null, finishedAt: at, purgeDay: dayOf(at) + Math.ceil(settings.retentionMs / 86_400_000) };
+}
+
+const decision = (next: WebhookDeliveryDocument, result: WebhookAttemptResult | null, more: Partial<AttemptDecision> = {}): AttemptDecision => ({
+  next,
+  result,
+  disableEndpoint: false,
+  readyAgainInMs: null,
+  ...more,
+});
+
+/** The endpoint is gone or disabled: the delivery fails without an attempt (a redelivery can revive it). */
+export function skipDelivery(claimed: WebhookDeliveryDocument, endpoint: WebhookEndpointDocument | null, now: Date, settings: RetentionSettings): AttemptDecision {
+  const error = endpoint ? `endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; redeliver once it is enabled` : "endpoint deleted";
+  return decision({ ...released(claimed, now), status: "failed", lastError: error, ...finished(settings, now) }, "skipped");
+}
+
+/** This instance cannot read the signing secret: a configuration problem; leave the delivery for one that can. */
+export function deferDelivery(claimed: WebhookDeliveryDocument, now: Date): AttemptDecision {
+  const next = { ...released(claimed, now), dueMinute: minuteOf(now) + 1, nextAttemptAt: new Date(now.getTime() + DEFERRED_MS), lastError: "the signing secret cannot be read on this instance" };
+  return decision(next, "deferred");
+}
+
+/**
+ * What an attempt's answer decides: delivered; failed for good (410 Gone, which also disables
+ * the endpoint, or the round's schedule exhausted); or a retry after the schedule's jittered
+ * delay (a Retry-After header is honoured as a lower bound). An attempt aborted by a shutdown
+ * does not count: the delivery is ready again for any instance.
+ */
+export function decideAttempt(
+  claimed: WebhookDeliveryDocument,
+  sent: SendResult,
+  startedAt: Date,
+  finishedAt: Date,
+  settings: Pick<WebhookOptions, "retentionMs" | "retryScheduleMs">,
+  random: () => number,
+): AttemptDecision {
+  const base = released(claimed, startedAt);
+  if (sent.aborted) return decision({ ...base, ready: true, dueMinute: null }, null);
+  const outcome = sent.status === null ? "retry" : classifyStatus(sent.status);
+  const record: WebhookAttempt = { at: startedAt, durationMs: sent.durationMs, responseStatus: sent.status, succeeded: outcome === "delivered", error: sent.error };
+  const logged = {
+    ...base,
+    attempts: [...claimed.attempts, record].slice(-MAX_LOGGED_ATTEMPTS),
+    attemptCount: claimed.attemptCount + 1,
+    roundAttempts: claimed.roundAttempts + 1,
+    lastError: sent.error,
+  };
+  if (outcome === "delivered") return decision({ ...logged, status: "delivered", ...finished(settings, finishedAt) }, "delivered");
+  if (outcome === "gone") return decision({ ...logged, status: "failed", ...finished(settings, finishedAt) }, "gone", { disableEndpoint: true });
+  const delay = nextRetryDelay(settings.retryScheduleMs, logged.roundAttempts, random(), parseRetryAfter(sent.retryAfter, finishedAt));
+  if (delay === null) return decision({ ...logged, status: "failed", ...finished(settings, finishedAt) }, "failed");
+  const nextAttemptAt = new Date(finishedAt.getTime() + delay);
+  return decision({ ...logged, nextAttemptAt, dueMinute: minuteOf(nextAttemptAt) }, "retrying", { readyAgainInMs: delay < SHORT_RETRY_MS ? delay : null });
+}

@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+import type { DescService } from "@bufbuild/protobuf";
+import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
+import type { Logger } from "pino";
+import { DomainError } from "../engine/domain/errors.js";
+import type { ServiceContext } from "../engine/context.js";
+import { callerOfKey } from "../features/account/admin-api-keys.js";
+import type { Caller } from "../features/account/store/api-keys.js";
+import { toConnectError } from "./error-mapping.js";
+import type { RateLimiter } from "./rate-limit-buckets.js";
+import { processNowMs } from "../engine/process-clock.js";
+
+/** Who may call a service. */
+export interface ServicePolicy {
+  /** Only admin keys may call this service. */
+  adminOnly: boolean;
+  /** Methods that act on the account, not a tenant: the Tenant-ID header is not resolved. */
+  accountLevel?: ReadonlySet<string>;
+}
+
+/** The caller admitted by the transport, handed to the guarded methods through the handler context. */
+export const admittedCaller = createContextKey<Caller | null>(null, { description: "the caller admitted by the transport" });
+
+/** An admitted caller, with the headers every answer to it carries (rate-limit state). */
+export interface Admitted {
+  caller: Caller;
+  headers: Record<string, string>;
+}
+
+/**
+ * The checks that come before anything else looks at a request, on every protocol: authenticate
+ * the X-API-KEY (401) and take a token of its rate limits (429 / resource_exhausted), then, once the
+ * target service is known, check the key may call it (403).
+ * The transport runs them before it parses a body or reports an unknown route, so a caller without
+ * a valid key learns nothing about paths or request shapes.
+ */
+export interface Admission {
+  /** Authenticates the key and takes a token of its rate limits; throws a ConnectError (unauthenticated, resource_exhausted with the rate-limit headers as metadata) otherwise. */
+  admit(apiKey: string | null): Promise<Admitted>;
+  /** Throws a ConnectError (permission_denied) when the caller may not call the service. */
+  authorize(caller: Caller, service: DescService): void;
+}
+
+const AUTH_CACHE_MS = 1000;
+
+export function createAdmission(services: ServiceContext, policies: ReadonlyMap<string, ServicePolicy>, rateLimiter: RateLimiter, logger: Logger): Admission {
+  const authenticate = createAuthenticator(services);
+  return {
+    async admit(apiKey) {
+      let caller: Caller;
+      try {
+        caller = await authenticate(apiKey);
+      } catch (error) {
+        throw toConnectError(error, logger);
+      }
+      const decision = await rateLimiter.consume(caller);
+      if (!decision.allowed) throw new ConnectError(decision.message, Code.ResourceExhausted, decision.headers);
+      return { caller, headers: decision.headers };
+    },
+    authorize(caller, service) {
+      const policy = policies.get(service.typeName);
+      if (!policy) throw toConnectError(new Error(`no policy for ${service.typeName}`), logger);
+      if (policy.adminOnly && caller.kind !== "admin") {
+        throw toConnectError(new DomainError("permission_denied", "This call needs an admin API key; application keys may only call the Application API"), logger);
+      }
+    },
+  };
+}
+
+/**
+ * Resolves API keys, caching results for a second (by the key's SHA-256, never the key itself) so
+ * the hot path rarely waits on the database; concurrent lookups of one key share one read.
+ */
+function createAuthenticator(services: ServiceContext): (key: string | null) => Promise<Caller> {
+  const cache = new Map<string, { caller: Promise<Caller | null>; expires: number }>();
+  return async (key) => {
+    if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
+    const id = createHash("sha256").update(key).digest("base64");
+    const now = processNowMs();
+    let entry = cache.get(id);
+    if (!entry || entry.expires <= now) {
+      if (cache.size > 10_000) cache.clear();
+      entry = { caller: callerOfKey(services, key), expires: now + AUTH_CACHE_MS };
+      cache.set(id, entry);
+      entry.caller.catch(() => cache.delete(id));
+    }
+    const caller = await entry.caller;
+    if (!caller) throw new DomainError("unauthenticated", "Invalid API key");
+    return caller;
+  };
+}

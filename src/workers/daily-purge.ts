@@ -1,0 +1,44 @@
+import type { LeaseStore } from "./store/leases.js";
+import { dayOf } from "../engine/store/keyed-buckets.js";
+import { everyMs, walkCursor, type Pass } from "./leased-loop.js";
+
+export interface DailyPurgeOptions {
+  leases: LeaseStore;
+  /** The lease whose cursor is the last day purged. */
+  name: string;
+  owner: string;
+  leaseMs: number;
+  now: () => Date;
+  stopping: () => boolean;
+  /** Deletes what expires on `day` (one equality delete per bucket). */
+  purgeDay: (day: number) => Promise<unknown>;
+}
+
+const PURGE_EVERY_MS = 3_600_000;
+
+/**
+ * Retention for finished batches and webhook deliveries: what expires is filed under its UTC day,
+ * and the days are deleted in order, at most hourly, under a lease whose cursor is the last day
+ * purged (days missed while no instance ran are purged later). Nothing can be due before the first
+ * run: retention starts when an item finishes, so a cursor that never moved starts at today.
+ */
+export function createDailyPurge(options: DailyPurgeOptions): { runIfDue(): Promise<void>; release(): Promise<void> } {
+  const { leases, name, owner, leaseMs, now } = options;
+  const due = everyMs(PURGE_EVERY_MS, now);
+  return {
+    async runIfDue() {
+      if (!due()) return;
+      const at = now();
+      const lease = await leases.claim(name, owner, at, leaseMs);
+      if (!lease) return;
+      const pass: Pick<Pass, "lease" | "advance" | "stopping"> = {
+        lease,
+        advance: (day) => leases.advance(lease, day, now(), leaseMs),
+        stopping: options.stopping,
+      };
+      const today = dayOf(at);
+      await walkCursor(pass, today - 1, today, options.purgeDay);
+    },
+    release: () => leases.release(name, owner),
+  };
+}

@@ -1,0 +1,36 @@
+import { applyTimeTriggers } from "../features/points/domain/points.js";
+import { catchUpStreak } from "../features/streaks/domain/streak.js";
+import { effectiveStreakSettings } from "../features/users/domain/preferences.js";
+import { contributionOf } from "../features/leaderboards/domain/leaderboard-entries.js";
+import type { ServiceContext } from "../engine/context.js";
+import { loadEngineConfig } from "../engine/engine-config.js";
+import type { DueUserWork } from "./scheduler.js";
+import { applyUserChange, changeUserState } from "../engine/user-state.js";
+
+/**
+ * The time-driven work of one user, run by the scheduler when it is due: the streak is brought up
+ * to now (a missed period consumes a freeze or loses the streak; freezes are earned) and
+ * time-triggered points are paid; then the next due time is stored, with the webhook messages of
+ * what happened (in the same write). Idempotent: it recomputes from the stored state and now, so
+ * running it twice changes nothing (and notifies nothing) the second time.
+ */
+export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: string, userId: string) => {
+  const engine = await loadEngineConfig(ctx, tenantId);
+  await changeUserState(ctx, tenantId, userId, async (stored, now) => {
+    // Listed for a minute whose work a later write moved or settled: nothing is due yet.
+    if (!stored || !stored.state.dueAt || stored.state.dueAt > now) return { write: null, result: undefined };
+    let state = stored.state;
+    const settings = effectiveStreakSettings(engine.streak, state.preferences);
+    const caught = settings && state.streak ? catchUpStreak(state.streak, settings, state.tzHistory, now) : null;
+    if (caught) state = { ...state, streak: caught.state };
+    const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
+    // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
+    const applied = await applyUserChange(ctx, tenantId, engine, {
+      state: { ...state, points: paid.states },
+      events: { streakEvents: caught?.events, pointsEvents: paid.events },
+      contribution: contributionOf(undefined, paid.changes, caught?.state.length),
+      at: now,
+    });
+    return { write: applied.state, result: undefined };
+  });
+};

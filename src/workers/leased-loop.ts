@@ -1,0 +1,181 @@
+import type { Logger } from "pino";
+import type { HeldLease, LeaseStore } from "./store/leases.js";
+
+/**
+ * The one background-loop implementation (scheduler, batch worker, webhook worker): run a pass,
+ * sleep, repeat; wake early when told new work arrived; stop gracefully (the running pass is
+ * awaited, then the lease released). A loop may hold a named lease (workers/store/leases.ts), so that one
+ * instance at a time does its work: the lease is claimed before a pass, renewed once half of it
+ * has run (or by the pass moving its cursor), and a pass runs only while it is held.
+ *
+ * No npm package fits: job queues (agenda, bree) bring their own storage and scans, and MongoDB
+ * lock packages rely on atomic updates FerretDB does not have (our leases are version-checked).
+ */
+
+export interface LoopLease {
+  store: LeaseStore;
+  name: string;
+  owner: string;
+  ms: number;
+}
+
+/** What a pass sees of its loop. */
+export interface Pass {
+  /** The loop's lease, held for this pass (null for a loop without one). */
+  lease: HeldLease | null;
+  /** Moves the lease's cursor (and extends the lease); false when the lease was lost: end the pass. */
+  advance(cursor: number): Promise<boolean>;
+  /** True once stop() was called: a long pass ends early. */
+  stopping(): boolean;
+}
+
+export interface LeasedLoopOptions {
+  /** For logs ("scheduler", "webhook delivery", ...). */
+  name: string;
+  logger: Logger;
+  /** Pause between passes when no more work is waiting. */
+  intervalMs: number;
+  /** Pause one interval before the first pass too (the scheduler: start-up work comes first). */
+  firstPassAfterInterval?: boolean;
+  /** Pause after a failed pass (1 s). */
+  errorDelayMs?: number;
+  /** Absent: every instance runs the loop. */
+  lease?: LoopLease;
+  /** The clock leases are measured in (the service's clock). */
+  now: () => Date;
+  /** One round of work; true when more is waiting (the next pass runs at once). */
+  pass: (pass: Pass) => Promise<boolean>;
+}
+
+export interface LeasedLoop {
+  start: () => void;
+  /** Runs the next pass now instead of after the pause (or right after the running pass). */
+  wake: () => void;
+  /** Ends the loop: the running pass is awaited, then the lease released. */
+  stop: () => Promise<void>;
+  /** One pass, if the lease is held (tests, and callers that drive the loop themselves); false when skipped. */
+  runOnce: () => Promise<boolean>;
+  stopping: () => boolean;
+}
+
+const DEFAULT_ERROR_DELAY_MS = 1_000;
+
+export function createLeasedLoop(options: LeasedLoopOptions): LeasedLoop {
+  const { lease: leaseOptions, now } = options;
+  let stopping = false;
+  let loop: Promise<void> | null = null;
+  /** A wake-up that came while no sleep was running: the next sleep is skipped. */
+  let wokenEarly = false;
+  let endSleep: (() => void) | null = null;
+  let held: HeldLease | null = null;
+  let heldUntil = 0;
+
+  /** Holds the lease for a pass: claims it, or renews it once half of it has run. */
+  async function holdLease(): Promise<boolean> {
+    if (!leaseOptions) return true;
+    const at = now();
+    if (held && heldUntil - at.getTime() > leaseOptions.ms / 2) return true;
+    held = await leaseOptions.store.claim(leaseOptions.name, leaseOptions.owner, at, leaseOptions.ms);
+    heldUntil = at.getTime() + leaseOptions.ms;
+    return held !== null;
+  }
+
+  async function advance(cursor: number): Promise<boolean> {
+    if (!leaseOptions || !held) return false;
+    const at = now();
+    if (!(await leaseOptions.store.advance(held, cursor, at, leaseOptions.ms))) {
+      held = null; // lost: claimed again (if free) before the next pass
+      return false;
+    }
+    heldUntil = at.getTime() + leaseOptions.ms;
+    return true;
+  }
+
+  async function runOnce(): Promise<boolean> {
+    if (!(await holdLease())) return false;
+    return options.pass({ lease: held, advance, stopping: () => stopping });
+  }
+
+  function sleep(ms: number): Promise<void> {
+    if (wokenEarly || stopping) {
+      wokenEarly = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        endSleep = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      endSleep = done;
+    });
+  }
+
+  async function run(): Promise<void> {
+    if (options.firstPassAfterInterval) await sleep(options.intervalMs);
+    while (!stopping) {
+      let delay = options.intervalMs;
+      try {
+        if (await runOnce()) continue;
+      } catch (error) {
+        options.logger.error({ err: error }, `${options.name} failed; retrying`);
+        delay = options.errorDelayMs ?? DEFAULT_ERROR_DELAY_MS;
+      }
+      await sleep(delay);
+    }
+  }
+
+  return {
+    runOnce,
+    stopping: () => stopping,
+    start() {
+      if (!stopping) loop ??= run();
+    },
+    wake() {
+      if (endSleep) endSleep();
+      else wokenEarly = true;
+    },
+    async stop() {
+      stopping = true;
+      endSleep?.();
+      await loop;
+      if (leaseOptions) {
+        held = null;
+        await leaseOptions.store.release(leaseOptions.name, leaseOptions.owner);
+      }
+    },
+  };
+}
+
+/**
+ * Walks a lease's cursor forward one unit (minute, day) at a time up to `last`, visiting each unit
+ * and then moving the cursor past it, so that a crash repeats at most the unit in progress. Ends
+ * early when stopping or when the lease was lost. `start` is where a cursor that never moved stands.
+ */
+export async function walkCursor(
+  pass: Pick<Pass, "lease" | "advance" | "stopping">,
+  start: number,
+  last: number,
+  visit: (unit: number) => Promise<unknown>,
+): Promise<void> {
+  if (!pass.lease) return;
+  for (let unit = (pass.lease.cursor ?? start) + 1; unit <= last && !pass.stopping(); unit++) {
+    await visit(unit);
+    if (!(await pass.advance(unit))) return;
+  }
+}
+
+/**
+ * True at most once per `intervalMs` of `now` (the first call is due); a clock that went back
+ * counts as due, so a corrected clock never silences the check.
+ */
+export function everyMs(intervalMs: number, now: () => Date): () => boolean {
+  let last: number | null = null;
+  return () => {
+    const at = now().getTime();
+    if (last !== null && at - last < intervalMs && at >= last) return false;
+    last = at;
+    return true;
+  };
+}

@@ -1,0 +1,53 @@
+import { LRUCache } from "lru-cache";
+import type { Collection } from "mongodb";
+import type { KeyedLock } from "../../engine/store/keyed-lock.js";
+import { addToBucket, clearBucket, readBucket, type KeyedBucketDocument } from "../../engine/store/keyed-buckets.js";
+
+/**
+ * Which users have time-driven work due in a minute: keyed buckets (engine/store/keyed-buckets.ts) of
+ * `tenant/user` keys per minute. An entry is added (before the user write that sets the due time)
+ * whenever a user's due minute changes; a user visited in a minute where nothing is due any more is
+ * left alone (the work checks the stored due time).
+ */
+export type DueUsersDocument = KeyedBucketDocument;
+
+/**
+ * Entries this process added lately, by minute and user, so that the same entry asked for twice (a
+ * change starts it early, beside its ranking writes, and its commit asks again) costs one command.
+ * Only minutes at least REUSE_AHEAD_MS ahead are remembered, for at most REUSE_MS: a minute's
+ * buckets are cleared only once that minute has passed, so a remembered entry is still stored.
+ */
+const recentlyAdded = new WeakMap<Collection<DueUsersDocument>, LRUCache<string, Promise<void>>>();
+const REUSE_MS = 60_000;
+const REUSE_AHEAD_MS = 3 * 60_000;
+
+/** Lists a user in a minute's bucket; `now` decides whether the entry may be reused (see above). */
+export function addDueUser(buckets: Collection<DueUsersDocument>, locks: KeyedLock, minute: number, tenantId: string, userId: string, now: Date): Promise<void> {
+  const key = `${minute}/${tenantId}/${userId}`;
+  const reusable = minute * 60_000 >= now.getTime() + REUSE_AHEAD_MS;
+  let recent = recentlyAdded.get(buckets);
+  if (!recent) recentlyAdded.set(buckets, (recent = new LRUCache({ max: 10_000, ttl: REUSE_MS })));
+  const known = reusable ? recent.get(key) : undefined;
+  if (known) return known;
+  const added = addToBucket(buckets, locks, minute, key.slice(key.indexOf("/") + 1));
+  if (reusable) {
+    recent.set(key, added);
+    added.catch(() => recent.delete(key)); // a failed write is tried again by the next caller
+  }
+  return added;
+}
+
+/** The users listed as due in a minute, and the documents that listed them (to clear afterwards). */
+export async function findDueUsers(buckets: Collection<DueUsersDocument>, minute: number): Promise<{ users: Array<{ tenantId: string; userId: string }>; bucketIds: string[] }> {
+  const { keys, documentIds } = await readBucket(buckets, minute);
+  const users = keys.map((key) => {
+    const slash = key.indexOf("/"); // tenant IDs never contain "/"
+    return { tenantId: key.slice(0, slash), userId: key.slice(slash + 1) };
+  });
+  return { users, bucketIds: documentIds };
+}
+
+/** Forgets a minute's documents once their users were all visited. */
+export async function clearDueBuckets(buckets: Collection<DueUsersDocument>, bucketIds: readonly string[]): Promise<void> {
+  await clearBucket(buckets, bucketIds);
+}

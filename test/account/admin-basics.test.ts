@@ -1,0 +1,158 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService } from "../../src/server/service.js";
+import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "other", name: "Other" }] });
+});
+afterAll(() => server.close());
+
+describe("custom attributes", () => {
+  it("are created, listed, read, renamed and deleted in the reference shapes", async () => {
+    const created = await server.rest("POST", "/admin/v1/attributes", {
+      body: [
+        { key: "plan", name: "Plan", type: "user" },
+        { key: "source", name: "Source", type: "event" },
+        { key: "plan", name: "Plan again", type: "user" },
+        { key: "bad key", name: "Bad", type: "user" },
+        { key: "nameless", name: "", type: "event" },
+      ],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.created).toEqual([
+      { id: expect.any(String), key: "plan", name: "Plan", type: "user" },
+      { id: expect.any(String), key: "source", name: "Source", type: "event" },
+    ]);
+    expect(created.body.issues).toEqual([
+      { index: 2, severity: "error", message: 'Key "plan" is already in use by another user attribute', level: "error", reason: 'Key "plan" is already in use by another user attribute' },
+      { index: 3, severity: "error", message: expect.stringMatching(/^key "bad key" is invalid/), level: "error", reason: expect.stringMatching(/^key "bad key" is invalid/) },
+      { index: 4, severity: "error", message: "name is required", level: "error", reason: "name is required" },
+    ]);
+    const [plan] = created.body.created;
+    const renamed = await server.client("connect-json").admin.updateAttributes({ attributes: [{ id: plan.id, name: "Plan tier" }] });
+    expect(renamed.updated[0]?.name).toBe("Plan tier");
+    expect((await server.rest("GET", `/admin/v1/attributes/${plan.id}`)).body).toEqual({ ...plan, name: "Plan tier" });
+    expect((await server.rest("GET", "/admin/v1/attributes", { tenantId: "other" })).body).toEqual([]);
+    expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${plan.id}`, { tenantId: "other" })).body.deleted).toEqual([]);
+  });
+
+  it("are the only keys events and users accept, and take effect on the next event", async () => {
+    await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "clicks", name: "Clicks" }] });
+    const refused = await server.rest("POST", "/api/metrics/clicks/event", {
+      body: { user: { id: "u1", attributes: { plan: "pro", colour: "red" } }, value: 1, attributes: { source: "web", medium: "x" } },
+    });
+    expect(refused).toEqual({
+      status: 400,
+      body: { error: "Invalid attribute keys: medium, colour. Please make sure all keys match attributes created in the dashboard." },
+    });
+    expect(await server.service.context.database.collections.users.countDocuments({ userId: "u1" })).toBe(0);
+
+    const accepted = await server.rest("POST", "/api/metrics/clicks/event", {
+      body: { user: { id: "u1", attributes: { plan: "pro" } }, value: 1, attributes: { source: "web" } },
+    });
+    expect(accepted.status).toBe(201);
+    expect((await server.rest("GET", "/v1/users/u1")).body.attributes).toEqual({ plan: "pro" });
+    // An event attribute key is not a user attribute key.
+    const wrongType = await server.rest("POST", "/api/metrics/clicks/event", { body: { user: { id: "u1", attributes: { source: "x" } }, value: 1 } });
+    expect(wrongType.body.error).toMatch(/^Invalid attribute keys: source\./);
+  });
+
+  it("reach another instance on the same database within the documented one-second bound", async () => {
+    const second = await startService({
+      mongodbUri: server.database.uri,
+      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
+      writeMode: "versioned",
+      mongodbDb: server.database.dbName,
+      port: 0,
+      host: "127.0.0.1",
+      logger: pino({ level: "silent" }),
+    });
+    try {
+      const send = () =>
+        fetch(`http://127.0.0.1:${second.port}/api/metrics/clicks/event`, {
+          method: "POST",
+          headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" },
+          body: JSON.stringify({ user: { id: "u2" }, value: 1, attributes: { campaign: "x" } }),
+        });
+      expect((await send()).status).toBe(400); // caches "no such attribute" on the second instance
+      await server.rest("POST", "/admin/v1/attributes", { body: [{ key: "campaign", name: "Campaign", type: "event" }] });
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await send()).status).toBe(201);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe("metrics", () => {
+  it("change key only until the metric has events, and refuse invalid updates", async () => {
+    const { body } = await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "drafts", name: "Drafts" }, { key: "revenue", name: "Revenue", unitType: "currency", units: "USD" }] });
+    const [drafts, revenue] = body.created;
+    expect(revenue).toMatchObject({ unitType: "currency", units: "USD" });
+    const renamed = await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: drafts.id, key: "drafts-written" }] });
+    expect(renamed.body.updated[0].key).toBe("drafts-written");
+    await server.rest("POST", "/api/metrics/drafts-written/event", { body: { user: { id: "w" }, value: 1 } });
+    const locked = await server.rest("PATCH", "/admin/v1/metrics", {
+      body: [{ id: drafts.id, key: "drafts-again" }, { id: revenue.id, units: "dollars" }, { id: "nope", name: "x" }],
+    });
+    expect(locked.body).toEqual({
+      updated: [],
+      issues: [
+        { id: drafts.id, severity: "error", message: "key cannot be changed once the metric has events", level: "error", reason: "key cannot be changed once the metric has events" },
+        { id: revenue.id, severity: "error", message: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"', level: "error", reason: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"' },
+        { id: "nope", severity: "error", message: "Metric not found by ID", level: "error", reason: "Metric not found by ID" },
+      ],
+    });
+    const toNumber = await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: revenue.id, unitType: "number" }] });
+    expect(toNumber.body.updated[0]).toMatchObject({ unitType: "number", units: "" });
+  });
+});
+
+describe("API keys", () => {
+  it("creates application keys shown once, which act for their user and can be revoked", async () => {
+    // A malformed user ID refuses the whole request (the user ID rule is a request-level rule).
+    const refused = await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "alice" }, { userId: "" }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toContain("keys[1].user_id: must be 1 to 255 characters");
+    const created = await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "alice" }] });
+    expect(created.status).toBe(201);
+    const [key] = created.body.created;
+    expect(key).toEqual({ id: expect.any(String), userId: "alice", key: expect.stringMatching(/^app_[0-9a-f]{12}\./), prefix: key.key.split(".")[0], rateLimit: null });
+    expect(created.body.issues).toEqual([]);
+
+    expect((await server.rest("GET", "/v1/users/u1", { apiKey: key.key })).status).toBe(403);
+    expect((await server.rest("POST", "/api/metrics/clicks/event", { apiKey: key.key, body: { user: { id: "alice" }, value: 1 } })).status).toBe(201);
+    // A key of the default scope cannot be used in another tenant.
+    expect((await server.rest("GET", "/v1/users/alice", { apiKey: key.key, tenantId: "other" })).status).toBe(403);
+
+    expect((await server.rest("DELETE", `/admin/v1/application-api-keys?ids=${key.id}`, { tenantId: "other" })).body.deleted).toEqual([]);
+    expect((await server.rest("DELETE", `/admin/v1/application-api-keys?ids=${key.id}`)).body.deleted).toEqual([{ id: key.id }]);
+    await new Promise((r) => setTimeout(r, 1100)); // key lookups are cached for one second
+    expect((await server.rest("GET", "/v1/users/alice", { apiKey: key.key })).status).toBe(401);
+  });
+
+  it("creates, lists (prefix only) and revokes admin keys; a key cannot revoke itself", async () => {
+    const created = await server.client("grpc").admin.createAdminApiKey({});
+    expect(created.key?.key).toMatch(/^adm_[0-9a-f]{12}\./);
+    const list = await server.rest("GET", "/admin/v1/admin-api-keys");
+    expect(list.body.map((k: { prefix: string }) => k.prefix)).toContain(created.key?.prefix);
+    expect(JSON.stringify(list.body)).not.toContain(created.key!.key.split(".")[1]);
+
+    const newKeyId = created.key!.id;
+    const self = await server.rest("DELETE", `/admin/v1/admin-api-keys?ids=${newKeyId}`, { apiKey: created.key!.key });
+    expect(self.body.issues[0].message).toBe("An admin key cannot revoke itself; use another admin key");
+    expect((await server.rest("DELETE", `/admin/v1/admin-api-keys?ids=${newKeyId}`)).body.deleted).toEqual([{ id: newKeyId }]);
+    await new Promise((r) => setTimeout(r, 1100));
+    try {
+      await server.client("connect-binary", { apiKey: created.key!.key }).admin.listMetrics({});
+      expect.unreachable();
+    } catch (error) {
+      expect(ConnectError.from(error).code).toBe(Code.Unauthenticated);
+    }
+  });
+});

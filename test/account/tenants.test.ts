@@ -1,0 +1,90 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe("tenants", () => {
+  it("are created, listed, read, updated and deleted in the reference shapes", async () => {
+    const created = await server.rest("POST", "/admin/v1/tenants", {
+      body: [
+        { customerId: "acme", name: "Acme Corp" },
+        { customerId: "globex", name: "Globex" },
+        { customerId: "acme", name: "Duplicate" },
+        { customerId: "has space", name: "Bad" },
+      ],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.created).toEqual([
+      { id: expect.any(String), customerId: "acme", name: "Acme Corp", status: "active", created: expect.any(String), updated: expect.any(String) },
+      expect.objectContaining({ customerId: "globex" }),
+    ]);
+    expect(created.body.issues).toEqual([
+      { index: 2, severity: "error", message: 'Customer ID "acme" already exists in this environment', level: "error", reason: 'Customer ID "acme" already exists in this environment' },
+      { index: 3, severity: "error", message: expect.stringContaining("customerId must be printable ASCII"), level: "error", reason: expect.stringContaining("customerId must be printable ASCII") },
+    ]);
+    const acmeId = created.body.created[0].id;
+
+    const list = await server.rest("GET", "/admin/v1/tenants?limit=1&skip=1");
+    expect(list.body.map((t: { customerId: string }) => t.customerId)).toEqual(["globex"]);
+    expect((await server.rest("GET", `/admin/v1/tenants/${acmeId}`)).body.name).toBe("Acme Corp");
+    expect((await server.rest("GET", "/admin/v1/tenants/missing")).status).toBe(404);
+
+    const updated = await server.rest("PATCH", "/admin/v1/tenants", { body: [{ id: acmeId, name: "Acme Corporation" }, { id: "missing" }] });
+    expect(updated.status).toBe(200);
+    expect(updated.body.updated[0].name).toBe("Acme Corporation");
+    expect(updated.body.issues).toEqual([{ id: "missing", severity: "error", message: "Tenant not found by ID", level: "error", reason: "Tenant not found by ID" }]);
+
+    const onlyIssues = await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "acme", name: "Again" }] });
+    expect(onlyIssues.status).toBe(200);
+    expect(onlyIssues.body.created).toEqual([]);
+  });
+
+  it("scope every read and write: nothing of tenant A is visible or changeable through tenant B", async () => {
+    await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-a", name: "A" }, { customerId: "tenant-b", name: "B" }] });
+    const inA = await server.rest("POST", "/admin/v1/metrics", { tenantId: "tenant-a", body: [{ key: "steps", name: "Steps" }] });
+    expect(inA.status).toBe(201);
+    const metricId = inA.body.created[0].id;
+
+    expect((await server.rest("GET", "/admin/v1/metrics", { tenantId: "tenant-b" })).body).toEqual([]);
+    expect((await server.rest("GET", "/admin/v1/metrics")).body).toEqual([]);
+    expect((await server.rest("GET", `/admin/v1/metrics/${metricId}`, { tenantId: "tenant-b" })).status).toBe(404);
+    const crossDelete = await server.rest("DELETE", `/admin/v1/metrics?ids=${metricId}`, { tenantId: "tenant-b" });
+    expect(crossDelete.body).toEqual({ deleted: [], issues: [{ id: metricId, severity: "error", message: "Metric not found by ID", level: "error", reason: "Metric not found by ID" }] });
+
+    const eventInB = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "tenant-b", body: { user: { id: "u" }, value: 1 } });
+    expect(eventInB.status).toBe(404);
+
+    // The same key and user ID in two tenants are two different metrics and users.
+    await server.rest("POST", "/admin/v1/metrics", { tenantId: "tenant-b", body: [{ key: "steps", name: "Steps" }] });
+    const a = await server.client("connect-json", { tenantId: "tenant-a" }).application.trackMetricEvent({ key: "steps", user: { id: "u" }, value: 10 });
+    const b = await server.client("grpc", { tenantId: "tenant-b" }).application.trackMetricEvent({ key: "steps", user: { id: "u" }, value: 1 });
+    expect([a.total, b.total]).toEqual([10, 1]);
+    expect((await server.rest("GET", "/v1/users/u", { tenantId: "tenant-a" })).status).toBe(200);
+    expect((await server.rest("GET", "/v1/users/u")).status).toBe(404);
+  });
+
+  it("answers an unknown Tenant-ID with a clear not-found error on every protocol", async () => {
+    const response = await server.rest("GET", "/admin/v1/metrics", { tenantId: "nobody" });
+    expect(response).toEqual({ status: 404, body: { error: 'Tenant "nobody" not found' } });
+    try {
+      await server.client("grpc-web", { tenantId: "nobody" }).application.getUser({ id: "u" });
+      expect.unreachable();
+    } catch (error) {
+      expect(ConnectError.from(error).code).toBe(Code.NotFound);
+    }
+  });
+
+  it("deleting a tenant deletes its data", async () => {
+    const [tenant] = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.filter((t: { customerId: string }) => t.customerId === "tenant-a");
+    const deleted = await server.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id},missing`);
+    expect(deleted.body).toEqual({ deleted: [{ id: tenant.id }], issues: [{ id: "missing", severity: "error", message: "Tenant not found by ID", level: "error", reason: "Tenant not found by ID" }] });
+    const users = server.service.context.database.collections.users;
+    expect(await users.countDocuments({ tenantId: tenant.id })).toBe(0);
+  });
+});

@@ -1,0 +1,139 @@
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type RunningService } from "../../src/server/service.js";
+import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
+import { readStoredUser } from "../../src/engine/store/user-documents.js";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }, { key: "pages", name: "Pages" }] });
+  await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "t2", name: "T2" }] });
+  await server.rest("POST", "/admin/v1/metrics", { tenantId: "t2", body: [{ key: "words", name: "Words" }] });
+});
+afterAll(() => server.close());
+
+async function event(path: string, body: unknown, headers: Record<string, string> = {}, tenantId?: string) {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: "POST",
+    headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", ...(tenantId ? { "tenant-id": tenantId } : {}), ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+describe("idempotency", () => {
+  it("processes a key once (201), then replays it (202) with the current state and nothing applied", async () => {
+    const first = await event("/api/metrics/words/event", { user: { id: "i1" }, value: 10 }, { "idempotency-key": "k1" });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ total: 10, idempotentReplayed: false, idempotencyKey: "k1" });
+    await event("/api/metrics/words/event", { user: { id: "i1" }, value: 5 });
+    const replay = await event("/api/metrics/words/event", { user: { id: "i1" }, value: 10 }, { "idempotency-key": "k1" });
+    expect(replay.status).toBe(202);
+    expect(replay.body).toMatchObject({ total: 15, idempotentReplayed: true, idempotencyKey: "k1", eventId: first.body.eventId, achievements: [] });
+  });
+
+  it("scopes keys by metric, user and tenant", async () => {
+    const headers = { "idempotency-key": "shared" };
+    const results = [
+      await event("/api/metrics/words/event", { user: { id: "i2" }, value: 1 }, headers),
+      await event("/api/metrics/pages/event", { user: { id: "i2" }, value: 1 }, headers),
+      await event("/api/metrics/words/event", { user: { id: "i3" }, value: 1 }, headers),
+      await event("/api/metrics/words/event", { user: { id: "i2" }, value: 1 }, headers, "t2"),
+    ];
+    expect(results.map((r) => [r.status, r.body.idempotentReplayed])).toEqual(Array(4).fill([201, false]));
+  });
+
+  it("refuses a reused key with a different request (422) and changes nothing", async () => {
+    await event("/api/metrics/words/event", { user: { id: "i4" }, value: 3, attributes: {} }, { "idempotency-key": "fp" });
+    const different = await event("/api/metrics/words/event", { user: { id: "i4" }, value: 4 }, { "idempotency-key": "fp" });
+    expect(different.status).toBe(422);
+    expect(different.body.error).toMatch(/^Idempotency key "fp" was already used for a different request on this metric \(request fingerprint [0-9a-f]{16}, original [0-9a-f]{16}\)/);
+    expect((await server.client("grpc").application.trackMetricEvent({ key: "words", user: { id: "i4" }, value: 0, idempotencyKey: "other" })).total).toBe(3);
+  });
+
+  it("works through Connect with the key in the request and remembers keys beyond the in-document batch", async () => {
+    const client = server.client("connect-binary").application;
+    for (let i = 0; i < 60; i++) await client.trackMetricEvent({ key: "pages", user: { id: "batch" }, value: 1, idempotencyKey: `b${i}` });
+    const users = server.service.context.database.collections.users;
+    expect((await readStoredUser(users, "default", "batch"))!.state.recentIdempotency.length).toBeLessThan(50);
+    for (const i of [0, 25, 59]) {
+      const replay = await client.trackMetricEvent({ key: "pages", user: { id: "batch" }, value: 1, idempotencyKey: `b${i}` });
+      expect([replay.idempotentReplayed, replay.total]).toEqual([true, 60]);
+    }
+  });
+});
+
+describe("admin timestamps", () => {
+  it("apply a user's events in time order; only admin keys may set time", async () => {
+    const at = (iso: string) => ({ user: { id: "ts" }, value: 1, timestamp: iso });
+    expect((await event("/api/metrics/words/event", at("2026-01-02T10:00:00Z"))).status).toBe(201);
+    const older = await event("/api/metrics/words/event", at("2026-01-01T10:00:00Z"));
+    expect(older.status).toBe(422);
+    expect(older.body.error).toMatch(/older than this user's latest applied event/);
+    expect((await event("/api/metrics/words/event", at("2099-01-01T00:00:00Z"))).body.error).toMatch(/in the future/);
+    expect((await event("/api/metrics/words/event", at("2999-01-01T00:00:00Z"))).status).toBe(400);
+    expect((await event("/api/metrics/words/event", at("yesterday"))).status).toBe(400);
+
+    const appKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "ts" }] })).body.created[0].key;
+    const asApp = await event("/api/metrics/words/event", at("2026-01-03T10:00:00Z"), { "x-api-key": appKey });
+    expect(asApp).toEqual({ status: 403, body: { error: "Only admin keys may set an event timestamp", requestId: expect.any(String) } });
+    expect((await server.rest("GET", "/v1/users/ts")).body.updated).toBe("2026-01-02T10:00:00Z");
+  });
+});
+
+describe("parallel events", () => {
+  it("applies 200 concurrent events of one user and metric without loss or duplication", async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        i % 2 === 0
+          ? event("/api/metrics/words/event", { user: { id: "par" }, value: 1 })
+          : server.client("connect-json").application.trackMetricEvent({ key: "words", user: { id: "par" }, value: 1 }).then((r) => ({ status: 201, body: r })),
+      ),
+    );
+    expect(responses.every((r) => r.status === 201)).toBe(true);
+    const totals = responses.map((r) => r.body.total).sort((a, b) => a - b);
+    expect(totals).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  });
+
+  it("retries on a version conflict with another instance and applies both events", async () => {
+    // eslint-disable-next-line prefer-const -- read by the first instance's hook, which is defined before the second instance starts
+    let second: RunningService | undefined;
+    let interfered = false;
+    const first = await startService({
+      mongodbUri: server.database.uri,
+      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
+      writeMode: "versioned",
+      mongodbDb: server.database.dbName,
+      port: 0,
+      host: "127.0.0.1",
+      logger: pino({ level: "silent" }),
+      // Between reading and writing the user, another instance writes it: the first write must conflict.
+      atPipelinePoint: async (point, attempt) => {
+        if (point !== "before-user-write" || attempt !== 1 || interfered) return;
+        interfered = true;
+        const res = await fetch(`http://127.0.0.1:${second!.port}/api/metrics/words/event`, {
+          method: "POST",
+          headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" },
+          body: JSON.stringify({ user: { id: "race" }, value: 100 }),
+        });
+        expect(((await res.json()) as { total: number }).total).toBe(101);
+      },
+    });
+    second = await startService({ mongodbUri: server.database.uri, writeMode: "versioned", mongodbDb: server.database.dbName, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }) });
+    try {
+      await event("/api/metrics/words/event", { user: { id: "race" }, value: 1 });
+      const res = await fetch(`http://127.0.0.1:${first.port}/api/metrics/words/event`, {
+        method: "POST",
+        headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" },
+        body: JSON.stringify({ user: { id: "race" }, value: 10 }),
+      });
+      expect(interfered).toBe(true);
+      expect(((await res.json()) as { total: number }).total).toBe(111);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,407 @@
+// Broken and hostile clients against the real service entry point in a child process (so a crash
+// shows as an exit, not as a failed assertion), over raw sockets and HTTP/2. After each attack the
+// server must still serve, and nothing the attack sent may have changed any state.
+import http2 from "node:http2";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findFreePort } from "../../src/server/embedded-db.js";
+import { CHILD_ADMIN_KEY, startChildServer, type ChildServer } from "../helpers/child-server.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
+
+const LIMITS = {
+  MAX_REQUEST_BYTES: "65536",
+  HEADERS_TIMEOUT_MS: "3000",
+  REQUEST_TIMEOUT_MS: "4000",
+  KEEP_ALIVE_TIMEOUT_MS: "2000",
+  IDLE_TIMEOUT_MS: "3000",
+  MAX_HEADER_BYTES: "8192",
+  MAX_CONNECTIONS: "40",
+  MAX_CONCURRENT_STREAMS: "10",
+};
+/** Far above every limit above: a connection still open after this was never going to be closed. */
+const NEVER_MS = 40_000;
+
+let database: TestDatabase;
+let server: ChildServer;
+let port: number;
+let crashed = false;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  port = await findFreePort();
+  server = await startChildServer(database, port, LIMITS);
+  void server.exited.then(() => (crashed = true));
+  expect((await server.post("/admin/v1/metrics", [{ key: "words", name: "Words" }])).status).toBe(201);
+  expect((await server.post("/v1/metrics/words/event", { user: { id: "u1" }, value: 5 })).status).toBe(201);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await database?.close();
+});
+
+/** The server answers, the process is alive, and u1's total is still exactly 5 (nothing applied). */
+async function expectServingAndUnchanged(): Promise<void> {
+  expect(crashed).toBe(false);
+  const metric = await server.get("/v1/users/u1/metrics/words");
+  expect(metric.status).toBe(200);
+  expect(metric.body.current).toBe(5);
+}
+
+interface RawOutcome {
+  /** Everything the server sent. */
+  data: string;
+  /** The server closed (or reset) the connection. */
+  closed: boolean;
+}
+
+/**
+ * Opens a raw TCP connection, lets `act` write to it, and collects the answer until the server
+ * closes the connection or `untilMs` passes.
+ */
+function rawConnection(act: (socket: net.Socket) => void | Promise<void>, untilMs = NEVER_MS): Promise<RawOutcome> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: "127.0.0.1", allowHalfOpen: true });
+    let data = "";
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ data, closed });
+    };
+    const timer = setTimeout(() => finish(false), untilMs);
+    socket.on("data", (chunk) => (data += chunk.toString("latin1")));
+    socket.on("error", () => undefined);
+    // The server's FIN ('end': the client socket allows half-open) or a full close both count.
+    socket.on("end", () => finish(true));
+    socket.on("close", () => finish(true));
+    socket.on("connect", () => void act(socket));
+  });
+}
+
+function request(method: string, path: string, body: string, headers: Record<string, string> = {}): string {
+  const lines = [`${method} ${path} HTTP/1.1`, "Host: 127.0.0.1", `X-API-KEY: ${CHILD_ADMIN_KEY}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join("\r\n")}\r\n\r\n${body}`;
+}
+
+async function rest(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method,
+    headers: { "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json", ...init.headers },
+    body: init.body,
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+function connectH2(): Promise<http2.ClientHttp2Session> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    session.on("error", () => undefined);
+    session.once("connect", () => resolve(session));
+    session.once("error", reject);
+  });
+}
+
+/** Waits for a stream to end, with its response headers and body, or its error. */
+function h2Outcome(stream: http2.ClientHttp2Stream): Promise<{ status?: number; headers: http2.IncomingHttpHeaders; body: string; error?: Error }> {
+  return new Promise((resolve) => {
+    let headers: http2.IncomingHttpHeaders = {};
+    let body = "";
+    stream.on("response", (h) => (headers = h));
+    stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+    stream.on("error", (error) => resolve({ headers, body, error }));
+    stream.on("close", () => resolve({ status: headers[":status"] as number | undefined, headers, body }));
+  });
+}
+
+const eventPath = "/v1/metrics/words/event";
+const event = JSON.stringify({ user: { id: "u1" }, value: 1000 });
+
+const rpcPath = "/gamification.v1.ApplicationService/TrackMetricEvent";
+
+describe("aborted and half-closed uploads (HTTP/1.1)", () => {
+  for (const path of [eventPath, "/no/such/route", rpcPath]) {
+    for (const ending of ["close", "reset", "half-close"] as const) {
+      it(`survives a body cut short by a ${ending} on ${path}, with or without a key`, async () => {
+        for (const key of [CHILD_ADMIN_KEY, null]) {
+          await rawConnection((socket) => {
+            const head = [`POST ${path} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: 1000"];
+            if (key) head.push(`X-API-KEY: ${key}`);
+            socket.write(`${head.join("\r\n")}\r\n\r\n{"`);
+            setTimeout(() => (ending === "close" ? socket.destroy() : ending === "reset" ? socket.resetAndDestroy() : socket.end()), 50);
+          });
+        }
+        await expectServingAndUnchanged();
+      });
+    }
+  }
+
+  it("answers a complete request whose client then half-closes its side, and applies it once", async () => {
+    const outcome = await rawConnection((socket) => {
+      socket.write(request("POST", eventPath, JSON.stringify({ user: { id: "half-close" }, value: 7 })));
+      socket.end();
+    });
+    expect(outcome.data).toMatch(/^HTTP\/1\.1 201 /);
+    expect(outcome.closed).toBe(true);
+    expect((await server.get("/v1/users/half-close/metrics/words")).body.current).toBe(7);
+  });
+});
+
+describe("HTTP/2 clients", () => {
+  it("survives REST, Connect and gRPC uploads reset midway and sessions destroyed midway", async () => {
+    const uploads = [
+      { path: eventPath, contentType: "application/json" },
+      { path: rpcPath, contentType: "application/json" },
+      { path: rpcPath, contentType: "application/grpc" },
+    ];
+    for (const [ending, { path, contentType }] of (["reset", "destroy"] as const).flatMap((e) => uploads.map((u) => [e, u] as const))) {
+      const session = await connectH2();
+      const stream = session.request({ ":method": "POST", ":path": path, "x-api-key": CHILD_ADMIN_KEY, "content-type": contentType, "content-length": "1000" }, { endStream: false });
+      stream.on("error", () => undefined);
+      stream.write('{"');
+      await new Promise((r) => setTimeout(r, 50));
+      if (ending === "reset") stream.close(http2.constants.NGHTTP2_CANCEL);
+      else session.destroy();
+      await new Promise((r) => setTimeout(r, 50));
+      session.destroy();
+    }
+    await expectServingAndUnchanged();
+  });
+
+  it("survives rapid resets (streams opened and cancelled at once, many times)", async () => {
+    const session = await connectH2();
+    for (let i = 0; i < 2000 && !session.destroyed; i++) {
+      const stream = session.request({ ":method": "POST", ":path": eventPath, "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json" }, { endStream: false });
+      stream.on("error", () => undefined);
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+    }
+    await new Promise<void>((resolve) => {
+      session.close(() => resolve());
+      setTimeout(() => (session.destroy(), resolve()), 5000);
+    });
+    await expectServingAndUnchanged();
+  });
+
+  it("advertises the stream limit, refuses oversized header lists, and keeps serving", async () => {
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    session.on("error", () => undefined);
+    const settings = await new Promise<http2.Settings>((resolve) => session.once("remoteSettings", resolve));
+    expect(settings.maxConcurrentStreams).toBe(10);
+    const big = h2Outcome(session.request({ ":method": "GET", ":path": "/healthz", "x-big": "a".repeat(64 * 1024) }));
+    const outcome = await big;
+    expect(outcome.status === 431 || outcome.error !== undefined || outcome.status === undefined).toBe(true);
+    session.destroy();
+    await expectServingAndUnchanged();
+  });
+
+  it("closes a session that sends the preface and then nothing", async () => {
+    const outcome = await rawConnection((socket) => void socket.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"));
+    expect(outcome.closed).toBe(true);
+  });
+});
+
+describe("timeouts and connection limits (HTTP/1.1)", () => {
+  it("closes a connection that sends nothing", async () => {
+    expect((await rawConnection(() => undefined)).closed).toBe(true);
+  });
+
+  it("closes a connection that sends its request line or headers a byte at a time", async () => {
+    for (const text of ["GET /healthz HTTP/1.1\r\n", `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${"a".repeat(60)}`]) {
+      const outcome = await rawConnection(async (socket) => {
+        for (const char of text) {
+          if (socket.destroyed) return;
+          socket.write(char);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      });
+      expect(outcome.closed).toBe(true);
+      expect(outcome.data).not.toMatch(/HTTP\/1\.1 200/);
+    }
+  });
+
+  it("closes a request whose body trickles in past the request timeout", async () => {
+    const outcome = await rawConnection(async (socket) => {
+      socket.write(request("POST", eventPath, "").replace("Content-Length: 0", "Content-Length: 100"));
+      for (let i = 0; i < 100 && !socket.destroyed; i++) {
+        socket.write(" ");
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    });
+    expect(outcome.closed).toBe(true);
+    await expectServingAndUnchanged();
+  });
+
+  it("answers oversized request heads with 431", async () => {
+    const outcome = await rawConnection((socket) => void socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(16 * 1024)}\r\n\r\n`));
+    expect(outcome.data).toMatch(/^HTTP\/1\.1 431 /);
+  });
+
+  it("closes connections beyond the limit on arrival, and serves again when they are gone", async () => {
+    const held: net.Socket[] = [];
+    let refused = false;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const socket = net.connect({ port, host: "127.0.0.1" });
+      socket.on("error", () => undefined);
+      held.push(socket);
+      const outcome = await new Promise<"open" | "closed">((resolve) => {
+        socket.once("close", () => resolve("closed"));
+        socket.once("connect", () => setTimeout(() => resolve(socket.destroyed ? "closed" : "open"), 20));
+      });
+      if (outcome === "closed") refused = true;
+    }
+    expect(refused).toBe(true);
+    expect(held.length).toBeLessThanOrEqual(41);
+    held.forEach((s) => s.destroy());
+    // The server learns of the closes asynchronously: wait until it has slots again.
+    const health = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+    await expect.poll(health, { timeout: 15_000 }).toBe(200);
+    await expectServingAndUnchanged();
+  });
+
+  it("closes a connection whose client never reads its answers", async () => {
+    const outcome = await rawConnection((socket) => {
+      socket.pause();
+      // Pipelined requests whose answers (404s naming a long path) fill every buffer on the way
+      // while the client reads nothing; the connection goes idle and the server must close it.
+      const one = `GET /${"a".repeat(7000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-KEY: ${CHILD_ADMIN_KEY}\r\n\r\n`;
+      for (let i = 0; i < 2000; i++) socket.write(one);
+    });
+    expect(outcome.closed).toBe(true);
+    await expectServingAndUnchanged();
+  });
+
+});
+
+describe("malformed input gets a 4xx with a specific message and changes nothing", () => {
+  it("refuses malformed percent-escapes in paths", async () => {
+    for (const [method, path] of [
+      ["GET", "/v1/users/%/metrics"],
+      ["GET", "/v1/users/%E0%A4%A/streak"],
+      ["POST", "/api/metrics/%zz/event"],
+      ["GET", "/admin/v1/metrics/%"],
+      ["PATCH", "/v1/users/%FF"],
+    ] as const) {
+      const response = await rest(method, path, method === "GET" ? {} : { body: event });
+      expect(response.status, `${method} ${path}`).toBe(400);
+      expect(response.body.error).toMatch(/percent-escape/);
+    }
+    await expectServingAndUnchanged();
+  });
+
+  it("refuses garbage binary bodies on Connect and gRPC-web as invalid_argument, not internal", async () => {
+    for (const body of [Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12]), Buffer.from(event)]) {
+      const response = await rest("POST", "/gamification.v1.ApplicationService/TrackMetricEvent", { body, headers: { "content-type": "application/proto" } });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe("invalid_argument");
+      expect(response.body.message).toMatch(/not a valid binary TrackMetricEventRequest/);
+    }
+    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 6]), Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12])]);
+    const grpcWeb = await rest("POST", "/gamification.v1.ApplicationService/TrackMetricEvent", { body: framed, headers: { "content-type": "application/grpc-web+proto" } });
+    expect(grpcWeb.status).toBe(200);
+    expect(grpcWeb.headers.get("grpc-status")).toBe("3");
+    await expectServingAndUnchanged();
+  });
+
+  it("refuses garbage binary bodies on gRPC with status 3", async () => {
+    const session = await connectH2();
+    const stream = session.request({ ":method": "POST", ":path": "/gamification.v1.ApplicationService/TrackMetricEvent", "content-type": "application/grpc", te: "trailers", "x-api-key": CHILD_ADMIN_KEY });
+    stream.end(Buffer.concat([Buffer.from([0, 0, 0, 0, 6]), Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12])]));
+    const outcome = await h2Outcome(stream);
+    session.destroy();
+    expect(outcome.headers["grpc-status"]).toBe("3");
+    await expectServingAndUnchanged();
+  });
+
+  it("judges JSON the same on REST and Connect: duplicate keys, unknown fields, numeric strings, UTF-8, depth", async () => {
+    const cases: Array<{ name: string; body: string | Buffer; error: RegExp }> = [
+      { name: "duplicate keys", body: '{"user":{"id":"u1"},"value":1,"value":2}', error: /"value" appears twice/ },
+      { name: "an unknown field", body: '{"user":{"id":"u1"},"value":1,"extra":true}', error: /extra/ },
+      { name: "a hex string for a number", body: '{"user":{"id":"u1"},"value":"0x10"}', error: /value must be a number, got the string "0x10"/ },
+      { name: "invalid UTF-8", body: Buffer.concat([Buffer.from('{"user":{"id":"u'), Buffer.from([0xff, 0xfe]), Buffer.from('"},"value":1}')]), error: /not valid UTF-8/ },
+      { name: "deep nesting", body: `{"user":{"id":"u1"},"value":1,"extra":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, error: /nests deeper/ },
+    ];
+    for (const { name, body, error } of cases) {
+      const viaRest = await rest("POST", eventPath, { body });
+      expect(viaRest.status, `REST: ${name}`).toBe(400);
+      expect(viaRest.body.error, `REST: ${name}`).toMatch(error);
+      const bodyWithKey = typeof body === "string" ? body.replace("{", '{"key":"words",') : Buffer.concat([Buffer.from('{"key":"words",'), body.subarray(1)]);
+      const viaConnect = await rest("POST", "/gamification.v1.ApplicationService/TrackMetricEvent", { body: bodyWithKey });
+      expect(viaConnect.status, `Connect: ${name}`).toBe(400);
+      expect(viaConnect.body.code, `Connect: ${name}`).toBe("invalid_argument");
+      expect(viaConnect.body.message, `Connect: ${name}`).toMatch(error);
+    }
+    await expectServingAndUnchanged();
+  });
+
+  it("refuses totals beyond the supported range and user IDs no path can address (details: input-rules.test.ts)", async () => {
+    expect((await rest("POST", eventPath, { body: JSON.stringify({ user: { id: "big" }, value: 9e14 }) })).status).toBe(201);
+    const beyond = await rest("POST", eventPath, { body: JSON.stringify({ user: { id: "big" }, value: 9e14 }) });
+    expect(beyond.status).toBe(400);
+    expect((await server.get("/v1/users/big/metrics/words")).body.current).toBe(9e14);
+    for (const id of [".", "..", "a\u0000b", "   "]) {
+      const response = await rest("POST", eventPath, { body: JSON.stringify({ user: { id }, value: 1 }) });
+      expect(response.status, JSON.stringify(id)).toBe(400);
+    }
+    await expectServingAndUnchanged();
+  });
+
+  it("answers 415 with a JSON error for a REST body that is not JSON", async () => {
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded"]) {
+      const response = await rest("POST", eventPath, { body: event, headers: { "content-type": contentType } });
+      expect(response.status).toBe(415);
+      expect(response.body.error).toMatch(/application\/json/);
+    }
+    await expectServingAndUnchanged();
+  });
+
+  it("refuses a null body on PUT and PATCH of a user, and an empty Tenant-ID", async () => {
+    for (const method of ["PUT", "PATCH"]) {
+      const response = await rest(method, "/v1/users/u1", { body: "null" });
+      expect(response.status, method).toBe(400);
+      expect(response.body.error).toMatch(/must be a JSON object/);
+    }
+    const emptyTenant = await rest("GET", "/v1/users/u1/metrics/words", { headers: { "tenant-id": "" } });
+    expect(emptyTenant.status).toBe(400);
+    expect(emptyTenant.body.error).toMatch(/Tenant-ID header is empty/);
+    await expectServingAndUnchanged();
+  });
+});
+
+describe("authentication and authorization come before validation and routing", () => {
+  it("answers 401 before 404 and before 400", async () => {
+    const unknown = await rest("GET", "/no/such/route", { headers: { "x-api-key": "" } });
+    expect(unknown.status).toBe(401);
+    const badBody = await rest("POST", eventPath, { body: "{nope", headers: { "x-api-key": "wrong" } });
+    expect(badBody.status).toBe(401);
+    const connect = await rest("POST", "/gamification.v1.ApplicationService/TrackMetricEvent", { body: "{nope", headers: { "x-api-key": "wrong" } });
+    expect(connect.status).toBe(401);
+    expect(connect.body.code).toBe("unauthenticated");
+  });
+
+  it("answers 403 to an application key on the Admin API before looking at the body", async () => {
+    const created = await server.post("/admin/v1/application-api-keys", [{ userId: "u1" }]);
+    expect(created.status).toBe(201);
+    const appKey: string = created.body.created[0].key;
+    const rest403 = await rest("POST", "/admin/v1/metrics", { body: "{nope", headers: { "x-api-key": appKey } });
+    expect(rest403.status).toBe(403);
+    const connect403 = await rest("POST", "/gamification.v1.AdminService/CreateMetrics", { body: "{nope", headers: { "x-api-key": appKey } });
+    expect(connect403.status).toBe(403);
+    expect(connect403.body.code).toBe("permission_denied");
+  });
+
+  it("answers 405 with Allow where a path exists for other methods", async () => {
+    const events = await rest("GET", "/admin/v1/metrics/events");
+    expect(events.status).toBe(405);
+    expect(events.headers.get("allow")).toBe("POST");
+    const users = await rest("DELETE", "/v1/users/u1");
+    expect(users.status).toBe(405);
+    expect(users.headers.get("allow")?.split(", ").sort()).toEqual(["GET", "PATCH", "PUT"]);
+  });
+});

@@ -1,0 +1,103 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }] });
+  await server.rest("POST", "/api/metrics/words/event", { body: { user: { id: "u1", tz: "Europe/London" }, value: 5 } });
+});
+afterAll(() => server.close());
+
+/** The user's stored state, to prove that a refused request changed nothing. */
+async function storedUser(id: string) {
+  return server.service.context.database.collections.users.findOne({ userId: id });
+}
+
+const REST_CASES: Array<{ name: string; path?: string; rawBody: string; status: number; error: RegExp }> = [
+  { name: "malformed JSON", rawBody: '{"user":{"id":"u1"},', status: 400, error: /^Malformed JSON body/ },
+  { name: "a body that is not an object", rawBody: "[1]", status: 400, error: /body must be a JSON object/ },
+  { name: "a value of the wrong type", rawBody: '{"user":{"id":"u1"},"value":"abc"}', status: 400, error: /value must be a number, got the string "abc"/ },
+  { name: "a user of the wrong type", rawBody: '{"user":"u1","value":1}', status: 400, error: /cannot decode message UpsertedUser from JSON: "u1"/ },
+  { name: "a missing value", rawBody: '{"user":{"id":"u1"}}', status: 400, error: /^Invalid request: value: value is required$/ },
+  { name: "a missing user", rawBody: '{"value":1}', status: 400, error: /^Invalid request: user: value is required$/ },
+  { name: "an empty user id", rawBody: '{"user":{"id":""},"value":1}', status: 400, error: /user\.id: must be 1 to 255 characters/ },
+  { name: "a non-finite value", rawBody: '{"user":{"id":"u1"},"value":"Infinity"}', status: 400, error: /value must be a number, got the string "Infinity"/ },
+  { name: "NaN", rawBody: '{"user":{"id":"u1"},"value":"NaN"}', status: 400, error: /value must be a number, got the string "NaN"/ },
+  { name: "an invalid time zone", rawBody: '{"user":{"id":"u1","tz":"Mars/Olympus"},"value":1}', status: 400, error: /user\.tz "Mars\/Olympus" is not an IANA time zone/ },
+  { name: "an unknown field", rawBody: '{"user":{"id":"u1"},"value":1,"bogus":true}', status: 400, error: /bogus/ },
+  { name: "an unknown metric", path: "/api/metrics/nope/event", rawBody: '{"user":{"id":"u1"},"value":1}', status: 404, error: /^Metric with key "nope" not found$/ },
+  { name: "undefined attribute keys", rawBody: '{"user":{"id":"u1"},"value":1,"attributes":{"source":"web","x":"y"}}', status: 400, error: /^Invalid attribute keys: source, x\. / },
+];
+
+describe("malformed input changes nothing and gets a specific error", () => {
+  it.each(REST_CASES)("REST: $name", async ({ path, rawBody, status, error }) => {
+    const before = await storedUser("u1");
+    const response = await server.rest("POST", path ?? "/api/metrics/words/event", { rawBody });
+    expect(response.status).toBe(status);
+    expect(Object.keys(response.body)).toEqual(["error"]);
+    expect(response.body.error).toMatch(error);
+    expect(await storedUser("u1")).toEqual(before);
+  });
+
+  const CONNECT_CASES = [
+    { name: "missing value", request: { key: "words", user: { id: "u1" } }, code: Code.InvalidArgument, error: /value is required/ },
+    { name: "missing user", request: { key: "words", value: 1 }, code: Code.InvalidArgument, error: /user: value is required/ },
+    { name: "non-finite value", request: { key: "words", user: { id: "u1" }, value: Number.POSITIVE_INFINITY }, code: Code.InvalidArgument, error: /must be finite|must be a number, got the string "Infinity"/ },
+    { name: "NaN value", request: { key: "words", user: { id: "u1" }, value: Number.NaN }, code: Code.InvalidArgument, error: /must be finite|must be a number, got the string "NaN"/ },
+    { name: "invalid time zone", request: { key: "words", user: { id: "u1", tz: "Nowhere" }, value: 1 }, code: Code.InvalidArgument, error: /IANA/ },
+    { name: "unknown metric", request: { key: "nope", user: { id: "u1" }, value: 1 }, code: Code.NotFound, error: /"nope" not found/ },
+  ];
+  for (const protocol of CLIENT_PROTOCOLS) {
+    it.each(CONNECT_CASES)(`${protocol}: $name`, async ({ request, code, error }) => {
+      const before = await storedUser("u1");
+      try {
+        await server.client(protocol).application.trackMetricEvent(request);
+        expect.unreachable();
+      } catch (e) {
+        const connectError = ConnectError.from(e);
+        expect(connectError.code).toBe(code);
+        expect(connectError.rawMessage).toMatch(error);
+      }
+      expect(await storedUser("u1")).toEqual(before);
+    });
+  }
+
+  it("Connect JSON over raw HTTP: wrong types are InvalidArgument", async () => {
+    const response = await fetch(`${server.baseUrl}/gamification.v1.ApplicationService/TrackMetricEvent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "adm_testkey.0123456789abcdefghijklmnopqrstuvwxyz" },
+      body: JSON.stringify({ key: "words", user: { id: "u1" }, value: "lots" }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: "invalid_argument" });
+  });
+
+  it("REST admin calls: enum values, limits and array bodies are checked", async () => {
+    const badEnum = await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "k", name: "K", unitType: "furlongs" }] });
+    expect(badEnum).toEqual({ status: 400, body: { error: 'metrics[0].unitType: "furlongs" is not one of "number", "currency"' } });
+    expect((await server.rest("POST", "/admin/v1/metrics", { body: { key: "k", name: "K" } })).body.error).toMatch(/JSON array/);
+    expect((await server.rest("GET", "/admin/v1/metrics?limit=101")).status).toBe(400);
+    expect((await server.rest("GET", "/admin/v1/metrics?colour=red")).body.error).toMatch(/unknown query parameter "colour"/);
+    const tooMany = Array.from({ length: 101 }, (_, i) => ({ key: `m-${i}`, name: `M ${i}` }));
+    expect((await server.rest("POST", "/admin/v1/metrics", { body: tooMany })).status).toBe(400);
+    const itemIssues = await server.rest("POST", "/admin/v1/metrics", {
+      body: [{ key: "Bad Key", name: "x" }, { key: "words", name: "Dup" }, { key: "cash", name: "Cash", unitType: "currency" }],
+    });
+    expect(itemIssues.status).toBe(200);
+    expect(itemIssues.body.issues.map((i: { index: number }) => i.index)).toEqual([0, 1, 2]);
+    expect((await server.rest("GET", "/admin/v1/metrics")).body).toHaveLength(1);
+  });
+
+  it("answers unknown routes and methods with JSON errors", async () => {
+    expect(await server.rest("GET", "/v1/nothing-here")).toEqual({ status: 404, body: { error: "No route for GET /v1/nothing-here" } });
+    expect((await server.rest("PUT", "/admin/v1/metrics", { body: [] })).status).toBe(405);
+  });
+
+  it("refuses bodies over the size limit", async () => {
+    const response = await server.rest("POST", "/api/metrics/words/event", { rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
+    expect(response.status).toBe(413);
+  });
+});

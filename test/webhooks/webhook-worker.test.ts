@@ -1,0 +1,107 @@
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMessage } from "../../src/features/webhooks/domain/webhooks.js";
+import { DEFAULT_RETRY_SCHEDULE_MS } from "../../src/features/webhooks/webhook-delivery-policy.js";
+import type { ServiceContext } from "../../src/engine/context.js";
+import { newDelivery } from "../../src/features/webhooks/webhook-outbox.js";
+import { createWebhookWorker } from "../../src/features/webhooks/webhook-worker.js";
+import { ConfigCache } from "../../src/engine/store/config-cache.js";
+import { openDatabase, type Database } from "../../src/engine/store/database.js";
+import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
+import { createSecretCodec } from "../../src/features/webhooks/store/webhook-secrets.js";
+import { claimDelivery, dayOf, deliveryStore, insertDeliveries, saveEndpoint } from "../../src/features/webhooks/store/webhook-store.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
+
+// The webhook worker driven directly, with a clock the test moves: recovery of an attempt cut
+// short by a crash, and retention.
+
+let testDb: TestDatabase;
+let database: Database;
+let receiver: WebhookReceiver;
+const logger = pino({ level: "silent" });
+const T0 = new Date("2026-06-01T12:00:10Z");
+
+beforeAll(async () => {
+  testDb = await openTestDatabase();
+  database = await openDatabase(testDb.uri, testDb.dbName);
+  receiver = await startWebhookReceiver();
+  await saveEndpoint(
+    database.collections.webhookEndpoints,
+    {
+      _id: "ep1",
+      tenantId: "t1",
+      url: receiver.url("/worker"),
+      description: null,
+      eventTypes: ["streak.lost"],
+      enabled: true,
+      disabledReason: null,
+      secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+      previousSecret: null,
+      previousSecretExpires: null,
+      version: 1,
+      created: T0,
+      updated: T0,
+    },
+    0,
+  );
+});
+afterAll(async () => {
+  await receiver.close();
+  await database.close();
+  await testDb.close();
+});
+
+function contextAt(clock: { now: Date }): ServiceContext {
+  return {
+    database,
+    config: new ConfigCache(database.collections),
+    userLocks: new KeyedLock(),
+    now: () => clock.now,
+    idempotencyWindowMs: null,
+    webhooks: { secrets: createSecretCodec(null), allowPrivateNetworks: true, retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS, timeoutMs: 2_000, retentionMs: 86_400_000 },
+  };
+}
+
+const message = (id: string) => createMessage("streak.lost", { user: { id: "u1" } as never, length: 3 }, { id, tenant: null, at: T0 });
+
+describe("webhook worker", () => {
+  it("makes a delivery whose attempt died with its instance ready again once the claim has run out, and delivers it", async () => {
+    await database.collections.leases.deleteMany({});
+    const store = deliveryStore(database, new KeyedLock());
+    await insertDeliveries(store, [newDelivery("t1", "ep1", message("msg_crashed"), T0)]);
+    const [ready] = await database.collections.webhookDeliveries.find({ messageId: "msg_crashed" }).toArray();
+    // A dead instance claimed it (claim lasts 45 s) and never came back.
+    const claimed = await claimDelivery(store, ready!, "dead-instance", T0, new Date(T0.getTime() + 45_000));
+    expect(claimed).not.toBeNull();
+    expect(await claimDelivery(store, ready!, "other", T0, new Date(T0.getTime() + 45_000))).toBeNull(); // once only
+
+    const clock = { now: new Date(T0.getTime() + 30_000) };
+    const worker = createWebhookWorker(contextAt(clock), logger, { lookbackMinutes: 2 });
+    await worker.coordinate();
+    expect(await worker.deliverReady()).toBe(0); // still claimed
+    clock.now = new Date(T0.getTime() + 121_000); // the minute of the claim's end has passed
+    await worker.coordinate();
+    expect(await worker.deliverReady()).toBe(1);
+    expect(receiver.at("/worker").map((r) => r.headers["webhook-id"])).toEqual(["msg_crashed"]);
+    const after = await database.collections.webhookDeliveries.findOne({ messageId: "msg_crashed" });
+    expect([after!.status, after!.attemptCount, after!.leaseOwner]).toEqual(["delivered", 1, null]);
+    expect(await database.collections.webhookClaims.countDocuments({ _id: { $regex: "^msg_crashed/" } })).toBe(1); // only the dead instance's marker
+    await worker.stop();
+  });
+
+  it("deletes finished deliveries once their retention has ended, and keeps pending ones", async () => {
+    await database.collections.leases.deleteMany({});
+    const clock = { now: new Date(T0.getTime() + 10 * 86_400_000) };
+    const today = dayOf(clock.now);
+    const expired = { ...newDelivery("t1", "ep1", message("msg_expired"), T0), status: "delivered" as const, ready: false, purgeDay: today };
+    const kept = { ...newDelivery("t1", "ep1", message("msg_kept"), T0), status: "failed" as const, ready: false, purgeDay: today + 1 };
+    const pending = { ...newDelivery("t1", "ep1", message("msg_pending"), T0), ready: false };
+    await insertDeliveries(deliveryStore(database, new KeyedLock()), [expired, kept, pending]);
+    const worker = createWebhookWorker(contextAt(clock), logger, {});
+    await worker.coordinate();
+    const left = await database.collections.webhookDeliveries.find({ messageId: { $in: ["msg_expired", "msg_kept", "msg_pending"] } }).toArray();
+    expect(left.map((d) => d.messageId).sort()).toEqual(["msg_kept", "msg_pending"]);
+    await worker.stop();
+  });
+});
