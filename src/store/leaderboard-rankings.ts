@@ -37,6 +37,7 @@ import {
   type Standing,
   type WrittenChunk,
 } from "../domain/leaderboard-ranking.js";
+import { chunkContent, linesOfContent, type ChunkContent } from "./chunk-content.js";
 import { isDuplicateKeyError, retryOnDuplicate, type Collections } from "./database.js";
 import { batchInserts } from "./insert-batcher.js";
 import { KeyedLock } from "./keyed-lock.js";
@@ -48,7 +49,7 @@ import { KeyedLock } from "./keyed-lock.js";
  *
  * Documents, all read and written by `_id` only:
  * - `leaderboard_rank_chunks` / `leaderboard_user_chunks`: `{_id, tenantId, leaderboardId, lines}`,
- *   `lines` the chunk's lines joined by "\n". A chunk is never changed: a change writes a new chunk,
+ *   `lines` the chunk's lines joined by "\n", or `packed`, the same compressed (store/chunk-content.ts). A chunk is never changed: a change writes a new chunk,
  *   or, when it edits a few lines, a PATCH on the chunk it edits (`chunkParts` in the domain: the
  *   index names it `base~patch`, and the patch document's lines are the lines added and removed), so
  *   a commit writes a few lines per list rather than whole chunks of up to 1,000 lines.
@@ -133,11 +134,11 @@ export interface RankingDocument {
   supersededAt?: Date;
 }
 
-export interface ChunkDocument {
+/** A chunk, a patch or an index base: its lines stored as `chunkContent` says (compressed or not). */
+export interface ChunkDocument extends ChunkContent {
   _id: string;
   tenantId: string;
   leaderboardId: string;
-  lines: string;
 }
 
 export interface RankingCollections {
@@ -319,7 +320,6 @@ const rootId = (scope: string, version: number) => `r${version}:${scope}`;
 /** Chunk IDs say which collection holds them: "R…" rank chunks, "U…" user chunks. */
 const newRankChunkId = () => "R" + randomBytes(9).toString("base64url");
 const newUserChunkId = () => "U" + randomBytes(9).toString("base64url");
-const splitLines = (lines: string) => (lines === "" ? [] : lines.split("\n"));
 
 function normalizeValue(value: DecimalString | number): DecimalString {
   if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
@@ -453,7 +453,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const storedLines = async (docId: string) => {
       const doc = await collection.findOne({ _id: docId });
       if (!doc) throw new StaleRead();
-      return splitLines(doc.lines);
+      return linesOfContent(doc);
     };
     const lines = patch === null ? await storedLines(id) : await Promise.all([chunkLines(collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));
     chunkCache.set(id, lines);
@@ -583,7 +583,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     // After chunkWrites: the index names the patched chunks.
     const indexed = await indexFields(root, rank.index, user.index);
     const indexWrites = indexed.written ? [{ id: indexed.written.docId, docId: indexed.written.docId, stored: indexed.written.lines, lines: indexed.written.lines }] : [];
-    const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({ _id: c.docId, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.stored.join("\n") });
+    const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({ _id: c.docId, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.stored) });
     await Promise.all([insertRankChunks([...rankWrites, ...indexWrites].map(chunkDoc)), insertUserChunks(userWrites.map(chunkDoc))]);
     // A replaced index base is garbage like a replaced chunk (readers of older roots may still read it a while).
     const replacedBase = indexed.written && root.indexBase !== null ? [root.indexBase] : [];
@@ -813,7 +813,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       const user = build(byUser, userKeyOf, newUserChunkId);
       const write = async (collection: Collection<ChunkDocument>, chunks: Array<{ id: string; lines: string[] }>) => {
         for (let i = 0; i < chunks.length; i += 50) {
-          await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") })));
+          await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.lines) })));
         }
       };
       await Promise.all([write(rankChunks, rank.chunks), write(userChunks, user.chunks), registerGroup(scope)]);
