@@ -54,7 +54,7 @@ import { KeyedLock } from "./keyed-lock.js";
  *   index names it `base~patch`, and the patch document's lines are the lines added and removed), so
  *   a commit writes a few lines per list rather than whole chunks of up to 1,000 lines.
  * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", version,
- *   participants, rank, users, garbage, createdAt, oldest}` (`rank` and `users` the packed
+ *   participants, rank, users, freed, createdAt, oldest}` (`rank` and `users` the packed
  *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
  *   GROUPS document `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups.
  *
@@ -81,7 +81,8 @@ import { KeyedLock } from "./keyed-lock.js";
  * Reads. A reader reads the head, then the root of that version and of the next in parallel (and
  * further while they exist: the head may lag behind a commit whose writer has not updated it yet),
  * then the chunks it needs. Chunks named by a root stay readable until a later commit deletes them
- * (replaced chunks are collected in the root's `garbage` and deleted in batches); a reader that
+ * (each root lists in `freed` the documents its commit stopped naming; they are deleted with the
+ * root before it, see `expiredRoots`); a reader that
  * finds one gone reads again from the head. A user's rank: head, roots, one user chunk, one rank
  * chunk. A page: head, roots and the one or two rank chunks holding it. The number of documents read
  * does not grow with the number of participants; the index grows by one entry per chunk (about 1,300
@@ -122,7 +123,12 @@ export interface RankingDocument {
    */
   index?: string;
   indexPatch?: string;
-  /** Chunk IDs the root no longer names, space-separated, deleted in batches by later commits. */
+  /**
+   * The chunk documents this commit stopped naming (named by the version before), space-separated:
+   * deleted when the version before is (`expiredRoots`). Kept on a tombstone.
+   */
+  freed?: string;
+  /** Roots written before `freed`: every replaced document not deleted yet (all roots up to it). */
   garbage?: string;
   /** When the version was committed (the committing instance's clock). */
   createdAt?: Date;
@@ -229,7 +235,7 @@ export interface LeaderboardRankings {
 
 export interface RankingStoreOptions {
   limits?: ChunkLimits;
-  /** Replaced chunks are deleted once this many have accumulated (default 64). */
+  /** Superseded roots are deleted, with the chunks their successors freed, this many at a time (default 16). */
   garbageBatch?: number;
   /** Commits attempted before giving up under contention (default 50). */
   maxAttempts?: number;
@@ -272,7 +278,16 @@ interface RootState {
   users: ChunkIndex;
   /** The chunk holding the base of the indexes (null: the root lists them whole). */
   indexBase: string | null;
-  garbage: string[];
+  /** What this root's commit freed. */
+  freed: string[];
+  /** A root written before `freed`: its `garbage`, handed on to the next root's `freed`. */
+  legacyGarbage: string[];
+}
+
+/** What later commits need of a root to delete the one before it. */
+interface RootFacts {
+  createdAt: Date;
+  freed: string[];
 }
 
 interface Operation {
@@ -290,7 +305,7 @@ interface Job {
   reject(error: unknown): void;
 }
 
-const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), indexBase: null, garbage: [] };
+const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), indexBase: null, freed: [], legacyGarbage: [] };
 /** How far past a missing root a reader looks for a later one (the head can lag a few commits). */
 const ROOT_PROBE_LIMIT = 16;
 /** The longest a commit attempt may take from its first read to its root insert. */
@@ -306,8 +321,6 @@ const EXCLUSIVE_HEAD_EVERY = 8;
  * whole when it is full.
  */
 const INDEX_PATCH_MAX = 16;
-/** Superseded roots deleted per commit, at most. */
-const ROOTS_DELETED_PER_COMMIT = 4;
 
 /** The scope as a string (JSON, so no two scopes share one). */
 export function scopeKey(scope: RankingScope): string {
@@ -329,7 +342,7 @@ function normalizeValue(value: DecimalString | number): DecimalString {
 export function createLeaderboardRankings(collections: RankingCollections, options: RankingStoreOptions = {}): LeaderboardRankings {
   const { rankings, rankChunks, userChunks } = collections;
   const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
-  const garbageBatch = options.garbageBatch ?? 64;
+  const garbageBatch = Math.max(1, options.garbageBatch ?? 16);
   const patchMax = options.patchMax ?? Math.max(1, Math.floor(limits.max / 16));
   const indexPatchMax = options.indexPatchMax ?? INDEX_PATCH_MAX;
   const maxAttempts = options.maxAttempts ?? 50;
@@ -348,7 +361,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const chunkCache = new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 });
   /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
   const rootCache = new LRUCache<string, RankingDocument>({ max: 4096 });
-  const rootCreated = new LRUCache<string, Date>({ max: 16_384 });
+  const rootFacts = new LRUCache<string, RootFacts>({ max: 16_384 });
 
   async function loadRoot(scope: string): Promise<RootState> {
     const cached = exclusive ? rootCache.get(scope) : undefined;
@@ -400,7 +413,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       participants: doc.participants ?? 0,
       ...indexes,
       indexBase: doc.index ?? null,
-      garbage: doc.garbage ? doc.garbage.split(" ") : [],
+      freed: doc.freed ? doc.freed.split(" ") : [],
+      legacyGarbage: doc.garbage ? doc.garbage.split(" ") : [],
     };
   }
 
@@ -587,9 +601,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     await Promise.all([insertRankChunks([...rankWrites, ...indexWrites].map(chunkDoc)), insertUserChunks(userWrites.map(chunkDoc))]);
     // A replaced index base is garbage like a replaced chunk (readers of older roots may still read it a while).
     const replacedBase = indexed.written && root.indexBase !== null ? [root.indexBase] : [];
-    let garbage = [...root.garbage, ...replacedBase, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
-    const collect = garbage.length >= garbageBatch ? garbage : [];
-    if (collect.length > 0) garbage = [];
+    const freed = [...root.legacyGarbage, ...replacedBase, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
     const expired = await expiredRoots(key, root);
     const version = root.version + 1;
     if (version === 1) await registerGroup(scope);
@@ -605,9 +617,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       version,
       participants: ranks.total,
       ...indexed.fields,
-      garbage: garbage.join(" "),
+      ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),
       createdAt: new Date(),
-      oldest: root.oldest + expired.length,
+      oldest: root.oldest + expired.versions.length,
     };
     try {
       await insertRoots([{ ...committed }]);
@@ -618,45 +630,55 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       return null;
     }
     for (const c of [...rankWrites, ...indexWrites, ...userWrites]) chunkCache.set(c.id, c.lines);
-    rootCreated.set(committed._id, committed.createdAt!);
+    rootFacts.set(committed._id, { createdAt: committed.createdAt!, freed });
     if (exclusive) rootCache.set(key, committed);
 
-    // 5. Committed: move the head, strip the previous root to a tombstone, delete expired roots
-    //    and, now and then, replaced chunks.
+    // 5. Committed: move the head, strip the previous root to a tombstone (keeping `freed`), and
+    //    now and then delete a batch of expired roots with the chunks their successors freed.
     // The head is a hint readers probe forward from; this process alone reads its cached root, so
     // in exclusive mode it moves the head now and then only (a restarted reader probes a few roots).
     if (!exclusive || version === 1 || version % EXCLUSIVE_HEAD_EVERY === 0) await moveHead(scope, key, version);
     await Promise.all([
       root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: new Date() } }) : null,
-      ...expired.map((v) => rankings.deleteOne({ _id: rootId(key, v) })),
-      collect.length > 0 ? deleteChunks(collect) : null,
+      deleteExpired(key, expired),
     ]);
     return withThresholds(changes, ops, ranks, rank.index);
   }
 
   /**
-   * The oldest superseded versions whose successor is older than `RETAIN_MS` (a few, in order from
-   * `oldest`): the next commit deletes them.
+   * The `garbageBatch` oldest superseded versions, once the successor of the last of them is older
+   * than `RETAIN_MS` (versions are committed in order, so all of them are), with the chunks they
+   * named that their successors freed: a commit deletes them, the chunks first. Nothing while fewer
+   * have expired, so deleting costs a few commands per batch, not per commit.
    */
-  async function expiredRoots(key: string, root: RootState): Promise<number[]> {
-    const last = Math.min(root.oldest + ROOTS_DELETED_PER_COMMIT, root.version);
-    if (root.oldest >= last) return [];
-    const versions = Array.from({ length: last - root.oldest }, (_, i) => root.oldest + 1 + i);
-    const successors = await Promise.all(
-      versions.map((v) => {
-        if (v === root.version) return { createdAt: root.createdAt };
-        const created = rootCreated.get(rootId(key, v));
-        return created ? { createdAt: created } : rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1 } });
-      }),
+  async function expiredRoots(key: string, root: RootState): Promise<{ versions: number[]; chunks: string[] }> {
+    const none = { versions: [], chunks: [] };
+    const last = root.oldest + garbageBatch; // the successor of the last version to delete
+    if (last > root.version) return none;
+    const factsOf = async (v: number): Promise<RootFacts | null> => {
+      if (v === root.version) return { createdAt: root.createdAt, freed: root.freed };
+      const known = rootFacts.get(rootId(key, v));
+      if (known) return known;
+      const doc = await rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1, freed: 1 } });
+      return doc ? { createdAt: doc.createdAt ?? new Date(0), freed: doc.freed ? doc.freed.split(" ") : [] } : null;
+    };
+    // A missing successor was deleted already, with what it freed: it expired long ago.
+    const newest = await factsOf(last);
+    if (newest && newest.createdAt.getTime() > Date.now() - retainMs) return none;
+    const versions = Array.from({ length: garbageBatch }, (_, i) => root.oldest + i);
+    const successors = await Promise.all(versions.map((v) => (v + 1 === last ? newest : factsOf(v + 1))));
+    return { versions, chunks: successors.flatMap((facts) => facts?.freed ?? []) };
+  }
+
+  /** Deletes expired roots and what their successors freed: the chunks first, so a crash between leaks nothing. */
+  async function deleteExpired(key: string, expired: { versions: number[]; chunks: string[] }): Promise<void> {
+    if (expired.versions.length === 0) return;
+    await deleteChunks(expired.chunks);
+    await rankings.bulkWrite(
+      expired.versions.map((v) => ({ deleteOne: { filter: { _id: rootId(key, v) } } })),
+      { ordered: false },
     );
-    const expired: number[] = [];
-    const horizon = Date.now() - retainMs;
-    for (const [i, successor] of successors.entries()) {
-      // A missing successor was deleted already: it expired, so its predecessor did too.
-      if (successor && (successor.createdAt ?? new Date(0)).getTime() > horizon) break;
-      expired.push(versions[i]! - 1);
-    }
-    return expired;
+    for (const v of expired.versions) rootFacts.delete(rootId(key, v));
   }
 
   /** Adds `threshold` to the changes of writes that gave `maxParticipants`. */
@@ -824,7 +846,6 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
         participants: lines.length,
         rank: packIndex(rank.index),
         users: packIndex(user.index),
-        garbage: "",
         createdAt: new Date(),
         oldest: 1,
       });
