@@ -47,7 +47,8 @@ database.client.on("commandStarted", (event: CommandStartedEvent) => {
     }
   }
 });
-const store = createLeaderboardRankings(rankingCollectionsOf(database.collections), { exclusive: true });
+// BENCH_STORE_OPTIONS: JSON of further store options (patchMax, smallPatchMax, ...), to compare settings.
+const store = createLeaderboardRankings(rankingCollectionsOf(database.collections), { exclusive: true, ...JSON.parse(process.env.BENCH_STORE_OPTIONS ?? "{}") });
 const tenantId = randomBytes(16).toString("hex");
 const scope = (leaderboardId: string): RankingScope => ({ tenantId, leaderboardId, run: "2026-01-05", group: "" });
 const loaded = ["a", "b", "c"].map((n) => scope(`${n}${randomBytes(15).toString("hex")}`));

@@ -11,7 +11,7 @@ import {
   type RankingDocument,
   type RankingScope,
 } from "../src/store/leaderboard-rankings.js";
-import { linesOfContent } from "../src/store/chunk-content.js";
+import { linesOfContent, unpackLines } from "../src/store/chunk-content.js";
 import { openTestDatabase, type TestDatabase } from "./helpers/database.js";
 
 /** A small deterministic random source (mulberry32). */
@@ -84,7 +84,7 @@ describe("leaderboard rankings on the database", () => {
   async function rootIndexes(root: RankingDocument): Promise<{ ids: string[]; indexDocs: string[] }> {
     if (root.index === undefined) return { ids: [...unpackIndex(root.rank!).ids, ...unpackIndex(root.users!).ids], indexDocs: [] };
     const base = await collections.rankChunks.findOne({ _id: root.index });
-    const lines = applyPatch(linesOfContent(base!), root.indexPatch ? root.indexPatch.split("\n") : []);
+    const lines = applyPatch(linesOfContent(base!), unpackLines(root.indexPatch));
     const { rank, users } = indexesOfLines(lines);
     return { ids: [...rank.ids, ...users.ids], indexDocs: [root.index] };
   }
@@ -406,9 +406,10 @@ describe("leaderboard rankings on the database", () => {
     await expectNoLostChunks(scope);
   });
 
-  it("a write stores the lines it changed as a patch on the chunk, until the patch outgrows its limit", async () => {
+  it("a write stores the lines it changed as a small patch on a patched chunk, a large patch on its base, or whole, as the limits allow", async () => {
     const scope = newScope();
-    const store = createLeaderboardRankings(collections); // default limits: chunks of 250 to 1,000 lines, patches up to 62
+    // Chunks of 250 to 1,000 lines (the default); large patches up to 62 lines, small ones up to 15.
+    const store = createLeaderboardRankings(collections, { patchMax: 62, smallPatchMax: 15 });
     await store.bulkLoad(scope, Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })));
     const storedLines = async () => {
       // Rank chunks only: index bases (lines "r\x01…") are counted by the test below.
@@ -426,11 +427,13 @@ describe("leaderboard rankings on the database", () => {
       written.push(inserted[0]![1]);
       before = after;
     }
-    // One line, then two, ... (the patch holds every line added since the base), until the 63rd
-    // newcomer: the chunk is written whole (its 750 lines and the 63 new ones), then patches again.
-    expect(written.slice(0, 62)).toEqual(Array.from({ length: 62 }, (_, i) => i + 1));
-    expect(written[62]).toBe(813);
-    expect(written.slice(63)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // The first newcomer: a large patch of one line on the bulk-loaded base. Then small patches on
+    // that patched chunk of 1, 2, ... 15 lines (each holds every line added since it); the 17th
+    // newcomer's small patch would hold 16: a large patch on the base, of all 17 lines, instead;
+    // and so on until a large patch would pass 62 lines: the 65th newcomer writes the chunk whole
+    // (its 750 lines and the 65 new ones), and patches start again on it.
+    const smalls = Array.from({ length: 15 }, (_, i) => i + 1);
+    expect(written).toEqual([1, ...smalls, 17, ...smalls, 33, ...smalls, 49, ...smalls, 815, 1, 1, 2, 3, 4]);
     const top = (await store.page(scope, 0, 71)).entries.map((e) => e.userId);
     expect(top).toEqual([...Array.from({ length: 70 }, (_, i) => `new${69 - i}`), "u1999"]);
     expect(await store.rankOf(scope, "u0")).toMatchObject({ position: 2070 });
@@ -453,7 +456,7 @@ describe("leaderboard rankings on the database", () => {
     expect(roots.map((r) => r.rank)).toEqual([undefined, undefined, undefined, undefined, undefined]);
     const base = roots[0]!.index!;
     expect(roots.map((r) => r.index)).toEqual([base, base, base, base, base]);
-    const patchLines = (root: RankingDocument) => (root.indexPatch ? root.indexPatch.split("\n").length : 0);
+    const patchLines = (root: RankingDocument) => unpackLines(root.indexPatch).length;
     expect(roots.map(patchLines)).toEqual([0, 4, 4, 4, 4]);
     // Users in other chunks move: the patch grows by their entries (never past the limit), and the
     // base is written anew (an empty patch) when it would.

@@ -4,6 +4,7 @@ import {
   applyPatch,
   chunkAtPosition,
   chunkFor,
+  chunkDocuments,
   chunkParts,
   chunkSortedLines,
   compareStandings,
@@ -20,6 +21,7 @@ import {
   packIndex,
   parseRankLine,
   patchedChunkId,
+  patchOptions,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -329,6 +331,16 @@ describe("patches", () => {
   it("names a patched chunk by its base and patch", () => {
     expect(chunkParts("Rabc")).toEqual({ base: "Rabc", patch: null });
     expect(chunkParts(patchedChunkId("Rabc", "Rdef"))).toEqual({ base: "Rabc", patch: "Rdef" });
+    // A small patch on a patched chunk: the chunk it patches is the patched one.
+    expect(chunkParts("Rabc~Rdef~Rghi")).toEqual({ base: "Rabc~Rdef", patch: "Rghi" });
+    expect(chunkDocuments("Rabc~Rdef~Rghi")).toEqual(["Rabc", "Rdef", "Rghi"]);
+  });
+
+  it("patches an edit small on its one-patch-deep ancestor, else large on its base", () => {
+    const limits = { small: 4, large: 32 };
+    expect(patchOptions("Rabc", limits)).toEqual([{ on: "Rabc", max: 32 }]);
+    expect(patchOptions("Rabc~Rdef", limits)).toEqual([{ on: "Rabc~Rdef", max: 4 }, { on: "Rabc", max: 32 }]);
+    expect(patchOptions("Rabc~Rdef~Rghi", limits)).toEqual([{ on: "Rabc~Rdef", max: 4 }, { on: "Rabc", max: 32 }]);
   });
 
   it("a chunk only edited names its origin; a split, merged or emptied one does not", () => {

@@ -564,20 +564,50 @@ export function chunkSortedLines(lines: readonly string[], fill: number, keyOf: 
 // ---- patches --------------------------------------------------------------------------------------
 
 /**
- * A chunk edited by a few lines is stored as a PATCH on the chunk it was edited from, not written
- * again whole: its ID names both, `base~patch`, and the patch document lists the lines added ("+")
- * and removed ("-") relative to the base. Edits of the same chunk keep its base and replace the
- * patch, which holds every difference from the base, until the difference exceeds a limit and the
- * chunk is written whole again. A commit then writes a few lines per chunk it touches instead of
- * the whole chunk. Base and patch are written once and never changed, like every chunk.
+ * A chunk edited by a few lines is stored as a PATCH on a chunk it was edited from, not written
+ * again whole: its ID names both, `on~patch`, and the patch document lists the lines added ("+")
+ * and removed ("-") relative to `on`. Patches have two levels: a LARGE patch on a base
+ * (`base~p1`), and SMALL patches on such a patched chunk (`base~p1~p2`). An edit of a chunk is
+ * stored as a small patch on its `base~p1` while that holds every difference from it within the
+ * small limit, else as a new large patch on its base within the large limit, else the chunk is
+ * written whole again (`patchOptions`). So a commit writes a few lines per chunk it touches: the
+ * small patch most of the time, the large one now and then, the whole chunk rarely, where one level
+ * of patches had to choose between a patch that grows to the limit and frequent whole rewrites.
+ * Bases and patches are written once and never changed, like every chunk; a reader reads the
+ * documents an ID names (`chunkDocuments`) at once and applies the patches in order.
  */
 export function chunkParts(id: string): { base: string; patch: string | null } {
-  const at = id.indexOf("~");
+  const at = id.lastIndexOf("~");
   return at < 0 ? { base: id, patch: null } : { base: id.slice(0, at), patch: id.slice(at + 1) };
 }
 
 export function patchedChunkId(base: string, patch: string): string {
   return `${base}~${patch}`;
+}
+
+/** The stored documents a chunk ID names: its base, then its patches in the order they apply. */
+export function chunkDocuments(id: string): string[] {
+  return id.split("~");
+}
+
+export interface PatchLimits {
+  /** The most lines a small patch (on `base~p1`) may hold. */
+  small: number;
+  /** The most lines a large patch (on a base) may hold. */
+  large: number;
+}
+
+/**
+ * The chunks an edit of chunk `id` may be stored as a patch on, in order of preference, each with
+ * the most lines that patch may hold: its one-patch-deep ancestor (`base~p1`) with a small patch,
+ * then its base with a large one.
+ */
+export function patchOptions(id: string, limits: PatchLimits): Array<{ on: string; max: number }> {
+  const documents = chunkDocuments(id);
+  const options: Array<{ on: string; max: number }> = [];
+  if (documents.length >= 2) options.push({ on: documents.slice(0, 2).join("~"), max: limits.small });
+  options.push({ on: documents[0]!, max: limits.large });
+  return options;
 }
 
 /** The patch turning sorted `base` into sorted `lines`: "+line" added, "-line" removed, in order. */

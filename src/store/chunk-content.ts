@@ -29,3 +29,13 @@ export function linesOfContent(content: ChunkContent): string[] {
   const text = content.packed ? brotliDecompressSync(content.packed.buffer).toString("utf8") : (content.lines ?? "");
   return text === "" ? [] : text.split("\n");
 }
+
+/** The same for one field: the joined lines, or their compressed form when that is smaller. */
+export function packLines(lines: readonly string[]): string | Binary {
+  const content = chunkContent(lines);
+  return content.packed ?? content.lines ?? "";
+}
+
+export function unpackLines(value: string | Binary | undefined): string[] {
+  return value instanceof Binary ? linesOfContent({ packed: value }) : linesOfContent({ lines: value ?? "" });
+}

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { Collection, Db } from "mongodb";
+import type { Binary, Collection, Db } from "mongodb";
 import type { DecimalString } from "../domain/decimal.js";
 import {
   applyPatch,
   chunkAtPosition,
   chunkFor,
+  chunkDocuments,
   chunkParts,
   chunkSortedLines,
   countBefore,
@@ -19,6 +20,7 @@ import {
   packIndex,
   parseRankLine,
   patchedChunkId,
+  patchOptions,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -37,7 +39,7 @@ import {
   type Standing,
   type WrittenChunk,
 } from "../domain/leaderboard-ranking.js";
-import { chunkContent, linesOfContent, type ChunkContent } from "./chunk-content.js";
+import { chunkContent, linesOfContent, packLines, unpackLines, type ChunkContent } from "./chunk-content.js";
 import { isDuplicateKeyError, retryOnDuplicate, type Collections } from "./database.js";
 import { batchInserts } from "./insert-batcher.js";
 import { KeyedLock } from "./keyed-lock.js";
@@ -119,10 +121,10 @@ export interface RankingDocument {
   /**
    * Or both indexes as the lines of `indexLines`: the base, a chunk document in
    * `leaderboard_rank_chunks` named here, with `indexPatch` (the "\n"-joined patch of the entries
-   * changed since the base) applied.
+   * changed since the base, compressed when that is smaller: store/chunk-content.ts) applied.
    */
   index?: string;
-  indexPatch?: string;
+  indexPatch?: string | Binary;
   /**
    * The chunk documents this commit stopped naming (named by the version before), space-separated:
    * deleted when the version before is (`expiredRoots`). Kept on a tombstone.
@@ -252,8 +254,13 @@ export interface RankingStoreOptions {
   exclusive?: boolean;
   /** Chunks kept in memory (default 4,096; chunks never change, so this is safe with any writers). */
   cachedChunks?: number;
-  /** The most lines a patch may hold before the chunk is written whole again (default max / 16). */
+  /**
+   * The most lines a large patch (on a chunk's base) may hold before the chunk is written whole
+   * again (default max / 4), and a small one (on a patched chunk; default max / 64): see
+   * `patchOptions` in the domain.
+   */
   patchMax?: number;
+  smallPatchMax?: number;
   /** The most lines a root's index patch may hold before the index is written whole again (default 16). */
   indexPatchMax?: number;
 }
@@ -343,7 +350,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const { rankings, rankChunks, userChunks } = collections;
   const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
   const garbageBatch = Math.max(1, options.garbageBatch ?? 16);
-  const patchMax = options.patchMax ?? Math.max(1, Math.floor(limits.max / 16));
+  const patchLimits = { large: options.patchMax ?? Math.max(1, Math.floor(limits.max / 4)), small: options.smallPatchMax ?? Math.max(1, Math.floor(limits.max / 64)) };
   const indexPatchMax = options.indexPatchMax ?? INDEX_PATCH_MAX;
   const maxAttempts = options.maxAttempts ?? 50;
   const batchSize = options.batchSize ?? 500;
@@ -404,7 +411,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     let indexes: { rank: ChunkIndex; users: ChunkIndex };
     if (doc.index !== undefined) {
       const base = await chunkLines(rankChunks, doc.index); // a base already replaced and deleted: StaleRead
-      indexes = indexesOfLines(doc.indexPatch ? applyPatch(base, doc.indexPatch.split("\n")) : base);
+      const patch = unpackLines(doc.indexPatch);
+      indexes = indexesOfLines(patch.length > 0 ? applyPatch(base, patch) : base);
     } else indexes = { rank: unpackIndex(doc.rank!), users: unpackIndex(doc.users!) };
     return {
       version: doc.version,
@@ -426,7 +434,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const lines = indexLines(rank, users);
     if (root.indexBase !== null) {
       const patch = diffSortedLines(await chunkLines(rankChunks, root.indexBase), lines);
-      if (patch.length <= indexPatchMax) return { fields: { index: root.indexBase, indexPatch: patch.join("\n") }, written: null };
+      if (patch.length <= indexPatchMax) return { fields: { index: root.indexBase, indexPatch: packLines(patch) }, written: null };
     }
     const docId = newRankChunkId();
     return { fields: { index: docId, indexPatch: "" }, written: { docId, lines } };
@@ -459,7 +467,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     return Promise.all(ids.map(async (id) => [...(await chunkLines(collection, id))]));
   }
 
-  /** A chunk's lines (the cached array itself: not to be changed); a patched chunk reads base and patch. */
+  /**
+   * A chunk's lines (the cached array itself: not to be changed); a patched chunk reads the chunk
+   * it patches (recursively: all its documents at once) and the patch.
+   */
   async function chunkLines(collection: Collection<ChunkDocument>, id: string): Promise<readonly string[]> {
     const cached = chunkCache.get(id);
     if (cached) return cached;
@@ -475,20 +486,19 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   }
 
   /**
-   * What a commit inserts for the chunks a list's draft wrote: a chunk that edits a stored one by at
-   * most `patchMax` lines (counted from its base) becomes a patch on that base, any other is written
+   * What a commit inserts for the chunks a list's draft wrote: a chunk that edits a stored one
+   * becomes a patch when one of its `patchOptions` holds the difference, any other is written
    * whole. Renames the patched chunks in `index`.
    */
   async function chunkWrites(collection: Collection<ChunkDocument>, written: readonly WrittenChunk[], index: ChunkIndex, newId: () => string): Promise<Array<{ id: string; docId: string; stored: string[]; lines: string[] }>> {
     return Promise.all(
       written.map(async (chunk) => {
-        if (chunk.origin) {
-          const { base, patch } = chunkParts(chunk.origin.id);
-          const baseLines = patch === null ? chunk.origin.lines : await chunkLines(collection, base);
-          const diff = diffSortedLines(baseLines, chunk.lines);
-          if (diff.length <= patchMax) {
+        for (const { on, max } of chunk.origin ? patchOptions(chunk.origin.id, patchLimits) : []) {
+          const onLines = on === chunk.origin!.id ? chunk.origin!.lines : await chunkLines(collection, on);
+          const diff = diffSortedLines(onLines, chunk.lines);
+          if (diff.length <= max) {
             const docId = newId();
-            const id = patchedChunkId(base, docId);
+            const id = patchedChunkId(on, docId);
             index.ids[index.ids.indexOf(chunk.id)] = id;
             return { id, docId, stored: diff, lines: chunk.lines };
           }
@@ -498,13 +508,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     );
   }
 
-  /** The stored documents no longer needed once `index` replaced the chunks `replaced` (see chunkParts). */
+  /** The stored documents no longer needed once `index` replaced the chunks `replaced` (see chunkDocuments). */
   function documentsFreed(replaced: readonly string[], ...indexes: ChunkIndex[]): string[] {
-    const bases = new Set(indexes.flatMap((index) => index.ids.map((id) => chunkParts(id).base)));
-    return replaced.flatMap((id) => {
-      const { base, patch } = chunkParts(id);
-      return [...(patch === null ? [] : [patch]), ...(bases.has(base) ? [] : [base])];
-    });
+    const used = new Set(indexes.flatMap((index) => index.ids.flatMap(chunkDocuments)));
+    return [...new Set(replaced.flatMap(chunkDocuments))].filter((doc) => !used.has(doc));
   }
 
   async function loadInto(draft: ChunkListDraft, collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<void> {
