@@ -55,7 +55,7 @@ import { KeyedLock } from "./keyed-lock.js";
  *   or, when it edits a few lines, a PATCH on the chunk it edits (`chunkParts` in the domain: the
  *   index names it `base~patch`, and the patch document's lines are the lines added and removed), so
  *   a commit writes a few lines per list rather than whole chunks of up to 1,000 lines.
- * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", version,
+ * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, leaderboardId, version,
  *   participants, rank, users, freed, createdAt, oldest}` (`rank` and `users` the packed
  *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
  *   GROUPS document `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups.
@@ -110,8 +110,9 @@ export interface RankingDocument {
   _id: string;
   tenantId: string;
   leaderboardId: string;
-  run: string;
-  group: string;
+  /** On heads, the groups document (run only), bulk-loaded and older roots; a committed root has them in its _id only. */
+  run?: string;
+  group?: string;
   version: number;
   /** Root versions only. */
   participants?: number;
@@ -620,7 +621,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     }
     const committed: RankingDocument = {
       _id: rootId(key, version),
-      ...scopeFields(scope),
+      // The scope's run and group are in the _id and on its head; tenant and leaderboard stay for deletes.
+      tenantId: scope.tenantId,
+      leaderboardId: scope.leaderboardId,
       version,
       participants: ranks.total,
       ...indexed.fields,
