@@ -5,6 +5,11 @@
 //
 //   npx tsx bench/ranking-bytes.ts
 //   BENCH_PARTICIPANTS=5000 BENCH_EVENTS=500 npx tsx bench/ranking-bytes.ts
+//
+// BENCH_STORE_OPTIONS (JSON) passes store options (e.g. {"patchMax":150,"smallPatchMax":12}) to
+// compare settings; BENCH_FIELDS=1 also lists the bytes of each inserted document field (listed
+// beside the totals, so the total line then counts them twice). Bytes and commands are exact and
+// repeatable, unlike timings on a shared machine.
 import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { rmSync } from "node:fs";

@@ -53,8 +53,9 @@ import { KeyedLock } from "./keyed-lock.js";
  * - `leaderboard_rank_chunks` / `leaderboard_user_chunks`: `{_id, tenantId, leaderboardId, lines}`,
  *   `lines` the chunk's lines joined by "\n", or `packed`, the same compressed (store/chunk-content.ts). A chunk is never changed: a change writes a new chunk,
  *   or, when it edits a few lines, a PATCH on the chunk it edits (`chunkParts` in the domain: the
- *   index names it `base~patch`, and the patch document's lines are the lines added and removed), so
- *   a commit writes a few lines per list rather than whole chunks of up to 1,000 lines.
+ *   index names it `base~patch`, or `base~patch~patch` with a small patch on a patched chunk, and
+ *   a patch document's lines are the lines added and removed), so a commit writes a few lines per
+ *   list rather than whole chunks of up to 1,000 lines.
  * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, leaderboardId, version,
  *   participants, rank, users, freed, createdAt, oldest}` (`rank` and `users` the packed
  *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
@@ -76,16 +77,16 @@ import { KeyedLock } from "./keyed-lock.js";
  * deleted while a slow writer still held root v as the latest, that writer's insert of v + 1 would
  * succeed and fork the ranking (its change lost). So an attempt gives up (and starts again) when
  * more than `ATTEMPT_MS` passed since it began reading, and a superseded root is kept, stripped to a
- * small tombstone, until its successor is `RETAIN_MS` old; later commits delete such roots, a few
- * at a time, from the oldest (`oldest`). This assumes instances' clocks agree within
+ * small tombstone (keeping `freed`), until its successor is `RETAIN_MS` old; later commits delete
+ * such roots in batches, from the oldest (`oldest`). This assumes instances' clocks agree within
  * `RETAIN_MS - ATTEMPT_MS` (100 s), as the leases of background work already do.
  *
  * Reads. A reader reads the head, then the root of that version and of the next in parallel (and
  * further while they exist: the head may lag behind a commit whose writer has not updated it yet),
  * then the chunks it needs. Chunks named by a root stay readable until a later commit deletes them
- * (each root lists in `freed` the documents its commit stopped naming; they are deleted with the
- * root before it, see `expiredRoots`); a reader that
- * finds one gone reads again from the head. A user's rank: head, roots, one user chunk, one rank
+ * (each root lists in `freed` the few documents its commit stopped naming, rather than carrying a
+ * growing list of everything not yet deleted; they are deleted, before it, with the root before it:
+ * `expiredRoots`); a reader that finds one gone reads again from the head. A user's rank: head, roots, one user chunk, one rank
  * chunk. A page: head, roots and the one or two rank chunks holding it. The number of documents read
  * does not grow with the number of participants; the index grows by one entry per chunk (about 1,300
  * per list for a million participants, a few tens of kilobytes).
