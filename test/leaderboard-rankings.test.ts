@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPatch, indexesOfLines, packIndex, rankLine, rankWithin, unpackIndex, userLine, type Standing } from "../src/domain/leaderboard-ranking.js";
+import { applyIndexPatch, indexesOfLines, packIndex, rankLine, rankWithin, unpackIndex, userLine, type Standing } from "../src/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
   rankingCollections,
@@ -84,7 +84,7 @@ describe("leaderboard rankings on the database", () => {
   async function rootIndexes(root: RankingDocument): Promise<{ ids: string[]; indexDocs: string[] }> {
     if (root.index === undefined) return { ids: [...unpackIndex(root.rank!).ids, ...unpackIndex(root.users!).ids], indexDocs: [] };
     const base = await collections.rankChunks.findOne({ _id: root.index });
-    const lines = applyPatch(linesOfContent(base!), unpackLines(root.indexPatch));
+    const lines = applyIndexPatch(linesOfContent(base!), unpackLines(root.indexPatch));
     const { rank, users } = indexesOfLines(lines);
     return { ids: [...rank.ids, ...users.ids], indexDocs: [root.index] };
   }
@@ -442,13 +442,13 @@ describe("leaderboard rankings on the database", () => {
 
   it("a commit stores the root's index as a patch on a base, written whole again when the patch outgrows its limit", async () => {
     const scope = newScope();
-    const store = createLeaderboardRankings(collections, { indexPatchMax: 8 });
+    const store = createLeaderboardRankings(collections, { indexPatchMax: 6 });
     await store.bulkLoad(scope, Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })));
     const latestRoot = async () => (await collections.rankings.find({ leaderboardId: scope.leaderboardId, version: { $gt: 0 } }).toArray()).filter((d) => d._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
     expect((await latestRoot()).rank).toBeDefined(); // a bulk load lists the indexes whole
     const roots: RankingDocument[] = [];
     // Newcomers at the top: each commit edits the first rank chunk and one user chunk, so the patch
-    // holds those two entries (removed and added) whatever the number of commits.
+    // holds those two entries (one line each: the entry as it is now) whatever the number of commits.
     for (let i = 0; i < 5; i++) {
       await store.upsertEntry(scope, `new${i}`, 10_000 + i, new Date(T0));
       roots.push(await latestRoot());
@@ -457,7 +457,7 @@ describe("leaderboard rankings on the database", () => {
     const base = roots[0]!.index!;
     expect(roots.map((r) => r.index)).toEqual([base, base, base, base, base]);
     const patchLines = (root: RankingDocument) => unpackLines(root.indexPatch).length;
-    expect(roots.map(patchLines)).toEqual([0, 4, 4, 4, 4]);
+    expect(roots.map(patchLines)).toEqual([0, 2, 2, 2, 2]);
     // Users in other chunks move: the patch grows by their entries (never past the limit), and the
     // base is written anew (an empty patch) when it would.
     let bases = 1;
@@ -468,7 +468,7 @@ describe("leaderboard rankings on the database", () => {
       roots.push(root);
       if (root.index === before.index) expect(patchLines(root)).toBeGreaterThanOrEqual(patchLines(before));
       else (bases++, expect(root.indexPatch).toBe(""));
-      expect(patchLines(root)).toBeLessThanOrEqual(8);
+      expect(patchLines(root)).toBeLessThanOrEqual(6);
     }
     expect(bases).toBeGreaterThan(1);
     const top = ["u2500", "u2000", "u1500", "u1000", "u0500", "new4"];

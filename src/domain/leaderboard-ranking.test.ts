@@ -1,6 +1,7 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import {
+  applyIndexPatch,
   applyPatch,
   chunkAtPosition,
   chunkFor,
@@ -9,6 +10,7 @@ import {
   chunkSortedLines,
   compareStandings,
   decodeValue,
+  diffIndexLines,
   diffSortedLines,
   emptyIndex,
   encodeValue,
@@ -325,6 +327,20 @@ describe("patches", () => {
       expect(patch.filter((e) => e.startsWith("-")).map((e) => e.slice(1))).toEqual(removed);
     }
     expect(diffSortedLines(["a", "c"], ["a", "b", "c"])).toEqual(["+b"]);
+  });
+
+  it("patches index lines by entry: a changed entry is one line, and old patches of whole lines apply the same", () => {
+    const rank = { ids: ["R1", "R2", "R3"], fences: ["", "m", "t"], counts: [5, 6, 7] };
+    const users = { ids: ["U1"], fences: [""], counts: [18] };
+    const base = indexLines(rank, users);
+    // R2 patched (new ID and count), R3 merged away, a new chunk after R1.
+    const next = indexLines({ ids: ["R1", "R4", "R2~P"], fences: ["", "g", "m"], counts: [5, 3, 12] }, users);
+    const patch = diffIndexLines(base, next);
+    expect(patch.filter((l) => l.startsWith("+")).length).toBe(2); // the new chunk and R2's entry
+    expect(patch.filter((l) => l.startsWith("-")).length).toBe(1); // R3
+    expect(applyIndexPatch(base, patch)).toEqual(next);
+    expect(applyIndexPatch(base, diffSortedLines(base, next))).toEqual(next);
+    expect(indexesOfLines(applyIndexPatch(base, patch)).rank.ids).toEqual(["R1", "R4", "R2~P"]);
     expect(applyPatch(["a", "c"], [])).toEqual(["a", "c"]);
   });
 

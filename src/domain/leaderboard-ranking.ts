@@ -248,6 +248,54 @@ export function indexLines(rank: ChunkIndex, users: ChunkIndex): string[] {
 }
 const INDEX_SEPARATOR = "\x01";
 
+/** What an index line is filed under: its list and fence (a commit changes an entry's chunk ID and count, not its key). */
+function indexKeyOf(line: string): string {
+  return line.slice(0, line.indexOf(INDEX_SEPARATOR, line.indexOf(INDEX_SEPARATOR) + 1) + 1);
+}
+
+/**
+ * The patch turning sorted index lines `base` into `lines`, by entry: "+line" for an entry added or
+ * changed (it replaces the base's entry with the same list and fence), "-line" for one removed. A
+ * commit that patches a chunk changes its entry's ID and count: one line, where a patch of whole
+ * lines (`diffSortedLines`) needs two, so the patch grows half as fast.
+ */
+export function diffIndexLines(base: readonly string[], lines: readonly string[]): string[] {
+  const patch: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < base.length || j < lines.length) {
+    const a = base[i];
+    const b = lines[j];
+    const ka = a === undefined ? undefined : indexKeyOf(a);
+    const kb = b === undefined ? undefined : indexKeyOf(b);
+    if (ka !== undefined && ka === kb) {
+      if (a !== b) patch.push("+" + b);
+      i++;
+      j++;
+    } else if (kb === undefined || (ka !== undefined && ka < kb)) {
+      patch.push("-" + a);
+      i++;
+    } else {
+      patch.push("+" + b);
+      j++;
+    }
+  }
+  return patch;
+}
+
+/** Index lines `base` with a patch of `diffIndexLines` applied (or of `diffSortedLines`: the same result). */
+export function applyIndexPatch(base: readonly string[], patch: readonly string[]): string[] {
+  const removed = new Set<string>();
+  const added: string[] = [];
+  for (const entry of patch) {
+    if (entry[0] === "-") removed.add(entry.slice(1));
+    else added.push(entry.slice(1));
+  }
+  const replaced = new Set(added.map(indexKeyOf));
+  const kept = base.filter((line) => !removed.has(line) && !replaced.has(indexKeyOf(line)));
+  return applyPatch(kept, added.map((line) => "+" + line));
+}
+
 /** The indexes `indexLines` listed. */
 export function indexesOfLines(lines: readonly string[]): { rank: ChunkIndex; users: ChunkIndex } {
   const rank = emptyIndex();
