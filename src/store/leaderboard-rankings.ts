@@ -673,7 +673,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       const known = rootFacts.get(rootId(key, v));
       if (known) return known;
       const doc = await rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1, freed: 1 } });
-      return doc ? { createdAt: doc.createdAt ?? new Date(0), freed: doc.freed ? doc.freed.split(" ") : [] } : null;
+      if (!doc) return null;
+      const facts = { createdAt: doc.createdAt ?? new Date(0), freed: doc.freed ? doc.freed.split(" ") : [] };
+      rootFacts.set(rootId(key, v), facts); // a committed root's facts never change: read once
+      return facts;
     };
     // A missing successor was deleted already, with what it freed: it expired long ago.
     const newest = await factsOf(last);
