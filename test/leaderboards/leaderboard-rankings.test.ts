@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyPatch, indexesOfLines, rankWithin, unpackIndex, type Standing } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
+import { applyIndexPatch, indexesOfLines, packIndex, rankLine, rankWithin, unpackIndex, userLine, type Standing } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
   rankingCollections,
@@ -11,6 +11,7 @@ import {
   type RankingDocument,
   type RankingScope,
 } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
+import { linesOfContent, unpackLines } from "../../src/features/leaderboards/store/chunk-content.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 /** A small deterministic random source (mulberry32). */
@@ -83,23 +84,26 @@ describe("leaderboard rankings on the database", () => {
   async function rootIndexes(root: RankingDocument): Promise<{ ids: string[]; indexDocs: string[] }> {
     if (root.index === undefined) return { ids: [...unpackIndex(root.rank!).ids, ...unpackIndex(root.users!).ids], indexDocs: [] };
     const base = await collections.rankChunks.findOne({ _id: root.index });
-    const lines = applyPatch(base!.lines === "" ? [] : base!.lines.split("\n"), root.indexPatch ? root.indexPatch.split("\n") : []);
+    const lines = applyIndexPatch(linesOfContent(base!), unpackLines(root.indexPatch));
     const { rank, users } = indexesOfLines(lines);
     return { ids: [...rank.ids, ...users.ids], indexDocs: [root.index] };
   }
   const hasIndexes = (root: RankingDocument) => root.rank !== undefined || root.index !== undefined;
 
-  /** Every chunk stored for a scope's leaderboard is named by its latest root, or waits in its garbage. */
+  /**
+   * Every chunk stored for a scope's leaderboard is named by its latest root, or was freed by a
+   * root still stored (deleted with the root before it).
+   */
   async function expectNoLostChunks(scope: RankingScope): Promise<void> {
     const key = scopeKey(scope);
-    const roots = await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run, group: scope.group }).toArray();
+    const roots = (await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId }).toArray()).filter((r) => r._id.endsWith(`:${key}`));
     const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
     expect(hasIndexes(latest)).toBe(true);
     expect(latest._id).toBe(`r${latest.version}:${key}`);
     // A patched chunk (`base~patch`) is two documents; a patched index names its base.
     const indexes = await rootIndexes(latest);
     const named = new Set([...indexes.ids.flatMap((id) => id.split("~")), ...indexes.indexDocs]);
-    const garbage = new Set((latest.garbage ?? "").split(" ").filter(Boolean));
+    const garbage = new Set(roots.flatMap((r) => `${r.freed ?? ""} ${r.garbage ?? ""}`.split(" ")).filter(Boolean));
     const stored = [
       ...(await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
       ...(await collections.userChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
@@ -402,14 +406,15 @@ describe("leaderboard rankings on the database", () => {
     await expectNoLostChunks(scope);
   });
 
-  it("a write stores the lines it changed as a patch on the chunk, until the patch outgrows its limit", async () => {
+  it("a write stores the lines it changed as a small patch on a patched chunk, a large patch on its base, or whole, as the limits allow", async () => {
     const scope = newScope();
-    const store = createLeaderboardRankings(collections); // default limits: chunks of 250 to 1,000 lines, patches up to 62
+    // Chunks of 250 to 1,000 lines (the default); large patches up to 62 lines, small ones up to 15.
+    const store = createLeaderboardRankings(collections, { patchMax: 62, smallPatchMax: 15 });
     await store.bulkLoad(scope, Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })));
     const storedLines = async () => {
       // Rank chunks only: index bases (lines "r\x01…") are counted by the test below.
-      const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).filter((d) => !d.lines.startsWith("r\x01"));
-      return new Map(docs.map((d) => [d._id, d.lines === "" ? 0 : d.lines.split("\n").length]));
+      const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).map((d) => ({ _id: d._id, lines: linesOfContent(d) }));
+      return new Map(docs.filter((d) => !d.lines[0]?.startsWith("r\x01")).map((d) => [d._id, d.lines.length]));
     };
     let before = await storedLines();
     const written: number[] = []; // lines of the rank document each commit inserted
@@ -422,11 +427,13 @@ describe("leaderboard rankings on the database", () => {
       written.push(inserted[0]![1]);
       before = after;
     }
-    // One line, then two, ... (the patch holds every line added since the base), until the 63rd
-    // newcomer: the chunk is written whole (its 750 lines and the 63 new ones), then patches again.
-    expect(written.slice(0, 62)).toEqual(Array.from({ length: 62 }, (_, i) => i + 1));
-    expect(written[62]).toBe(813);
-    expect(written.slice(63)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    // The first newcomer: a large patch of one line on the bulk-loaded base. Then small patches on
+    // that patched chunk of 1, 2, ... 15 lines (each holds every line added since it); the 17th
+    // newcomer's small patch would hold 16: a large patch on the base, of all 17 lines, instead;
+    // and so on until a large patch would pass 62 lines: the 65th newcomer writes the chunk whole
+    // (its 750 lines and the 65 new ones), and patches start again on it.
+    const smalls = Array.from({ length: 15 }, (_, i) => i + 1);
+    expect(written).toEqual([1, ...smalls, 17, ...smalls, 33, ...smalls, 49, ...smalls, 815, 1, 1, 2, 3, 4]);
     const top = (await store.page(scope, 0, 71)).entries.map((e) => e.userId);
     expect(top).toEqual([...Array.from({ length: 70 }, (_, i) => `new${69 - i}`), "u1999"]);
     expect(await store.rankOf(scope, "u0")).toMatchObject({ position: 2070 });
@@ -435,13 +442,13 @@ describe("leaderboard rankings on the database", () => {
 
   it("a commit stores the root's index as a patch on a base, written whole again when the patch outgrows its limit", async () => {
     const scope = newScope();
-    const store = createLeaderboardRankings(collections, { indexPatchMax: 8 });
+    const store = createLeaderboardRankings(collections, { indexPatchMax: 6 });
     await store.bulkLoad(scope, Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })));
     const latestRoot = async () => (await collections.rankings.find({ leaderboardId: scope.leaderboardId, version: { $gt: 0 } }).toArray()).filter((d) => d._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
     expect((await latestRoot()).rank).toBeDefined(); // a bulk load lists the indexes whole
     const roots: RankingDocument[] = [];
     // Newcomers at the top: each commit edits the first rank chunk and one user chunk, so the patch
-    // holds those two entries (removed and added) whatever the number of commits.
+    // holds those two entries (one line each: the entry as it is now) whatever the number of commits.
     for (let i = 0; i < 5; i++) {
       await store.upsertEntry(scope, `new${i}`, 10_000 + i, new Date(T0));
       roots.push(await latestRoot());
@@ -449,8 +456,8 @@ describe("leaderboard rankings on the database", () => {
     expect(roots.map((r) => r.rank)).toEqual([undefined, undefined, undefined, undefined, undefined]);
     const base = roots[0]!.index!;
     expect(roots.map((r) => r.index)).toEqual([base, base, base, base, base]);
-    const patchLines = (root: RankingDocument) => (root.indexPatch ? root.indexPatch.split("\n").length : 0);
-    expect(roots.map(patchLines)).toEqual([0, 4, 4, 4, 4]);
+    const patchLines = (root: RankingDocument) => unpackLines(root.indexPatch).length;
+    expect(roots.map(patchLines)).toEqual([0, 2, 2, 2, 2]);
     // Users in other chunks move: the patch grows by their entries (never past the limit), and the
     // base is written anew (an empty patch) when it would.
     let bases = 1;
@@ -464,7 +471,7 @@ describe("leaderboard rankings on the database", () => {
         bases++;
         expect(root.indexPatch).toBe("");
       }
-      expect(patchLines(root)).toBeLessThanOrEqual(8);
+      expect(patchLines(root)).toBeLessThanOrEqual(6);
     }
     expect(bases).toBeGreaterThan(1);
     const top = ["u2500", "u2000", "u1500", "u1000", "u0500", "new4"];
@@ -476,26 +483,65 @@ describe("leaderboard rankings on the database", () => {
     await expectNoLostChunks(scope);
   });
 
-  it("deletes replaced chunks in batches, so stored chunks stay close to the live ones", async () => {
+  it("deletes superseded roots in batches, with the chunks they freed, so stored chunks stay close to the live ones", async () => {
     const scope = newScope();
-    // Superseded roots are kept (as tombstones) only while their successor is younger than 50 ms here.
+    // Superseded roots are kept (as tombstones) only while their successor is younger than 50 ms
+    // here, then deleted ten at a time with the chunks their successors freed.
     const store = createLeaderboardRankings(collections, { limits: { max: 8, min: 2 }, garbageBatch: 10, retainMs: 50, attemptMs: 50 });
     for (let i = 0; i < 120; i++) {
       await store.upsertEntry(scope, `u${i % 30}`, i, new Date(T0 + i));
-      if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 60));
+      if (i % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 60));
     }
     const docs = await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray();
     const roots = docs.filter((d) => d._id.startsWith("r"));
     const live = roots.filter(hasIndexes);
     expect(live.map((d) => d.version)).toEqual([Math.max(...roots.map((d) => d.version))]); // one root with an index: the latest
-    expect(roots.length).toBeLessThan(20); // tombstones of the last few commits, not all 120
+    // Tombstones of the last few commits: at most a batch waiting, and the five younger than 50 ms.
+    expect(roots.length).toBeLessThanOrEqual(10 + 6);
     const indexes = await rootIndexes(live[0]!);
     const chunkCount = indexes.ids.flatMap((id) => id.split("~")).length + indexes.indexDocs.length;
     const stored = (await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })) + (await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId }));
-    expect(stored - chunkCount).toBeLessThan(10);
+    // What is stored beyond the live chunks is what the stored roots freed (a few per commit).
+    const freed = roots.flatMap((r) => (r.freed ?? "").split(" ").filter(Boolean));
+    expect(stored - chunkCount).toBeLessThanOrEqual(freed.length);
+    expect(freed.length).toBeLessThanOrEqual(4 * roots.length);
     await expectNoLostChunks(scope);
     await store.deleteLeaderboard(TENANT, scope.leaderboardId);
     expect(await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
     expect(await collections.rankings.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
+  });
+
+  it("reads and continues a ranking stored before compression and `freed`: plain lines, a root's accumulated garbage", async () => {
+    const scope = newScope();
+    const key = scopeKey(scope);
+    const fields = { tenantId: TENANT, leaderboardId: scope.leaderboardId };
+    // Version 1 as an earlier release wrote it: uncompressed chunks, indexes whole, pending garbage.
+    await collections.rankChunks.insertMany([
+      { _id: "Rold", ...fields, lines: ["a", "b"].map((u, i) => rankLine({ userId: u, value: String(2 - i), reachedAt: new Date(T0) })).sort().join("\n") },
+      { _id: "Rleft1", ...fields, lines: "x" },
+    ]);
+    await collections.userChunks.insertMany([
+      { _id: "Uold", ...fields, lines: ["a", "b"].map((u, i) => userLine(rankLine({ userId: u, value: String(2 - i), reachedAt: new Date(T0) }))).sort().join("\n") },
+      { _id: "Uleft1", ...fields, lines: "y" },
+    ]);
+    await collections.rankings.insertOne({
+      _id: `r1:${key}`, ...fields, run: scope.run, group: scope.group, version: 1, participants: 2,
+      rank: packIndex({ ids: ["Rold"], fences: [""], counts: [2] }), users: packIndex({ ids: ["Uold"], fences: [""], counts: [2] }),
+      garbage: "Rleft1 Uleft1", createdAt: new Date(), oldest: 1,
+    });
+    await collections.rankings.insertOne({ _id: `h:${key}`, ...fields, run: scope.run, group: scope.group, version: 1 });
+    const store = createLeaderboardRankings(collections, { garbageBatch: 1, retainMs: 200, attemptMs: 200 });
+    expect((await store.page(scope, 0, 10)).entries.map((e) => e.userId)).toEqual(["a", "b"]);
+    expect(await store.upsertEntry(scope, "c", 3, new Date(T0))).toMatchObject({ position: 1, participants: 3 });
+    // The next root hands the old garbage on as what it freed; the commit after deletes it with root 1.
+    expect((await collections.rankings.findOne({ _id: `r2:${key}` }))!.freed!.split(" ")).toEqual(expect.arrayContaining(["Rleft1", "Uleft1"]));
+    expect(await collections.rankChunks.findOne({ _id: "Rleft1" })).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 250)); // root 2 is now older than retainMs: root 1 expired
+    await store.upsertEntry(scope, "d", 4, new Date(T0));
+    expect(await collections.rankChunks.findOne({ _id: "Rleft1" })).toBeNull();
+    expect(await collections.userChunks.findOne({ _id: "Uleft1" })).toBeNull();
+    expect(await collections.rankings.findOne({ _id: `r1:${key}` })).toBeNull();
+    expect((await store.page(scope, 0, 10)).entries.map((e) => e.userId)).toEqual(["d", "c", "a", "b"]);
+    await expectNoLostChunks(scope);
   });
 });

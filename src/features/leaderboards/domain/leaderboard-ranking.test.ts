@@ -1,13 +1,16 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import {
+  applyIndexPatch,
   applyPatch,
   chunkAtPosition,
   chunkFor,
+  chunkDocuments,
   chunkParts,
   chunkSortedLines,
   compareStandings,
   decodeValue,
+  diffIndexLines,
   diffSortedLines,
   emptyIndex,
   encodeValue,
@@ -20,6 +23,7 @@ import {
   packIndex,
   parseRankLine,
   patchedChunkId,
+  patchOptions,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -324,12 +328,36 @@ describe("patches", () => {
       expect(patch.filter((e) => e.startsWith("-")).map((e) => e.slice(1))).toEqual(removed);
     }
     expect(diffSortedLines(["a", "c"], ["a", "b", "c"])).toEqual(["+b"]);
+  });
+
+  it("patches index lines by entry: a changed entry is one line, and old patches of whole lines apply the same", () => {
+    const rank = { ids: ["R1", "R2", "R3"], fences: ["", "m", "t"], counts: [5, 6, 7] };
+    const users = { ids: ["U1"], fences: [""], counts: [18] };
+    const base = indexLines(rank, users);
+    // R2 patched (new ID and count), R3 merged away, a new chunk after R1.
+    const next = indexLines({ ids: ["R1", "R4", "R2~P"], fences: ["", "g", "m"], counts: [5, 3, 12] }, users);
+    const patch = diffIndexLines(base, next);
+    expect(patch.filter((l) => l.startsWith("+")).length).toBe(2); // the new chunk and R2's entry
+    expect(patch.filter((l) => l.startsWith("-")).length).toBe(1); // R3
+    expect(applyIndexPatch(base, patch)).toEqual(next);
+    expect(applyIndexPatch(base, diffSortedLines(base, next))).toEqual(next);
+    expect(indexesOfLines(applyIndexPatch(base, patch)).rank.ids).toEqual(["R1", "R4", "R2~P"]);
     expect(applyPatch(["a", "c"], [])).toEqual(["a", "c"]);
   });
 
   it("names a patched chunk by its base and patch", () => {
     expect(chunkParts("Rabc")).toEqual({ base: "Rabc", patch: null });
     expect(chunkParts(patchedChunkId("Rabc", "Rdef"))).toEqual({ base: "Rabc", patch: "Rdef" });
+    // A small patch on a patched chunk: the chunk it patches is the patched one.
+    expect(chunkParts("Rabc~Rdef~Rghi")).toEqual({ base: "Rabc~Rdef", patch: "Rghi" });
+    expect(chunkDocuments("Rabc~Rdef~Rghi")).toEqual(["Rabc", "Rdef", "Rghi"]);
+  });
+
+  it("patches an edit small on its one-patch-deep ancestor, else large on its base", () => {
+    const limits = { small: 4, large: 32 };
+    expect(patchOptions("Rabc", limits)).toEqual([{ on: "Rabc", max: 32 }]);
+    expect(patchOptions("Rabc~Rdef", limits)).toEqual([{ on: "Rabc~Rdef", max: 4 }, { on: "Rabc", max: 32 }]);
+    expect(patchOptions("Rabc~Rdef~Rghi", limits)).toEqual([{ on: "Rabc~Rdef", max: 4 }, { on: "Rabc", max: 32 }]);
   });
 
   it("a chunk only edited names its origin; a split, merged or emptied one does not", () => {

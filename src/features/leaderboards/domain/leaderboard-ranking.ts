@@ -250,6 +250,54 @@ export function indexLines(rank: ChunkIndex, users: ChunkIndex): string[] {
 }
 const INDEX_SEPARATOR = "\x01";
 
+/** What an index line is filed under: its list and fence (a commit changes an entry's chunk ID and count, not its key). */
+function indexKeyOf(line: string): string {
+  return line.slice(0, line.indexOf(INDEX_SEPARATOR, line.indexOf(INDEX_SEPARATOR) + 1) + 1);
+}
+
+/**
+ * The patch turning sorted index lines `base` into `lines`, by entry: "+line" for an entry added or
+ * changed (it replaces the base's entry with the same list and fence), "-line" for one removed. A
+ * commit that patches a chunk changes its entry's ID and count: one line, where a patch of whole
+ * lines (`diffSortedLines`) needs two, so the patch grows half as fast.
+ */
+export function diffIndexLines(base: readonly string[], lines: readonly string[]): string[] {
+  const patch: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < base.length || j < lines.length) {
+    const a = base[i];
+    const b = lines[j];
+    const ka = a === undefined ? undefined : indexKeyOf(a);
+    const kb = b === undefined ? undefined : indexKeyOf(b);
+    if (ka !== undefined && ka === kb) {
+      if (a !== b) patch.push("+" + b);
+      i++;
+      j++;
+    } else if (kb === undefined || (ka !== undefined && ka < kb)) {
+      patch.push("-" + a);
+      i++;
+    } else {
+      patch.push("+" + b);
+      j++;
+    }
+  }
+  return patch;
+}
+
+/** Index lines `base` with a patch of `diffIndexLines` applied (or of `diffSortedLines`: the same result). */
+export function applyIndexPatch(base: readonly string[], patch: readonly string[]): string[] {
+  const removed = new Set<string>();
+  const added: string[] = [];
+  for (const entry of patch) {
+    if (entry[0] === "-") removed.add(entry.slice(1));
+    else added.push(entry.slice(1));
+  }
+  const replaced = new Set(added.map(indexKeyOf));
+  const kept = base.filter((line) => !removed.has(line) && !replaced.has(indexKeyOf(line)));
+  return applyPatch(kept, added.map((line) => "+" + line));
+}
+
 /** The indexes `indexLines` listed. */
 export function indexesOfLines(lines: readonly string[]): { rank: ChunkIndex; users: ChunkIndex } {
   const rank = emptyIndex();
@@ -566,20 +614,50 @@ export function chunkSortedLines(lines: readonly string[], fill: number, keyOf: 
 // ---- patches --------------------------------------------------------------------------------------
 
 /**
- * A chunk edited by a few lines is stored as a PATCH on the chunk it was edited from, not written
- * again whole: its ID names both, `base~patch`, and the patch document lists the lines added ("+")
- * and removed ("-") relative to the base. Edits of the same chunk keep its base and replace the
- * patch, which holds every difference from the base, until the difference exceeds a limit and the
- * chunk is written whole again. A commit then writes a few lines per chunk it touches instead of
- * the whole chunk. Base and patch are written once and never changed, like every chunk.
+ * A chunk edited by a few lines is stored as a PATCH on a chunk it was edited from, not written
+ * again whole: its ID names both, `on~patch`, and the patch document lists the lines added ("+")
+ * and removed ("-") relative to `on`. Patches have two levels: a LARGE patch on a base
+ * (`base~p1`), and SMALL patches on such a patched chunk (`base~p1~p2`). An edit of a chunk is
+ * stored as a small patch on its `base~p1` while that holds every difference from it within the
+ * small limit, else as a new large patch on its base within the large limit, else the chunk is
+ * written whole again (`patchOptions`). So a commit writes a few lines per chunk it touches: the
+ * small patch most of the time, the large one now and then, the whole chunk rarely, where one level
+ * of patches had to choose between a patch that grows to the limit and frequent whole rewrites.
+ * Bases and patches are written once and never changed, like every chunk; a reader reads the
+ * documents an ID names (`chunkDocuments`) at once and applies the patches in order.
  */
 export function chunkParts(id: string): { base: string; patch: string | null } {
-  const at = id.indexOf("~");
+  const at = id.lastIndexOf("~");
   return at < 0 ? { base: id, patch: null } : { base: id.slice(0, at), patch: id.slice(at + 1) };
 }
 
 export function patchedChunkId(base: string, patch: string): string {
   return `${base}~${patch}`;
+}
+
+/** The stored documents a chunk ID names: its base, then its patches in the order they apply. */
+export function chunkDocuments(id: string): string[] {
+  return id.split("~");
+}
+
+export interface PatchLimits {
+  /** The most lines a small patch (on `base~p1`) may hold. */
+  small: number;
+  /** The most lines a large patch (on a base) may hold. */
+  large: number;
+}
+
+/**
+ * The chunks an edit of chunk `id` may be stored as a patch on, in order of preference, each with
+ * the most lines that patch may hold: its one-patch-deep ancestor (`base~p1`) with a small patch,
+ * then its base with a large one.
+ */
+export function patchOptions(id: string, limits: PatchLimits): Array<{ on: string; max: number }> {
+  const documents = chunkDocuments(id);
+  const options: Array<{ on: string; max: number }> = [];
+  if (documents.length >= 2) options.push({ on: documents.slice(0, 2).join("~"), max: limits.small });
+  options.push({ on: documents[0]!, max: limits.large });
+  return options;
 }
 
 /** The patch turning sorted `base` into sorted `lines`: "+line" added, "-line" removed, in order. */

@@ -1,15 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { Collection, Db } from "mongodb";
+import type { Binary, Collection, Db } from "mongodb";
 import type { DecimalString } from "../../../engine/domain/decimal.js";
 import {
+  applyIndexPatch,
   applyPatch,
   chunkAtPosition,
   chunkFor,
+  chunkDocuments,
   chunkParts,
   chunkSortedLines,
   countBefore,
   DEFAULT_CHUNK_LIMITS,
+  diffIndexLines,
   diffSortedLines,
   emptyIndex,
   encodeValue,
@@ -19,6 +22,7 @@ import {
   packIndex,
   parseRankLine,
   patchedChunkId,
+  patchOptions,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -37,6 +41,7 @@ import {
   type Standing,
   type WrittenChunk,
 } from "../domain/leaderboard-ranking.js";
+import { chunkContent, linesOfContent, packLines, unpackLines, type ChunkContent } from "./chunk-content.js";
 import { isDuplicateKeyError, retryOnDuplicate, type Collections } from "../../../engine/store/database.js";
 import { processNow, processNowMs } from "../../../engine/process-clock.js";
 import { batchInserts } from "../../../engine/store/insert-batcher.js";
@@ -49,12 +54,13 @@ import { KeyedLock } from "../../../engine/store/keyed-lock.js";
  *
  * Documents, all read and written by `_id` only:
  * - `leaderboard_rank_chunks` / `leaderboard_user_chunks`: `{_id, tenantId, leaderboardId, lines}`,
- *   `lines` the chunk's lines joined by "\n". A chunk is never changed: a change writes a new chunk,
+ *   `lines` the chunk's lines joined by "\n", or `packed`, the same compressed (chunk-content.ts). A chunk is never changed: a change writes a new chunk,
  *   or, when it edits a few lines, a PATCH on the chunk it edits (`chunkParts` in the domain: the
- *   index names it `base~patch`, and the patch document's lines are the lines added and removed), so
- *   a commit writes a few lines per list rather than whole chunks of up to 1,000 lines.
- * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", version,
- *   participants, rank, users, garbage, createdAt, oldest}` (`rank` and `users` the packed
+ *   index names it `base~patch`, or `base~patch~patch` with a small patch on a patched chunk, and
+ *   a patch document's lines are the lines added and removed), so a commit writes a few lines per
+ *   list rather than whole chunks of up to 1,000 lines.
+ * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, leaderboardId, version,
+ *   participants, rank, users, freed, createdAt, oldest}` (`rank` and `users` the packed
  *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
  *   GROUPS document `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups.
  *
@@ -74,15 +80,16 @@ import { KeyedLock } from "../../../engine/store/keyed-lock.js";
  * deleted while a slow writer still held root v as the latest, that writer's insert of v + 1 would
  * succeed and fork the ranking (its change lost). So an attempt gives up (and starts again) when
  * more than `ATTEMPT_MS` passed since it began reading, and a superseded root is kept, stripped to a
- * small tombstone, until its successor is `RETAIN_MS` old; later commits delete such roots, a few
- * at a time, from the oldest (`oldest`). This assumes instances' clocks agree within
+ * small tombstone (keeping `freed`), until its successor is `RETAIN_MS` old; later commits delete
+ * such roots in batches, from the oldest (`oldest`). This assumes instances' clocks agree within
  * `RETAIN_MS - ATTEMPT_MS` (100 s), as the leases of background work already do.
  *
  * Reads. A reader reads the head, then the root of that version and of the next in parallel (and
  * further while they exist: the head may lag behind a commit whose writer has not updated it yet),
  * then the chunks it needs. Chunks named by a root stay readable until a later commit deletes them
- * (replaced chunks are collected in the root's `garbage` and deleted in batches); a reader that
- * finds one gone reads again from the head. A user's rank: head, roots, one user chunk, one rank
+ * (each root lists in `freed` the few documents its commit stopped naming, rather than carrying a
+ * growing list of everything not yet deleted; they are deleted, before it, with the root before it:
+ * `expiredRoots`); a reader that finds one gone reads again from the head. A user's rank: head, roots, one user chunk, one rank
  * chunk. A page: head, roots and the one or two rank chunks holding it. The number of documents read
  * does not grow with the number of participants; the index grows by one entry per chunk (about 1,300
  * per list for a million participants, a few tens of kilobytes).
@@ -107,8 +114,9 @@ export interface RankingDocument {
   _id: string;
   tenantId: string;
   leaderboardId: string;
-  run: string;
-  group: string;
+  /** On heads, the groups document (run only), bulk-loaded and older roots; a committed root has them in its _id only. */
+  run?: string;
+  group?: string;
   version: number;
   /** Root versions only. */
   participants?: number;
@@ -118,11 +126,16 @@ export interface RankingDocument {
   /**
    * Or both indexes as the lines of `indexLines`: the base, a chunk document in
    * `leaderboard_rank_chunks` named here, with `indexPatch` (the "\n"-joined patch of the entries
-   * changed since the base) applied.
+   * changed since the base, compressed when that is smaller: chunk-content.ts) applied.
    */
   index?: string;
-  indexPatch?: string;
-  /** Chunk IDs the root no longer names, space-separated, deleted in batches by later commits. */
+  indexPatch?: string | Binary;
+  /**
+   * The chunk documents this commit stopped naming (named by the version before), space-separated:
+   * deleted when the version before is (`expiredRoots`). Kept on a tombstone.
+   */
+  freed?: string;
+  /** Roots written before `freed`: every replaced document not deleted yet (all roots up to it). */
   garbage?: string;
   /** When the version was committed (the committing instance's clock). */
   createdAt?: Date;
@@ -134,11 +147,11 @@ export interface RankingDocument {
   supersededAt?: Date;
 }
 
-export interface ChunkDocument {
+/** A chunk, a patch or an index base: its lines stored as `chunkContent` says (compressed or not). */
+export interface ChunkDocument extends ChunkContent {
   _id: string;
   tenantId: string;
   leaderboardId: string;
-  lines: string;
 }
 
 export interface RankingCollections {
@@ -236,7 +249,7 @@ export interface LeaderboardRankings {
 
 export interface RankingStoreOptions {
   limits?: ChunkLimits;
-  /** Replaced chunks are deleted once this many have accumulated (default 64). */
+  /** Superseded roots are deleted, with the chunks their successors freed, this many at a time (default 16). */
   garbageBatch?: number;
   /** Commits attempted before giving up under contention (default 50). */
   maxAttempts?: number;
@@ -253,8 +266,13 @@ export interface RankingStoreOptions {
   exclusive?: boolean;
   /** Chunks kept in memory (default 4,096; chunks never change, so this is safe with any writers). */
   cachedChunks?: number;
-  /** The most lines a patch may hold before the chunk is written whole again (default max / 16). */
+  /**
+   * The most lines a large patch (on a chunk's base) may hold before the chunk is written whole
+   * again (default max / 4), and a small one (on a patched chunk; default max / 64): see
+   * `patchOptions` in the domain.
+   */
   patchMax?: number;
+  smallPatchMax?: number;
   /** The most lines a root's index patch may hold before the index is written whole again (default 16). */
   indexPatchMax?: number;
 }
@@ -279,7 +297,16 @@ interface RootState {
   users: ChunkIndex;
   /** The chunk holding the base of the indexes (null: the root lists them whole). */
   indexBase: string | null;
-  garbage: string[];
+  /** What this root's commit freed. */
+  freed: string[];
+  /** A root written before `freed`: its `garbage`, handed on to the next root's `freed`. */
+  legacyGarbage: string[];
+}
+
+/** What later commits need of a root to delete the one before it. */
+interface RootFacts {
+  createdAt: Date;
+  freed: string[];
 }
 
 interface Operation {
@@ -299,7 +326,7 @@ interface Job {
   reject(error: unknown): void;
 }
 
-const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), indexBase: null, garbage: [] };
+const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), indexBase: null, freed: [], legacyGarbage: [] };
 /** How far past a missing root a reader looks for a later one (the head can lag a few commits). */
 const ROOT_PROBE_LIMIT = 16;
 /** The longest a commit attempt may take from its first read to its root insert. */
@@ -309,14 +336,12 @@ export const RETAIN_MS = 120_000;
 /** Exclusive mode: the head moves on every this many versions (below ROOT_PROBE_LIMIT). */
 const EXCLUSIVE_HEAD_EVERY = 8;
 /**
- * A root's index patch, at most: a commit that edits one chunk of each list patches 4 lines (each
- * entry removed and added), so a base serves about four commits. The best bound is about the square
- * root of twice the index's lines: the patch grows by 4 lines a commit, and the base is rewritten
- * whole when it is full.
+ * A root's index patch, at most: a commit that edits one chunk of each list changes 2 entries (one
+ * line each, `diffIndexLines`), and a commit of the full profile about 3, so a base serves five or
+ * more commits. Measured with bench/ranking-bytes.ts at 20,000 participants: 12 and 16 write the
+ * least, 24 and 32 more (the patch, rewritten by every commit, grows faster than the bases saved).
  */
 const INDEX_PATCH_MAX = 16;
-/** Superseded roots deleted per commit, at most. */
-const ROOTS_DELETED_PER_COMMIT = 4;
 
 /** The scope as a string (JSON, so no two scopes share one). */
 export function scopeKey(scope: RankingScope): string {
@@ -329,7 +354,6 @@ const rootId = (scope: string, version: number) => `r${version}:${scope}`;
 /** Chunk IDs say which collection holds them: "R…" rank chunks, "U…" user chunks. */
 const newRankChunkId = () => "R" + randomBytes(9).toString("base64url");
 const newUserChunkId = () => "U" + randomBytes(9).toString("base64url");
-const splitLines = (lines: string) => (lines === "" ? [] : lines.split("\n"));
 
 function normalizeValue(value: DecimalString | number): DecimalString {
   if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
@@ -339,8 +363,8 @@ function normalizeValue(value: DecimalString | number): DecimalString {
 export function createLeaderboardRankings(collections: RankingCollections, options: RankingStoreOptions = {}): LeaderboardRankings {
   const { rankings, rankChunks, userChunks } = collections;
   const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
-  const garbageBatch = options.garbageBatch ?? 64;
-  const patchMax = options.patchMax ?? Math.max(1, Math.floor(limits.max / 16));
+  const garbageBatch = Math.max(1, options.garbageBatch ?? 16);
+  const patchLimits = { large: options.patchMax ?? Math.max(1, Math.floor(limits.max / 4)), small: options.smallPatchMax ?? Math.max(1, Math.floor(limits.max / 64)) };
   const indexPatchMax = options.indexPatchMax ?? INDEX_PATCH_MAX;
   const maxAttempts = options.maxAttempts ?? 50;
   const batchSize = options.batchSize ?? 500;
@@ -358,7 +382,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const chunkCache = new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 });
   /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
   const rootCache = new LRUCache<string, RankingDocument>({ max: 4096 });
-  const rootCreated = new LRUCache<string, Date>({ max: 16_384 });
+  const rootFacts = new LRUCache<string, RootFacts>({ max: 16_384 });
 
   async function loadRoot(scope: string): Promise<RootState> {
     const cached = exclusive ? rootCache.get(scope) : undefined;
@@ -401,7 +425,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     let indexes: { rank: ChunkIndex; users: ChunkIndex };
     if (doc.index !== undefined) {
       const base = await chunkLines(rankChunks, doc.index); // a base already replaced and deleted: StaleRead
-      indexes = indexesOfLines(doc.indexPatch ? applyPatch(base, doc.indexPatch.split("\n")) : base);
+      const patch = unpackLines(doc.indexPatch);
+      indexes = indexesOfLines(patch.length > 0 ? applyIndexPatch(base, patch) : base);
     } else indexes = { rank: unpackIndex(doc.rank!), users: unpackIndex(doc.users!) };
     return {
       version: doc.version,
@@ -410,7 +435,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       participants: doc.participants ?? 0,
       ...indexes,
       indexBase: doc.index ?? null,
-      garbage: doc.garbage ? doc.garbage.split(" ") : [],
+      freed: doc.freed ? doc.freed.split(" ") : [],
+      legacyGarbage: doc.garbage ? doc.garbage.split(" ") : [],
     };
   }
 
@@ -421,8 +447,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   async function indexFields(root: RootState, rank: ChunkIndex, users: ChunkIndex): Promise<{ fields: Pick<RankingDocument, "index" | "indexPatch">; written: { docId: string; lines: string[] } | null }> {
     const lines = indexLines(rank, users);
     if (root.indexBase !== null) {
-      const patch = diffSortedLines(await chunkLines(rankChunks, root.indexBase), lines);
-      if (patch.length <= indexPatchMax) return { fields: { index: root.indexBase, indexPatch: patch.join("\n") }, written: null };
+      const patch = diffIndexLines(await chunkLines(rankChunks, root.indexBase), lines);
+      if (patch.length <= indexPatchMax) return { fields: { index: root.indexBase, indexPatch: packLines(patch) }, written: null };
     }
     const docId = newRankChunkId();
     return { fields: { index: docId, indexPatch: "" }, written: { docId, lines } };
@@ -455,7 +481,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     return Promise.all(ids.map(async (id) => [...(await chunkLines(collection, id))]));
   }
 
-  /** A chunk's lines (the cached array itself: not to be changed); a patched chunk reads base and patch. */
+  /**
+   * A chunk's lines (the cached array itself: not to be changed); a patched chunk reads the chunk
+   * it patches (recursively: all its documents at once) and the patch.
+   */
   async function chunkLines(collection: Collection<ChunkDocument>, id: string): Promise<readonly string[]> {
     const cached = chunkCache.get(id);
     if (cached) return cached;
@@ -463,7 +492,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const storedLines = async (docId: string) => {
       const doc = await collection.findOne({ _id: docId });
       if (!doc) throw new StaleRead();
-      return splitLines(doc.lines);
+      return linesOfContent(doc);
     };
     const lines = patch === null ? await storedLines(id) : await Promise.all([chunkLines(collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));
     chunkCache.set(id, lines);
@@ -471,20 +500,19 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   }
 
   /**
-   * What a commit inserts for the chunks a list's draft wrote: a chunk that edits a stored one by at
-   * most `patchMax` lines (counted from its base) becomes a patch on that base, any other is written
+   * What a commit inserts for the chunks a list's draft wrote: a chunk that edits a stored one
+   * becomes a patch when one of its `patchOptions` holds the difference, any other is written
    * whole. Renames the patched chunks in `index`.
    */
   async function chunkWrites(collection: Collection<ChunkDocument>, written: readonly WrittenChunk[], index: ChunkIndex, newId: () => string): Promise<Array<{ id: string; docId: string; stored: string[]; lines: string[] }>> {
     return Promise.all(
       written.map(async (chunk) => {
-        if (chunk.origin) {
-          const { base, patch } = chunkParts(chunk.origin.id);
-          const baseLines = patch === null ? chunk.origin.lines : await chunkLines(collection, base);
-          const diff = diffSortedLines(baseLines, chunk.lines);
-          if (diff.length <= patchMax) {
+        for (const { on, max } of chunk.origin ? patchOptions(chunk.origin.id, patchLimits) : []) {
+          const onLines = on === chunk.origin!.id ? chunk.origin!.lines : await chunkLines(collection, on);
+          const diff = diffSortedLines(onLines, chunk.lines);
+          if (diff.length <= max) {
             const docId = newId();
-            const id = patchedChunkId(base, docId);
+            const id = patchedChunkId(on, docId);
             index.ids[index.ids.indexOf(chunk.id)] = id;
             return { id, docId, stored: diff, lines: chunk.lines };
           }
@@ -494,13 +522,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     );
   }
 
-  /** The stored documents no longer needed once `index` replaced the chunks `replaced` (see chunkParts). */
+  /** The stored documents no longer needed once `index` replaced the chunks `replaced` (see chunkDocuments). */
   function documentsFreed(replaced: readonly string[], ...indexes: ChunkIndex[]): string[] {
-    const bases = new Set(indexes.flatMap((index) => index.ids.map((id) => chunkParts(id).base)));
-    return replaced.flatMap((id) => {
-      const { base, patch } = chunkParts(id);
-      return [...(patch === null ? [] : [patch]), ...(bases.has(base) ? [] : [base])];
-    });
+    const used = new Set(indexes.flatMap((index) => index.ids.flatMap(chunkDocuments)));
+    return [...new Set(replaced.flatMap(chunkDocuments))].filter((doc) => !used.has(doc));
   }
 
   async function loadInto(draft: ChunkListDraft, collection: Collection<ChunkDocument>, ids: readonly string[]): Promise<void> {
@@ -593,13 +618,11 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     // After chunkWrites: the index names the patched chunks.
     const indexed = await indexFields(root, rank.index, user.index);
     const indexWrites = indexed.written ? [{ id: indexed.written.docId, docId: indexed.written.docId, stored: indexed.written.lines, lines: indexed.written.lines }] : [];
-    const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({ _id: c.docId, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.stored.join("\n") });
+    const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({ _id: c.docId, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.stored) });
     await Promise.all([insertRankChunks([...rankWrites, ...indexWrites].map(chunkDoc)), insertUserChunks(userWrites.map(chunkDoc))]);
     // A replaced index base is garbage like a replaced chunk (readers of older roots may still read it a while).
     const replacedBase = indexed.written && root.indexBase !== null ? [root.indexBase] : [];
-    let garbage = [...root.garbage, ...replacedBase, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
-    const collect = garbage.length >= garbageBatch ? garbage : [];
-    if (collect.length > 0) garbage = [];
+    const freed = [...root.legacyGarbage, ...replacedBase, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
     const expired = await expiredRoots(key, root);
     const version = root.version + 1;
     if (version === 1) await registerGroup(scope);
@@ -609,16 +632,18 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       await deleteChunks(written);
       throw new StaleRead();
     }
-    const committed: RankingDocument = {
+    const committed = {
       _id: rootId(key, version),
-      ...scopeFields(scope),
+      // The scope's run and group are in the _id and on its head; tenant and leaderboard stay for deletes.
+      tenantId: scope.tenantId,
+      leaderboardId: scope.leaderboardId,
       version,
       participants: ranks.total,
       ...indexed.fields,
-      garbage: garbage.join(" "),
+      ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),
       createdAt: processNow(),
-      oldest: root.oldest + expired.length,
-    };
+      oldest: root.oldest + expired.versions.length,
+    } satisfies RankingDocument;
     try {
       await insertRoots([{ ...committed }]);
     } catch (error) {
@@ -628,18 +653,17 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       return null;
     }
     for (const c of [...rankWrites, ...indexWrites, ...userWrites]) chunkCache.set(c.id, c.lines);
-    rootCreated.set(committed._id, committed.createdAt);
+    rootFacts.set(committed._id, { createdAt: committed.createdAt, freed });
     if (exclusive) rootCache.set(key, committed);
 
-    // 5. Committed: move the head, strip the previous root to a tombstone, delete expired roots
-    //    and, now and then, replaced chunks.
+    // 5. Committed: move the head, strip the previous root to a tombstone (keeping `freed`), and
+    //    now and then delete a batch of expired roots with the chunks their successors freed.
     // The head is a hint readers probe forward from; this process alone reads its cached root, so
     // in exclusive mode it moves the head now and then only (a restarted reader probes a few roots).
     if (!exclusive || version === 1 || version % EXCLUSIVE_HEAD_EVERY === 0) await moveHead(scope, key, version);
     await Promise.all([
       root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: processNow() } }) : null,
-      ...expired.map((v) => rankings.deleteOne({ _id: rootId(key, v) })),
-      collect.length > 0 ? deleteChunks(collect) : null,
+      deleteExpired(key, expired),
     ]);
     return withThresholds(changes, ops, ranks, rank.index);
   }
@@ -655,8 +679,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
    * Reads every chunk of the latest version, writes the ranking without the participant as whole
    * chunks (as `bulkLoad` does) under the next version, then strips every earlier version to a
    * tombstone (a slow writer still holding one cannot insert over it) and deletes every chunk document
-   * they named: the ones the read version names (bases, patches, its index base) and its garbage
-   * (everything replaced and not yet deleted).
+   * they named: the ones the read version names (bases, patches, its index base) and the ones each
+   * version not yet deleted freed (`freed`, and a root of the earlier format's `garbage`), which
+   * wait for their root's expiry and may still hold the participant's lines.
    */
   async function tryErase(scope: RankingScope, key: string, userId: string): Promise<EntryChange[] | null> {
     const started = performance.now();
@@ -672,32 +697,32 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const keptUsers = userLines.flat().filter((l) => l !== userLine);
     const rank = wholeList(keptRank, undefined, newRankChunkId);
     const users = wholeList(keptUsers, userKeyOf, newUserChunkId);
-    const chunkDoc = (c: { id: string; lines: string[] }): ChunkDocument => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") });
-    await Promise.all([insertRankChunks(rank.chunks.map(chunkDoc)), insertUserChunks(users.chunks.map(chunkDoc))]);
+    const chunkDoc = (c: { id: string; lines: string[] }): ChunkDocument => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.lines) });
+    const earlier = Array.from({ length: root.version - root.oldest + 1 }, (_, i) => root.oldest + i);
+    const [earlierFacts] = await Promise.all([Promise.all(earlier.map((v) => rootFactsOf(key, root, v))), insertRankChunks(rank.chunks.map(chunkDoc)), insertUserChunks(users.chunks.map(chunkDoc))]);
     const written = [...rank.chunks, ...users.chunks].map((c) => c.id);
     if (performance.now() - started > attemptMs) {
       await deleteChunks(written);
       throw new StaleRead();
     }
     const version = root.version + 1;
-    // Every chunk document the earlier versions named goes: listed as the new version's garbage too,
-    // so an erasure cut short after this commit deletes them when it is repeated.
-    const named = [...root.rank.ids, ...root.users.ids].flatMap((id) => {
-      const { base, patch } = chunkParts(id);
-      return patch === null ? [base] : [base, patch];
-    });
-    const freed = [...new Set([...named, ...(root.indexBase === null ? [] : [root.indexBase]), ...root.garbage])];
-    const committed: RankingDocument = {
+    // Every chunk document the earlier versions named goes: listed as what the new version freed,
+    // so an erasure cut short after this commit deletes them when it is repeated (and expiry again, harmlessly).
+    const named = [...root.rank.ids, ...root.users.ids].flatMap(chunkDocuments);
+    const waiting = earlierFacts.flatMap((facts) => facts?.freed ?? []);
+    const freed = [...new Set([...named, ...(root.indexBase === null ? [] : [root.indexBase]), ...root.legacyGarbage, ...waiting])];
+    const committed = {
       _id: rootId(key, version),
-      ...scopeFields(scope),
+      tenantId: scope.tenantId,
+      leaderboardId: scope.leaderboardId,
       version,
       participants: keptRank.length,
       rank: packIndex(rank.index),
       users: packIndex(users.index),
-      garbage: freed.join(" "),
-      createdAt: new Date(),
+      ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),
+      createdAt: processNow(),
       oldest: root.oldest,
-    };
+    } satisfies RankingDocument;
     try {
       await insertRoots([{ ...committed }]);
     } catch (error) {
@@ -707,11 +732,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       return null;
     }
     for (const c of [...rank.chunks, ...users.chunks]) chunkCache.set(c.id, c.lines);
-    rootCreated.set(committed._id, committed.createdAt);
+    rootFacts.set(committed._id, { createdAt: committed.createdAt, freed });
     if (exclusive) rootCache.set(key, committed);
     await moveHead(scope, key, version);
-    const earlier = Array.from({ length: root.version - root.oldest + 1 }, (_, i) => root.oldest + i);
-    const tombstone = { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: new Date() } } as const;
+    const tombstone = { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: processNow() } } as const;
     await Promise.all(earlier.map((v) => rankings.updateOne({ _id: rootId(key, v) }, tombstone)));
     await deleteChunks(freed);
     const position = line === null ? null : ranked.indexOf(line) + 1;
@@ -719,29 +743,45 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     return [{ ...none, changed: line !== null, previousPosition: position, previousRank: position, previousValue: was?.value ?? null, participants: keptRank.length }];
   }
 
+  /** What version `v` of the scope whose latest root is `root` freed, and when it was committed; null once deleted. */
+  async function rootFactsOf(key: string, root: RootState, v: number): Promise<RootFacts | null> {
+    if (v === root.version) return { createdAt: root.createdAt, freed: root.freed };
+    const known = rootFacts.get(rootId(key, v));
+    if (known) return known;
+    const doc = await rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1, freed: 1 } });
+    if (!doc) return null;
+    const facts = { createdAt: doc.createdAt ?? new Date(0), freed: doc.freed ? doc.freed.split(" ") : [] };
+    rootFacts.set(rootId(key, v), facts); // a committed root's facts never change: read once
+    return facts;
+  }
+
   /**
-   * The oldest superseded versions whose successor is older than `RETAIN_MS` (a few, in order from
-   * `oldest`): the next commit deletes them.
+   * The `garbageBatch` oldest superseded versions, once the successor of the last of them is older
+   * than `RETAIN_MS` (versions are committed in order, so all of them are), with the chunks they
+   * named that their successors freed: a commit deletes them, the chunks first. Nothing while fewer
+   * have expired, so deleting costs a few commands per batch, not per commit.
    */
-  async function expiredRoots(key: string, root: RootState): Promise<number[]> {
-    const last = Math.min(root.oldest + ROOTS_DELETED_PER_COMMIT, root.version);
-    if (root.oldest >= last) return [];
-    const versions = Array.from({ length: last - root.oldest }, (_, i) => root.oldest + 1 + i);
-    const successors = await Promise.all(
-      versions.map(async (v) => {
-        if (v === root.version) return { createdAt: root.createdAt };
-        const created = rootCreated.get(rootId(key, v));
-        return created ? { createdAt: created } : rankings.findOne({ _id: rootId(key, v) }, { projection: { createdAt: 1 } });
-      }),
+  async function expiredRoots(key: string, root: RootState): Promise<{ versions: number[]; chunks: string[] }> {
+    const none = { versions: [], chunks: [] };
+    const last = root.oldest + garbageBatch; // the successor of the last version to delete
+    if (last > root.version) return none;
+    // A missing successor was deleted already, with what it freed: it expired long ago.
+    const newest = await rootFactsOf(key, root, last);
+    if (newest && newest.createdAt.getTime() > processNowMs() - retainMs) return none;
+    const versions = Array.from({ length: garbageBatch }, (_, i) => root.oldest + i);
+    const successors = [...(await Promise.all(versions.slice(0, -1).map((v) => rootFactsOf(key, root, v + 1)))), newest];
+    return { versions, chunks: successors.flatMap((facts) => facts?.freed ?? []) };
+  }
+
+  /** Deletes expired roots and what their successors freed: the chunks first, so a crash between leaks nothing. */
+  async function deleteExpired(key: string, expired: { versions: number[]; chunks: string[] }): Promise<void> {
+    if (expired.versions.length === 0) return;
+    await deleteChunks(expired.chunks);
+    await rankings.bulkWrite(
+      expired.versions.map((v) => ({ deleteOne: { filter: { _id: rootId(key, v) } } })),
+      { ordered: false },
     );
-    const expired: number[] = [];
-    const horizon = processNowMs() - retainMs;
-    for (const [i, successor] of successors.entries()) {
-      // A missing successor was deleted already: it expired, so its predecessor did too.
-      if (successor && (successor.createdAt ?? new Date(0)).getTime() > horizon) break;
-      expired.push(versions[i]! - 1);
-    }
-    return expired;
+    for (const v of expired.versions) rootFacts.delete(rootId(key, v));
   }
 
   /** Adds `threshold` to the changes of writes that gave `maxParticipants`. */
@@ -899,7 +939,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       const user = wholeList(byUser, userKeyOf, newUserChunkId);
       const write = async (collection: Collection<ChunkDocument>, chunks: Array<{ id: string; lines: string[] }>) => {
         for (let i = 0; i < chunks.length; i += 50) {
-          await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, lines: c.lines.join("\n") })));
+          await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.lines) })));
         }
       };
       await Promise.all([write(rankChunks, rank.chunks), write(userChunks, user.chunks), registerGroup(scope)]);
@@ -910,7 +950,6 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
         participants: lines.length,
         rank: packIndex(rank.index),
         users: packIndex(user.index),
-        garbage: "",
         createdAt: processNow(),
         oldest: 1,
       });
