@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLeaderboardRankings, rankingCollections, type RankingCollections, type RankingScope } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { unpackIndex } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
+import { createLeaderboardRankings, rankingCollections, scopeKey, type RankingCollections, type RankingScope } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
+import { holdsPacked, storedText } from "../helpers/stored-text.js";
 
 // Erasing a participant from a ranking (features/leaderboards/store/leaderboard-rankings.ts `eraseEntry`): the others close
 // up exactly, and no stored document of the ranking names the participant any more, although
-// patches, replaced chunks waiting as garbage, fences and earlier root versions all did.
+// patches, replaced chunks waiting for their root's expiry (`freed`), fences and earlier root
+// versions all did. Chunk lines are stored brotli-compressed: the search decodes them.
 
 const ERASED = "erase-me-7f3a";
 const TENANT = "tenant-erase";
@@ -22,13 +25,15 @@ describe("erasing a participant from a ranking", () => {
     await database?.close();
   });
 
-  /** The documents of a leaderboard's rankings that name `text`. */
-  async function documentsNaming(leaderboardId: string, text: string): Promise<string[]> {
+  /** The documents of a leaderboard's rankings that name `text` (compressed content decoded). */
+  async function documentsNaming(leaderboardId: string, text: string, which: (doc: object) => boolean = () => true): Promise<string[]> {
     const all = await Promise.all(
       [collections.rankings, collections.rankChunks, collections.userChunks].map((c) => c.find({ leaderboardId }).toArray()),
     );
-    return all.flat().filter((d) => JSON.stringify(d).includes(text)).map((d) => d._id);
+    return all.flat().filter((d) => which(d) && storedText(d).includes(text)).map((d) => d._id);
   }
+  /** Documents that name `text` only once decoded: the search would miss them without decoding. */
+  const namingWhenDecoded = (leaderboardId: string, text: string) => documentsNaming(leaderboardId, text, (d) => holdsPacked(d) && !JSON.stringify(d).includes(text));
 
   it.each([
     ["shared by several writers", false],
@@ -43,6 +48,7 @@ describe("erasing a participant from a ranking", () => {
     // The participant climbs through the ranking: their lines go into patches and replaced chunks.
     for (const [step, value] of [5, 60, 150, 240, 299, 120].entries()) await store.upsertEntry(scope, ERASED, value, new Date(T0 + step + 1));
     expect(await documentsNaming(scope.leaderboardId, ERASED)).not.toEqual([]);
+    expect(await namingWhenDecoded(scope.leaderboardId, ERASED)).not.toEqual([]);
     const before = await store.rankOf(scope, ERASED);
     expect(before?.position).toBeGreaterThan(1);
 
@@ -97,6 +103,40 @@ describe("erasing a participant from a ranking", () => {
     expect(await restarted.eraseEntry(scope, ERASED)).toMatchObject({ changed: false });
     expect(await documentsNaming(scope.leaderboardId, ERASED)).toEqual([]);
     expect((await restarted.page(scope, 0, 200)).entries.map((e) => e.userId)).toEqual(Array.from({ length: 100 }, (_, i) => `user-${99 - i}`));
+  }, 60_000);
+
+  it("with superseded roots expiring in batches meanwhile, leaves only the chunks its version names", async () => {
+    const scope: RankingScope = { tenantId: TENANT, leaderboardId: "lb-expiring", run: "", group: "" };
+    // The process clock moves a second on after each write: every superseded root has expired by the
+    // next commit and is deleted, three at a time, with what its successor freed.
+    const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 3, retainMs: 500, attemptMs: 500 });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const write = async (userId: string, value: number, at: number) => {
+        await store.upsertEntry(scope, userId, value, new Date(at));
+        vi.setSystemTime(Date.now() + 1_000);
+      };
+      for (let i = 0; i < 120; i++) await write(`user-${String(i).padStart(3, "0")}`, i, T0);
+      for (const [step, value] of [10, 70, 115, 40].entries()) await write(ERASED, value, T0 + step + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+    const rootsBefore = await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray();
+    expect(rootsBefore.filter((r) => r._id.startsWith("r")).length).toBeLessThan(10); // expired roots were deleted
+    expect(rootsBefore.some((r) => r.freed !== undefined)).toBe(true); // and later ones wait with what they freed
+    expect(await namingWhenDecoded(scope.leaderboardId, ERASED)).not.toEqual([]);
+
+    expect(await store.eraseEntry(scope, ERASED)).toMatchObject({ changed: true, previousValue: "40" });
+    expect(await documentsNaming(scope.leaderboardId, ERASED)).toEqual([]);
+    const head = await collections.rankings.findOne({ _id: `h:${scopeKey(scope)}` });
+    const latest = await collections.rankings.findOne({ _id: `r${head!.version}:${scopeKey(scope)}` });
+    const named = [...unpackIndex(latest!.rank!).ids, ...unpackIndex(latest!.users!).ids];
+    const stored = [
+      ...(await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
+      ...(await collections.userChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
+    ].map((d) => d._id);
+    expect(stored.sort()).toEqual(named.sort());
+    expect((await store.page(scope, 0, 200)).entries.map((e) => e.userId)).toEqual(Array.from({ length: 120 }, (_, i) => `user-${String(119 - i).padStart(3, "0")}`));
   }, 60_000);
 
   it("writes nothing for a ranking that does not exist", async () => {
