@@ -33,7 +33,14 @@ export const boundaries = [
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ regex: `^(?!(${DOMAIN_ALLOWED}|^vitest$|.*/(hashing|sha256)\\.js$)).*$`, message: "Domain tests import only domain code, luxon, big.js, vitest and the SHA-256 adapter." }] },
+        {
+          patterns: [
+            {
+              regex: `^(?!(${DOMAIN_ALLOWED}|^vitest$|.*/(hashing|sha256)\\.js$)).*$`,
+              message: "Domain tests import only domain code, luxon, big.js, vitest and the SHA-256 adapter.",
+            },
+          ],
+        },
       ],
     },
   },
@@ -80,7 +87,6 @@ export function featureStoreRules(features = featureNames()) {
       },
     }));
 }
-
 
 function featureNames() {
   return readdirSync(new URL("./src/features", import.meta.url), { withFileTypes: true })

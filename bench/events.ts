@@ -195,7 +195,11 @@ try {
   const cases: CaseName[] = ["db-baseline-before", ...protocols, "db-baseline-after"];
   const perCase = cases.length * concurrencies.length * (seconds + warmupSeconds);
   console.log(`event-call benchmark: ${serverVersion} (${databaseLabel}), service in-process at ${baseUrl}`);
-  console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(
     `${seconds} s measured + ${warmupSeconds} s warm-up per case, concurrency ${concurrencies.join(",")}, about ${Math.round(perCase)} s in all.\n` +
       `Closed loops, load generator in the same process. Worker w sends event i for user u-<w>-<i % ${usersPerWorker}>:\n` +
@@ -223,7 +227,18 @@ try {
       const ratio = m.eventsPerSecond / baseRate;
       results.push({ concurrency, case: name, ...m, ratio });
       const errors = m.errors ? `  ${m.errors} errors, first: ${m.firstError}` : "";
-      console.log(row(String(concurrency), name, m.eventsPerSecond.toFixed(0), m.p50Ms.toFixed(2), m.p99Ms.toFixed(2), ratio.toFixed(2), commandsPerEvent(m).toFixed(2), errors));
+      console.log(
+        row(
+          String(concurrency),
+          name,
+          m.eventsPerSecond.toFixed(0),
+          m.p50Ms.toFixed(2),
+          m.p99Ms.toFixed(2),
+          ratio.toFixed(2),
+          commandsPerEvent(m).toFixed(2),
+          errors,
+        ),
+      );
     }
   }
 

@@ -101,7 +101,11 @@ try {
   const monitored = monitoredUriOf(serverUri);
 
   console.log(`leaderboard-ranking benchmark: ${label}`);
-  console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   console.log(`${reads} measured reads of each kind per size after ${WARMUP} warm-up reads, one at a time; ${writes} writes for information.\n`);
   const row = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padStart(12) : c.padStart(11))).join("");
   console.log(row(["participants", "load s", "rank p50", "rank p99", "cmds/rank", "top p50", "top p99", "cmds/top", "write p50", "write p99", "chunks"]));
@@ -195,7 +199,14 @@ try {
   const dir = fileURLToPath(new URL("./results/", import.meta.url));
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `leaderboards-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), database: label, node: process.version, cpus: cpus().length, loadAverage: loadavg(), reads, writes, results }, null, 2) + "\n");
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { date: new Date().toISOString(), database: label, node: process.version, cpus: cpus().length, loadAverage: loadavg(), reads, writes, results },
+      null,
+      2,
+    ) + "\n",
+  );
   console.log(`\nresults: ${file}`);
 } catch (error) {
   console.error(error);

@@ -41,19 +41,24 @@ database.client.on("commandStarted", (event: CommandStartedEvent) => {
   const collection = (event.command as Record<string, unknown>)[event.commandName];
   const key = `${event.commandName} ${typeof collection === "string" ? collection : ""}`;
   commands.set(key, (commands.get(key) ?? 0) + 1);
-  if (["insert", "update", "delete", "findAndModify"].includes(event.commandName)) bytes.set(key, (bytes.get(key) ?? 0) + BSON.calculateObjectSize(event.command));
+  if (["insert", "update", "delete", "findAndModify"].includes(event.commandName))
+    bytes.set(key, (bytes.get(key) ?? 0) + BSON.calculateObjectSize(event.command));
   if (process.env.BENCH_FIELDS && event.commandName === "insert") {
     const docs = (event.command as { documents: Array<Record<string, unknown>> }).documents;
     bytes.set(key + " (command overhead)", (bytes.get(key + " (command overhead)") ?? 0) + BSON.calculateObjectSize({ ...event.command, documents: [] }));
-    for (const doc of docs) for (const [field, v] of Object.entries(doc)) {
-      const text = String(v);
-      const k = `  ${key} .${field}${field === "lines" ? (text.startsWith("r\x01") ? " index base" : /^[+-]/.test(text) ? " patch" : " whole") : ""}`;
-      bytes.set(k, (bytes.get(k) ?? 0) + BSON.calculateObjectSize({ [field]: v }) - 5);
-    }
+    for (const doc of docs)
+      for (const [field, v] of Object.entries(doc)) {
+        const text = String(v);
+        const k = `  ${key} .${field}${field === "lines" ? (text.startsWith("r\x01") ? " index base" : /^[+-]/.test(text) ? " patch" : " whole") : ""}`;
+        bytes.set(k, (bytes.get(k) ?? 0) + BSON.calculateObjectSize({ [field]: v }) - 5);
+      }
   }
 });
 // BENCH_STORE_OPTIONS: JSON of further store options (patchMax, smallPatchMax, ...), to compare settings.
-const store = createLeaderboardRankings(rankingCollectionsOf(database.collections), { exclusive: true, ...JSON.parse(process.env.BENCH_STORE_OPTIONS ?? "{}") });
+const store = createLeaderboardRankings(rankingCollectionsOf(database.collections), {
+  exclusive: true,
+  ...JSON.parse(process.env.BENCH_STORE_OPTIONS ?? "{}"),
+});
 const tenantId = randomBytes(16).toString("hex");
 const scope = (leaderboardId: string): RankingScope => ({ tenantId, leaderboardId, run: "2026-01-05", group: "" });
 const loaded = ["a", "b", "c"].map((n) => scope(`${n}${randomBytes(15).toString("hex")}`));
@@ -61,10 +66,13 @@ const empty = [scope("streaks:active"), scope("streaks:longest")];
 const created = new Date("2026-01-05T00:00:00Z");
 const values = loaded.map(() => new Map<string, number>());
 for (const [b, s] of loaded.entries()) {
-  await store.bulkLoad(s, Array.from({ length: participants }, (_, i) => {
-    values[b]!.set(`user-${i}`, 5 * (1 + ((i * 7919 + b) % 2000)));
-    return { userId: `user-${i}`, value: String(values[b]!.get(`user-${i}`)), reachedAt: created };
-  }));
+  await store.bulkLoad(
+    s,
+    Array.from({ length: participants }, (_, i) => {
+      values[b]!.set(`user-${i}`, 5 * (1 + ((i * 7919 + b) % 2000)));
+      return { userId: `user-${i}`, value: String(values[b]!.get(`user-${i}`)), reachedAt: created };
+    }),
+  );
 }
 counting = true;
 const t0 = performance.now();
@@ -82,7 +90,9 @@ for (let e = 0; e < events; e++) {
 }
 const seconds = (performance.now() - t0) / 1000;
 const total = [...bytes.values()].reduce((a, b) => a + b, 0);
-console.log(`${participants} participants, ${events} events (${(events / seconds).toFixed(0)}/s): ${(total / events).toFixed(0)} bytes written per event, ${([...commands.values()].reduce((a, b) => a + b, 0) / events).toFixed(2)} commands per event`);
+console.log(
+  `${participants} participants, ${events} events (${(events / seconds).toFixed(0)}/s): ${(total / events).toFixed(0)} bytes written per event, ${([...commands.values()].reduce((a, b) => a + b, 0) / events).toFixed(2)} commands per event`,
+);
 for (const [key, n] of [...bytes].sort((a, b) => b[1] - a[1])) console.log(`  ${key.padEnd(40)} ${(n / events).toFixed(0)} B`);
 for (const [key, n] of [...commands].sort((a, b) => b[1] - a[1])) console.log(`  ${key.padEnd(40)} ${(n / events).toFixed(2)} cmds`);
 await database.close();

@@ -101,11 +101,24 @@ function account(tally: () => Tally) {
 }
 
 const raw = await new MongoClient(monitoredUri).connect();
-raw.on("commandStarted", account(() => baselineTally));
+raw.on(
+  "commandStarted",
+  account(() => baselineTally),
+);
 const db = raw.db(dbName);
 const buildInfo = await raw.db("admin").command({ buildInfo: 1 });
-const service: RunningService = await startService({ mongodbUri: monitoredUri, mongodbDb: dbName, port: 0, host: "127.0.0.1", adminApiKey: ADMIN_KEY, logger: pino({ level: "silent" }) });
-service.context.database.client.on("commandStarted", account(() => serviceTally));
+const service: RunningService = await startService({
+  mongodbUri: monitoredUri,
+  mongodbDb: dbName,
+  port: 0,
+  host: "127.0.0.1",
+  adminApiKey: ADMIN_KEY,
+  logger: pino({ level: "silent" }),
+});
+service.context.database.client.on(
+  "commandStarted",
+  account(() => serviceTally),
+);
 const baseUrl = `http://127.0.0.1:${service.port}`;
 
 async function call(method: string, path: string, body: unknown, tenant?: string): Promise<any> {
@@ -128,19 +141,60 @@ interface FullTenant {
 async function configureFull(customerId: string): Promise<FullTenant> {
   const [tenant] = (await call("POST", "/admin/v1/tenants", [{ customerId, name: `Full profile (${customerId})` }])).created;
   const [words] = (await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }], customerId)).created;
-  await call("POST", "/admin/v1/achievements", [10, 100, 1000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId: words.id, metricValue: v, status: "active" })), customerId);
-  await call("PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2 } }, customerId);
-  const systems = (await call("POST", "/admin/v1/points", [{ key: "xp", name: "XP" }, { key: "coins", name: "Coins" }], customerId)).created;
+  await call(
+    "POST",
+    "/admin/v1/achievements",
+    [10, 100, 1000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId: words.id, metricValue: v, status: "active" })),
+    customerId,
+  );
+  await call(
+    "PUT",
+    "/admin/v1/streaks/settings",
+    { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2 } },
+    customerId,
+  );
+  const systems = (
+    await call(
+      "POST",
+      "/admin/v1/points",
+      [
+        { key: "xp", name: "XP" },
+        { key: "coins", name: "Coins" },
+      ],
+      customerId,
+    )
+  ).created;
   for (const system of systems) {
-    await call("POST", `/admin/v1/points/${system.id}/triggers`, [{ type: "metric", points: 10, metricId: words.id, metricThreshold: 1, status: "active" }], customerId);
-    await call("POST", `/admin/v1/points/${system.id}/levels`, [{ name: "Bronze", key: "bronze", points: 0 }, { name: "Silver", key: "silver", points: 100 }, { name: "Gold", key: "gold", points: 1000 }], customerId);
+    await call(
+      "POST",
+      `/admin/v1/points/${system.id}/triggers`,
+      [{ type: "metric", points: 10, metricId: words.id, metricThreshold: 1, status: "active" }],
+      customerId,
+    );
+    await call(
+      "POST",
+      `/admin/v1/points/${system.id}/levels`,
+      [
+        { name: "Bronze", key: "bronze", points: 0 },
+        { name: "Silver", key: "silver", points: 100 },
+        { name: "Gold", key: "gold", points: 1000 },
+      ],
+      customerId,
+    );
   }
   await call("POST", `/admin/v1/points/${systems[0].id}/boosts`, [{ name: "Double XP", start: day(-1), end: day(30), multiplier: 2 }], customerId);
-  const boards = (await call("POST", "/admin/v1/leaderboards", [
-    { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: RUN },
-    { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: RUN },
-    { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: RUN },
-  ], customerId)).created;
+  const boards = (
+    await call(
+      "POST",
+      "/admin/v1/leaderboards",
+      [
+        { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: RUN },
+        { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: RUN },
+        { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: RUN },
+      ],
+      customerId,
+    )
+  ).created;
   return { id: tenant.id, boards: boards.map((b: { id: string }, i: number) => ({ id: b.id, rankBy: (["metric", "points", "streak"] as const)[i]! })) };
 }
 /** The leaderboards' one run (perpetual, started yesterday). */
@@ -190,7 +244,11 @@ async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
   }
   const rankings = rankingsOf(service.context);
   for (const board of full.boards) {
-    const standings = Array.from({ length: count }, (_, i) => ({ userId: `user-${i}`, value: existingUser(`user-${i}`, i, full).leaderboards[board.id]!.value!, reachedAt: created }));
+    const standings = Array.from({ length: count }, (_, i) => ({
+      userId: `user-${i}`,
+      value: existingUser(`user-${i}`, i, full).leaderboards[board.id]!.value!,
+      reachedAt: created,
+    }));
     await rankings.bulkLoad(rankingScope(full.id, board.id, RUN, ""), standings);
   }
 }
@@ -255,7 +313,9 @@ const event = (tenantHeader: string | undefined, among = seeded): HttpLoad => ({
   env: { BENCH_LOAD_USERS: String(among) },
 });
 const baselineCall = async () => {
-  await db.collection<{ _id: string; total: number }>("bench_baseline").findOneAndUpdate({ _id: `user-${Math.floor(Math.random() * seeded)}` }, { $inc: { total: 1 } }, { returnDocument: "after" });
+  await db
+    .collection<{ _id: string; total: number }>("bench_baseline")
+    .findOneAndUpdate({ _id: `user-${Math.floor(Math.random() * seeded)}` }, { $inc: { total: 1 } }, { returnDocument: "after" });
 };
 
 /** Measures one case: the baseline's database calls from this process, or a profile's event calls over HTTP. */
@@ -277,7 +337,23 @@ async function measure(profile: Row["profile"], concurrency: number, run: (() =>
   const commandsPerEvent = Object.values(byCollection).reduce((a, b) => a + b, 0);
   const writeBytesByCollection: Record<string, number> = {};
   for (const [key, n] of tally.writeBytesByCollection) writeBytesByCollection[key] = perEvent(n);
-  return { users: seeded, profile, concurrency, eventsPerSecond: m.eventsPerSecond, p50Ms: m.p50Ms, p99Ms: m.p99Ms, commandsPerEvent, byCollection, writeBytesPerEvent: perEvent(tally.writeBytes), writeBytesByCollection, cpuMsPerEvent: { process: perEvent(cpuAfter.process - cpuBefore.process), database: cpuAfter.database === null ? null : perEvent(cpuAfter.database - cpuBefore.database!) }, ratio: null };
+  return {
+    users: seeded,
+    profile,
+    concurrency,
+    eventsPerSecond: m.eventsPerSecond,
+    p50Ms: m.p50Ms,
+    p99Ms: m.p99Ms,
+    commandsPerEvent,
+    byCollection,
+    writeBytesPerEvent: perEvent(tally.writeBytes),
+    writeBytesByCollection,
+    cpuMsPerEvent: {
+      process: perEvent(cpuAfter.process - cpuBefore.process),
+      database: cpuAfter.database === null ? null : perEvent(cpuAfter.database - cpuBefore.database!),
+    },
+    ratio: null,
+  };
 }
 
 async function measureIdle(users: number): Promise<void> {
@@ -291,9 +367,17 @@ async function measureIdle(users: number): Promise<void> {
 
 const f = (n: number, digits = 1) => n.toFixed(digits);
 try {
-  console.log(`storage benchmark: ${buildInfo.ferretdbVersion ? `FerretDB ${buildInfo.ferretdbVersion}` : `MongoDB ${buildInfo.version}`}, write mode ${service.context.database.writeMode}`);
-  console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`${seconds} s measured + ${warmupSeconds} s warm-up per case; REST event calls in closed loops (autocannon, in a worker thread of this process); database baseline calls from this process; users picked at random.\n`);
+  console.log(
+    `storage benchmark: ${buildInfo.ferretdbVersion ? `FerretDB ${buildInfo.ferretdbVersion}` : `MongoDB ${buildInfo.version}`}, write mode ${service.context.database.writeMode}`,
+  );
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  console.log(
+    `${seconds} s measured + ${warmupSeconds} s warm-up per case; REST event calls in closed loops (autocannon, in a worker thread of this process); database baseline calls from this process; users picked at random.\n`,
+  );
 
   // Growth: the full profile at 1,000 users first (its own tenant), then everything at the full size.
   let small: Row | undefined;
@@ -317,23 +401,43 @@ try {
   console.log(`| users | case | conc | events/s | p50 ms | p99 ms | ratio | db cmds/event | bytes written/event | ms/event: service loop + db cpu |`);
   console.log(`|---|---|---|---|---|---|---|---|---|---|`);
   for (const r of rows) {
-    console.log(`| ${r.users} | ${r.profile} | ${r.concurrency} | ${f(r.eventsPerSecond, 0)} | ${f(r.p50Ms)} | ${f(r.p99Ms)} | ${r.ratio === null ? "-" : f(r.ratio, 2)} | ${f(r.commandsPerEvent, 2)} | ${f(r.writeBytesPerEvent, 0)} | ${f(r.cpuMsPerEvent.process, 2)} + ${r.cpuMsPerEvent.database === null ? "?" : f(r.cpuMsPerEvent.database, 2)} |`);
+    console.log(
+      `| ${r.users} | ${r.profile} | ${r.concurrency} | ${f(r.eventsPerSecond, 0)} | ${f(r.p50Ms)} | ${f(r.p99Ms)} | ${r.ratio === null ? "-" : f(r.ratio, 2)} | ${f(r.commandsPerEvent, 2)} | ${f(r.writeBytesPerEvent, 0)} | ${f(r.cpuMsPerEvent.process, 2)} + ${r.cpuMsPerEvent.database === null ? "?" : f(r.cpuMsPerEvent.database, 2)} |`,
+    );
   }
   const large = rows.find((r) => r.profile === "full" && r.concurrency === 1 && r.users === existingUsers);
   if (large && small) console.log(`\ngrowth: full profile p50 at ${existingUsers} users ÷ p50 at ${GROWTH_BASE} users = ${f(large.p50Ms / small.p50Ms, 2)}`);
-  for (const i of idle) console.log(`idle at ${i.users} users: ${f(i.commandsPerSecond, 2)} database commands/s (${Object.entries(i.byCollection).map(([k, n]) => `${k} ${f(n, 2)}`).join(", ")})`);
+  for (const i of idle)
+    console.log(
+      `idle at ${i.users} users: ${f(i.commandsPerSecond, 2)} database commands/s (${Object.entries(i.byCollection)
+        .map(([k, n]) => `${k} ${f(n, 2)}`)
+        .join(", ")})`,
+    );
   console.log(`\ndatabase commands per event by command and collection:`);
   for (const r of rows.filter((x) => x.profile !== "baseline")) {
-    console.log(`  ${r.users} users, ${r.profile}, conc ${r.concurrency}: ${Object.entries(r.byCollection).sort(([, a], [, b]) => b - a).map(([k, n]) => `${k} ${f(n, 2)}`).join(", ")}`);
+    console.log(
+      `  ${r.users} users, ${r.profile}, conc ${r.concurrency}: ${Object.entries(r.byCollection)
+        .sort(([, a], [, b]) => b - a)
+        .map(([k, n]) => `${k} ${f(n, 2)}`)
+        .join(", ")}`,
+    );
   }
   console.log(`\nbytes written per event by command and collection:`);
   for (const r of rows.filter((x) => x.profile !== "baseline")) {
-    console.log(`  ${r.users} users, ${r.profile}, conc ${r.concurrency}: ${Object.entries(r.writeBytesByCollection).sort(([, a], [, b]) => b - a).map(([k, n]) => `${k} ${f(n, 0)}`).join(", ")}`);
+    console.log(
+      `  ${r.users} users, ${r.profile}, conc ${r.concurrency}: ${Object.entries(r.writeBytesByCollection)
+        .sort(([, a], [, b]) => b - a)
+        .map(([k, n]) => `${k} ${f(n, 0)}`)
+        .join(", ")}`,
+    );
   }
   const dir = fileURLToPath(new URL("./results/", import.meta.url));
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `storage-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle }, null, 2) + "\n");
+  writeFileSync(
+    file,
+    JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle }, null, 2) + "\n",
+  );
   console.log(`\nresults: ${file}`);
 } finally {
   await service.close();

@@ -53,10 +53,20 @@ const [words, lessons] = await created("/admin/v1/metrics", [
 const [onboarded, novice] = await created("/admin/v1/achievements", [
   { name: "Onboarded", key: "onboarded", trigger: "api", status: "active" },
   { name: "Novice", key: "novice", trigger: "metric", metricId: words.id, metricValue: 100, status: "active" },
-  { name: "Mobile writer", key: "mobile", trigger: "metric", metricId: words.id, metricValue: 1, eventAttributes: [{ key: "source", value: "mobile" }], status: "active" },
+  {
+    name: "Mobile writer",
+    key: "mobile",
+    trigger: "metric",
+    metricId: words.id,
+    metricValue: 1,
+    eventAttributes: [{ key: "source", value: "mobile" }],
+    status: "active",
+  },
   { name: "Week streak", key: "week", trigger: "streak", streakLength: 7, status: "active" },
 ]);
-await created("/admin/v1/achievements", [{ name: "Master", key: "master", trigger: "achievement", achievementIds: [onboarded.id, novice.id], status: "active" }]);
+await created("/admin/v1/achievements", [
+  { name: "Master", key: "master", trigger: "achievement", achievementIds: [onboarded.id, novice.id], status: "active" },
+]);
 
 await call("PUT", "/admin/v1/streaks/settings", {
   frequency: "daily",
@@ -94,7 +104,13 @@ const [wordsBoard] = await created("/admin/v1/leaderboards", [
   { key: "by-plan", name: "Lessons by plan", rankBy: "metric", metricId: lessons.id, status: "active", start: day(-10), breakdownAttributes: [plan.id] },
 ]);
 
-for (const [user, value, offset] of [["u1", 120, -2], ["u1", 30, -1], ["u1", 5, 0], ["u2", 40, -1], ["u2", 2, 0]] as const) {
+for (const [user, value, offset] of [
+  ["u1", 120, -2],
+  ["u1", 30, -1],
+  ["u1", 5, 0],
+  ["u2", 40, -1],
+  ["u2", 2, 0],
+] as const) {
   await call("POST", "/v1/metrics/words/event", {
     user: { id: user },
     value,

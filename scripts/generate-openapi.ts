@@ -21,7 +21,17 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { field as fieldRules } from "@bufbuild/protovalidate/gen/buf/validate/validate_pb.js";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
-import { createRegistry, getOption, hasOption, type DescEnum, type DescField, type DescFile, type DescMessage, type DescMethod, type Registry } from "@bufbuild/protobuf";
+import {
+  createRegistry,
+  getOption,
+  hasOption,
+  type DescEnum,
+  type DescField,
+  type DescFile,
+  type DescMessage,
+  type DescMethod,
+  type Registry,
+} from "@bufbuild/protobuf";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const OUTPUT = join(root, "openapi/openapi.json");
@@ -108,7 +118,9 @@ function runGenerator(plugin: string): Json {
 async function loadRegistry(): Promise<Registry> {
   const dir = join(root, "src/gen/gamification/v1");
   const files: DescFile[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith("_pb.ts")).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith("_pb.ts"))
+    .sort()) {
     const module = await import(pathToFileURL(join(dir, name)).href);
     for (const [key, value] of Object.entries(module)) if (key.startsWith("file_")) files.push(value as DescFile);
   }
@@ -144,7 +156,7 @@ function rewrite(doc: Json, registry: Registry): Json {
   doc.components.schemas.Error = {
     type: "object",
     title: "Error",
-    description: "Every failed REST call answers this body, with the status of the failure (see the README's \"Errors\").",
+    description: 'Every failed REST call answers this body, with the status of the failure (see the README\'s "Errors").',
     properties: {
       error: { type: "string", description: "What went wrong, specifically." },
       requestId: { type: "string", description: "The request's ID, as in its X-Request-ID header (for finding its log lines)." },
@@ -176,7 +188,9 @@ function rewrite(doc: Json, registry: Registry): Json {
       schema: { type: "string" },
     },
   };
-  doc.components.securitySchemes = { apiKey: { type: "apiKey", in: "header", name: "X-API-KEY", description: "An admin key, or an application key (Application API only)." } };
+  doc.components.securitySchemes = {
+    apiKey: { type: "apiKey", in: "header", name: "X-API-KEY", description: "An admin key, or an application key (Application API only)." },
+  };
 
   for (const operations of Object.values<Json>(doc.paths)) {
     for (const op of Object.values<Json>(operations)) {
@@ -216,7 +230,7 @@ function rewrite(doc: Json, registry: Registry): Json {
       version: pkg.version,
       description:
         "The REST surface of the gamification service, generated from the protos' google.api.http annotations " +
-        "(protoc-gen-connect-openapi) and rewritten to the REST rendering rules (README: \"REST rendering rules\"). " +
+        '(protoc-gen-connect-openapi) and rewritten to the REST rendering rules (README: "REST rendering rules"). ' +
         "The same methods are served over Connect, gRPC and gRPC-web.",
     },
     servers: [{ url: "/" }],
@@ -255,7 +269,13 @@ function markAlwaysWritten(doc: Json, registry: Registry): void {
   for (const operations of Object.values<Json>(doc.paths)) {
     for (const op of Object.values<Json>(operations)) {
       collectRefs(doc, [op.requestBody, op.parameters], requests);
-      collectRefs(doc, Object.entries<Json>(op.responses).filter(([status]) => status !== "default").map(([, r]) => r), answers);
+      collectRefs(
+        doc,
+        Object.entries<Json>(op.responses)
+          .filter(([status]) => status !== "default")
+          .map(([, r]) => r),
+        answers,
+      );
     }
   }
   for (const name of answers) {

@@ -39,7 +39,11 @@ function toolsInstalled() {
 
 function installTools() {
   if (toolsInstalled()) return;
-  console.log(`installing ${Object.entries(TOOLS).map(([name, version]) => `${name}==${version}`).join(" ")} into .tmp/python-gen-venv`);
+  console.log(
+    `installing ${Object.entries(TOOLS)
+      .map(([name, version]) => `${name}==${version}`)
+      .join(" ")} into .tmp/python-gen-venv`,
+  );
   rmSync(venv, { recursive: true, force: true });
   mkdirSync(dirname(venv), { recursive: true });
   execFileSync("python3", ["-m", "venv", venv], { stdio: "inherit" });

@@ -16,8 +16,6 @@ export default class ClosingLineReporter implements Reporter {
         else counts.skipped += 1;
       }
     }
-    process.stdout.write(
-      `\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
-    );
+    process.stdout.write(`\nvitest: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
   }
 }

@@ -61,43 +61,43 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
   const engine = await loadEngineConfig(ctx, tenantId);
 
   const findMovedRecord = async () => (recordId ? findIdempotencyRecord(idempotencyKeys, tenantId, input.user.id, recordId) : null);
-  return changeUserState(ctx, tenantId, input.user.id, async (stored, now, movedRecord): Promise<UserChange<EventResult>> => {
-    const current = stored?.state ?? newUserState(input.user.id, now, engine);
-    const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
-    if (earlier) {
-      if (earlier.fingerprint !== fingerprint) {
-        throw new DomainError(
-          "unprocessable",
-          `Idempotency key "${input.idempotencyKey}" was already used for a different request on this metric (request fingerprint ${fingerprint}, original ${earlier.fingerprint}); use a new key for a new request`,
-        );
+  return changeUserState(
+    ctx,
+    tenantId,
+    input.user.id,
+    async (stored, now, movedRecord): Promise<UserChange<EventResult>> => {
+      const current = stored?.state ?? newUserState(input.user.id, now, engine);
+      const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
+      if (earlier) {
+        if (earlier.fingerprint !== fingerprint) {
+          throw new DomainError(
+            "unprocessable",
+            `Idempotency key "${input.idempotencyKey}" was already used for a different request on this metric (request fingerprint ${fingerprint}, original ${earlier.fingerprint}); use a new key for a new request`,
+          );
+        }
+        // A replay changes nothing and shows the current state (the streak as of now, not extended).
+        const reactions = { ...NO_REACTIONS, streak: currentStreakView(current, engine.streak, now) };
+        const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id), reactions };
+        return { write: null, result: { kind: "replayed", outcome } };
       }
-      // A replay changes nothing and shows the current state (the streak as of now, not extended).
-      const reactions = { ...NO_REACTIONS, streak: currentStreakView(current, engine.streak, now) };
-      const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id), reactions };
-      return { write: null, result: { kind: "replayed", outcome } };
-    }
-    // Without an admin timestamp the event happens now, never before the latest applied event
-    // (clocks of several instances may differ slightly).
-    const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
-    const applied = applyEvent(current, { ...event, at }, now, engine, stored === null);
-    const { reactions } = applied.outcome;
-    const contribution = contributionOf({ metricId: metric.id, value: input.value }, reactions.points, reactions.streak?.length);
-    const { state, leaderboards } = await applyUserChange(ctx, tenantId, engine, { state: applied.state, events: eventsOf(reactions), contribution, at });
-    const outcome = { ...applied.outcome, reactions: { ...reactions, leaderboards } };
-    const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
-    const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
-    return { write: { ...state, recentIdempotency: [...recent, ...record] }, result: { kind: "applied", outcome } };
-  }, findMovedRecord);
+      // Without an admin timestamp the event happens now, never before the latest applied event
+      // (clocks of several instances may differ slightly).
+      const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
+      const applied = applyEvent(current, { ...event, at }, now, engine, stored === null);
+      const { reactions } = applied.outcome;
+      const contribution = contributionOf({ metricId: metric.id, value: input.value }, reactions.points, reactions.streak?.length);
+      const { state, leaderboards } = await applyUserChange(ctx, tenantId, engine, { state: applied.state, events: eventsOf(reactions), contribution, at });
+      const outcome = { ...applied.outcome, reactions: { ...reactions, leaderboards } };
+      const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
+      const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
+      return { write: { ...state, recentIdempotency: [...recent, ...record] }, result: { kind: "applied", outcome } };
+    },
+    findMovedRecord,
+  );
 }
 
 /** The earlier use of a key: in the user document (recent) or moved to the collection. */
-function findRecord(
-  state: UserState,
-  moved: IdempotencyRecord | null,
-  recordId: string,
-  now: Date,
-  windowMs: number | null,
-): IdempotencyRecord | null {
+function findRecord(state: UserState, moved: IdempotencyRecord | null, recordId: string, now: Date, windowMs: number | null): IdempotencyRecord | null {
   const record = state.recentIdempotency.find((r) => r.id === recordId) ?? moved;
   return record && isWithinWindow(record, now, windowMs) ? record : null;
 }

@@ -45,7 +45,13 @@ export function startDueEntry(ctx: ServiceContext, tenantId: string, userId: str
  * Should the stored outbox have grown to OUTBOX_LIMIT (the worker is behind), this write hands the
  * stored, committed messages over itself before dropping them, which keeps the document small.
  */
-export async function commitUserChange(ctx: ServiceContext, tenantId: string, stored: VersionedUser | null, next: UserState, attempt: number): Promise<boolean> {
+export async function commitUserChange(
+  ctx: ServiceContext,
+  tenantId: string,
+  stored: VersionedUser | null,
+  next: UserState,
+  attempt: number,
+): Promise<boolean> {
   const { database } = ctx;
   const { users, pendingOutboxes, dueUsers, metricUsage } = database.collections;
   const now = ctx.now();
@@ -54,7 +60,11 @@ export async function commitUserChange(ctx: ServiceContext, tenantId: string, st
   if (storedOutbox.length >= OUTBOX_LIMIT) {
     // Only messages already committed may be handed over before the write; this call's own are not yet.
     const committed = new Set(storedOutbox.map((m) => m.id));
-    await handOverMessages(ctx, tenantId, write.outbox.filter((m) => committed.has(m.id)));
+    await handOverMessages(
+      ctx,
+      tenantId,
+      write.outbox.filter((m) => committed.has(m.id)),
+    );
     write = { ...write, outbox: write.outbox.filter((m) => !committed.has(m.id)) };
   }
   const version = (stored?.version ?? 0) + 1;

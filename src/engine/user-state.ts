@@ -80,6 +80,12 @@ export async function applyUserChange(
     rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at),
     rankStreak(ctx, tenantId, change.state, change.at),
   ]);
-  const state = completeChange({ ...ranked.state, streakRanks: streakRanked.streakRanks }, { ...change.events, leaderboardResults: ranked.leaderboards }, engine, change.at, completedAt);
+  const state = completeChange(
+    { ...ranked.state, streakRanks: streakRanked.streakRanks },
+    { ...change.events, leaderboardResults: ranked.leaderboards },
+    engine,
+    change.at,
+    completedAt,
+  );
   return { state, leaderboards: ranked.leaderboards };
 }

@@ -51,7 +51,8 @@ const INIT = `window.ui = SwaggerUIBundle({
 `;
 
 const PAGE_HEADERS = {
-  "content-security-policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
   "x-content-type-options": "nosniff",
 };
 

@@ -46,18 +46,45 @@ describe("configuration schema", () => {
     expect(() => readConfig({ PORT: "99999", LOG_LEVEL: "loud", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "yes", SHUTDOWN_GRACE_MS: "soon" })).toThrow(
       'PORT must be a port number, got "99999"; LOG_LEVEL must be "fatal", "error", "warn", "info", "debug", "trace", "silent", got "loud"; WEBHOOKS_ALLOW_PRIVATE_NETWORKS must be "true" or "false", got "yes"; SHUTDOWN_GRACE_MS must be a positive whole number, got "soon"',
     );
-    expect(() => readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow('OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "collector:4318"');
+    expect(() => readConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(
+      'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL, got "collector:4318"',
+    );
     expect(() => readConfig({ WEBHOOK_SECRETS_KEY: "c2hvcnQ=" })).toThrow(/WEBHOOK_SECRETS_KEY must be 32 bytes/);
     expect(() => readConfig({ WEBHOOK_RETRY_SCHEDULE_MS: "0,soon" })).toThrow(/WEBHOOK_RETRY_SCHEDULE_MS: a retry schedule is comma-separated/);
   });
 
   it("has a default for everything, and reads what is set", () => {
     const config = readConfig({});
-    expect(config).toMatchObject({ port: 8080, host: "0.0.0.0", mongodbUri: "", logLevel: "info", userCacheEntries: 5000, shutdownGraceMs: 10_000, metricsToken: undefined, otlpEndpoint: undefined });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "0.0.0.0",
+      mongodbUri: "",
+      logLevel: "info",
+      userCacheEntries: 5000,
+      shutdownGraceMs: 10_000,
+      metricsToken: undefined,
+      otlpEndpoint: undefined,
+    });
     expect(config.limits.maxRequestBytes).toBe(1_048_576);
     expect(config.idempotencyWindowHours).toBeNull();
-    const set = readConfig({ PORT: "0", USER_CACHE_ENTRIES: "0", MAX_REQUEST_BYTES: "2048", IDEMPOTENCY_WINDOW_HOURS: "1.5", WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true", SHUTDOWN_GRACE_MS: "500", METRICS_TOKEN: "t0k", OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318" });
-    expect(set).toMatchObject({ port: 0, userCacheEntries: 0, idempotencyWindowHours: 1.5, shutdownGraceMs: 500, metricsToken: "t0k", otlpEndpoint: "http://127.0.0.1:4318" });
+    const set = readConfig({
+      PORT: "0",
+      USER_CACHE_ENTRIES: "0",
+      MAX_REQUEST_BYTES: "2048",
+      IDEMPOTENCY_WINDOW_HOURS: "1.5",
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
+      SHUTDOWN_GRACE_MS: "500",
+      METRICS_TOKEN: "t0k",
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:4318",
+    });
+    expect(set).toMatchObject({
+      port: 0,
+      userCacheEntries: 0,
+      idempotencyWindowHours: 1.5,
+      shutdownGraceMs: 500,
+      metricsToken: "t0k",
+      otlpEndpoint: "http://127.0.0.1:4318",
+    });
     expect([set.limits.maxRequestBytes, set.webhooks.allowPrivateNetworks]).toEqual([2048, true]);
   });
 
@@ -69,7 +96,11 @@ describe("configuration schema", () => {
   });
 
   it("reads an empty value as unset", () => {
-    expect(readConfig({ PORT: "", MAX_REQUEST_BYTES: "", LOG_LEVEL: "" })).toMatchObject({ port: 8080, logLevel: "info", limits: { maxRequestBytes: 1_048_576 } });
+    expect(readConfig({ PORT: "", MAX_REQUEST_BYTES: "", LOG_LEVEL: "" })).toMatchObject({
+      port: 8080,
+      logLevel: "info",
+      limits: { maxRequestBytes: 1_048_576 },
+    });
   });
 });
 

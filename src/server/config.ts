@@ -122,7 +122,9 @@ function optionalText(shown = "(none)"): VariableFactory<string | undefined> {
 
 function oneOf<const V extends string, F extends V | undefined>(shown: string, values: readonly V[], fallback: F): VariableFactory<V | F> {
   const list = values.map((v) => `"${v}"`).join(values.length === 2 ? " or " : ", ");
-  return parsed<V | F>(shown, fallback, (raw, name) => ((values as readonly string[]).includes(raw) ? (raw as V) : { refused: `${name} must be ${list}, got "${raw}"` }));
+  return parsed<V | F>(shown, fallback, (raw, name) =>
+    (values as readonly string[]).includes(raw) ? (raw as V) : { refused: `${name} must be ${list}, got "${raw}"` },
+  );
 }
 
 function positiveNumber(fallback: number): VariableFactory<number> {
@@ -141,7 +143,9 @@ function positiveInteger(fallback: number, { zero = false } = {}): VariableFacto
 }
 
 function boolean(fallback: boolean): VariableFactory<boolean> {
-  return parsed(`\`${fallback}\``, fallback, (raw, name) => (raw === "true" ? true : raw === "false" ? false : { refused: `${name} must be "true" or "false", got "${raw}"` }));
+  return parsed(`\`${fallback}\``, fallback, (raw, name) =>
+    raw === "true" ? true : raw === "false" ? false : { refused: `${name} must be "true" or "false", got "${raw}"` },
+  );
 }
 
 function requestCount(shown: string): VariableFactory<number | null> {
@@ -155,7 +159,9 @@ function requestCount(shown: string): VariableFactory<number | null> {
 }
 
 function url(shown: string): VariableFactory<string | undefined> {
-  return parsed<string | undefined>(shown, undefined, (raw, name) => (z.url({ protocol: /^https?$/ }).safeParse(raw).success ? raw : { refused: `${name} must be an http(s) URL, got "${raw}"` }));
+  return parsed<string | undefined>(shown, undefined, (raw, name) =>
+    z.url({ protocol: /^https?$/ }).safeParse(raw).success ? raw : { refused: `${name} must be an http(s) URL, got "${raw}"` },
+  );
 }
 
 /**
@@ -168,7 +174,9 @@ const VARIABLES = {
     return /^\s*\d+\s*$/.test(raw) && value <= 65535 ? value : { refused: `${name} must be a port number, got "${raw}"` };
   }),
   HOST: text("`0.0.0.0`", "0.0.0.0"),
-  MONGODB_URI: parsed("(embedded)", "", (raw, name) => (/^mongodb(\+srv)?:\/\//.test(raw) ? raw : { refused: `${name} must be a mongodb:// or mongodb+srv:// URI` })),
+  MONGODB_URI: parsed("(embedded)", "", (raw, name) =>
+    /^mongodb(\+srv)?:\/\//.test(raw) ? raw : { refused: `${name} must be a mongodb:// or mongodb+srv:// URI` },
+  ),
   MONGODB_DB: optionalText("from the URI"),
   ADMIN_API_KEY: optionalText(),
   DATA_DIR: text("`.data`", ".data"),
@@ -217,9 +225,13 @@ const VARIABLES = {
   RATE_LIMIT_TENANT: requestCount("(no limit)"),
   RATE_LIMIT_TENANT_BURST: requestCount("`RATE_LIMIT_TENANT`"),
   ENVIRONMENT_KEY: parsed("`production`", "production", (raw, name) =>
-    /^[a-z0-9][a-z0-9_-]{0,62}$/.test(raw) ? raw : { refused: `${name} must be 1 to 63 lower-case letters, digits, "-" or "_", starting with a letter or digit, got "${raw}"` },
+    /^[a-z0-9][a-z0-9_-]{0,62}$/.test(raw)
+      ? raw
+      : { refused: `${name} must be 1 to 63 lower-case letters, digits, "-" or "_", starting with a letter or digit, got "${raw}"` },
   ),
-  ENVIRONMENT_NAME: parsed("`Production`", "Production", (raw, name) => (raw.trim() !== "" && raw.length <= 100 ? raw : { refused: `${name} must be 1 to 100 characters, got "${raw}"` })),
+  ENVIRONMENT_NAME: parsed("`Production`", "Production", (raw, name) =>
+    raw.trim() !== "" && raw.length <= 100 ? raw : { refused: `${name} must be 1 to 100 characters, got "${raw}"` },
+  ),
   METRICS_TOKEN: optionalText(),
   OTEL_EXPORTER_OTLP_ENDPOINT: url("(tracing off)"),
   SHUTDOWN_GRACE_MS: positiveInteger(DEFAULT_SHUTDOWN_GRACE_MS),
@@ -241,10 +253,18 @@ const definitions = Object.fromEntries(Object.entries(VARIABLES).map(([name, fac
 
 /** The environment's schema: every variable, then the rules between them. */
 const ENV_SCHEMA = z
-  .object(Object.fromEntries(Object.entries(definitions).map(([name, v]) => [name, v.schema])) as { [K in keyof Variables]: z.ZodType<Values[K], string | undefined> })
+  .object(
+    Object.fromEntries(Object.entries(definitions).map(([name, v]) => [name, v.schema])) as {
+      [K in keyof Variables]: z.ZodType<Values[K], string | undefined>;
+    },
+  )
   .superRefine((env, ctx) => {
-    for (const [rate, burst] of [["RATE_LIMIT_PER_KEY", "RATE_LIMIT_BURST"], ["RATE_LIMIT_TENANT", "RATE_LIMIT_TENANT_BURST"]] as const) {
-      if (env[rate] === null && env[burst] !== null) ctx.addIssue({ code: "custom", path: [burst], message: `${burst} needs ${rate}: set the rate too, or unset ${burst}` });
+    for (const [rate, burst] of [
+      ["RATE_LIMIT_PER_KEY", "RATE_LIMIT_BURST"],
+      ["RATE_LIMIT_TENANT", "RATE_LIMIT_TENANT_BURST"],
+    ] as const) {
+      if (env[rate] === null && env[burst] !== null)
+        ctx.addIssue({ code: "custom", path: [burst], message: `${burst} needs ${rate}: set the rate too, or unset ${burst}` });
     }
   });
 

@@ -76,9 +76,7 @@ export async function startFerretDb(options: { dataDir: string; port?: number; l
   const logger = options.logger ?? pino({ enabled: false });
   const binary = await resolveFerretDbBinary(logger);
   if (!binary) {
-    throw new Error(
-      "FerretDB is not available: set FERRETDB_BIN, run scripts/ensure-ferretdb.sh, or put Go on PATH so it can be built",
-    );
+    throw new Error("FerretDB is not available: set FERRETDB_BIN, run scripts/ensure-ferretdb.sh, or put Go on PATH so it can be built");
   }
   return launchFerretDb(binary, { ...options, logger });
 }
@@ -99,10 +97,7 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-async function launchFerretDb(
-  binary: string,
-  options: { dataDir: string; port?: number; logger: Logger; sync?: EmbeddedDbSync },
-): Promise<EmbeddedDatabase> {
+async function launchFerretDb(binary: string, options: { dataDir: string; port?: number; logger: Logger; sync?: EmbeddedDbSync }): Promise<EmbeddedDatabase> {
   const dir = resolve(options.dataDir);
   await mkdir(dir, { recursive: true });
   return startChild({
@@ -221,9 +216,7 @@ async function waitForPing(uri: string, failure: () => string | undefined = () =
       await client.close().catch(() => {});
     }
   }
-  throw new StartupTimeout(
-    `no answer to ping at ${uri} within ${STARTUP_TIMEOUT_MS / 1000} s (last error: ${(lastError as Error)?.message})`,
-  );
+  throw new StartupTimeout(`no answer to ping at ${uri} within ${STARTUP_TIMEOUT_MS / 1000} s (last error: ${(lastError as Error)?.message})`);
 }
 
 function exitDescription(child: ChildProcess): string | undefined {

@@ -151,7 +151,12 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const status = res.writableFinished ? res.statusCode : null;
       // gRPC answers 200 whatever the outcome: its code counts, as Connect maps it to HTTP. 499: the client went away.
-      metrics?.requestFinished(info.route ?? "unmatched", info.protocol, status === null ? 499 : info.protocol !== "rest" && info.rpcCode !== null ? httpStatusOfCode(info.rpcCode) : status, seconds);
+      metrics?.requestFinished(
+        info.route ?? "unmatched",
+        info.protocol,
+        status === null ? 499 : info.protocol !== "rest" && info.rpcCode !== null ? httpStatusOfCode(info.rpcCode) : status,
+        seconds,
+      );
       // The request line needs no child logger of its own: the IDs are fields of the line.
       (info.hasLog ? info.log : logger).info(
         {
@@ -322,7 +327,12 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   }
   if (match.kind === "wrong-method") {
     const allow = match.allowed.join(", ");
-    return writeJson(req, res, { status: 405, body: { error: `Method ${method} not allowed on ${url.pathname}; use ${allow}` }, headers: { ...admitted.headers, allow } }, info);
+    return writeJson(
+      req,
+      res,
+      { status: 405, body: { error: `Method ${method} not allowed on ${url.pathname}; use ${allow}` }, headers: { ...admitted.headers, allow } },
+      info,
+    );
   }
   const { route } = match;
   info.route = `${route.httpMethod} ${route.template}`;
@@ -334,15 +344,25 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   }
   const body = await readBody(req, options.limits.maxRequestBytes);
   if (body === "too-large") {
-    return writeJson(req, res, { status: 413, body: { error: `Request body too large: the limit is ${options.limits.maxRequestBytes} bytes` }, headers: admitted.headers }, info);
+    return writeJson(
+      req,
+      res,
+      { status: 413, body: { error: `Request body too large: the limit is ${options.limits.maxRequestBytes} bytes` }, headers: admitted.headers },
+      info,
+    );
   }
   const contentType = req.headers["content-type"];
   if (route.body !== "" && body.length > 0 && !JSON_CONTENT_TYPE.test(contentType ?? "")) {
-    return writeJson(req, res, {
-      status: 415,
-      body: { error: `Unsupported Content-Type ${contentType === undefined ? "(none)" : `"${contentType}"`}: send the body as application/json` },
-      headers: { ...admitted.headers, "accept-post": "application/json" },
-    }, info);
+    return writeJson(
+      req,
+      res,
+      {
+        status: 415,
+        body: { error: `Unsupported Content-Type ${contentType === undefined ? "(none)" : `"${contentType}"`}: send the body as application/json` },
+        headers: { ...admitted.headers, "accept-post": "application/json" },
+      },
+      info,
+    );
   }
   const controller = new AbortController();
   // A client gone before its answer aborts the call; after a complete answer there is nothing to abort
@@ -364,13 +384,21 @@ function writeStatic(req: NodeRequest, res: NodeResponse, response: DocsResponse
   else res.end(response.body);
 }
 
-
 const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"]);
 
 /** The Prometheus exposition; with a token configured, only for a caller that sends it (constant-time check). */
 async function serveMetrics(metrics: NonNullable<HttpServerOptions["metrics"]>, req: NodeRequest, res: NodeResponse, info: RequestInfo): Promise<void> {
   if (metrics.token !== undefined && !bearerMatches(req.headers.authorization, metrics.token)) {
-    return writeJson(req, res, { status: 401, body: { error: "This endpoint needs the metrics token: send Authorization: Bearer <METRICS_TOKEN>" }, headers: { "www-authenticate": "Bearer" } }, info);
+    return writeJson(
+      req,
+      res,
+      {
+        status: 401,
+        body: { error: "This endpoint needs the metrics token: send Authorization: Bearer <METRICS_TOKEN>" },
+        headers: { "www-authenticate": "Bearer" },
+      },
+      info,
+    );
   }
   const { contentType, body } = await metrics.metrics.render();
   if (res.destroyed || res.headersSent) return;

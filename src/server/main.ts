@@ -65,7 +65,9 @@ async function main(): Promise<void> {
   logger.info({ port: service.port, database: embedded?.kind ?? "MONGODB_URI" }, "gamification service listening");
   if (embedded) {
     // Printed on purpose, once, for the developer running the embedded database (never in production).
-    console.log(`\nAdmin API key (embedded development database): ${adminApiKey}\nTry: curl -H "X-API-KEY: ${adminApiKey}" localhost:${service.port}/admin/v1/metrics\n`);
+    console.log(
+      `\nAdmin API key (embedded development database): ${adminApiKey}\nTry: curl -H "X-API-KEY: ${adminApiKey}" localhost:${service.port}/admin/v1/metrics\n`,
+    );
   } else if (!adminApiKey) {
     logger.warn("ADMIN_API_KEY is not set; only admin keys already stored in the database can call the Admin API");
   }

@@ -155,7 +155,7 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
   // envelope is left to Connect, which reports it).
   const messages: Uint8Array[] = [];
   if (!framing.enveloped) messages.push(body);
-  for (let offset = 0; framing.enveloped && offset < body.length; ) {
+  for (let offset = 0; framing.enveloped && offset < body.length;) {
     if (body.length - offset < 5 || body.length - offset - 5 < body.readUInt32BE(offset + 1)) return;
     const flags = body[offset]!;
     const data = body.subarray(offset + 5, offset + 5 + body.readUInt32BE(offset + 1));
@@ -169,7 +169,10 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
       try {
         fromBinary(method.input, bytes);
       } catch (error) {
-        throw new ConnectError(`Invalid request: the body is not a valid binary ${method.input.name} message (${(error as Error).message})`, Code.InvalidArgument);
+        throw new ConnectError(
+          `Invalid request: the body is not a valid binary ${method.input.name} message (${(error as Error).message})`,
+          Code.InvalidArgument,
+        );
       }
     } else {
       readRequestJson(method.input, parseJsonBody(bytes));
@@ -189,7 +192,14 @@ async function decompress(encoding: string, bytes: Uint8Array, readMaxBytes: num
  * gRPC / gRPC-web trailers-only response. An HTTP/1.1 request whose body was not read closes the
  * connection afterwards, so the unread bytes are never taken for the next request.
  */
-function rejectRpc(framing: RpcFraming, error: ConnectError, req: NodeRequest, res: NodeResponse, extraHeaders: Record<string, string>, requestId: string): void {
+function rejectRpc(
+  framing: RpcFraming,
+  error: ConnectError,
+  req: NodeRequest,
+  res: NodeResponse,
+  extraHeaders: Record<string, string>,
+  requestId: string,
+): void {
   const headers: Record<string, string> = { ...extraHeaders, ...Object.fromEntries(error.metadata) };
   if (req.httpVersionMajor === 1 && !req.complete) headers["connection"] = "close";
   if (framing.protocol === "connect") {

@@ -56,7 +56,12 @@ export function startTracing(): Tracing {
       client.on("commandStarted", (event: CommandStartedEvent) => {
         const span = tracer.startSpan(`mongodb ${event.commandName}`, {
           kind: SpanKind.CLIENT,
-          attributes: { "db.system.name": "mongodb", "db.operation.name": event.commandName, "db.namespace": event.databaseName, "server.address": event.address },
+          attributes: {
+            "db.system.name": "mongodb",
+            "db.operation.name": event.commandName,
+            "db.namespace": event.databaseName,
+            "server.address": event.address,
+          },
         });
         open.set(event.requestId, span);
       });

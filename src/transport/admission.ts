@@ -61,7 +61,10 @@ export function createAdmission(services: ServiceContext, policies: ReadonlyMap<
       const policy = policies.get(service.typeName);
       if (!policy) throw toConnectError(new Error(`no policy for ${service.typeName}`), logger);
       if (policy.adminOnly && caller.kind !== "admin") {
-        throw toConnectError(new DomainError("permission_denied", "This call needs an admin API key; application keys may only call the Application API"), logger);
+        throw toConnectError(
+          new DomainError("permission_denied", "This call needs an admin API key; application keys may only call the Application API"),
+          logger,
+        );
       }
     },
   };

@@ -2,7 +2,11 @@ import type { AchievementTrigger } from "../features/achievements/domain/achieve
 import type { BoostRounding, TriggerType } from "../features/points/domain/points-config.js";
 import type { StreakFrequency } from "../features/streaks/domain/streak-config.js";
 import { AchievementTrigger as ProtoAchievementTrigger } from "../gen/gamification/v1/achievement_pb.js";
-import { BoostRounding as ProtoBoostRounding, PointsTriggerStatus as ProtoTriggerStatus, PointsTriggerType as ProtoTriggerType } from "../gen/gamification/v1/points_pb.js";
+import {
+  BoostRounding as ProtoBoostRounding,
+  PointsTriggerStatus as ProtoTriggerStatus,
+  PointsTriggerType as ProtoTriggerType,
+} from "../gen/gamification/v1/points_pb.js";
 import { StreakFrequency as ProtoStreakFrequency } from "../gen/gamification/v1/streak_pb.js";
 
 /**

@@ -84,9 +84,7 @@ export function guardService(
         const caller = ctx.values.get(admittedCaller);
         if (!caller) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
         validateRequest(method, request);
-        const tenantId = policy.accountLevel?.has(method.localName)
-          ? DEFAULT_SCOPE
-          : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
+        const tenantId = policy.accountLevel?.has(method.localName) ? DEFAULT_SCOPE : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
         const result = await impl(request, { caller, tenantId, ctx });
         if (info) info.rpcCode = 0;
         return result;
@@ -127,7 +125,8 @@ function validateRequest(method: DescMethod, request: Message): void {
 async function resolveTenant(services: ServiceContext, header: string | null, caller: Caller): Promise<string> {
   let tenantId = DEFAULT_SCOPE;
   if (header !== null) {
-    if (header.trim() === "") throw new DomainError("invalid_argument", "The Tenant-ID header is empty: send a tenant's ID, or leave the header out for the default scope");
+    if (header.trim() === "")
+      throw new DomainError("invalid_argument", "The Tenant-ID header is empty: send a tenant's ID, or leave the header out for the default scope");
     const tenant = await services.config.tenantByCustomerId(header);
     if (!tenant) throw notFound(`Tenant "${header}" not found`);
     tenantId = tenant.id;

@@ -63,7 +63,8 @@ function checkDepth(text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -110,7 +111,12 @@ function checkNumericStrings(schema: DescMessage, json: JsonValue, path: string)
     const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
     if (!field || value === null) continue;
     const at = path ? `${path}.${key}` : key;
-    const items = field.fieldKind === "list" && Array.isArray(value) ? value : field.fieldKind === "map" && typeof value === "object" && !Array.isArray(value) ? Object.values(value) : [value];
+    const items =
+      field.fieldKind === "list" && Array.isArray(value)
+        ? value
+        : field.fieldKind === "map" && typeof value === "object" && !Array.isArray(value)
+          ? Object.values(value)
+          : [value];
     for (const item of items) checkFieldValue(field, item, at);
   }
 }

@@ -25,11 +25,16 @@ export function readNullable<T>(value: Value | undefined, path: string, expected
 export const asString = (json: JsonValue): string | undefined => (typeof json === "string" ? json : undefined);
 
 export const asStringList = (json: JsonValue): string[] | undefined =>
-  Array.isArray(json) && json.every((item) => typeof item === "string") ? (json) : undefined;
+  Array.isArray(json) && json.every((item) => typeof item === "string") ? json : undefined;
 
 /** A list of objects with exactly these string fields, e.g. `[{"key": ..., "value": ...}]`. */
 export function asObjectList<K extends string>(keys: readonly K[]): (json: JsonValue) => Array<Record<K, string>> | undefined {
   const matches = (item: JsonValue): item is JsonObject =>
-    typeof item === "object" && item !== null && !Array.isArray(item) && Object.keys(item).length === keys.length && keys.every((k) => typeof item[k] === "string");
-  return (json) => (Array.isArray(json) && json.every(matches) ? json.map((item) => Object.fromEntries(keys.map((k) => [k, (item)[k]])) as Record<K, string>) : undefined);
+    typeof item === "object" &&
+    item !== null &&
+    !Array.isArray(item) &&
+    Object.keys(item).length === keys.length &&
+    keys.every((k) => typeof item[k] === "string");
+  return (json) =>
+    Array.isArray(json) && json.every(matches) ? json.map((item) => Object.fromEntries(keys.map((k) => [k, item[k]])) as Record<K, string>) : undefined;
 }

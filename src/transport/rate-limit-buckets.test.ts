@@ -6,7 +6,13 @@ import { createRateLimiter, type RateLimiter } from "./rate-limit-buckets.js";
 beforeEach(() => vi.useFakeTimers({ toFake: ["performance"] }));
 afterEach(() => vi.useRealTimers());
 
-const appKey = (keyId: string, tenantId = "t1", rateLimit: Caller["rateLimit"] = null): Caller => ({ keyId, kind: "application", tenantId, userId: "u1", rateLimit });
+const appKey = (keyId: string, tenantId = "t1", rateLimit: Caller["rateLimit"] = null): Caller => ({
+  keyId,
+  kind: "application",
+  tenantId,
+  userId: "u1",
+  rateLimit,
+});
 const adminKey = (keyId: string, rateLimit: Caller["rateLimit"] = null): Caller => ({ keyId, kind: "admin", tenantId: null, userId: null, rateLimit });
 
 async function allowedCount(limiter: RateLimiter, caller: Caller, attempts: number): Promise<number> {

@@ -73,7 +73,14 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       if (tenant) states.push({ name: "tenant", shape: tenant.shape, tokens: tenant.bucket.content });
       if (allowed) return { allowed, headers: rateLimitHeaders(states, null), message: "" };
       const waitMs = entry.bucket.getWaitTime(1);
-      return { allowed, headers: rateLimitHeaders(states, waitMs), message: rateLimitMessage(states.filter((s) => s.tokens < 1), waitMs) };
+      return {
+        allowed,
+        headers: rateLimitHeaders(states, waitMs),
+        message: rateLimitMessage(
+          states.filter((s) => s.tokens < 1),
+          waitMs,
+        ),
+      };
     },
   };
 }

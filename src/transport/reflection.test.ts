@@ -49,7 +49,7 @@ describe.each([
 ] as const)("grpc.reflection.$version", ({ service }) => {
   /** Sends the requests on one stream and collects the responses as plain `message_response` oneofs. */
   async function reflect(...requests: RequestCase[]) {
-    const transport = createGrpcTransport({ baseUrl }) // gRPC always uses HTTP/2 here;
+    const transport = createGrpcTransport({ baseUrl }); // gRPC always uses HTTP/2 here;
     // Both versions have the same message shapes; the cast only drops the package in $typeName.
     const client = createClient(service as typeof v1.ServerReflection, transport);
     async function* send() {

@@ -126,8 +126,7 @@ function findFileContainingSymbol(registry: FileRegistry, symbol: string): DescF
   // Map entry messages (`Parent.FooEntry`) are not registered as types by protobuf-es; they are
   // found through their parent's declaration, like fields.
   const isMessageMember =
-    parent?.kind === "message" &&
-    (parent.fields.some((f) => f.name === member) || parent.proto.nestedType.some((n) => n.name === member));
+    parent?.kind === "message" && (parent.fields.some((f) => f.name === member) || parent.proto.nestedType.some((n) => n.name === member));
   return isMessageMember ? parent.file : undefined;
 }
 

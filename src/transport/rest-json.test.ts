@@ -18,7 +18,15 @@ describe("toRestJson", () => {
   it("writes int64 as numbers, nested messages in reference shape, and omit_empty fields when set", () => {
     const json = render(
       PointsChangeSchema,
-      create(PointsChangeSchema, { id: "p", key: "xp", name: "XP", total: 10n, added: 10n, maxPoints: 100n, level: { id: "l", key: "bronze", name: "Bronze", points: 0n } }),
+      create(PointsChangeSchema, {
+        id: "p",
+        key: "xp",
+        name: "XP",
+        total: 10n,
+        added: 10n,
+        maxPoints: 100n,
+        level: { id: "l", key: "bronze", name: "Bronze", points: 0n },
+      }),
     );
     expect(json).toEqual({
       id: "p",

@@ -119,7 +119,11 @@ function requestValue(field: DescField, value: JsonValue, path: string): JsonVal
       return Object.fromEntries(
         Object.entries(value).map(([k, v]) => [
           k,
-          field.mapKind === "enum" ? requestEnum(field.enum, v, `${path}.${k}`) : field.mapKind === "message" ? fromRestJson(field.message, v, `${path}.${k}`) : v,
+          field.mapKind === "enum"
+            ? requestEnum(field.enum, v, `${path}.${k}`)
+            : field.mapKind === "message"
+              ? fromRestJson(field.message, v, `${path}.${k}`)
+              : v,
         ]),
       );
     default:

@@ -140,7 +140,10 @@ function compileRoute(rule: HttpRule, service: DescService, method: DescMethod, 
 async function invoke(route: RestRoute, request: RestRequest): Promise<{ status: number; body: JsonValue }> {
   const json = requestJson(route, request);
   const message = readRequestJson(route.method.input, fromRestJson(route.method.input, json));
-  const contextValues = createContextValues().set(restSuccessStatus, { status: 200 }).set(admittedCaller, request.caller).set(requestInfo, request.info ?? null);
+  const contextValues = createContextValues()
+    .set(restSuccessStatus, { status: 200 })
+    .set(admittedCaller, request.caller)
+    .set(requestInfo, request.info ?? null);
   const ctx = createHandlerContext({
     service: route.service,
     method: route.method,
@@ -193,7 +196,9 @@ function requestJson(route: RestRoute, request: RestRequest): JsonObject {
     }
     const raw = request.url.searchParams.getAll(name);
     json[field.jsonName] =
-      field.fieldKind === "list" ? raw.flatMap((v) => v.split(",")).filter((v) => v !== "") : queryScalar(field.fieldKind === "scalar" ? field.scalar : undefined, raw.at(-1)!);
+      field.fieldKind === "list"
+        ? raw.flatMap((v) => v.split(",")).filter((v) => v !== "")
+        : queryScalar(field.fieldKind === "scalar" ? field.scalar : undefined, raw.at(-1)!);
   }
   return json;
 }

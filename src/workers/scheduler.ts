@@ -54,7 +54,14 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
     lease: { store: leaseStore(ctx.database.collections.leases), name: LEASE_NAME, owner, ms: leaseMs },
     pass: async (pass) => {
       await purgeIfDue().catch((error: unknown) => logger.error({ err: error }, "retention purge failed"));
-      visited = await walkDueMinutes(pass, ctx.now(), options.lookbackMinutes ?? 60, buckets, (tenantId, userId) => options.work(ctx, tenantId, userId), logger);
+      visited = await walkDueMinutes(
+        pass,
+        ctx.now(),
+        options.lookbackMinutes ?? 60,
+        buckets,
+        (tenantId, userId) => options.work(ctx, tenantId, userId),
+        logger,
+      );
       return false; // every elapsed minute was walked
     },
   });

@@ -29,8 +29,20 @@ describe("custom attributes", () => {
       { id: expect.any(String), key: "source", name: "Source", type: "event" },
     ]);
     expect(created.body.issues).toEqual([
-      { index: 2, severity: "error", message: 'Key "plan" is already in use by another user attribute', level: "error", reason: 'Key "plan" is already in use by another user attribute' },
-      { index: 3, severity: "error", message: expect.stringMatching(/^key "bad key" is invalid/), level: "error", reason: expect.stringMatching(/^key "bad key" is invalid/) },
+      {
+        index: 2,
+        severity: "error",
+        message: 'Key "plan" is already in use by another user attribute',
+        level: "error",
+        reason: 'Key "plan" is already in use by another user attribute',
+      },
+      {
+        index: 3,
+        severity: "error",
+        message: expect.stringMatching(/^key "bad key" is invalid/),
+        level: "error",
+        reason: expect.stringMatching(/^key "bad key" is invalid/),
+      },
       { index: 4, severity: "error", message: "name is required", level: "error", reason: "name is required" },
     ]);
     const [plan] = created.body.created;
@@ -91,20 +103,41 @@ describe("custom attributes", () => {
 
 describe("metrics", () => {
   it("change key only until the metric has events, and refuse invalid updates", async () => {
-    const { body } = await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "drafts", name: "Drafts" }, { key: "revenue", name: "Revenue", unitType: "currency", units: "USD" }] });
+    const { body } = await server.rest("POST", "/admin/v1/metrics", {
+      body: [
+        { key: "drafts", name: "Drafts" },
+        { key: "revenue", name: "Revenue", unitType: "currency", units: "USD" },
+      ],
+    });
     const [drafts, revenue] = body.created;
     expect(revenue).toMatchObject({ unitType: "currency", units: "USD" });
     const renamed = await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: drafts.id, key: "drafts-written" }] });
     expect(renamed.body.updated[0].key).toBe("drafts-written");
     await server.rest("POST", "/api/metrics/drafts-written/event", { body: { user: { id: "w" }, value: 1 } });
     const locked = await server.rest("PATCH", "/admin/v1/metrics", {
-      body: [{ id: drafts.id, key: "drafts-again" }, { id: revenue.id, units: "dollars" }, { id: "nope", name: "x" }],
+      body: [
+        { id: drafts.id, key: "drafts-again" },
+        { id: revenue.id, units: "dollars" },
+        { id: "nope", name: "x" },
+      ],
     });
     expect(locked.body).toEqual({
       updated: [],
       issues: [
-        { id: drafts.id, severity: "error", message: "key cannot be changed once the metric has events", level: "error", reason: "key cannot be changed once the metric has events" },
-        { id: revenue.id, severity: "error", message: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"', level: "error", reason: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"' },
+        {
+          id: drafts.id,
+          severity: "error",
+          message: "key cannot be changed once the metric has events",
+          level: "error",
+          reason: "key cannot be changed once the metric has events",
+        },
+        {
+          id: revenue.id,
+          severity: "error",
+          message: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"',
+          level: "error",
+          reason: 'units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "dollars"',
+        },
         { id: "nope", severity: "error", message: "Metric not found by ID", level: "error", reason: "Metric not found by ID" },
       ],
     });
@@ -122,7 +155,13 @@ describe("API keys", () => {
     const created = await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "alice" }] });
     expect(created.status).toBe(201);
     const [key] = created.body.created;
-    expect(key).toEqual({ id: expect.any(String), userId: "alice", key: expect.stringMatching(/^app_[0-9a-f]{12}\./), prefix: key.key.split(".")[0], rateLimit: null });
+    expect(key).toEqual({
+      id: expect.any(String),
+      userId: "alice",
+      key: expect.stringMatching(/^app_[0-9a-f]{12}\./),
+      prefix: key.key.split(".")[0],
+      rateLimit: null,
+    });
     expect(created.body.issues).toEqual([]);
 
     expect((await server.rest("GET", "/v1/users/u1", { apiKey: key.key })).status).toBe(403);

@@ -84,7 +84,11 @@ describe("delete protection table", () => {
       const refused = await server.rest("DELETE", `${referenced.path}?ids=${referenced.id}`, { tenantId });
       expect(refused.body.deleted).toEqual([]);
       expect(refused.body.issues).toEqual([
-        expect.objectContaining({ id: referenced.id, severity: "error", message: `Cannot delete: still used by ${reference.noun} "The referrer" (${referrerId}); remove that reference first` }),
+        expect.objectContaining({
+          id: referenced.id,
+          severity: "error",
+          message: `Cannot delete: still used by ${reference.noun} "The referrer" (${referrerId}); remove that reference first`,
+        }),
       ]);
 
       await collection.deleteOne({ _id: referrerId } as never);

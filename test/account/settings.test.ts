@@ -10,7 +10,11 @@ import { sha256 } from "../../src/engine/sha256.js";
  * the control group the experimentation settings define, over REST, Connect and gRPC.
  */
 let server: TestServer;
-const errorOf = (promise: Promise<unknown>) => promise.then(() => null, (e) => ConnectError.from(e));
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e) => ConnectError.from(e),
+  );
 const DEFAULTS = {
   branding: { appName: "", appUrl: "", brandColor: "#000000", font: "MODERN_SANS", logo: null, appIcon: null },
   experimentation: { controlRatio: 0, userActivationWindow: 14 },
@@ -36,9 +40,16 @@ describe("account settings", () => {
       tenantId: "acme",
       body: { branding: { appName: "Acme", brandColor: "rgb(10, 20, 30)", logo: { url: "https://acme.example/logo.png" } }, aggregationPeriod: "monthly" },
     });
-    const expected = { ...DEFAULTS, branding: { ...DEFAULTS.branding, appName: "Acme", brandColor: "rgb(10, 20, 30)", logo: { url: "https://acme.example/logo.png" } }, aggregationPeriod: "monthly" };
+    const expected = {
+      ...DEFAULTS,
+      branding: { ...DEFAULTS.branding, appName: "Acme", brandColor: "rgb(10, 20, 30)", logo: { url: "https://acme.example/logo.png" } },
+      aggregationPeriod: "monthly",
+    };
     expect([patch.status, patch.body]).toEqual([200, expected]);
-    const second = await server.rest("PATCH", "/admin/v1/settings", { tenantId: "acme", body: { branding: { font: "MONOSPACE", logo: null, appIcon: { url: "https://acme.example/icon.png" } } } });
+    const second = await server.rest("PATCH", "/admin/v1/settings", {
+      tenantId: "acme",
+      body: { branding: { font: "MONOSPACE", logo: null, appIcon: { url: "https://acme.example/icon.png" } } },
+    });
     expect(second.body.branding).toEqual({ ...expected.branding, font: "MONOSPACE", logo: null, appIcon: { url: "https://acme.example/icon.png" } });
     expect(second.body.aggregationPeriod).toBe("monthly");
     expect((await server.rest("GET", "/admin/v1/settings", { tenantId: "acme" })).body).toEqual(second.body);
@@ -76,7 +87,11 @@ describe("account settings", () => {
       const settings = server.client(protocol, { tenantId: "globex" }).settings;
       const ratio = { "connect-json": 5, "connect-binary": 6, grpc: 7 }[protocol];
       const updated = await settings.updateSettings({ experimentation: { controlRatio: ratio }, aggregationPeriod: AggregationPeriod.MONTHLY });
-      expect([updated.settings?.experimentation?.controlRatio, updated.settings?.experimentation?.userActivationWindow, updated.settings?.aggregationPeriod]).toEqual([ratio, 14, AggregationPeriod.MONTHLY]);
+      expect([
+        updated.settings?.experimentation?.controlRatio,
+        updated.settings?.experimentation?.userActivationWindow,
+        updated.settings?.aggregationPeriod,
+      ]).toEqual([ratio, 14, AggregationPeriod.MONTHLY]);
       expect((await settings.getSettings({})).settings?.experimentation?.controlRatio).toBe(ratio);
       expect((await errorOf(settings.updateSettings({ branding: { brandColor: "#12345" } })))?.code).toBe(Code.InvalidArgument);
       expect((await errorOf(settings.updateSettings({ experimentation: { controlRatio: -1 } })))?.code).toBe(Code.InvalidArgument);
@@ -133,7 +148,9 @@ describe("the control group", () => {
       { type: "metric", points: 10, metricId: words.id, metricThreshold: 100, status: "active" },
       { type: "user_creation", points: 5, status: "active" },
     ]);
-    await admin("POST", "/admin/v1/leaderboards", [{ key: "board", name: "Board", rankBy: "metric", metricId: words.id, status: "active", start: "2020-01-01" }]);
+    await admin("POST", "/admin/v1/leaderboards", [
+      { key: "board", name: "Board", rankBy: "metric", metricId: words.id, status: "active", start: "2020-01-01" },
+    ]);
   });
 
   it("with a ratio of 0 (the default) nobody is in control", async () => {
@@ -153,7 +170,13 @@ describe("the control group", () => {
       expect(body.total).toBe(100); // the metric is counted either way
       if (expected.includes(user)) {
         // currentStreak: a zero-length streak, the object the published clients require.
-        expect([user, body.achievements, body.points, body.leaderboards, body.currentStreak]).toEqual([user, [], {}, {}, expect.objectContaining({ length: 0, extended: false })]);
+        expect([user, body.achievements, body.points, body.leaderboards, body.currentStreak]).toEqual([
+          user,
+          [],
+          {},
+          {},
+          expect.objectContaining({ length: 0, extended: false }),
+        ]);
       } else {
         expect([user, body.achievements.length, body.points.xp.added, body.currentStreak.length]).toEqual([user, 1, 15, 1]);
       }

@@ -25,8 +25,20 @@ describe("tenants", () => {
       expect.objectContaining({ customerId: "globex" }),
     ]);
     expect(created.body.issues).toEqual([
-      { index: 2, severity: "error", message: 'Customer ID "acme" already exists in this environment', level: "error", reason: 'Customer ID "acme" already exists in this environment' },
-      { index: 3, severity: "error", message: expect.stringContaining("customerId must be printable ASCII"), level: "error", reason: expect.stringContaining("customerId must be printable ASCII") },
+      {
+        index: 2,
+        severity: "error",
+        message: 'Customer ID "acme" already exists in this environment',
+        level: "error",
+        reason: 'Customer ID "acme" already exists in this environment',
+      },
+      {
+        index: 3,
+        severity: "error",
+        message: expect.stringContaining("customerId must be printable ASCII"),
+        level: "error",
+        reason: expect.stringContaining("customerId must be printable ASCII"),
+      },
     ]);
     const acmeId = created.body.created[0].id;
 
@@ -38,7 +50,9 @@ describe("tenants", () => {
     const updated = await server.rest("PATCH", "/admin/v1/tenants", { body: [{ id: acmeId, name: "Acme Corporation" }, { id: "missing" }] });
     expect(updated.status).toBe(200);
     expect(updated.body.updated[0].name).toBe("Acme Corporation");
-    expect(updated.body.issues).toEqual([{ id: "missing", severity: "error", message: "Tenant not found by ID", level: "error", reason: "Tenant not found by ID" }]);
+    expect(updated.body.issues).toEqual([
+      { id: "missing", severity: "error", message: "Tenant not found by ID", level: "error", reason: "Tenant not found by ID" },
+    ]);
 
     const onlyIssues = await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "acme", name: "Again" }] });
     expect(onlyIssues.status).toBe(200);
@@ -46,7 +60,12 @@ describe("tenants", () => {
   });
 
   it("scope every read and write: nothing of tenant A is visible or changeable through tenant B", async () => {
-    await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-a", name: "A" }, { customerId: "tenant-b", name: "B" }] });
+    await server.rest("POST", "/admin/v1/tenants", {
+      body: [
+        { customerId: "tenant-a", name: "A" },
+        { customerId: "tenant-b", name: "B" },
+      ],
+    });
     const inA = await server.rest("POST", "/admin/v1/metrics", { tenantId: "tenant-a", body: [{ key: "steps", name: "Steps" }] });
     expect(inA.status).toBe(201);
     const metricId = inA.body.created[0].id;
@@ -55,7 +74,10 @@ describe("tenants", () => {
     expect((await server.rest("GET", "/admin/v1/metrics")).body).toEqual([]);
     expect((await server.rest("GET", `/admin/v1/metrics/${metricId}`, { tenantId: "tenant-b" })).status).toBe(404);
     const crossDelete = await server.rest("DELETE", `/admin/v1/metrics?ids=${metricId}`, { tenantId: "tenant-b" });
-    expect(crossDelete.body).toEqual({ deleted: [], issues: [{ id: metricId, severity: "error", message: "Metric not found by ID", level: "error", reason: "Metric not found by ID" }] });
+    expect(crossDelete.body).toEqual({
+      deleted: [],
+      issues: [{ id: metricId, severity: "error", message: "Metric not found by ID", level: "error", reason: "Metric not found by ID" }],
+    });
 
     const eventInB = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "tenant-b", body: { user: { id: "u" }, value: 1 } });
     expect(eventInB.status).toBe(404);
@@ -83,7 +105,10 @@ describe("tenants", () => {
   it("deleting a tenant deletes its data", async () => {
     const [tenant] = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.filter((t: { customerId: string }) => t.customerId === "tenant-a");
     const deleted = await server.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id},missing`);
-    expect(deleted.body).toEqual({ deleted: [{ id: tenant.id }], issues: [{ id: "missing", severity: "error", message: "Tenant not found by ID", level: "error", reason: "Tenant not found by ID" }] });
+    expect(deleted.body).toEqual({
+      deleted: [{ id: tenant.id }],
+      issues: [{ id: "missing", severity: "error", message: "Tenant not found by ID", level: "error", reason: "Tenant not found by ID" }],
+    });
     const users = server.service.context.database.collections.users;
     expect(await users.countDocuments({ tenantId: tenant.id })).toBe(0);
   });

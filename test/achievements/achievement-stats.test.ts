@@ -23,17 +23,26 @@ afterAll(async () => {
 describe("achievement counters", () => {
   it("count each write's new users and completions (and a completion taken back)", () => {
     const before = { ...createUserState("u1", T0), achievements: { a1: completed, a2: completed } };
-    expect([...statsChanges(null, before)]).toEqual([["users", 1], ["a/a1", 1], ["a/a2", 1]]);
-    expect([...statsChanges(before, { ...before, achievements: { a1: completed, a3: completed } })]).toEqual([["a/a3", 1], ["a/a2", -1]]);
+    expect([...statsChanges(null, before)]).toEqual([
+      ["users", 1],
+      ["a/a1", 1],
+      ["a/a2", 1],
+    ]);
+    expect([...statsChanges(before, { ...before, achievements: { a1: completed, a3: completed } })]).toEqual([
+      ["a/a3", 1],
+      ["a/a2", -1],
+    ]);
     expect(statsChanges(before, before).size).toBe(0);
   });
 
   it("count a database's earlier users once per tenant, then follow the writes", async () => {
     // Users stored before the counters existed: the start-up baseline says so.
-    await testDb.db.collection("users").insertMany([
-      userDocument("t1", { ...createUserState("old-1", T0), achievements: { a1: completed } }),
-      userDocument("t1", createUserState("old-2", T0)),
-    ] as never[]);
+    await testDb.db
+      .collection("users")
+      .insertMany([
+        userDocument("t1", { ...createUserState("old-1", T0), achievements: { a1: completed } }),
+        userDocument("t1", createUserState("old-2", T0)),
+      ] as never[]);
     const database: Database = await openDatabase(testDb.uri, testDb.dbName);
     try {
       const { users, achievementStats } = database.collections;
@@ -41,7 +50,10 @@ describe("achievement counters", () => {
       let counts = 0;
       const countOnce = async () => {
         counts += 1;
-        return { users: await users.countDocuments({ tenantId: "t1" }), completions: new Map([["a1", await users.countDocuments({ tenantId: "t1", "achievements.a1": { $exists: true } })]]) };
+        return {
+          users: await users.countDocuments({ tenantId: "t1" }),
+          completions: new Map([["a1", await users.countDocuments({ tenantId: "t1", "achievements.a1": { $exists: true } })]]),
+        };
       };
       expect(await readAchievementStats(achievementStats, locks, "t1", ["a1"], countOnce)).toEqual({ users: 2, completions: new Map([["a1", 1]]) });
       await applyStatsChanges(achievementStats, locks, "t1", statsChanges(null, { ...createUserState("new", T0), achievements: { a1: completed } }));

@@ -8,12 +8,25 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   server = await startTestServer();
   ids.words = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words written" }] })).body.created[0].id;
-  await server.rest("POST", "/admin/v1/attributes", { body: [{ key: "source", name: "Source", type: "event" }, { key: "plan", name: "Plan", type: "user" }] });
+  await server.rest("POST", "/admin/v1/attributes", {
+    body: [
+      { key: "source", name: "Source", type: "event" },
+      { key: "plan", name: "Plan", type: "user" },
+    ],
+  });
   const created = await server.rest("POST", "/admin/v1/achievements", {
     body: [
       { name: "Novice", key: "novice", description: "Write 500 words", trigger: "metric", metricId: ids.words, metricValue: 500, status: "active" },
       { name: "Expert", key: "expert", trigger: "metric", metricId: ids.words, metricValue: 1000, status: "active" },
-      { name: "Mobile writer", key: "mobile", trigger: "metric", metricId: ids.words, metricValue: 1, eventAttributes: [{ key: "source", value: "mobile" }], status: "active" },
+      {
+        name: "Mobile writer",
+        key: "mobile",
+        trigger: "metric",
+        metricId: ids.words,
+        metricValue: 1,
+        eventAttributes: [{ key: "source", value: "mobile" }],
+        status: "active",
+      },
       { name: "Onboarded", key: "onboarded", trigger: "api", status: "active" },
       { name: "Hidden", key: "hidden", trigger: "metric", metricId: ids.words, metricValue: 1 },
     ],
@@ -55,7 +68,9 @@ describe("achievements", () => {
 
   it("apply event attribute filters, and never complete inactive achievements", async () => {
     expect((await send("bob", 5, { source: "web" })).body.achievements).toEqual([]);
-    const mobile = await server.client("connect-json").application.trackMetricEvent({ key: "words", user: { id: "bob" }, value: 1, attributes: { source: "mobile" } });
+    const mobile = await server
+      .client("connect-json")
+      .application.trackMetricEvent({ key: "words", user: { id: "bob" }, value: 1, attributes: { source: "mobile" } });
     expect(mobile.achievements.map((a) => a.key)).toEqual(["mobile"]);
   });
 
@@ -137,12 +152,26 @@ describe("achievements", () => {
     expect((await server.rest("GET", "/v1/achievements?userAttributes=plan", { tenantId })).status).toBe(400);
     // The filter chooses achievements, not users: completions and rarity stay those of all the
     // tenant's users (the reference: "the percentage of all users"), also after a user's plan changes.
-    for (const [id, plan, key] of [["pro-user", "pro", "pro-only"], ["free-user", "free", "everyone"]] as const) {
+    for (const [id, plan, key] of [
+      ["pro-user", "pro", "pro-only"],
+      ["free-user", "free", "everyone"],
+    ] as const) {
       expect((await server.rest("POST", `/v1/achievements/${key}/complete`, { tenantId, body: { user: { id, attributes: { plan } } } })).status).toBe(201);
     }
-    const stats = async (query: string) => (await server.rest("GET", `/v1/achievements${query}`, { tenantId })).body.map((a: { key: string; completions: number; rarity: number }) => [a.key, a.completions, a.rarity]);
-    expect(await stats("")).toEqual([["pro-only", 1, 50], ["everyone", 1, 50]]);
-    expect(await stats("?userAttributes=plan:pro")).toEqual([["pro-only", 1, 50], ["everyone", 1, 50]]);
+    const stats = async (query: string) =>
+      (await server.rest("GET", `/v1/achievements${query}`, { tenantId })).body.map((a: { key: string; completions: number; rarity: number }) => [
+        a.key,
+        a.completions,
+        a.rarity,
+      ]);
+    expect(await stats("")).toEqual([
+      ["pro-only", 1, 50],
+      ["everyone", 1, 50],
+    ]);
+    expect(await stats("?userAttributes=plan:pro")).toEqual([
+      ["pro-only", 1, 50],
+      ["everyone", 1, 50],
+    ]);
     expect(await stats("?userAttributes=plan:free")).toEqual([["everyone", 1, 50]]);
     expect((await server.rest("PATCH", "/v1/users/pro-user", { tenantId, body: { attributes: { plan: "free" } } })).status).toBe(200);
     expect(await stats("?userAttributes=plan:free")).toEqual([["everyone", 1, 50]]);

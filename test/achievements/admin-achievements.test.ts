@@ -28,9 +28,8 @@ beforeAll(async () => {
   ).body.created.map((a: { id: string }) => a.id);
   otherMetric = (await server.rest("POST", "/admin/v1/metrics", { tenantId: "other", body: [{ key: "steps", name: "Steps" }] })).body.created[0].id;
   await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "region", name: "Region", type: "user" }] });
-  otherAchievement = (
-    await server.rest("POST", "/admin/v1/achievements", { tenantId: "other", body: [{ name: "Other", key: "other-api", trigger: "api" }] })
-  ).body.created[0].id;
+  otherAchievement = (await server.rest("POST", "/admin/v1/achievements", { tenantId: "other", body: [{ name: "Other", key: "other-api", trigger: "api" }] }))
+    .body.created[0].id;
 });
 afterAll(() => server.close());
 
@@ -42,27 +41,55 @@ describe("attribute filters in the Admin API's shape (trophy 1.27.0's {attribute
   it("are taken by attribute ID on create and update, and shown with both the ID and the key (REST)", async () => {
     const created = await server.rest("POST", "/admin/v1/achievements", {
       body: [
-        { name: "Pro writer", key: "pro-writer", trigger: "metric", metricId: words, metricValue: 10, userAttributes: [{ attributeId: planId, attributeValue: "pro" }], eventAttributes: [{ attributeId: sourceId, attributeValue: "app" }] },
+        {
+          name: "Pro writer",
+          key: "pro-writer",
+          trigger: "metric",
+          metricId: words,
+          metricValue: 10,
+          userAttributes: [{ attributeId: planId, attributeValue: "pro" }],
+          eventAttributes: [{ attributeId: sourceId, attributeValue: "app" }],
+        },
         { name: "Bad ID", key: "bad-id", trigger: "api", userAttributes: [{ attributeId: sourceId, attributeValue: "x" }] }, // an event attribute
       ],
     });
     // An unknown ID (here an event attribute's, in a user filter) refuses the whole request: nothing is created.
-    expect([created.status, created.body.error]).toEqual([400, `achievements[1].userAttributes[0].attributeId "${sourceId}" is not the ID of a user attribute of this tenant`]);
+    expect([created.status, created.body.error]).toEqual([
+      400,
+      `achievements[1].userAttributes[0].attributeId "${sourceId}" is not the ID of a user attribute of this tenant`,
+    ]);
     const ok = await server.rest("POST", "/admin/v1/achievements", {
-      body: [{ name: "Pro writer", key: "pro-writer", trigger: "metric", metricId: words, metricValue: 10, userAttributes: [{ attributeId: planId, attributeValue: "pro" }], eventAttributes: [{ attributeId: sourceId, attributeValue: "app" }] }],
+      body: [
+        {
+          name: "Pro writer",
+          key: "pro-writer",
+          trigger: "metric",
+          metricId: words,
+          metricValue: 10,
+          userAttributes: [{ attributeId: planId, attributeValue: "pro" }],
+          eventAttributes: [{ attributeId: sourceId, attributeValue: "app" }],
+        },
+      ],
     });
     const [writer] = ok.body.created;
     expect([writer.userAttributes, writer.eventAttributes]).toEqual([
       [{ key: "plan", value: "pro", attributeId: planId, attributeValue: "pro" }],
       [{ key: "source", value: "app", attributeId: sourceId, attributeValue: "app" }],
     ]);
-    const patched = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: writer.id, userAttributes: [{ attributeId: planId, attributeValue: "team" }] }] });
+    const patched = await server.rest("PATCH", "/admin/v1/achievements", {
+      body: [{ id: writer.id, userAttributes: [{ attributeId: planId, attributeValue: "team" }] }],
+    });
     expect(patched.body.updated[0].userAttributes).toEqual([{ key: "plan", value: "team", attributeId: planId, attributeValue: "team" }]);
     // The Application API keeps its {key, value} shape.
     expect((await server.rest("GET", "/v1/achievements")).body).toEqual([]); // inactive: not listed
     const before = await snapshot();
-    const unknown = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: writer.id, userAttributes: [{ attributeId: "nope", attributeValue: "x" }] }] });
-    expect([unknown.status, unknown.body.error]).toEqual([400, 'achievements[0].userAttributes[0].attributeId "nope" is not the ID of a user attribute of this tenant']);
+    const unknown = await server.rest("PATCH", "/admin/v1/achievements", {
+      body: [{ id: writer.id, userAttributes: [{ attributeId: "nope", attributeValue: "x" }] }],
+    });
+    expect([unknown.status, unknown.body.error]).toEqual([
+      400,
+      'achievements[0].userAttributes[0].attributeId "nope" is not the ID of a user attribute of this tenant',
+    ]);
     expect(await snapshot()).toEqual(before);
     await server.rest("DELETE", `/admin/v1/achievements?ids=${writer.id}`);
   });
@@ -73,9 +100,11 @@ describe("attribute filters in the Admin API's shape (trophy 1.27.0's {attribute
       achievements: [{ name: "Pro API", key: "pro-api", trigger: AchievementTrigger.API, userAttributes: [{ attributeId: planId, attributeValue: "pro" }] }],
     });
     expect(created[0]!.userAttributes.map((f) => [f.key, f.value, f.attributeId, f.attributeValue])).toEqual([["plan", "pro", planId, "pro"]]);
-    await expect(admin.createAchievements({ achievements: [{ name: "X", key: "x-api", trigger: AchievementTrigger.API, userAttributes: [{ attributeId: "nope", attributeValue: "x" }] }] })).rejects.toThrow(
-      /\[invalid_argument\] achievements\[0\]\.userAttributes\[0\]\.attributeId "nope" is not the ID of a user attribute/,
-    );
+    await expect(
+      admin.createAchievements({
+        achievements: [{ name: "X", key: "x-api", trigger: AchievementTrigger.API, userAttributes: [{ attributeId: "nope", attributeValue: "x" }] }],
+      }),
+    ).rejects.toThrow(/\[invalid_argument\] achievements\[0\]\.userAttributes\[0\]\.attributeId "nope" is not the ID of a user attribute/);
     await server.rest("DELETE", `/admin/v1/achievements?ids=${created[0]!.id}`);
   });
 });
@@ -93,7 +122,15 @@ describe("achievements over REST", () => {
           userAttributes: [{ key: "plan", value: "pro" }],
           eventAttributes: [{ key: "source", value: "web" }],
         },
-        { name: "One week", key: "week", description: "Seven days in a row", badgeUrl: "https://cdn.example.com/week.png", trigger: "streak", streakLength: 7, status: "active" },
+        {
+          name: "One week",
+          key: "week",
+          description: "Seven days in a row",
+          badgeUrl: "https://cdn.example.com/week.png",
+          trigger: "streak",
+          streakLength: 7,
+          status: "active",
+        },
         { name: "Profile", key: "profile", trigger: "api" },
       ],
     });
@@ -176,7 +213,10 @@ describe("achievements over REST", () => {
     const removed = await server.rest("DELETE", `/admin/v1/achievements?ids=${master.id},missing`);
     expect(removed).toEqual({
       status: 200,
-      body: { deleted: [{ id: master.id }], issues: [{ id: "missing", severity: "error", message: "Achievement not found by ID", level: "error", reason: "Achievement not found by ID" }] },
+      body: {
+        deleted: [{ id: master.id }],
+        issues: [{ id: "missing", severity: "error", message: "Achievement not found by ID", level: "error", reason: "Achievement not found by ID" }],
+      },
     });
     expect((await server.rest("GET", `/admin/v1/achievements/${master.id}`)).status).toBe(404);
   });
@@ -186,7 +226,18 @@ describe("achievements over REST", () => {
     const response = await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "Dup", key: "week", trigger: "api" }] });
     expect(response).toEqual({
       status: 200,
-      body: { created: [], issues: [{ index: 0, severity: "error", message: 'Key "week" is already in use by another achievement', level: "error", reason: 'Key "week" is already in use by another achievement' }] },
+      body: {
+        created: [],
+        issues: [
+          {
+            index: 0,
+            severity: "error",
+            message: 'Key "week" is already in use by another achievement',
+            level: "error",
+            reason: 'Key "week" is already in use by another achievement',
+          },
+        ],
+      },
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -196,10 +247,26 @@ describe("achievement validation", () => {
   const ITEM_CASES: Array<{ name: string; item: () => object; message: string | (() => string) }> = [
     { name: "no trigger", item: () => ({ name: "x", key: "x" }), message: 'trigger is required: "metric", "streak", "api" or "achievement"' },
     { name: "no name", item: () => ({ name: "", key: "x", trigger: "api" }), message: "name is required" },
-    { name: "a bad key", item: () => ({ name: "x", key: "no spaces", trigger: "api" }), message: expect.stringMatching(/^key "no spaces" is invalid/) as never },
-    { name: "a metric trigger without metric", item: () => ({ name: "x", key: "x", trigger: "metric", metricValue: 1 }), message: "metricId is required for a metric achievement" },
-    { name: "a metric trigger without value", item: () => ({ name: "x", key: "x", trigger: "metric", metricId: words }), message: "metricValue is required for a metric achievement" },
-    { name: "a streak trigger without length", item: () => ({ name: "x", key: "x", trigger: "streak" }), message: "streakLength is required for a streak achievement" },
+    {
+      name: "a bad key",
+      item: () => ({ name: "x", key: "no spaces", trigger: "api" }),
+      message: expect.stringMatching(/^key "no spaces" is invalid/) as never,
+    },
+    {
+      name: "a metric trigger without metric",
+      item: () => ({ name: "x", key: "x", trigger: "metric", metricValue: 1 }),
+      message: "metricId is required for a metric achievement",
+    },
+    {
+      name: "a metric trigger without value",
+      item: () => ({ name: "x", key: "x", trigger: "metric", metricId: words }),
+      message: "metricValue is required for a metric achievement",
+    },
+    {
+      name: "a streak trigger without length",
+      item: () => ({ name: "x", key: "x", trigger: "streak" }),
+      message: "streakLength is required for a streak achievement",
+    },
     {
       name: "an empty composite",
       item: () => ({ name: "x", key: "x", trigger: "achievement" }),
@@ -215,7 +282,11 @@ describe("achievement validation", () => {
       item: () => ({ name: "x", key: "x", trigger: "api", metricId: words }),
       message: "metricId is only allowed for metric achievements, not api achievements",
     },
-    { name: "an unknown metric", item: () => ({ name: "x", key: "x", trigger: "metric", metricId: "nope", metricValue: 1 }), message: 'metricId "nope" is not a metric of this tenant' },
+    {
+      name: "an unknown metric",
+      item: () => ({ name: "x", key: "x", trigger: "metric", metricId: "nope", metricValue: 1 }),
+      message: 'metricId "nope" is not a metric of this tenant',
+    },
     {
       name: "another tenant's metric",
       item: () => ({ name: "x", key: "x", trigger: "metric", metricId: otherMetric, metricValue: 1 }),
@@ -243,7 +314,15 @@ describe("achievement validation", () => {
     },
     {
       name: "a filter repeated",
-      item: () => ({ name: "x", key: "x", trigger: "api", userAttributes: [{ key: "plan", value: "a" }, { key: "plan", value: "b" }] }),
+      item: () => ({
+        name: "x",
+        key: "x",
+        trigger: "api",
+        userAttributes: [
+          { key: "plan", value: "a" },
+          { key: "plan", value: "b" },
+        ],
+      }),
       message: 'userAttributes[1].key "plan" is repeated: filter each attribute once',
     },
     {
@@ -267,19 +346,46 @@ describe("achievement validation", () => {
     const before = await snapshot();
     const response = await server.rest("POST", "/admin/v1/achievements", { body: [item()] });
     const expected = typeof message === "function" ? message() : message;
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: expected, level: "error", reason: expected }] } });
+    expect(response).toEqual({
+      status: 200,
+      body: { created: [], issues: [{ index: 0, severity: "error", message: expected, level: "error", reason: expected }] },
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   const REQUEST_CASES: Array<{ name: string; body: unknown; error: string | RegExp }> = [
     { name: "a body that is not an array", body: { name: "x" }, error: "Invalid request: the body must be a JSON array" },
     { name: "an empty array", body: [], error: "Invalid request: achievements: must contain at least 1 item(s)" },
-    { name: "an unknown trigger", body: [{ name: "x", key: "x", trigger: "sometimes" }], error: 'achievements[0].trigger: "sometimes" is not one of "metric", "streak", "api", "achievement"' },
-    { name: "an unknown status", body: [{ name: "x", key: "x", trigger: "api", status: "paused" }], error: 'achievements[0].status: "paused" is not one of "active", "inactive", "locked"' },
-    { name: "a metric value of zero", body: [{ name: "x", key: "x", trigger: "metric", metricId: "m", metricValue: 0 }], error: "Invalid request: achievements[0].metric_value: must be greater than 0" },
-    { name: "a streak length of zero", body: [{ name: "x", key: "x", trigger: "streak", streakLength: 0 }], error: "Invalid request: achievements[0].streak_length: must be greater than or equal to 1" },
-    { name: "a badge that is not a URI", body: [{ name: "x", key: "x", trigger: "api", badgeUrl: "not a url" }], error: "Invalid request: achievements[0].badge_url: must be a valid URI" },
-    { name: "repeated prerequisites", body: [{ name: "x", key: "x", trigger: "achievement", achievementIds: ["a", "a"] }], error: /achievements\[0\]\.achievement_ids: repeated value must contain unique items/ },
+    {
+      name: "an unknown trigger",
+      body: [{ name: "x", key: "x", trigger: "sometimes" }],
+      error: 'achievements[0].trigger: "sometimes" is not one of "metric", "streak", "api", "achievement"',
+    },
+    {
+      name: "an unknown status",
+      body: [{ name: "x", key: "x", trigger: "api", status: "paused" }],
+      error: 'achievements[0].status: "paused" is not one of "active", "inactive", "locked"',
+    },
+    {
+      name: "a metric value of zero",
+      body: [{ name: "x", key: "x", trigger: "metric", metricId: "m", metricValue: 0 }],
+      error: "Invalid request: achievements[0].metric_value: must be greater than 0",
+    },
+    {
+      name: "a streak length of zero",
+      body: [{ name: "x", key: "x", trigger: "streak", streakLength: 0 }],
+      error: "Invalid request: achievements[0].streak_length: must be greater than or equal to 1",
+    },
+    {
+      name: "a badge that is not a URI",
+      body: [{ name: "x", key: "x", trigger: "api", badgeUrl: "not a url" }],
+      error: "Invalid request: achievements[0].badge_url: must be a valid URI",
+    },
+    {
+      name: "repeated prerequisites",
+      body: [{ name: "x", key: "x", trigger: "achievement", achievementIds: ["a", "a"] }],
+      error: /achievements\[0\]\.achievement_ids: repeated value must contain unique items/,
+    },
     { name: "an unknown field", body: [{ name: "x", key: "x", trigger: "api", colour: "red" }], error: /colour/ },
   ];
 
@@ -295,8 +401,10 @@ describe("achievement validation", () => {
 
   it("refuses prerequisites that would make a cycle, or the achievement itself", async () => {
     const [a] = (await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "A", key: "cycle-a", trigger: "api" }] })).body.created;
-    const [b] = (await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "B", key: "cycle-b", trigger: "achievement", achievementIds: [a.id] }] })).body.created;
-    const [c] = (await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "C", key: "cycle-c", trigger: "achievement", achievementIds: [b.id] }] })).body.created;
+    const [b] = (await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "B", key: "cycle-b", trigger: "achievement", achievementIds: [a.id] }] }))
+      .body.created;
+    const [c] = (await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "C", key: "cycle-c", trigger: "achievement", achievementIds: [b.id] }] }))
+      .body.created;
     const before = await snapshot();
     const response = await server.rest("PATCH", "/admin/v1/achievements", {
       body: [
@@ -311,18 +419,50 @@ describe("achievement validation", () => {
       body: {
         updated: [],
         issues: [
-          { id: a.id, severity: "error", message: `achievementIds would make a cycle of prerequisites: ${a.id} -> ${c.id} -> ${b.id} -> ${a.id}`, level: "error", reason: `achievementIds would make a cycle of prerequisites: ${a.id} -> ${c.id} -> ${b.id} -> ${a.id}` },
-          { id: b.id, severity: "error", message: "achievementIds must not include the achievement itself", level: "error", reason: "achievementIds must not include the achievement itself" },
-          { id: c.id, severity: "error", message: "metricId is only allowed for metric achievements, not achievement achievements", level: "error", reason: "metricId is only allowed for metric achievements, not achievement achievements" },
-          { id: c.id, severity: "error", message: 'badgeUrl "ftp://example.com/x.png" must be an http or https URL', level: "error", reason: 'badgeUrl "ftp://example.com/x.png" must be an http or https URL' },
+          {
+            id: a.id,
+            severity: "error",
+            message: `achievementIds would make a cycle of prerequisites: ${a.id} -> ${c.id} -> ${b.id} -> ${a.id}`,
+            level: "error",
+            reason: `achievementIds would make a cycle of prerequisites: ${a.id} -> ${c.id} -> ${b.id} -> ${a.id}`,
+          },
+          {
+            id: b.id,
+            severity: "error",
+            message: "achievementIds must not include the achievement itself",
+            level: "error",
+            reason: "achievementIds must not include the achievement itself",
+          },
+          {
+            id: c.id,
+            severity: "error",
+            message: "metricId is only allowed for metric achievements, not achievement achievements",
+            level: "error",
+            reason: "metricId is only allowed for metric achievements, not achievement achievements",
+          },
+          {
+            id: c.id,
+            severity: "error",
+            message: 'badgeUrl "ftp://example.com/x.png" must be an http or https URL',
+            level: "error",
+            reason: 'badgeUrl "ftp://example.com/x.png" must be an http or https URL',
+          },
         ],
       },
     });
     // A value of the wrong shape for a clearable field makes the whole request malformed.
-    const malformed = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: a.id, name: "A2" }, { id: b.id, userAttributes: { plan: "pro" } }] });
+    const malformed = await server.rest("PATCH", "/admin/v1/achievements", {
+      body: [
+        { id: a.id, name: "A2" },
+        { id: b.id, userAttributes: { plan: "pro" } },
+      ],
+    });
     expect(malformed).toEqual({
       status: 400,
-      body: { error: 'Invalid request: achievements[1].userAttributes must be an array of {"attributeId": string, "attributeValue": string} or of {"key": string, "value": string} or null' },
+      body: {
+        error:
+          'Invalid request: achievements[1].userAttributes must be an array of {"attributeId": string, "attributeValue": string} or of {"key": string, "value": string} or null',
+      },
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -333,7 +473,9 @@ describe("achievements over Connect and gRPC", () => {
     const connect = server.client("connect-json").achievements;
     const grpc = server.client("grpc").achievements;
     const { created, issues } = await connect.createAchievements({
-      achievements: [{ name: "Thirty days", key: "thirty", trigger: AchievementTrigger.STREAK, streakLength: 30, userAttributes: [{ key: "plan", value: "pro" }] }],
+      achievements: [
+        { name: "Thirty days", key: "thirty", trigger: AchievementTrigger.STREAK, streakLength: 30, userAttributes: [{ key: "plan", value: "pro" }] },
+      ],
     });
     expect(issues).toEqual([]);
     const [thirty] = created;
@@ -352,7 +494,9 @@ describe("achievements over Connect and gRPC", () => {
     expect((await server.rest("GET", `/admin/v1/achievements/${thirty!.id}`)).body).toMatchObject({ status: "locked", userAttributes: [] });
 
     for (const client of [connect, grpc]) {
-      const error = await client.createAchievements({ achievements: [{ name: "x", key: "x", trigger: AchievementTrigger.STREAK, streakLength: 0 }] }).catch((e) => ConnectError.from(e));
+      const error = await client
+        .createAchievements({ achievements: [{ name: "x", key: "x", trigger: AchievementTrigger.STREAK, streakLength: 0 }] })
+        .catch((e) => ConnectError.from(e));
       expect(error).toBeInstanceOf(ConnectError);
       expect((error as ConnectError).code).toBe(Code.InvalidArgument);
       expect((error as ConnectError).rawMessage).toMatch(/streak_length: must be greater than or equal to 1/);
@@ -382,18 +526,33 @@ describe("references", () => {
         ],
       })
     ).body.created;
-    const [composite] = (await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "Ref composite", key: "ref-composite", trigger: "achievement", achievementIds: [metricBased.id] }] }))
-      .body.created;
+    const [composite] = (
+      await server.rest("POST", "/admin/v1/achievements", {
+        body: [{ name: "Ref composite", key: "ref-composite", trigger: "achievement", achievementIds: [metricBased.id] }],
+      })
+    ).body.created;
     const refused = (id: string, noun: string, name: string, referrerId: string) => ({
       deleted: [],
-      issues: [{ id, severity: "error", message: `Cannot delete: still used by ${noun} "${name}" (${referrerId}); remove that reference first`, level: "error", reason: `Cannot delete: still used by ${noun} "${name}" (${referrerId}); remove that reference first` }],
+      issues: [
+        {
+          id,
+          severity: "error",
+          message: `Cannot delete: still used by ${noun} "${name}" (${referrerId}); remove that reference first`,
+          level: "error",
+          reason: `Cannot delete: still used by ${noun} "${name}" (${referrerId}); remove that reference first`,
+        },
+      ],
     });
 
     const metricDelete = await server.rest("DELETE", `/admin/v1/metrics?ids=${words}`);
     expect(metricDelete.body.deleted).toEqual([]);
     expect(metricDelete.body.issues[0].message).toMatch(/^Cannot delete: still used by achievement "/);
-    expect((await server.rest("DELETE", `/admin/v1/achievements?ids=${metricBased.id}`)).body).toEqual(refused(metricBased.id, "achievement", "Ref composite", composite.id));
-    expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${source.id}`)).body.issues[0].message).toMatch(/^Cannot delete: still used by achievement "/);
+    expect((await server.rest("DELETE", `/admin/v1/achievements?ids=${metricBased.id}`)).body).toEqual(
+      refused(metricBased.id, "achievement", "Ref composite", composite.id),
+    );
+    expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${source.id}`)).body.issues[0].message).toMatch(
+      /^Cannot delete: still used by achievement "/,
+    );
 
     // Once the filters are gone, the attributes can go; once the composite is gone, its prerequisite can.
     const stillUsingPlan = (await server.rest("GET", "/admin/v1/achievements?limit=100")).body.filter((a: { userAttributes: Array<{ key: string }> }) =>
@@ -412,7 +571,10 @@ describe("access", () => {
     const response = await server.rest("GET", "/admin/v1/achievements", { apiKey: appKey });
     expect(response.status).toBe(403);
     expect(response.body.error).toMatch(/admin API key/);
-    const error = await server.client("connect-json", { apiKey: appKey }).achievements.listAchievements({}).catch((e) => ConnectError.from(e));
+    const error = await server
+      .client("connect-json", { apiKey: appKey })
+      .achievements.listAchievements({})
+      .catch((e) => ConnectError.from(e));
     expect((error as ConnectError).code).toBe(Code.PermissionDenied);
   });
 

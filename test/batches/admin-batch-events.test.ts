@@ -11,7 +11,12 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer();
-  await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }, { key: "pages", name: "Pages" }] });
+  await server.rest("POST", "/admin/v1/metrics", {
+    body: [
+      { key: "words", name: "Words" },
+      { key: "pages", name: "Pages" },
+    ],
+  });
   await server.rest("POST", "/admin/v1/attributes", { body: [{ key: "source", name: "Source", type: "event" }] });
   await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "other", name: "Other" }] });
 });
@@ -151,7 +156,10 @@ describe("admin batch ingestion", () => {
 
     // Submitted again, keyless events are new events (nothing identifies them as the same); keyed ones replay.
     const again = await server.rest("POST", "/admin/v1/metrics/events", {
-      body: [{ key: "pages", user: { id: "n1" }, value: 5 }, { key: "pages", user: { id: "n2" }, value: 2, idempotencyKey: "n2-1" }],
+      body: [
+        { key: "pages", user: { id: "n1" }, value: 5 },
+        { key: "pages", user: { id: "n2" }, value: 2, idempotencyKey: "n2-1" },
+      ],
     });
     const second = await completedBatch(again.body.batchId);
     expect([second.applied, second.replayed, second.failed]).toEqual([1, 1, 0]);
@@ -166,7 +174,10 @@ describe("admin batch ingestion", () => {
 
     const submitted = await server.rest("POST", "/admin/v1/metrics/events", { body });
     expect((await server.rest("GET", `/admin/v1/metrics/events/${submitted.body.batchId}`, { tenantId: "other" })).status).toBe(404);
-    expect(await server.rest("GET", "/admin/v1/metrics/events/no-such-batch")).toEqual({ status: 404, body: { error: 'Metric event batch "no-such-batch" not found' } });
+    expect(await server.rest("GET", "/admin/v1/metrics/events/no-such-batch")).toEqual({
+      status: 404,
+      body: { error: 'Metric event batch "no-such-batch" not found' },
+    });
     // In the other tenant the metric does not exist.
     expect((await server.rest("POST", "/admin/v1/metrics/events", { body, tenantId: "other" })).status).toBe(404);
     await completedBatch(submitted.body.batchId);
@@ -190,7 +201,12 @@ describe("admin batch ingestion", () => {
     expect([batch!.status, batch!.applied, batch!.failed]).toEqual([MetricEventBatchStatus.COMPLETED, 2, 0]);
     expect(await total("c1", "pages")).toBe(7);
     // Without idempotency keys (the field left out or empty): each event applied once.
-    const keyless = await admin.createMetricEventBatch({ events: [{ key: "pages", user: { id: "c2" }, value: 3 }, { key: "pages", user: { id: "c2" }, value: 3, idempotencyKey: "" }] });
+    const keyless = await admin.createMetricEventBatch({
+      events: [
+        { key: "pages", user: { id: "c2" }, value: 3 },
+        { key: "pages", user: { id: "c2" }, value: 3, idempotencyKey: "" },
+      ],
+    });
     for (let i = 0; i < 100; i++) {
       batch = (await admin.getMetricEventBatch({ batchId: keyless.batchId })).batch!;
       if (batch.status === MetricEventBatchStatus.COMPLETED) break;
@@ -198,9 +214,14 @@ describe("admin batch ingestion", () => {
     }
     expect([batch!.status, batch!.applied, batch!.replayed, batch!.failed]).toEqual([MetricEventBatchStatus.COMPLETED, 2, 0, 0]);
     expect(await total("c2", "pages")).toBe(6);
-    await expect(admin.createMetricEventBatch({ events: [{ key: "pages", user: { id: "c1" }, value: 1, idempotencyKey: "x" }, { key: "pages", user: { id: "c1" }, value: 2, idempotencyKey: "x" }] })).rejects.toThrow(
-      /\[invalid_argument\] Duplicate idempotency keys/,
-    );
+    await expect(
+      admin.createMetricEventBatch({
+        events: [
+          { key: "pages", user: { id: "c1" }, value: 1, idempotencyKey: "x" },
+          { key: "pages", user: { id: "c1" }, value: 2, idempotencyKey: "x" },
+        ],
+      }),
+    ).rejects.toThrow(/\[invalid_argument\] Duplicate idempotency keys/);
   });
 });
 
@@ -229,7 +250,9 @@ describe("admin batch ingestion: interruptions", () => {
     try {
       const first = await startService(options({ atPipelinePoint: (point) => void (point === "batch-progress" && firstSave()) }));
       await call(first.port, "POST", "/admin/v1/metrics", [{ key: "steps", name: "Steps" }]);
-      const events = ["s1", "s2", "s3"].flatMap((id) => Array.from({ length: 100 }, (_, i) => ({ key: "steps", user: { id }, value: 2, idempotencyKey: `${id}-${i}` })));
+      const events = ["s1", "s2", "s3"].flatMap((id) =>
+        Array.from({ length: 100 }, (_, i) => ({ key: "steps", user: { id }, value: 2, idempotencyKey: `${id}-${i}` })),
+      );
       const { body: submitted } = await call(first.port, "POST", "/admin/v1/metrics/events", events);
       await saved;
       await first.close();
@@ -252,7 +275,6 @@ describe("admin batch ingestion: interruptions", () => {
     }
   }, 60_000);
 
-
   it("resumes a batch after SIGKILL mid-batch and applies every event exactly once, with or without idempotency keys", async () => {
     const database = await openTestDatabase();
     const port = await findFreePort();
@@ -268,7 +290,9 @@ describe("admin batch ingestion: interruptions", () => {
       expect((await crashing.post("/admin/v1/metrics", [{ key: "steps", name: "Steps" }])).status).toBe(201);
       const users = ["k1", "k2", "k3"];
       // k2's events carry no idempotency key: the batch's own keys make them exactly-once too.
-      const events = users.flatMap((id) => Array.from({ length: 40 }, (_, i) => ({ key: "steps", user: { id }, value: i + 1, ...(id !== "k2" && { idempotencyKey: `${id}-${i}` }) })));
+      const events = users.flatMap((id) =>
+        Array.from({ length: 40 }, (_, i) => ({ key: "steps", user: { id }, value: i + 1, ...(id !== "k2" && { idempotencyKey: `${id}-${i}` }) })),
+      );
       const submitted = await crashing.post("/admin/v1/metrics/events", events);
       expect(submitted.status).toBe(202);
       expect(await crashing.exited).toBe(null); // killed by the signal

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { batchStore, claimBatch, completeBatch, insertBatch, purgeBatches, saveProgress, type BatchStore, type EventBatchDocument } from "../../src/features/batches/store/batch-records.js";
+import {
+  batchStore,
+  claimBatch,
+  completeBatch,
+  insertBatch,
+  purgeBatches,
+  saveProgress,
+  type BatchStore,
+  type EventBatchDocument,
+} from "../../src/features/batches/store/batch-records.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import type { WriteMode } from "../../src/engine/store/user-documents.js";
 import { useTestStore } from "../helpers/database.js";
@@ -11,7 +20,24 @@ const testStore = useTestStore();
 const T0 = new Date("2026-06-01T12:00:00Z");
 
 function newBatch(id: string, created: Date): EventBatchDocument {
-  return { _id: id, tenantId: "t1", status: "queued", total: 1, applied: 0, replayed: 0, failed: 0, errors: [], outcomes: [null], attempts: 0, leaseOwner: null, leaseUntil: new Date(0), lastError: null, created, updated: created, completed: null };
+  return {
+    _id: id,
+    tenantId: "t1",
+    status: "queued",
+    total: 1,
+    applied: 0,
+    replayed: 0,
+    failed: 0,
+    errors: [],
+    outcomes: [null],
+    attempts: 0,
+    leaseOwner: null,
+    leaseUntil: new Date(0),
+    lastError: null,
+    created,
+    updated: created,
+    completed: null,
+  };
 }
 
 describe.each<WriteMode>(["single-instance", "versioned"])("batches by key (%s)", (mode) => {

@@ -44,7 +44,12 @@ beforeAll(async () => {
   expect((await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: TENANT, name: "Python client" }] })).status).toBeLessThan(300);
   // Streaks on "words" through the PUT form: the client's PATCH form is built in parallel (issue 15).
   const [words] = (await admin("POST", "/admin/v1/metrics", [{ key: "words", name: "Words written" }])).created;
-  await admin("PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 3 } });
+  await admin("PUT", "/admin/v1/streaks/settings", {
+    frequency: "daily",
+    metrics: [{ metricId: words.id, threshold: 1 }],
+    evaluationMode: "all",
+    freezes: { initialGrant: 1, maxFreezes: 3 },
+  });
   outcomes = await runClient(python);
   // Kept (git-ignored) for a look at what the client parsed.
   mkdirSync(join(root, ".tmp"), { recursive: true });
@@ -73,7 +78,10 @@ describe("the published Python client (trophy 1.27.0)", () => {
       // Admin API: configuration.
       "admin.metrics.create": (r) => {
         noIssues(r);
-        expect(r.created.map((m: any) => [m.key, m.unitType, m.units])).toEqual([["revenue", "currency", "USD"], ["scratch", "number", ""]]);
+        expect(r.created.map((m: any) => [m.key, m.unitType, m.units])).toEqual([
+          ["revenue", "currency", "USD"],
+          ["scratch", "number", ""],
+        ]);
       },
       "admin.metrics.list": (r) => expect(keys(r).sort()).toEqual(["revenue", "scratch", "words"]),
       "admin.metrics.get": (r) => expect([r.key, r.name]).toEqual(["words", "Words written"]),
@@ -83,14 +91,22 @@ describe("the published Python client (trophy 1.27.0)", () => {
       },
       "admin.attributes.create": (r) => {
         noIssues(r);
-        expect(r.created.map((a: any) => [a.key, a.type])).toEqual([["plan", "user"], ["device", "event"], ["scratch", "user"]]);
+        expect(r.created.map((a: any) => [a.key, a.type])).toEqual([
+          ["plan", "user"],
+          ["device", "event"],
+          ["scratch", "user"],
+        ]);
       },
       "admin.attributes.list": (r) => expect(keys(r).sort()).toEqual(["device", "plan", "scratch"]),
       "admin.attributes.get": (r) => expect([r.key, r.name]).toEqual(["plan", "Plan"]),
       "admin.attributes.update": (r) => expect(r.updated.map((a: any) => [a.key, a.name])).toEqual([["plan", "Subscription plan"]]),
       "admin.achievements.create": (r) => {
         noIssues(r);
-        expect(r.created.map((a: any) => [a.key, a.trigger, a.status])).toEqual([["words-500", "metric", "active"], ["finish-onboarding", "api", "active"], ["scratch", "api", "inactive"]]);
+        expect(r.created.map((a: any) => [a.key, a.trigger, a.status])).toEqual([
+          ["words-500", "metric", "active"],
+          ["finish-onboarding", "api", "active"],
+          ["scratch", "api", "inactive"],
+        ]);
         expect(r.created[0].metricValue).toBe(500);
         expect([r.created[0].userAttributes, r.created[0].eventAttributes]).toEqual([
           [expect.objectContaining({ attributeId: answer("admin.attributes.get").id, attributeValue: "pro" })],
@@ -111,7 +127,10 @@ describe("the published Python client (trophy 1.27.0)", () => {
       "admin.points.systems.update": (r) => expect(r.updated.map((s: any) => s.description)).toEqual(["Points for writing"]),
       "admin.points.triggers.create": (r) => {
         noIssues(r);
-        expect(r.created.map((t: any) => [t.type, t.points, t.status])).toEqual([["metric", 10, "active"], ["achievement", 5, "inactive"]]);
+        expect(r.created.map((t: any) => [t.type, t.points, t.status])).toEqual([
+          ["metric", 10, "active"],
+          ["achievement", 5, "inactive"],
+        ]);
         expect(r.created[0].userAttributes).toEqual([{ attributeId: answer("admin.attributes.get").id, attributeValue: "pro" }]);
       },
       "admin.points.triggers.list": (r) => expect(r.map((t: any) => t.type).sort()).toEqual(["achievement", "metric"]),
@@ -119,18 +138,25 @@ describe("the published Python client (trophy 1.27.0)", () => {
       "admin.points.triggers.update": (r) => expect(r.updated.map((t: any) => t.points)).toEqual([7]),
       "admin.points.levels.create": (r) => {
         noIssues(r);
-        expect(r.created.map((l: any) => [l.key, l.points])).toEqual([["silver", 50], ["gold", 5000]]);
+        expect(r.created.map((l: any) => [l.key, l.points])).toEqual([
+          ["silver", 50],
+          ["gold", 5000],
+        ]);
       },
       "admin.points.levels.list": (r) => expect(keys(r)).toEqual(["bronze", "silver", "gold"]),
       "admin.points.levels.get": (r) => expect([r.key, r.points]).toEqual(["silver", 50]),
       "admin.points.levels.update": (r) => expect(r.updated.map((l: any) => [l.key, l.description])).toEqual([["gold", "The very best"]]),
       "admin.leaderboards.create": (r) => {
         noIssues(r);
-        expect(r.created.map((l: any) => [l.key, l.rankBy, l.status])).toEqual([["words-board", "metric", "active"], ["scratch-board", "points", "inactive"]]);
+        expect(r.created.map((l: any) => [l.key, l.rankBy, l.status])).toEqual([
+          ["words-board", "metric", "active"],
+          ["scratch-board", "points", "inactive"],
+        ]);
         expect(r.created[1].userAttributes).toEqual([{ attributeId: answer("admin.attributes.get").id, attributeValue: "pro" }]);
       },
       "admin.leaderboards.list": (r) => expect(keys(r).sort()).toEqual(["scratch-board", "words-board"]),
-      "admin.leaderboards.get": (r) => expect([r.key, r.start, r.runUnit, r.runInterval, r.maxParticipants, r.userAttributes]).toEqual(["words-board", day(-1), "day", 7, 100, []]),
+      "admin.leaderboards.get": (r) =>
+        expect([r.key, r.start, r.runUnit, r.runInterval, r.maxParticipants, r.userAttributes]).toEqual(["words-board", day(-1), "day", 7, 100, []]),
       "admin.leaderboards.update": (r) => expect(r.updated.map((l: any) => l.description)).toEqual(["Ranked by words written"]),
 
       // Application API.
@@ -141,14 +167,18 @@ describe("the published Python client (trophy 1.27.0)", () => {
         expect([r.points.xp.added, r.points.xp.level.key]).toEqual([70, "silver"]);
         expect(r.leaderboards["words-board"]).toMatchObject({ rank: 1, userAttributes: [] });
       },
-      "users.create": (r) => expect([r.id, r.tz, r.signUpDate, r.deviceTokens, r.attributes]).toEqual(["bo", "America/New_York", day(-7), ["bo-phone"], { plan: "free" }]),
+      "users.create": (r) =>
+        expect([r.id, r.tz, r.signUpDate, r.deviceTokens, r.attributes]).toEqual(["bo", "America/New_York", day(-7), ["bo-phone"], { plan: "free" }]),
       "users.get": (r) => expect([r.id, r.email, r.tz, r.attributes]).toEqual(["ana", "ana@example.com", "Europe/London", { plan: "pro" }]),
       "users.identify": (r) => expect([r.id, r.email, r.signUpDate]).toEqual(["cy", "cy@example.com", "2024-02-29"]),
       "users.update": (r) => expect([r.name, r.subscribeToEmails]).toEqual(["Ana", false]),
       "achievements.complete": (r) => expect(r.achievement.key).toBe("finish-onboarding"),
       "admin.points.boosts.create": (r) => {
         noIssues(r);
-        expect(r.created.map((b: any) => [b.name, b.userId, b.multiplier, b.status])).toEqual([["Welcome week", "bo", 2, "active"], ["Scratch", "bo", 3, "scheduled"]]);
+        expect(r.created.map((b: any) => [b.name, b.userId, b.multiplier, b.status])).toEqual([
+          ["Welcome week", "bo", 2, "active"],
+          ["Scratch", "bo", 3, "scheduled"],
+        ]);
       },
       "admin.points.boosts.list": (r) => expect(r.map((b: any) => b.name).sort()).toEqual(["Scratch", "Welcome week"]),
       "admin.points.boosts.get": (r) => expect([r.name, r.end]).toEqual(["Welcome week", day(6)]),
@@ -158,7 +188,12 @@ describe("the published Python client (trophy 1.27.0)", () => {
         expect(keys(r)).toEqual(["finish-onboarding"]);
         expect(r[0].completions).toBe(1);
       },
-      "users.all_metrics": (r) => expect(r.map((m: any) => [m.key, m.current]).sort()).toEqual([["revenue", 0], ["scratch", 0], ["words", 750]]),
+      "users.all_metrics": (r) =>
+        expect(r.map((m: any) => [m.key, m.current]).sort()).toEqual([
+          ["revenue", 0],
+          ["scratch", 0],
+          ["words", 750],
+        ]),
       "users.single_metric": (r) => expect([r.key, r.current, keys(r.achievements)]).toEqual(["words", 750, ["words-500"]]),
       "users.metric_event_summary": (r) => {
         expect(r).toHaveLength(8);
@@ -184,18 +219,37 @@ describe("the published Python client (trophy 1.27.0)", () => {
         expect([r.key, r.rank, r.value, r.userAttributes]).toEqual(["words-board", 1, 750, []]);
         expect(r.history.map((h: any) => [h.date, h.rank, h.value])).toEqual([[to, 1, 750]]);
       },
-      "streaks.list": (r) => expect(r.map((s: any) => [s.userId, s.streakLength])).toEqual([["ana", 1], ["bo", 0]]),
+      "streaks.list": (r) =>
+        expect(r.map((s: any) => [s.userId, s.streakLength])).toEqual([
+          ["ana", 1],
+          ["bo", 0],
+        ]),
       "points.summary": (r) => {
         expect(r.reduce((n: number, bucket: any) => n + bucket.users, 0)).toBe(3); // ana, bo and cy
         expect(r.find((bucket: any) => bucket.from <= 70 && 70 <= bucket.to).users).toBe(1);
       },
       "points.system": (r) => {
         expect([r.name, r.triggers.map((t: any) => t.type)]).toEqual(["XP", ["metric"]]); // the inactive trigger is not shown
-        expect(r.triggers[0]).toMatchObject({ status: "active", userAttributes: [{ key: "plan", value: "pro" }], created: expect.any(String), updated: expect.any(String) });
+        expect(r.triggers[0]).toMatchObject({
+          status: "active",
+          userAttributes: [{ key: "plan", value: "pro" }],
+          created: expect.any(String),
+          updated: expect.any(String),
+        });
       },
       "points.boosts": (r) => expect(r).toEqual([]), // only boosts for everyone or a cohort; bo's is his own
-      "points.levels": (r) => expect(r.map((l: any) => [l.key, l.points])).toEqual([["bronze", 0], ["silver", 50], ["gold", 5000]]),
-      "points.level_summary": (r) => expect(r.map((s: any) => [s.level.key, s.users])).toEqual([["bronze", 2], ["silver", 1], ["gold", 0]]),
+      "points.levels": (r) =>
+        expect(r.map((l: any) => [l.key, l.points])).toEqual([
+          ["bronze", 0],
+          ["silver", 50],
+          ["gold", 5000],
+        ]),
+      "points.level_summary": (r) =>
+        expect(r.map((s: any) => [s.level.key, s.users])).toEqual([
+          ["bronze", 2],
+          ["silver", 1],
+          ["gold", 0],
+        ]),
       "leaderboards.all_": (r) => expect(r.map((l: any) => [l.key, l.status, l.userAttributes])).toEqual([["words-board", "active", []]]),
       "leaderboards.get": (r) => {
         expect(r.rankings.map((e: any) => [e.userId, e.rank, e.value])).toEqual([["ana", 1, 750]]);
@@ -208,7 +262,10 @@ describe("the published Python client (trophy 1.27.0)", () => {
       "admin.streaks.restore": (r) => {
         // ana's streak is live (nothing to restore) and nobody-yet has none.
         expect(r.restoredUsers).toEqual([]);
-        expect(r.issues.map((i: any) => [i.userId, i.level])).toEqual([["ana", "warning"], ["nobody-yet", "error"]]);
+        expect(r.issues.map((i: any) => [i.userId, i.level])).toEqual([
+          ["ana", "warning"],
+          ["nobody-yet", "error"],
+        ]);
       },
       "admin.streaks.pauses.create": (r) => {
         noIssues(r);

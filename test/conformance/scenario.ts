@@ -45,7 +45,10 @@ export interface ConformanceDocument {
   configured: Record<string, unknown>;
   tracked: unknown[];
   users: Record<string, { metric: unknown; points: unknown; streak: unknown; achievements: unknown; leaderboard: unknown }>;
-  summary: Record<string, { metricTotal: number; pointsTotal: number; level: string; streakLength: number; achievements: string[]; rank: number; value: number }>;
+  summary: Record<
+    string,
+    { metricTotal: number; pointsTotal: number; level: string; streakLength: number; achievements: string[]; rank: number; value: number }
+  >;
 }
 
 export interface RunnerSettings {
@@ -79,10 +82,22 @@ export async function runScenario(settings: RunnerSettings): Promise<Conformance
   const withMetric = (request: JsonValue): JsonValue => JSON.parse(JSON.stringify(request).replaceAll('"$metric"', JSON.stringify(metricId)));
   document.configured = {
     metrics: json(CreateMetricsResponseSchema, metrics),
-    achievements: json(CreateAchievementsResponseSchema, await client.achievements.createAchievements(fromJson(CreateAchievementsRequestSchema, withMetric(config.achievements)))),
-    pointsSystems: json(CreatePointsSystemsResponseSchema, await client.points.createPointsSystems(fromJson(CreatePointsSystemsRequestSchema, withMetric(config.pointsSystems)))),
-    leaderboards: json(CreateLeaderboardsResponseSchema, await client.leaderboards.createLeaderboards(fromJson(CreateLeaderboardsRequestSchema, withMetric(config.leaderboards)))),
-    streakSettings: json(UpdateStreakSettingsResponseSchema, await client.streaks.updateStreakSettings(fromJson(UpdateStreakSettingsRequestSchema, withMetric(config.streakSettings)))),
+    achievements: json(
+      CreateAchievementsResponseSchema,
+      await client.achievements.createAchievements(fromJson(CreateAchievementsRequestSchema, withMetric(config.achievements))),
+    ),
+    pointsSystems: json(
+      CreatePointsSystemsResponseSchema,
+      await client.points.createPointsSystems(fromJson(CreatePointsSystemsRequestSchema, withMetric(config.pointsSystems))),
+    ),
+    leaderboards: json(
+      CreateLeaderboardsResponseSchema,
+      await client.leaderboards.createLeaderboards(fromJson(CreateLeaderboardsRequestSchema, withMetric(config.leaderboards))),
+    ),
+    streakSettings: json(
+      UpdateStreakSettingsResponseSchema,
+      await client.streaks.updateStreakSettings(fromJson(UpdateStreakSettingsRequestSchema, withMetric(config.streakSettings))),
+    ),
   };
 
   // The events, in order, then each user's state.

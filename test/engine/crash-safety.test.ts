@@ -26,7 +26,8 @@ afterAll(() => database.close());
 async function crashAndRetry(point: string, userId: string, before: (post: (key: string) => Promise<unknown>) => Promise<void> = async () => {}) {
   const port = await findFreePort();
   const crashing = await startChildServer(database, port, { GAMIFICATION_TEST_CRASH_AT: point });
-  const send = (server: typeof crashing, key: string) => server.post("/api/metrics/steps/event", { user: { id: userId }, value: 7 }, { "idempotency-key": key });
+  const send = (server: typeof crashing, key: string) =>
+    server.post("/api/metrics/steps/event", { user: { id: userId }, value: 7 }, { "idempotency-key": key });
   await before((key) => send(crashing, key));
   await expect(send(crashing, "the-key")).rejects.toThrow(); // the connection dies with the process
   expect(await crashing.exited).toBe(null); // killed by a signal, no clean-up ran

@@ -8,7 +8,12 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer();
-  await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }, { key: "pages", name: "Pages" }] });
+  await server.rest("POST", "/admin/v1/metrics", {
+    body: [
+      { key: "words", name: "Words" },
+      { key: "pages", name: "Pages" },
+    ],
+  });
   await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "t2", name: "T2" }] });
   await server.rest("POST", "/admin/v1/metrics", { tenantId: "t2", body: [{ key: "words", name: "Words" }] });
 });
@@ -49,7 +54,9 @@ describe("idempotency", () => {
     await event("/api/metrics/words/event", { user: { id: "i4" }, value: 3, attributes: {} }, { "idempotency-key": "fp" });
     const different = await event("/api/metrics/words/event", { user: { id: "i4" }, value: 4 }, { "idempotency-key": "fp" });
     expect(different.status).toBe(422);
-    expect(different.body.error).toMatch(/^Idempotency key "fp" was already used for a different request on this metric \(request fingerprint [0-9a-f]{16}, original [0-9a-f]{16}\)/);
+    expect(different.body.error).toMatch(
+      /^Idempotency key "fp" was already used for a different request on this metric \(request fingerprint [0-9a-f]{16}, original [0-9a-f]{16}\)/,
+    );
     expect((await server.client("grpc").application.trackMetricEvent({ key: "words", user: { id: "i4" }, value: 0, idempotencyKey: "other" })).total).toBe(3);
   });
 
@@ -89,7 +96,10 @@ describe("parallel events", () => {
       Array.from({ length: 200 }, (_, i) =>
         i % 2 === 0
           ? event("/api/metrics/words/event", { user: { id: "par" }, value: 1 })
-          : server.client("connect-json").application.trackMetricEvent({ key: "words", user: { id: "par" }, value: 1 }).then((r) => ({ status: 201, body: r })),
+          : server
+              .client("connect-json")
+              .application.trackMetricEvent({ key: "words", user: { id: "par" }, value: 1 })
+              .then((r) => ({ status: 201, body: r })),
       ),
     );
     expect(responses.every((r) => r.status === 201)).toBe(true);
@@ -121,7 +131,14 @@ describe("parallel events", () => {
         expect(((await res.json()) as { total: number }).total).toBe(101);
       },
     });
-    second = await startService({ mongodbUri: server.database.uri, writeMode: "versioned", mongodbDb: server.database.dbName, port: 0, host: "127.0.0.1", logger: pino({ level: "silent" }) });
+    second = await startService({
+      mongodbUri: server.database.uri,
+      writeMode: "versioned",
+      mongodbDb: server.database.dbName,
+      port: 0,
+      host: "127.0.0.1",
+      logger: pino({ level: "silent" }),
+    });
     try {
       await event("/api/metrics/words/event", { user: { id: "race" }, value: 1 });
       const res = await fetch(`http://127.0.0.1:${first.port}/api/metrics/words/event`, {

@@ -42,14 +42,28 @@ beforeAll(async () => {
   const tenant = await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "bounded", name: "Bounded" }] });
   tenantId = tenant.body.created[0].id;
   [{ id: metricId }] = (await created("/admin/v1/metrics", [{ key: "words", name: "Words" }])) as [{ id: string }];
-  await created("/admin/v1/achievements", [10, 1000, 100_000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId, metricValue: v, status: "active" })));
-  const settings = { frequency: "daily", metrics: [{ metricId, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2, autoEarn: { amount: 1, intervalDays: 7 } } };
+  await created(
+    "/admin/v1/achievements",
+    [10, 1000, 100_000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId, metricValue: v, status: "active" })),
+  );
+  const settings = {
+    frequency: "daily",
+    metrics: [{ metricId, threshold: 1 }],
+    evaluationMode: "all",
+    freezes: { initialGrant: 1, maxFreezes: 2, autoEarn: { amount: 1, intervalDays: 7 } },
+  };
   const put = await server.rest("PUT", "/admin/v1/streaks/settings", { body: settings, tenantId: "bounded" });
   expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
-  const systems = await created("/admin/v1/points", [{ key: "xp", name: "XP" }, { key: "coins", name: "Coins" }]);
+  const systems = await created("/admin/v1/points", [
+    { key: "xp", name: "XP" },
+    { key: "coins", name: "Coins" },
+  ]);
   for (const system of systems) {
     await created(`/admin/v1/points/${system.id}/triggers`, [{ type: "metric", points: 10, metricId, metricThreshold: 1, status: "active" }]);
-    await created(`/admin/v1/points/${system.id}/levels`, [0, 100, 1000, 10_000].map((points, i) => ({ name: `Level ${i}`, key: `level-${i}`, points })));
+    await created(
+      `/admin/v1/points/${system.id}/levels`,
+      [0, 100, 1000, 10_000].map((points, i) => ({ name: `Level ${i}`, key: `level-${i}`, points })),
+    );
   }
   await created(`/admin/v1/points/${systems[0]!.id}/boosts`, [{ name: "Double XP", start: "2024-12-31", end: "2027-12-31", multiplier: 2 }]);
   await created("/admin/v1/leaderboards", [
@@ -92,7 +106,14 @@ describe("the user document", () => {
       const contribution = contributionOf({ metricId, value: event.value }, reactions.points, reactions.streak?.length);
       const plans = planLeaderboardEntries(result.state, engine.leaderboards ?? [], contribution, at);
       // As a ranking of one would answer: the user ranks first while ranked.
-      const outcomes = plans.map((plan) => ({ changed: true, previousRank: 1, rank: plan.value === null ? null : 1, previousValue: null, value: plan.value, threshold: null }));
+      const outcomes = plans.map((plan) => ({
+        changed: true,
+        previousRank: 1,
+        rank: plan.value === null ? null : 1,
+        previousValue: null,
+        value: plan.value,
+        threshold: null,
+      }));
       const recorded = recordLeaderboardOutcomes(result.state, plans, outcomes, at);
       const before = state;
       state = completeChange(recorded.state, { ...eventsOf(reactions), leaderboardResults: recorded.results }, engine, at);
@@ -122,6 +143,9 @@ describe("the user document", () => {
     const late = average(writes.length - 1000, writes.length);
     expect(late, `bytes per write: events 1,000-2,000 ${early.toFixed(0)}, last 1,000 ${late.toFixed(0)}`).toBeLessThanOrEqual(early * 1.2);
     expect(late).toBeLessThan(4 * 1024);
-    if (process.env.SHOW_SIZES) console.log(`stored ${bytes} bytes: ${breakdown(state)}; sizes every 1,000 events ${sizes.join(", ")}; bytes per write ${early.toFixed(0)} / ${late.toFixed(0)}`);
+    if (process.env.SHOW_SIZES)
+      console.log(
+        `stored ${bytes} bytes: ${breakdown(state)}; sizes every 1,000 events ${sizes.join(", ")}; bytes per write ${early.toFixed(0)} / ${late.toFixed(0)}`,
+      );
   }, 300_000);
 });

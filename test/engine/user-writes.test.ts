@@ -14,7 +14,15 @@ afterAll(() => database.close());
 /** A service whose database client reports every command it sends. */
 async function monitoredService(options: Partial<ServiceOptions>): Promise<{ service: RunningService; commands: CommandStartedEvent[] }> {
   const uri = `${database.uri}${database.uri.includes("?") ? "&" : "?"}monitorCommands=true`;
-  const service = await startService({ mongodbUri: uri, mongodbDb: database.dbName, port: 0, host: "127.0.0.1", adminApiKey: ADMIN_KEY, logger: pino({ level: "silent" }), ...options });
+  const service = await startService({
+    mongodbUri: uri,
+    mongodbDb: database.dbName,
+    port: 0,
+    host: "127.0.0.1",
+    adminApiKey: ADMIN_KEY,
+    logger: pino({ level: "silent" }),
+    ...options,
+  });
   const commands: CommandStartedEvent[] = [];
   service.context.database.client.on("commandStarted", (event) => commands.push(event));
   return { service, commands };
@@ -82,7 +90,15 @@ describe("user writes", () => {
     const { service, commands } = await monitoredService({});
     try {
       const [metric] = (await call(service, "POST", "/admin/v1/metrics", [{ key: "laps", name: "Laps" }])).body.created;
-      expect((await call(service, "PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: metric.id, threshold: 1 }], evaluationMode: "all" })).status).toBeLessThan(300);
+      expect(
+        (
+          await call(service, "PUT", "/admin/v1/streaks/settings", {
+            frequency: "daily",
+            metrics: [{ metricId: metric.id, threshold: 1 }],
+            evaluationMode: "all",
+          })
+        ).status,
+      ).toBeLessThan(300);
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const board = { key: "laps-board", name: "Laps", rankBy: "metric", metricId: metric.id, status: "active", start: yesterday };
       expect((await call(service, "POST", "/admin/v1/leaderboards", [board])).status).toBe(201);

@@ -34,7 +34,12 @@ export function runJsonLines(command: string, args: readonly string[], options: 
     child.on("close", (code, signal) => {
       if (code !== 0) return reject(new Error(`${command} ${args.join(" ")} exited with ${code ?? signal}: ${stderr}`));
       try {
-        resolve(stdout.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line)));
+        resolve(
+          stdout
+            .split("\n")
+            .filter((line) => line.trim() !== "")
+            .map((line) => JSON.parse(line)),
+        );
       } catch (error) {
         reject(new Error(`${command} ${args.join(" ")} printed what is not JSON lines (${(error as Error).message}): ${stdout}`));
       }

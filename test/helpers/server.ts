@@ -17,7 +17,11 @@ export interface TestServer {
   /** A typed client over the given protocol, with these headers. */
   client(protocol: (typeof CLIENT_PROTOCOLS)[number], options?: { apiKey?: string; tenantId?: string }): GamificationClient;
   /** A raw REST call; returns the status and parsed JSON body. */
-  rest(method: string, path: string, options?: { body?: unknown; rawBody?: string; apiKey?: string | null; tenantId?: string }): Promise<{ status: number; body: any }>;
+  rest(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; apiKey?: string | null; tenantId?: string },
+  ): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
@@ -65,7 +69,8 @@ export async function startTestServer(options: Partial<ServiceOptions> = {}): Pr
       // Error answers carry the request's ID (as the X-Request-ID header does): checked here once,
       // then left out so that tests compare the reference's `{"error": ...}` shape.
       if (body !== null && typeof body === "object" && "requestId" in body) {
-        if (body.requestId !== response.headers.get("x-request-id")) throw new Error(`requestId ${body.requestId} differs from X-Request-ID ${response.headers.get("x-request-id")}`);
+        if (body.requestId !== response.headers.get("x-request-id"))
+          throw new Error(`requestId ${body.requestId} differs from X-Request-ID ${response.headers.get("x-request-id")}`);
         delete body.requestId;
       }
       return { status: response.status, body };

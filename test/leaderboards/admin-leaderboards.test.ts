@@ -38,7 +38,8 @@ beforeAll(async () => {
     })
   ).body.created.map((a: { id: string }) => a.id);
   otherMetric = (await server.rest("POST", "/admin/v1/metrics", { tenantId: "other", body: [{ key: "steps", name: "Steps" }] })).body.created[0].id;
-  region = (await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "region", name: "Region", type: "user" }] })).body.created[0].id;
+  region = (await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "region", name: "Region", type: "user" }] })).body.created[0]
+    .id;
   // Points systems are administered elsewhere; a leaderboard only needs one to exist in its tenant.
   points = randomUUID();
   otherPoints = randomUUID();
@@ -95,7 +96,17 @@ describe("leaderboards over REST", () => {
           runInterval: 1,
         },
         // The reference's own example of a streak leaderboard, field for field.
-        { id: expect.any(String), name: "Streak Legends", key: "streak-legends", status: "scheduled", rankBy: "streak", maxParticipants: 1000, start: day(7), breakdownAttributes: [], userAttributes: [] },
+        {
+          id: expect.any(String),
+          name: "Streak Legends",
+          key: "streak-legends",
+          status: "scheduled",
+          rankBy: "streak",
+          maxParticipants: 1000,
+          start: day(7),
+          breakdownAttributes: [],
+          userAttributes: [],
+        },
         {
           id: expect.any(String),
           name: "XP",
@@ -139,7 +150,13 @@ describe("leaderboards over REST", () => {
         { ...byMetric, key: "xp-2", rankBy: "metric", metricId: words },
       ],
       issues: [
-        { id: revenue.id, severity: "error", message: "key can only be changed while the leaderboard is inactive (it is active)", level: "error", reason: "key can only be changed while the leaderboard is inactive (it is active)" },
+        {
+          id: revenue.id,
+          severity: "error",
+          message: "key can only be changed while the leaderboard is inactive (it is active)",
+          level: "error",
+          reason: "key can only be changed while the leaderboard is inactive (it is active)",
+        },
         { id: "missing", severity: "error", message: "Leaderboard not found by ID", level: "error", reason: "Leaderboard not found by ID" },
       ],
     });
@@ -147,7 +164,10 @@ describe("leaderboards over REST", () => {
     const removed = await server.rest("DELETE", `/admin/v1/leaderboards?ids=${xp.id}&ids=missing`);
     expect(removed).toEqual({
       status: 200,
-      body: { deleted: [{ id: xp.id }], issues: [{ id: "missing", severity: "error", message: "Leaderboard not found by ID", level: "error", reason: "Leaderboard not found by ID" }] },
+      body: {
+        deleted: [{ id: xp.id }],
+        issues: [{ id: "missing", severity: "error", message: "Leaderboard not found by ID", level: "error", reason: "Leaderboard not found by ID" }],
+      },
     });
     expect((await server.rest("GET", "/admin/v1/leaderboards")).body.map((l: { key: string }) => l.key)).toEqual(["revenue-champions", "streak-legends"]);
   });
@@ -157,7 +177,18 @@ describe("leaderboards over REST", () => {
     const response = await server.rest("POST", "/admin/v1/leaderboards", { body: [{ name: "Again", key: "streak-legends", rankBy: "streak" }] });
     expect(response).toEqual({
       status: 200,
-      body: { created: [], issues: [{ index: 0, severity: "error", message: 'Key "streak-legends" is already in use by another leaderboard', level: "error", reason: 'Key "streak-legends" is already in use by another leaderboard' }] },
+      body: {
+        created: [],
+        issues: [
+          {
+            index: 0,
+            severity: "error",
+            message: 'Key "streak-legends" is already in use by another leaderboard',
+            level: "error",
+            reason: 'Key "streak-legends" is already in use by another leaderboard',
+          },
+        ],
+      },
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -168,30 +199,78 @@ describe("leaderboard validation", () => {
   const ITEM_CASES: Array<{ name: string; item: () => object; message: () => string }> = [
     { name: "no rank", item: () => base, message: () => 'rankBy is required: "metric", "points" or "streak"' },
     { name: "no name", item: () => ({ ...base, name: " ", rankBy: "streak" }), message: () => "name is required" },
-    { name: "a bad key", item: () => ({ ...base, key: "a b", rankBy: "streak" }), message: () => 'key "a b" is invalid: use letters, digits, hyphens and underscores, at most 100 characters' },
+    {
+      name: "a bad key",
+      item: () => ({ ...base, key: "a b", rankBy: "streak" }),
+      message: () => 'key "a b" is invalid: use letters, digits, hyphens and underscores, at most 100 characters',
+    },
     { name: "a metric ranking without metric", item: () => ({ ...base, rankBy: "metric" }), message: () => "metricId is required when rankBy is metric" },
     { name: "a points ranking without system", item: () => ({ ...base, rankBy: "points" }), message: () => "pointsSystemId is required when rankBy is points" },
-    { name: "a metric on a streak ranking", item: () => ({ ...base, rankBy: "streak", metricId: words }), message: () => "metricId is only allowed when rankBy is metric, not streak" },
-    { name: "an unknown metric", item: () => ({ ...base, rankBy: "metric", metricId: "nope" }), message: () => 'metricId "nope" is not a metric of this tenant' },
-    { name: "another tenant's metric", item: () => ({ ...base, rankBy: "metric", metricId: otherMetric }), message: () => `metricId "${otherMetric}" is not a metric of this tenant` },
+    {
+      name: "a metric on a streak ranking",
+      item: () => ({ ...base, rankBy: "streak", metricId: words }),
+      message: () => "metricId is only allowed when rankBy is metric, not streak",
+    },
+    {
+      name: "an unknown metric",
+      item: () => ({ ...base, rankBy: "metric", metricId: "nope" }),
+      message: () => 'metricId "nope" is not a metric of this tenant',
+    },
+    {
+      name: "another tenant's metric",
+      item: () => ({ ...base, rankBy: "metric", metricId: otherMetric }),
+      message: () => `metricId "${otherMetric}" is not a metric of this tenant`,
+    },
     {
       name: "another tenant's points system",
       item: () => ({ ...base, rankBy: "points", pointsSystemId: otherPoints }),
       message: () => `pointsSystemId "${otherPoints}" is not a points system of this tenant`,
     },
-    { name: "an impossible date", item: () => ({ ...base, rankBy: "streak", start: "2026-02-30" }), message: () => 'start must be a date (YYYY-MM-DD), got "2026-02-30"' },
-    { name: "an end before the start", item: () => ({ ...base, rankBy: "streak", start: day(5), end: day(4) }), message: () => `end (${day(4)}) must not be before start (${day(5)})` },
-    { name: "half a time window", item: () => ({ ...base, rankBy: "streak", startTime: "09:00" }), message: () => "startTime and endTime must be set together (a daily window) or not at all" },
-    { name: "a window ending before it starts", item: () => ({ ...base, rankBy: "streak", startTime: "18:00", endTime: "08:00" }), message: () => "startTime (18:00) must be before endTime (08:00)" },
-    { name: "a run unit without interval", item: () => ({ ...base, rankBy: "metric", metricId: words, runUnit: "day" }), message: () => "runUnit and runInterval must be set together (a repeating leaderboard) or not at all" },
+    {
+      name: "an impossible date",
+      item: () => ({ ...base, rankBy: "streak", start: "2026-02-30" }),
+      message: () => 'start must be a date (YYYY-MM-DD), got "2026-02-30"',
+    },
+    {
+      name: "an end before the start",
+      item: () => ({ ...base, rankBy: "streak", start: day(5), end: day(4) }),
+      message: () => `end (${day(4)}) must not be before start (${day(5)})`,
+    },
+    {
+      name: "half a time window",
+      item: () => ({ ...base, rankBy: "streak", startTime: "09:00" }),
+      message: () => "startTime and endTime must be set together (a daily window) or not at all",
+    },
+    {
+      name: "a window ending before it starts",
+      item: () => ({ ...base, rankBy: "streak", startTime: "18:00", endTime: "08:00" }),
+      message: () => "startTime (18:00) must be before endTime (08:00)",
+    },
+    {
+      name: "a run unit without interval",
+      item: () => ({ ...base, rankBy: "metric", metricId: words, runUnit: "day" }),
+      message: () => "runUnit and runInterval must be set together (a repeating leaderboard) or not at all",
+    },
     {
       name: "a repeating streak leaderboard",
       item: () => ({ ...base, rankBy: "streak", runUnit: "day", runInterval: 7 }),
       message: () => "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual",
     },
-    { name: "an unknown breakdown attribute", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: ["team"] }), message: () => 'breakdownAttributes[0] "team" is not the ID of a user attribute of this tenant' },
-    { name: "an event attribute as breakdown", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: [source] }), message: () => `breakdownAttributes[0] "${source}" is not the ID of a user attribute of this tenant` },
-    { name: "another tenant's attribute as breakdown", item: () => ({ ...base, rankBy: "streak", breakdownAttributes: [region] }), message: () => `breakdownAttributes[0] "${region}" is not the ID of a user attribute of this tenant` },
+    {
+      name: "an unknown breakdown attribute",
+      item: () => ({ ...base, rankBy: "streak", breakdownAttributes: ["team"] }),
+      message: () => 'breakdownAttributes[0] "team" is not the ID of a user attribute of this tenant',
+    },
+    {
+      name: "an event attribute as breakdown",
+      item: () => ({ ...base, rankBy: "streak", breakdownAttributes: [source] }),
+      message: () => `breakdownAttributes[0] "${source}" is not the ID of a user attribute of this tenant`,
+    },
+    {
+      name: "another tenant's attribute as breakdown",
+      item: () => ({ ...base, rankBy: "streak", breakdownAttributes: [region] }),
+      message: () => `breakdownAttributes[0] "${region}" is not the ID of a user attribute of this tenant`,
+    },
     {
       name: "scheduled without a future start",
       item: () => ({ ...base, rankBy: "streak", status: "scheduled" }),
@@ -212,18 +291,45 @@ describe("leaderboard validation", () => {
   it.each(ITEM_CASES)("REST: $name is an issue of its item and changes nothing", async ({ item, message }) => {
     const before = await snapshot();
     const response = await server.rest("POST", "/admin/v1/leaderboards", { body: [item()] });
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] } });
+    expect(response).toEqual({
+      status: 200,
+      body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] },
+    });
     expect(await snapshot()).toEqual(before);
   });
 
   const REQUEST_CASES: Array<{ name: string; body: unknown; error: string }> = [
-    { name: "no participants", body: [{ ...base, rankBy: "streak", maxParticipants: 0 }], error: "Invalid request: leaderboards[0].max_participants: must be greater than or equal to 1" },
-    { name: "a run interval of zero", body: [{ ...base, rankBy: "metric", metricId: "m", runUnit: "day", runInterval: 0 }], error: "Invalid request: leaderboards[0].run_interval: must be greater than or equal to 1" },
-    { name: "a start that is not a date", body: [{ ...base, rankBy: "streak", start: "tomorrow" }], error: expect.stringMatching(/^Invalid request: leaderboards\[0\]\.start: does not match regex pattern/) as never },
-    { name: "a time that is not HH:mm", body: [{ ...base, rankBy: "streak", startTime: "9am", endTime: "10am" }], error: expect.stringMatching(/^Invalid request: leaderboards\[0\]\.start_time: does not match regex pattern/) as never },
+    {
+      name: "no participants",
+      body: [{ ...base, rankBy: "streak", maxParticipants: 0 }],
+      error: "Invalid request: leaderboards[0].max_participants: must be greater than or equal to 1",
+    },
+    {
+      name: "a run interval of zero",
+      body: [{ ...base, rankBy: "metric", metricId: "m", runUnit: "day", runInterval: 0 }],
+      error: "Invalid request: leaderboards[0].run_interval: must be greater than or equal to 1",
+    },
+    {
+      name: "a start that is not a date",
+      body: [{ ...base, rankBy: "streak", start: "tomorrow" }],
+      error: expect.stringMatching(/^Invalid request: leaderboards\[0\]\.start: does not match regex pattern/) as never,
+    },
+    {
+      name: "a time that is not HH:mm",
+      body: [{ ...base, rankBy: "streak", startTime: "9am", endTime: "10am" }],
+      error: expect.stringMatching(/^Invalid request: leaderboards\[0\]\.start_time: does not match regex pattern/) as never,
+    },
     { name: "an unknown rank", body: [{ ...base, rankBy: "votes" }], error: 'leaderboards[0].rankBy: "votes" is not one of "points", "streak", "metric"' },
-    { name: "an unknown run unit", body: [{ ...base, rankBy: "metric", metricId: "m", runUnit: "week", runInterval: 1 }], error: 'leaderboards[0].runUnit: "week" is not one of "day", "month", "year"' },
-    { name: "a repeated breakdown", body: [{ ...base, rankBy: "streak", breakdownAttributes: ["same-id", "same-id"] }], error: "Invalid request: leaderboards[0].breakdown_attributes: repeated value must contain unique items" },
+    {
+      name: "an unknown run unit",
+      body: [{ ...base, rankBy: "metric", metricId: "m", runUnit: "week", runInterval: 1 }],
+      error: 'leaderboards[0].runUnit: "week" is not one of "day", "month", "year"',
+    },
+    {
+      name: "a repeated breakdown",
+      body: [{ ...base, rankBy: "streak", breakdownAttributes: ["same-id", "same-id"] }],
+      error: "Invalid request: leaderboards[0].breakdown_attributes: repeated value must contain unique items",
+    },
   ];
 
   it.each(REQUEST_CASES)("REST: $name is refused as a whole with 400", async ({ body, error }) => {
@@ -233,7 +339,11 @@ describe("leaderboard validation", () => {
   });
 
   it("checks updates as the whole leaderboard they result in", async () => {
-    const [board] = (await server.rest("POST", "/admin/v1/leaderboards", { body: [{ ...base, key: "upd", rankBy: "metric", metricId: words, status: "active", start: day(-3) }] })).body.created;
+    const [board] = (
+      await server.rest("POST", "/admin/v1/leaderboards", {
+        body: [{ ...base, key: "upd", rankBy: "metric", metricId: words, status: "active", start: day(-3) }],
+      })
+    ).body.created;
     const before = await snapshot();
     const updates = [
       { id: board.id, rankBy: "streak" },
@@ -250,19 +360,57 @@ describe("leaderboard validation", () => {
     expect(checked.body).toEqual({
       updated: [],
       issues: [
-        { id: board.id, severity: "error", message: "rankBy can only be changed while the leaderboard is inactive (it is active)", level: "error", reason: "rankBy can only be changed while the leaderboard is inactive (it is active)" },
-        { id: board.id, severity: "error", message: "metricId can only be changed while the leaderboard is inactive (it is active)", level: "error", reason: "metricId can only be changed while the leaderboard is inactive (it is active)" },
-        { id: board.id, severity: "error", message: `end (${day(-4)}) must not be before start (${day(-3)})`, level: "error", reason: `end (${day(-4)}) must not be before start (${day(-3)})` },
-        { id: board.id, severity: "error", message: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}`, level: "error", reason: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}` },
-        { id: board.id, severity: "error", message: "startTime and endTime must be set together (a daily window) or not at all", level: "error", reason: "startTime and endTime must be set together (a daily window) or not at all" },
-        { id: board.id, severity: "error", message: 'end must be a date (YYYY-MM-DD), got "2026-99-01"', level: "error", reason: 'end must be a date (YYYY-MM-DD), got "2026-99-01"' },
+        {
+          id: board.id,
+          severity: "error",
+          message: "rankBy can only be changed while the leaderboard is inactive (it is active)",
+          level: "error",
+          reason: "rankBy can only be changed while the leaderboard is inactive (it is active)",
+        },
+        {
+          id: board.id,
+          severity: "error",
+          message: "metricId can only be changed while the leaderboard is inactive (it is active)",
+          level: "error",
+          reason: "metricId can only be changed while the leaderboard is inactive (it is active)",
+        },
+        {
+          id: board.id,
+          severity: "error",
+          message: `end (${day(-4)}) must not be before start (${day(-3)})`,
+          level: "error",
+          reason: `end (${day(-4)}) must not be before start (${day(-3)})`,
+        },
+        {
+          id: board.id,
+          severity: "error",
+          message: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}`,
+          level: "error",
+          reason: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}`,
+        },
+        {
+          id: board.id,
+          severity: "error",
+          message: "startTime and endTime must be set together (a daily window) or not at all",
+          level: "error",
+          reason: "startTime and endTime must be set together (a daily window) or not at all",
+        },
+        {
+          id: board.id,
+          severity: "error",
+          message: 'end must be a date (YYYY-MM-DD), got "2026-99-01"',
+          level: "error",
+          reason: 'end must be a date (YYYY-MM-DD), got "2026-99-01"',
+        },
       ],
     });
     expect(await snapshot()).toEqual(before);
     // Deactivated, its ranking can change; finishing is always allowed.
     const inactive = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: board.id, status: "inactive" }] });
     expect(inactive.body.updated[0].status).toBe("inactive");
-    const switched = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: board.id, rankBy: "points", pointsSystemId: points, status: "finished" }] });
+    const switched = await server.rest("PATCH", "/admin/v1/leaderboards", {
+      body: [{ id: board.id, rankBy: "points", pointsSystemId: points, status: "finished" }],
+    });
     expect(switched.body.updated[0]).toMatchObject({ rankBy: "points", pointsSystemId: points, status: "finished" });
     expect(switched.body.updated[0].metricId).toBeUndefined();
   });
@@ -273,11 +421,20 @@ describe("leaderboards over Connect and gRPC", () => {
     const connect = server.client("connect-json").leaderboards;
     const grpc = server.client("grpc").leaderboards;
     const { created, issues } = await connect.createLeaderboards({
-      leaderboards: [{ name: "Daily words", key: "daily-words", rankBy: LeaderboardRankBy.METRIC, metricId: words, runUnit: LeaderboardRunUnit.DAY, runInterval: 1 }],
+      leaderboards: [
+        { name: "Daily words", key: "daily-words", rankBy: LeaderboardRankBy.METRIC, metricId: words, runUnit: LeaderboardRunUnit.DAY, runInterval: 1 },
+      ],
     });
     expect(issues).toEqual([]);
     const board = created[0]!;
-    expect(board).toMatchObject({ status: LeaderboardStatus.INACTIVE, rankBy: LeaderboardRankBy.METRIC, maxParticipants: 1000, runUnit: LeaderboardRunUnit.DAY, runInterval: 1, start: day(0) });
+    expect(board).toMatchObject({
+      status: LeaderboardStatus.INACTIVE,
+      rankBy: LeaderboardRankBy.METRIC,
+      maxParticipants: 1000,
+      runUnit: LeaderboardRunUnit.DAY,
+      runInterval: 1,
+      start: day(0),
+    });
     expect((await grpc.getLeaderboard({ id: board.id })).leaderboard).toEqual(board);
     expect((await grpc.listLeaderboards({ limit: 100 })).leaderboards.map((l) => l.key)).toContain("daily-words");
     const { updated } = await grpc.updateLeaderboards({
@@ -286,7 +443,9 @@ describe("leaderboards over Connect and gRPC", () => {
     expect(updated[0]!.breakdownAttributes).toEqual([city]);
     expect([updated[0]!.runUnit, updated[0]!.runInterval]).toEqual([undefined, undefined]);
 
-    const error = await grpc.createLeaderboards({ leaderboards: [{ name: "x", key: "x", rankBy: LeaderboardRankBy.STREAK, maxParticipants: 0 }] }).catch((e) => ConnectError.from(e));
+    const error = await grpc
+      .createLeaderboards({ leaderboards: [{ name: "x", key: "x", rankBy: LeaderboardRankBy.STREAK, maxParticipants: 0 }] })
+      .catch((e) => ConnectError.from(e));
     expect((error as ConnectError).code).toBe(Code.InvalidArgument);
     expect((error as ConnectError).rawMessage).toMatch(/max_participants: must be greater than or equal to 1/);
 
@@ -324,18 +483,27 @@ describe("access", () => {
   it("refuses application keys: 403 on REST, PermissionDenied on Connect", async () => {
     const appKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "u1" }] })).body.created[0].key;
     expect((await server.rest("POST", "/admin/v1/leaderboards", { apiKey: appKey, body: [{ name: "x", key: "x", rankBy: "streak" }] })).status).toBe(403);
-    const error = await server.client("connect-json", { apiKey: appKey }).leaderboards.listLeaderboards({}).catch((e) => ConnectError.from(e));
+    const error = await server
+      .client("connect-json", { apiKey: appKey })
+      .leaderboards.listLeaderboards({})
+      .catch((e) => ConnectError.from(e));
     expect((error as ConnectError).code).toBe(Code.PermissionDenied);
   });
 
   it("keeps tenants apart", async () => {
-    const [theirs] = (await server.rest("POST", "/admin/v1/leaderboards", { tenantId: "other", body: [{ name: "Steps", key: "revenue-champions", rankBy: "metric", metricId: otherMetric }] })).body
-      .created;
+    const [theirs] = (
+      await server.rest("POST", "/admin/v1/leaderboards", {
+        tenantId: "other",
+        body: [{ name: "Steps", key: "revenue-champions", rankBy: "metric", metricId: otherMetric }],
+      })
+    ).body.created;
     expect(theirs.key).toBe("revenue-champions"); // the same key in another tenant
     expect((await server.rest("GET", "/admin/v1/leaderboards", { tenantId: "other" })).body).toEqual([theirs]);
     expect((await server.rest("GET", `/admin/v1/leaderboards/${theirs.id}`)).status).toBe(404);
     const before = await snapshot();
-    expect((await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: theirs.id, name: "Mine" }] })).body.issues[0].message).toBe("Leaderboard not found by ID");
+    expect((await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: theirs.id, name: "Mine" }] })).body.issues[0].message).toBe(
+      "Leaderboard not found by ID",
+    );
     expect((await server.rest("DELETE", `/admin/v1/leaderboards?ids=${theirs.id}`)).body.deleted).toEqual([]);
     expect(await snapshot()).toEqual(before);
   });
@@ -388,7 +556,10 @@ describe("user attribute filters (trophy 1.27.0's userAttributes)", () => {
     expect((await event("free-1", "free", 1)).body.leaderboards["pro-pages"]).toMatchObject({ rank: 2, userAttributes: [] }); // behind pro-1's 5
     const before = await snapshot();
     const bad = await admin("PATCH", "/admin/v1/leaderboards", [{ id, userAttributes: [{ key: "plan", value: "pro" }] }]);
-    expect([bad.status, bad.body.error]).toEqual([400, 'Invalid request: leaderboards[0].userAttributes must be an array of {"attributeId": string, "attributeValue": string} or null']);
+    expect([bad.status, bad.body.error]).toEqual([
+      400,
+      'Invalid request: leaderboards[0].userAttributes must be an array of {"attributeId": string, "attributeValue": string} or null',
+    ]);
     expect(await snapshot()).toEqual(before);
   });
 
@@ -397,7 +568,15 @@ describe("user attribute filters (trophy 1.27.0's userAttributes)", () => {
     const metricId = (await server.rest("GET", "/admin/v1/metrics", { tenantId: "cohort" })).body[0].id;
     const { created, issues } = await admin.createLeaderboards({
       leaderboards: [
-        { name: "Pro only", key: "pro-only", rankBy: LeaderboardRankBy.METRIC, metricId, status: LeaderboardStatus.ACTIVE, start: day(-1), userAttributes: [{ attributeId: planId, attributeValue: "pro" }] },
+        {
+          name: "Pro only",
+          key: "pro-only",
+          rankBy: LeaderboardRankBy.METRIC,
+          metricId,
+          status: LeaderboardStatus.ACTIVE,
+          start: day(-1),
+          userAttributes: [{ attributeId: planId, attributeValue: "pro" }],
+        },
       ],
     });
     expect(issues).toEqual([]);

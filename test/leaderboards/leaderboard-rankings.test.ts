@@ -1,6 +1,15 @@
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyIndexPatch, indexesOfLines, packIndex, rankLine, rankWithin, unpackIndex, userLine, type Standing } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
+import {
+  applyIndexPatch,
+  indexesOfLines,
+  packIndex,
+  rankLine,
+  rankWithin,
+  unpackIndex,
+  userLine,
+  type Standing,
+} from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
   rankingCollections,
@@ -29,7 +38,13 @@ const T0 = Date.parse("2026-01-05T00:00:00Z");
 const TENANT = "6c0f1c4e-0000-4000-8000-000000000001";
 let scopes = 0;
 /** A fresh scope (its own leaderboard) per test. */
-const newScope = (over: Partial<RankingScope> = {}): RankingScope => ({ tenantId: TENANT, leaderboardId: `lb-${++scopes}`, run: "2026-01-05", group: "", ...over });
+const newScope = (over: Partial<RankingScope> = {}): RankingScope => ({
+  tenantId: TENANT,
+  leaderboardId: `lb-${++scopes}`,
+  run: "2026-01-05",
+  group: "",
+  ...over,
+});
 
 /**
  * The brute-force ranking: every participant's standing, sorted on demand by the documented rule
@@ -96,7 +111,9 @@ describe("leaderboard rankings on the database", () => {
    */
   async function expectNoLostChunks(scope: RankingScope): Promise<void> {
     const key = scopeKey(scope);
-    const roots = (await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId }).toArray()).filter((r) => r._id.endsWith(`:${key}`));
+    const roots = (await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId }).toArray()).filter((r) =>
+      r._id.endsWith(`:${key}`),
+    );
     const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
     expect(hasIndexes(latest)).toBe(true);
     expect(latest._id).toBe(`r${latest.version}:${key}`);
@@ -136,7 +153,11 @@ describe("leaderboard rankings on the database", () => {
         });
         clock += 1000;
         const results = await Promise.all(
-          ops.map((op) => (op.value === null ? store.removeEntry(scope, op.userId, { maxParticipants: 100 }) : store.upsertEntry(scope, op.userId, op.value, op.at, { maxParticipants: 100 }))),
+          ops.map((op) =>
+            op.value === null
+              ? store.removeEntry(scope, op.userId, { maxParticipants: 100 })
+              : store.upsertEntry(scope, op.userId, op.value, op.at, { maxParticipants: 100 }),
+          ),
         );
         ops.forEach((op, i) => {
           const expected = truth.apply(op.userId, op.value, op.at);
@@ -159,7 +180,8 @@ describe("leaderboard rankings on the database", () => {
           const userId = users[Math.floor(next() * 600)]!;
           const standing = await store.rankOf(scope, userId);
           if (!truth.standings.has(userId)) expect(standing).toBeNull();
-          else expect({ ...view(standing!), position: standing!.position }).toEqual({ ...view(truth.standings.get(userId)!), position: truth.positionOf(userId) });
+          else
+            expect({ ...view(standing!), position: standing!.position }).toEqual({ ...view(truth.standings.get(userId)!), position: truth.positionOf(userId) });
         }
         const top = await store.page(scope, 0, 100);
         expect(top.participants).toBe(sorted.length);
@@ -177,41 +199,37 @@ describe("leaderboard rankings on the database", () => {
     240_000,
   );
 
-  it(
-    "two instances writing at once lose nothing: every participant and every count is there",
-    async () => {
-      const scope = newScope();
-      const otherClient = await new MongoClient(database.uri).connect();
-      try {
-        const a = createLeaderboardRankings(collections, { limits: { max: 16, min: 4 } });
-        const b = createLeaderboardRankings(rankingCollections(otherClient.db(database.dbName)), { limits: { max: 16, min: 4 } });
-        const truth = new BruteForce();
-        // One write at a time per instance (nothing to group), both instances at once: they race for
-        // every version and the losers apply their write again.
-        const writer = async (store: LeaderboardRankings, name: string) => {
-          for (let i = 0; i < 60; i++) {
-            const value = String((i * 7) % 23);
-            await store.upsertEntry(scope, `${name}-${i % 45}`, value, new Date(T0 + i));
-          }
-        };
-        // And many writes at once per instance (grouped commits racing each other).
-        const burst = (store: LeaderboardRankings, name: string) =>
-          Promise.all(Array.from({ length: 150 }, (_, i) => store.upsertEntry(scope, `${name}-burst-${i}`, String(i % 11), new Date(T0 + 1000))));
-        await Promise.all([writer(a, "a"), writer(b, "b"), burst(a, "a"), burst(b, "b")]);
-        for (const name of ["a", "b"]) {
-          for (let i = 0; i < 60; i++) truth.apply(`${name}-${i % 45}`, String((i * 7) % 23), new Date(T0 + i));
-          for (let i = 0; i < 150; i++) truth.apply(`${name}-burst-${i}`, String(i % 11), new Date(T0 + 1000));
+  it("two instances writing at once lose nothing: every participant and every count is there", async () => {
+    const scope = newScope();
+    const otherClient = await new MongoClient(database.uri).connect();
+    try {
+      const a = createLeaderboardRankings(collections, { limits: { max: 16, min: 4 } });
+      const b = createLeaderboardRankings(rankingCollections(otherClient.db(database.dbName)), { limits: { max: 16, min: 4 } });
+      const truth = new BruteForce();
+      // One write at a time per instance (nothing to group), both instances at once: they race for
+      // every version and the losers apply their write again.
+      const writer = async (store: LeaderboardRankings, name: string) => {
+        for (let i = 0; i < 60; i++) {
+          const value = String((i * 7) % 23);
+          await store.upsertEntry(scope, `${name}-${i % 45}`, value, new Date(T0 + i));
         }
-        expect(await a.participants(scope)).toBe(2 * 45 + 2 * 150);
-        expect((await b.page(scope, 0, 1000)).entries.map(view)).toEqual(truth.sorted().map(view));
-        for (const userId of ["a-3", "b-44", "a-burst-149", "b-burst-0"]) expect((await b.rankOf(scope, userId))!.position).toBe(truth.positionOf(userId));
-        await expectNoLostChunks(scope);
-      } finally {
-        await otherClient.close();
+      };
+      // And many writes at once per instance (grouped commits racing each other).
+      const burst = (store: LeaderboardRankings, name: string) =>
+        Promise.all(Array.from({ length: 150 }, (_, i) => store.upsertEntry(scope, `${name}-burst-${i}`, String(i % 11), new Date(T0 + 1000))));
+      await Promise.all([writer(a, "a"), writer(b, "b"), burst(a, "a"), burst(b, "b")]);
+      for (const name of ["a", "b"]) {
+        for (let i = 0; i < 60; i++) truth.apply(`${name}-${i % 45}`, String((i * 7) % 23), new Date(T0 + i));
+        for (let i = 0; i < 150; i++) truth.apply(`${name}-burst-${i}`, String(i % 11), new Date(T0 + 1000));
       }
-    },
-    120_000,
-  );
+      expect(await a.participants(scope)).toBe(2 * 45 + 2 * 150);
+      expect((await b.page(scope, 0, 1000)).entries.map(view)).toEqual(truth.sorted().map(view));
+      for (const userId of ["a-3", "b-44", "a-burst-149", "b-burst-0"]) expect((await b.rankOf(scope, userId))!.position).toBe(truth.positionOf(userId));
+      await expectNoLostChunks(scope);
+    } finally {
+      await otherClient.close();
+    }
+  }, 120_000);
 
   it("a reader that sees a root stripped and its successor not yet committed reads again", async () => {
     const scope = newScope();
@@ -337,8 +355,20 @@ describe("leaderboard rankings on the database", () => {
   it("removes participants; removing a non-participant changes nothing", async () => {
     const scope = newScope();
     const store = createLeaderboardRankings(collections);
-    for (const [u, v] of [["a", 3], ["b", 2], ["c", 1]] as const) await store.upsertEntry(scope, u, v, new Date(T0));
-    expect(await store.removeEntry(scope, "a")).toMatchObject({ changed: true, previousPosition: 1, position: null, previousValue: "3", value: null, participants: 2 });
+    for (const [u, v] of [
+      ["a", 3],
+      ["b", 2],
+      ["c", 1],
+    ] as const)
+      await store.upsertEntry(scope, u, v, new Date(T0));
+    expect(await store.removeEntry(scope, "a")).toMatchObject({
+      changed: true,
+      previousPosition: 1,
+      position: null,
+      previousValue: "3",
+      value: null,
+      participants: 2,
+    });
     expect((await store.rankOf(scope, "c"))!.position).toBe(2);
     expect(await store.removeEntry(scope, "nobody")).toMatchObject({ changed: false, previousPosition: null, participants: 2 });
     await store.removeEntry(scope, "b");
@@ -394,12 +424,20 @@ describe("leaderboard rankings on the database", () => {
     const store = createLeaderboardRankings(collections, { limits: { max: 40, min: 10 } });
     const truth = new BruteForce();
     const next = random(9);
-    const standings = Array.from({ length: 700 }, (_, i): Standing => ({ userId: `u${i}`, value: String(Math.floor(next() * 50)), reachedAt: new Date(T0 + Math.floor(next() * 5)) }));
+    const standings = Array.from({ length: 700 }, (_, i): Standing => ({
+      userId: `u${i}`,
+      value: String(Math.floor(next() * 50)),
+      reachedAt: new Date(T0 + Math.floor(next() * 5)),
+    }));
     for (const s of standings) truth.apply(s.userId, s.value, s.reachedAt);
     await store.bulkLoad(scope, standings);
     await expect(store.bulkLoad(scope, standings)).rejects.toThrow(/empty/);
     expect((await store.page(scope, 0, 1000)).entries.map(view)).toEqual(truth.sorted().map(view));
-    const writes = Array.from({ length: 100 }, (_, i) => ({ userId: `u${Math.floor(next() * 800)}`, value: String(Math.floor(next() * 50)), at: new Date(T0 + 10 + i) }));
+    const writes = Array.from({ length: 100 }, (_, i) => ({
+      userId: `u${Math.floor(next() * 800)}`,
+      value: String(Math.floor(next() * 50)),
+      at: new Date(T0 + 10 + i),
+    }));
     const results = await Promise.all(writes.map((w) => store.upsertEntry(scope, w.userId, w.value, w.at)));
     writes.forEach((w, i) => expect(results[i]!.position).toBe(truth.apply(w.userId, w.value, w.at).position));
     expect((await store.page(scope, 0, 1000)).entries.map(view)).toEqual(truth.sorted().map(view));
@@ -410,7 +448,10 @@ describe("leaderboard rankings on the database", () => {
     const scope = newScope();
     // Chunks of 250 to 1,000 lines (the default); large patches up to 62 lines, small ones up to 15.
     const store = createLeaderboardRankings(collections, { patchMax: 62, smallPatchMax: 15 });
-    await store.bulkLoad(scope, Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })));
+    await store.bulkLoad(
+      scope,
+      Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })),
+    );
     const storedLines = async () => {
       // Rank chunks only: index bases (lines "r\x01…") are counted by the test below.
       const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).map((d) => ({ _id: d._id, lines: linesOfContent(d) }));
@@ -443,8 +484,14 @@ describe("leaderboard rankings on the database", () => {
   it("a commit stores the root's index as a patch on a base, written whole again when the patch outgrows its limit", async () => {
     const scope = newScope();
     const store = createLeaderboardRankings(collections, { indexPatchMax: 6 });
-    await store.bulkLoad(scope, Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })));
-    const latestRoot = async () => (await collections.rankings.find({ leaderboardId: scope.leaderboardId, version: { $gt: 0 } }).toArray()).filter((d) => d._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
+    await store.bulkLoad(
+      scope,
+      Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })),
+    );
+    const latestRoot = async () =>
+      (await collections.rankings.find({ leaderboardId: scope.leaderboardId, version: { $gt: 0 } }).toArray())
+        .filter((d) => d._id.startsWith("r"))
+        .sort((a, b) => b.version - a.version)[0]!;
     expect((await latestRoot()).rank).toBeDefined(); // a bulk load lists the indexes whole
     const roots: RankingDocument[] = [];
     // Newcomers at the top: each commit edits the first rank chunk and one user chunk, so the patch
@@ -500,7 +547,9 @@ describe("leaderboard rankings on the database", () => {
     expect(roots.length).toBeLessThanOrEqual(10 + 6);
     const indexes = await rootIndexes(live[0]!);
     const chunkCount = indexes.ids.flatMap((id) => id.split("~")).length + indexes.indexDocs.length;
-    const stored = (await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })) + (await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId }));
+    const stored =
+      (await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })) +
+      (await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId }));
     // What is stored beyond the live chunks is what the stored roots freed (a few per commit).
     const freed = roots.flatMap((r) => (r.freed ?? "").split(" ").filter(Boolean));
     expect(stored - chunkCount).toBeLessThanOrEqual(freed.length);
@@ -517,17 +566,39 @@ describe("leaderboard rankings on the database", () => {
     const fields = { tenantId: TENANT, leaderboardId: scope.leaderboardId };
     // Version 1 as an earlier release wrote it: uncompressed chunks, indexes whole, pending garbage.
     await collections.rankChunks.insertMany([
-      { _id: "Rold", ...fields, lines: ["a", "b"].map((u, i) => rankLine({ userId: u, value: String(2 - i), reachedAt: new Date(T0) })).sort().join("\n") },
+      {
+        _id: "Rold",
+        ...fields,
+        lines: ["a", "b"]
+          .map((u, i) => rankLine({ userId: u, value: String(2 - i), reachedAt: new Date(T0) }))
+          .sort()
+          .join("\n"),
+      },
       { _id: "Rleft1", ...fields, lines: "x" },
     ]);
     await collections.userChunks.insertMany([
-      { _id: "Uold", ...fields, lines: ["a", "b"].map((u, i) => userLine(rankLine({ userId: u, value: String(2 - i), reachedAt: new Date(T0) }))).sort().join("\n") },
+      {
+        _id: "Uold",
+        ...fields,
+        lines: ["a", "b"]
+          .map((u, i) => userLine(rankLine({ userId: u, value: String(2 - i), reachedAt: new Date(T0) })))
+          .sort()
+          .join("\n"),
+      },
       { _id: "Uleft1", ...fields, lines: "y" },
     ]);
     await collections.rankings.insertOne({
-      _id: `r1:${key}`, ...fields, run: scope.run, group: scope.group, version: 1, participants: 2,
-      rank: packIndex({ ids: ["Rold"], fences: [""], counts: [2] }), users: packIndex({ ids: ["Uold"], fences: [""], counts: [2] }),
-      garbage: "Rleft1 Uleft1", createdAt: new Date(), oldest: 1,
+      _id: `r1:${key}`,
+      ...fields,
+      run: scope.run,
+      group: scope.group,
+      version: 1,
+      participants: 2,
+      rank: packIndex({ ids: ["Rold"], fences: [""], counts: [2] }),
+      users: packIndex({ ids: ["Uold"], fences: [""], counts: [2] }),
+      garbage: "Rleft1 Uleft1",
+      createdAt: new Date(),
+      oldest: 1,
     });
     await collections.rankings.insertOne({ _id: `h:${key}`, ...fields, run: scope.run, group: scope.group, version: 1 });
     const store = createLeaderboardRankings(collections, { garbageBatch: 1, retainMs: 200, attemptMs: 200 });

@@ -36,7 +36,11 @@ const rankings = async (path: string, tenantId?: string) => {
   return response.body.rankings.map((r: { userId: string; rank: number; value: number }) => [r.userId, r.rank, r.value]);
 };
 
-const errorOf = (promise: Promise<unknown>) => promise.then(() => null, (e) => ConnectError.from(e));
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e) => ConnectError.from(e),
+  );
 
 /** The fields every REST leaderboard shape shares, for a metric leaderboard created with defaults. */
 const metricFields = (key: string, name: string, metricKey: string, metricName: string) => ({
@@ -176,7 +180,10 @@ describe("ties", () => {
     expect(await rankings("/v1/leaderboards/ties?userId=amy")).toEqual(order.slice(1));
     for (const protocol of ["connect-json", "grpc"] as const) {
       const { leaderboard } = await server.client(protocol).leaderboardReads.getLeaderboardRankings({ key: "ties" });
-      expect(leaderboard!.rankings.map((r) => [r.userId, r.rank, r.value]), protocol).toEqual(order);
+      expect(
+        leaderboard!.rankings.map((r) => [r.userId, r.rank, r.value]),
+        protocol,
+      ).toEqual(order);
     }
     for (const [userId, rank] of order) {
       expect((await server.rest("GET", `/v1/users/${userId}/leaderboards/ties`)).body, String(userId)).toMatchObject({ rank, value: 5 });
@@ -268,9 +275,16 @@ describe("a streak leaderboard (own tenant, with streak settings)", () => {
   beforeAll(async () => {
     await created("/admin/v1/tenants", [{ customerId: tenantId, name: "Streaky" }]);
     const [metric] = await created("/admin/v1/metrics", [{ key: "practice", name: "Practice" }], tenantId);
-    const settings = await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId, body: { frequency: "daily", metrics: [{ metricId: metric, threshold: 1 }] } });
+    const settings = await server.rest("PUT", "/admin/v1/streaks/settings", {
+      tenantId,
+      body: { frequency: "daily", metrics: [{ metricId: metric, threshold: 1 }] },
+    });
     expect(settings.status).toBe(201);
-    [ids.streaky] = await created("/admin/v1/leaderboards", [{ key: "streaky", name: "Streaky", rankBy: "streak", status: "active", start: day(-10) }], tenantId);
+    [ids.streaky] = await created(
+      "/admin/v1/leaderboards",
+      [{ key: "streaky", name: "Streaky", rankBy: "streak", status: "active", start: day(-10) }],
+      tenantId,
+    );
   });
 
   it("ranks current streak lengths: in the event response and the rankings", async () => {
@@ -338,7 +352,12 @@ describe("a streak leaderboard (own tenant, with streak settings)", () => {
       await event("practice", { id: user }, 1, at(-6, "12:00"), tenantId);
       await event("practice", { id: user }, 1, at(-5, "12:00"), tenantId);
     }
-    expect(await ranked()).toEqual(expect.arrayContaining([["s5", 2], ["s6", 2]]));
+    expect(await ranked()).toEqual(
+      expect.arrayContaining([
+        ["s5", 2],
+        ["s6", 2],
+      ]),
+    );
 
     // The streak read catches up (length 0) and the board follows in the same change.
     const read = await server.rest("GET", "/v1/users/s5/streak", { tenantId });
@@ -364,7 +383,12 @@ describe("runs", () => {
   beforeAll(async () => {
     // The run of day(-13)..day(-7).
     expect((await event("runs", { id: "r2", name: "Rita" }, 10, at(-12, "12:00"))).runs).toMatchObject({ start: day(-13), end: day(-7), rank: 1 });
-    expect((await event("runs", { id: "r1", name: "Rolf" }, 4, at(-10, "12:00"))).runs).toMatchObject({ start: day(-13), end: day(-7), rank: 2, previousRank: null });
+    expect((await event("runs", { id: "r1", name: "Rolf" }, 4, at(-10, "12:00"))).runs).toMatchObject({
+      start: day(-13),
+      end: day(-7),
+      rank: 2,
+      previousRank: null,
+    });
     expect((await event("runs", { id: "r1" }, 2, at(-10, "13:00"))).runs).toMatchObject({ rank: 2, previousRank: 2 });
     expect((await event("runs", { id: "r1" }, 5, at(-9, "12:00"))).runs).toMatchObject({ rank: 1, previousRank: 2 });
     // The current run, day(-6)..day(0): everyone starts again at 0.
@@ -491,9 +515,16 @@ describe("the daily window", () => {
 describe("breakdowns", () => {
   const nz = [{ key: "country", value: "NZ" }];
   beforeAll(async () => {
-    const sell = (id: string, country: string | null, value: number) => event("sales", { id, name: id.toUpperCase(), ...(country && { attributes: { country } }) }, value);
+    const sell = (id: string, country: string | null, value: number) =>
+      event("sales", { id, name: id.toUpperCase(), ...(country && { attributes: { country } }) }, value);
     const first = await sell("nz1", "NZ", 5);
-    expect(first["by-country"]).toMatchObject({ breakdownAttribute: "country", breakdownAttributes: ["country"], breakdownAttributeValues: nz, rank: 1, threshold: 0 });
+    expect(first["by-country"]).toMatchObject({
+      breakdownAttribute: "country",
+      breakdownAttributes: ["country"],
+      breakdownAttributeValues: nz,
+      rank: 1,
+      threshold: 0,
+    });
     expect((await sell("nz2", "NZ", 3))["by-country"]).toMatchObject({ rank: 2, threshold: 3 });
     // The AU group has room of its own.
     expect((await sell("au1", "AU", 1))["by-country"]).toMatchObject({ rank: 1, threshold: 0, breakdownAttributeValues: [{ key: "country", value: "AU" }] });
@@ -504,7 +535,13 @@ describe("breakdowns", () => {
 
   it("rank per group: userAttributes names the group, maxParticipants applies per group", async () => {
     const response = await server.rest("GET", "/v1/leaderboards/by-country?userAttributes=country:NZ");
-    expect(response.body).toMatchObject({ breakdownAttribute: "country", breakdownAttributes: ["country"], breakdownAttributeValues: nz, participants: 2, maxParticipants: 2 });
+    expect(response.body).toMatchObject({
+      breakdownAttribute: "country",
+      breakdownAttributes: ["country"],
+      breakdownAttributeValues: nz,
+      participants: 2,
+      maxParticipants: 2,
+    });
     expect(response.body.rankings).toEqual([
       { userId: "nz1", userName: "NZ1", rank: 1, value: 5 },
       { userId: "nz3", userName: "NZ3", rank: 2, value: 4 },
@@ -512,9 +549,16 @@ describe("breakdowns", () => {
     expect(await rankings("/v1/leaderboards/by-country?userAttributes=country:AU")).toEqual([["au1", 1, 1]]);
     expect(await rankings("/v1/leaderboards/by-country?userAttributes=country:FR")).toEqual([]);
     expect((await server.rest("GET", "/v1/users/nz2/leaderboards/by-country")).body).toMatchObject({ rank: null, value: 3, breakdownAttributeValues: nz });
-    expect((await server.rest("GET", "/v1/users/au1/leaderboards/by-country")).body).toMatchObject({ rank: 1, value: 1, breakdownAttributeValues: [{ key: "country", value: "AU" }] });
+    expect((await server.rest("GET", "/v1/users/au1/leaderboards/by-country")).body).toMatchObject({
+      rank: 1,
+      value: 1,
+      breakdownAttributeValues: [{ key: "country", value: "AU" }],
+    });
     const { leaderboard } = await server.client("connect-json").leaderboardReads.getLeaderboardRankings({ key: "by-country", userAttributes: "country:NZ" });
-    expect([leaderboard!.breakdownAttributeValues.map(({ key, value }) => ({ key, value })), leaderboard!.rankings.map((r) => r.userId)]).toEqual([nz, ["nz1", "nz3"]]);
+    expect([leaderboard!.breakdownAttributeValues.map(({ key, value }) => ({ key, value })), leaderboard!.rankings.map((r) => r.userId)]).toEqual([
+      nz,
+      ["nz1", "nz3"],
+    ]);
   });
 
   it("a user without a breakdown value has no rank or value", async () => {
@@ -551,13 +595,20 @@ describe("breakdowns", () => {
       ["nz3", 1, 4],
       ["nz2", 2, 3],
     ]);
-    expect((await server.rest("GET", "/v1/users/nz1/leaderboards/by-country")).body).toMatchObject({ rank: 1, value: 6, breakdownAttributeValues: [{ key: "country", value: "AU" }] });
+    expect((await server.rest("GET", "/v1/users/nz1/leaderboards/by-country")).body).toMatchObject({
+      rank: 1,
+      value: 6,
+      breakdownAttributeValues: [{ key: "country", value: "AU" }],
+    });
     expect((await server.rest("GET", "/v1/users/nz2/leaderboards/by-country")).body).toMatchObject({ rank: 2, value: 3 });
   });
 
   it("a group change on a later day: the event response and history carry the rank and value before the move", async () => {
     // g1 reached 5 on day(-2), before nz3 (4, now) and nz2: first in NZ.
-    expect((await event("sales", { id: "g1", attributes: { country: "NZ" } }, 5, at(-2, "12:00")))["by-country"]).toMatchObject({ rank: 1, previousRank: null });
+    expect((await event("sales", { id: "g1", attributes: { country: "NZ" } }, 5, at(-2, "12:00")))["by-country"]).toMatchObject({
+      rank: 1,
+      previousRank: null,
+    });
     const moved = await event("sales", { id: "g1", attributes: { country: "AU" } }, 10, at(-1, "12:00"));
     // Ranked 1st (in NZ) before the event, 1st (in AU) after it.
     expect(moved["by-country"]).toMatchObject({ breakdownAttributeValues: [{ key: "country", value: "AU" }], rank: 1, previousRank: 1 });
@@ -650,7 +701,9 @@ describe("a user's standing", () => {
     expect((await server.rest("GET", "/v1/users/u2/leaderboards/paged", { apiKey: key })).status).toBe(403);
     const error = await errorOf(server.client("connect-json", { apiKey: key }).leaderboardReads.getUserLeaderboard({ id: "u2", key: "paged" }));
     expect(error?.code).toBe(Code.PermissionDenied);
-    expect((await server.rest("GET", "/v1/leaderboards/paged?limit=1", { apiKey: key })).body.rankings).toEqual([{ userId: "u1", userName: "User 1", rank: 1, value: 60 }]);
+    expect((await server.rest("GET", "/v1/leaderboards/paged?limit=1", { apiKey: key })).body.rankings).toEqual([
+      { userId: "u1", userName: "User 1", rank: 1, value: 60 },
+    ]);
     expect((await server.rest("GET", "/v1/leaderboards", { apiKey: key })).status).toBe(200);
   });
 });
@@ -672,10 +725,53 @@ describe("listing (own tenant)", () => {
   });
 
   it("lists scheduled and active leaderboards, finished ones on request, never inactive ones", async () => {
-    const common = { rankBy: "metric", breakdownAttribute: null, breakdownAttributes: [], metricKey: "steps", metricName: "Steps", startTime: null, endTime: null, maxParticipants: 1000, userAttributes: [] };
-    const live = { id: listed.live, key: "live", name: "Live", description: null, ...common, start: day(-3), end: day(2), runUnit: "day", runInterval: 7, status: "active" };
-    const soon = { id: listed.soon, key: "soon", name: "Soon", description: "Starts soon", ...common, start: day(5), end: null, runUnit: null, runInterval: null, status: "scheduled" };
-    const done = { id: listed.done, key: "done", name: "Done", description: null, ...common, start: day(-20), end: day(-10), runUnit: null, runInterval: null, status: "finished" };
+    const common = {
+      rankBy: "metric",
+      breakdownAttribute: null,
+      breakdownAttributes: [],
+      metricKey: "steps",
+      metricName: "Steps",
+      startTime: null,
+      endTime: null,
+      maxParticipants: 1000,
+      userAttributes: [],
+    };
+    const live = {
+      id: listed.live,
+      key: "live",
+      name: "Live",
+      description: null,
+      ...common,
+      start: day(-3),
+      end: day(2),
+      runUnit: "day",
+      runInterval: 7,
+      status: "active",
+    };
+    const soon = {
+      id: listed.soon,
+      key: "soon",
+      name: "Soon",
+      description: "Starts soon",
+      ...common,
+      start: day(5),
+      end: null,
+      runUnit: null,
+      runInterval: null,
+      status: "scheduled",
+    };
+    const done = {
+      id: listed.done,
+      key: "done",
+      name: "Done",
+      description: null,
+      ...common,
+      start: day(-20),
+      end: day(-10),
+      runUnit: null,
+      runInterval: null,
+      status: "finished",
+    };
     expect(await server.rest("GET", "/v1/leaderboards", { tenantId })).toEqual({ status: 200, body: [live, soon] });
     expect(await server.rest("GET", "/v1/leaderboards?includeFinished=true", { tenantId })).toEqual({ status: 200, body: [live, soon, done] });
     const overConnect = await server.client("connect-json", { tenantId }).leaderboardReads.listPublicLeaderboards({ includeFinished: true });
@@ -689,7 +785,12 @@ describe("listing (own tenant)", () => {
   it("answers 404 for an inactive leaderboard; a scheduled or finished one is readable", async () => {
     expect(await server.rest("GET", "/v1/leaderboards/off", { tenantId })).toEqual({ status: 404, body: { error: 'Leaderboard with key "off" not found' } });
     expect((await server.rest("GET", "/v1/leaderboards/soon", { tenantId })).body).toMatchObject({ status: "scheduled", rankings: [], runStart: day(5) });
-    expect((await server.rest("GET", "/v1/leaderboards/done", { tenantId })).body).toMatchObject({ status: "finished", rankings: [], runStart: day(-20), runEnd: day(-10) });
+    expect((await server.rest("GET", "/v1/leaderboards/done", { tenantId })).body).toMatchObject({
+      status: "finished",
+      rankings: [],
+      runStart: day(-20),
+      runEnd: day(-10),
+    });
     // After the end is outside the leaderboard's dates too.
     expect((await server.rest("GET", `/v1/leaderboards/done?run=${day(-5)}`, { tenantId })).status).toBe(400);
   });
@@ -699,7 +800,12 @@ describe("listing (own tenant)", () => {
     expect(Object.keys(changes)).toEqual(["live"]);
     // The run's last day is the leaderboard's end, which cuts it short.
     expect(changes.live).toMatchObject({ start: day(-3), end: day(2), rank: 1 });
-    expect((await server.rest("GET", "/v1/leaderboards/live", { tenantId })).body).toMatchObject({ start: day(-3), end: day(2), runStart: day(-3), runEnd: day(2) });
+    expect((await server.rest("GET", "/v1/leaderboards/live", { tenantId })).body).toMatchObject({
+      start: day(-3),
+      end: day(2),
+      runStart: day(-3),
+      runEnd: day(2),
+    });
   });
 
   it("keeps tenants apart: one tenant's leaderboards are invisible to another", async () => {
@@ -727,7 +833,15 @@ describe("the reference clients' read parameters on every protocol (own tenant)"
       "/admin/v1/leaderboards",
       [
         { key: "goals", name: "Goals", rankBy: "metric", metricId: metric, status: "active", start: day(-30) },
-        { key: "goals-by-country", name: "Goals by country", rankBy: "metric", metricId: metric, status: "active", start: day(-30), breakdownAttributes: [country] },
+        {
+          key: "goals-by-country",
+          name: "Goals by country",
+          rankBy: "metric",
+          metricId: metric,
+          status: "active",
+          start: day(-30),
+          breakdownAttributes: [country],
+        },
       ],
       tenantId,
     );
@@ -745,15 +859,43 @@ describe("the reference clients' read parameters on every protocol (own tenant)"
         const { leaderboard } = await reads.getLeaderboardRankings(request);
         return [leaderboard!.rankings.map((r) => [r.userId, r.rank, r.value]), leaderboard!.participants];
       };
-      expect(await page({ key: "goals", userId: "g3", limit: 2 }), protocol).toEqual([[["g3", 3, 30], ["g4", 4, 20]], 5]);
-      expect(await page({ key: "goals", userId: "g3", offset: 1, limit: 10 }), protocol).toEqual([[["g4", 4, 20], ["g5", 5, 10]], 5]);
+      expect(await page({ key: "goals", userId: "g3", limit: 2 }), protocol).toEqual([
+        [
+          ["g3", 3, 30],
+          ["g4", 4, 20],
+        ],
+        5,
+      ]);
+      expect(await page({ key: "goals", userId: "g3", offset: 1, limit: 10 }), protocol).toEqual([
+        [
+          ["g4", 4, 20],
+          ["g5", 5, 10],
+        ],
+        5,
+      ]);
       expect(await page({ key: "goals", userId: "stranger" }), protocol).toEqual([[], 5]);
-      expect(await page({ key: "goals-by-country", userAttributes: "country:AU" }), protocol).toEqual([[["g2", 1, 40], ["g4", 2, 20]], 2]);
+      expect(await page({ key: "goals-by-country", userAttributes: "country:AU" }), protocol).toEqual([
+        [
+          ["g2", 1, 40],
+          ["g4", 2, 20],
+        ],
+        2,
+      ]);
       // userId alone reads that user's group; with userAttributes too, the group named.
-      expect(await page({ key: "goals-by-country", userId: "g3" }), protocol).toEqual([[["g3", 2, 30], ["g5", 3, 10]], 3]);
+      expect(await page({ key: "goals-by-country", userId: "g3" }), protocol).toEqual([
+        [
+          ["g3", 2, 30],
+          ["g5", 3, 10],
+        ],
+        3,
+      ]);
       expect(await page({ key: "goals-by-country", userAttributes: "country:NZ", userId: "g5" }), protocol).toEqual([[["g5", 3, 10]], 3]);
       expect(await page({ key: "goals-by-country", userAttributes: "country:FR" }), protocol).toEqual([[], 0]);
-      for (const request of [{ key: "goals-by-country" }, { key: "goals-by-country", userAttributes: "city:NZ" }, { key: "goals", userAttributes: "country:NZ" }]) {
+      for (const request of [
+        { key: "goals-by-country" },
+        { key: "goals-by-country", userAttributes: "city:NZ" },
+        { key: "goals", userAttributes: "country:NZ" },
+      ]) {
         expect((await errorOf(reads.getLeaderboardRankings(request)))?.code, `${protocol} ${JSON.stringify(request)}`).toBe(Code.InvalidArgument);
       }
     }
@@ -786,9 +928,17 @@ describe("the reference clients' read parameters on every protocol (own tenant)"
     await event("goals", { id: "g5", attributes: { country: "AU" } }, 1, undefined, tenantId);
     for (const protocol of CLIENT_PROTOCOLS) {
       const reads = server.client(protocol, { tenantId }).leaderboardReads;
-      const ids = async (userAttributes: string) => (await reads.getLeaderboardRankings({ key: "goals-by-country", userAttributes })).leaderboard!.rankings.map((r) => [r.userId, r.value]);
-      expect(await ids("country:AU"), protocol).toEqual([["g2", 40], ["g4", 20], ["g5", 11]]);
-      expect(await ids("country:NZ"), protocol).toEqual([["g1", 50], ["g3", 30]]);
+      const ids = async (userAttributes: string) =>
+        (await reads.getLeaderboardRankings({ key: "goals-by-country", userAttributes })).leaderboard!.rankings.map((r) => [r.userId, r.value]);
+      expect(await ids("country:AU"), protocol).toEqual([
+        ["g2", 40],
+        ["g4", 20],
+        ["g5", 11],
+      ]);
+      expect(await ids("country:NZ"), protocol).toEqual([
+        ["g1", 50],
+        ["g3", 30],
+      ]);
     }
   });
 
@@ -801,7 +951,13 @@ describe("the reference clients' read parameters on every protocol (own tenant)"
     for (const protocol of CLIENT_PROTOCOLS) {
       const client = server.client(protocol, { tenantId });
       const { leaderboards } = await client.leaderboardReads.listPublicLeaderboards({});
-      expect(leaderboards.map((l) => [l.key, l.userAttributes]), protocol).toEqual([["goals", []], ["goals-by-country", []]]);
+      expect(
+        leaderboards.map((l) => [l.key, l.userAttributes]),
+        protocol,
+      ).toEqual([
+        ["goals", []],
+        ["goals-by-country", []],
+      ]);
       expect((await client.leaderboardReads.getLeaderboardRankings({ key: "goals" })).leaderboard!.userAttributes, protocol).toEqual([]);
       expect((await client.leaderboardReads.getUserLeaderboard({ id: "g1", key: "goals" })).leaderboard!.userAttributes, protocol).toEqual([]);
       const response = await client.application.trackMetricEvent({ key: "goals", user: { id: "g1" }, value: 1 });

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { unpackIndex } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
-import { createLeaderboardRankings, rankingCollections, scopeKey, type RankingCollections, type RankingScope } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
+import {
+  createLeaderboardRankings,
+  rankingCollections,
+  scopeKey,
+  type RankingCollections,
+  type RankingScope,
+} from "../../src/features/leaderboards/store/leaderboard-rankings.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { holdsPacked, storedText } from "../helpers/stored-text.js";
 
@@ -27,51 +33,60 @@ describe("erasing a participant from a ranking", () => {
 
   /** The documents of a leaderboard's rankings that name `text` (compressed content decoded). */
   async function documentsNaming(leaderboardId: string, text: string, which: (doc: object) => boolean = () => true): Promise<string[]> {
-    const all = await Promise.all(
-      [collections.rankings, collections.rankChunks, collections.userChunks].map((c) => c.find({ leaderboardId }).toArray()),
-    );
-    return all.flat().filter((d) => which(d) && storedText(d).includes(text)).map((d) => d._id);
+    const all = await Promise.all([collections.rankings, collections.rankChunks, collections.userChunks].map((c) => c.find({ leaderboardId }).toArray()));
+    return all
+      .flat()
+      .filter((d) => which(d) && storedText(d).includes(text))
+      .map((d) => d._id);
   }
   /** Documents that name `text` only once decoded: the search would miss them without decoding. */
-  const namingWhenDecoded = (leaderboardId: string, text: string) => documentsNaming(leaderboardId, text, (d) => holdsPacked(d) && !JSON.stringify(d).includes(text));
+  const namingWhenDecoded = (leaderboardId: string, text: string) =>
+    documentsNaming(leaderboardId, text, (d) => holdsPacked(d) && !JSON.stringify(d).includes(text));
 
   it.each([
     ["shared by several writers", false],
     ["written by this process alone", true],
-  ])("leaves the others in order and no document naming them, %s", async (_mode, exclusive) => {
-    const scope: RankingScope = { tenantId: TENANT, leaderboardId: `lb-${exclusive}`, run: "2026-01-05", group: "" };
-    // Small chunks: 300 participants fill many chunks, and moving the participant patches several.
-    const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 1000, exclusive });
-    const values = new Map<string, number>();
-    const users = Array.from({ length: 300 }, (_, i) => `user-${String(i).padStart(3, "0")}`);
-    await Promise.all(users.map((u, i) => store.upsertEntry(scope, u, (i * 7) % 301, new Date(T0)).then(() => values.set(u, (i * 7) % 301))));
-    // The participant climbs through the ranking: their lines go into patches and replaced chunks.
-    for (const [step, value] of [5, 60, 150, 240, 299, 120].entries()) await store.upsertEntry(scope, ERASED, value, new Date(T0 + step + 1));
-    expect(await documentsNaming(scope.leaderboardId, ERASED)).not.toEqual([]);
-    expect(await namingWhenDecoded(scope.leaderboardId, ERASED)).not.toEqual([]);
-    const before = await store.rankOf(scope, ERASED);
-    expect(before?.position).toBeGreaterThan(1);
+  ])(
+    "leaves the others in order and no document naming them, %s",
+    async (_mode, exclusive) => {
+      const scope: RankingScope = { tenantId: TENANT, leaderboardId: `lb-${exclusive}`, run: "2026-01-05", group: "" };
+      // Small chunks: 300 participants fill many chunks, and moving the participant patches several.
+      const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 1000, exclusive });
+      const values = new Map<string, number>();
+      const users = Array.from({ length: 300 }, (_, i) => `user-${String(i).padStart(3, "0")}`);
+      await Promise.all(users.map((u, i) => store.upsertEntry(scope, u, (i * 7) % 301, new Date(T0)).then(() => values.set(u, (i * 7) % 301))));
+      // The participant climbs through the ranking: their lines go into patches and replaced chunks.
+      for (const [step, value] of [5, 60, 150, 240, 299, 120].entries()) await store.upsertEntry(scope, ERASED, value, new Date(T0 + step + 1));
+      expect(await documentsNaming(scope.leaderboardId, ERASED)).not.toEqual([]);
+      expect(await namingWhenDecoded(scope.leaderboardId, ERASED)).not.toEqual([]);
+      const before = await store.rankOf(scope, ERASED);
+      expect(before?.position).toBeGreaterThan(1);
 
-    // Others keep writing while the erasure runs.
-    const [erased] = await Promise.all([store.eraseEntry(scope, ERASED), store.upsertEntry(scope, "user-000", 1000, new Date(T0 + 100)).then(() => values.set("user-000", 1000))]);
-    expect(erased).toMatchObject({ changed: true, previousPosition: expect.any(Number), previousValue: "120" });
+      // Others keep writing while the erasure runs.
+      const [erased] = await Promise.all([
+        store.eraseEntry(scope, ERASED),
+        store.upsertEntry(scope, "user-000", 1000, new Date(T0 + 100)).then(() => values.set("user-000", 1000)),
+      ]);
+      expect(erased).toMatchObject({ changed: true, previousPosition: expect.any(Number), previousValue: "120" });
 
-    const expected = [...values.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([u]) => u);
-    const page = await store.page(scope, 0, 1000);
-    expect(page.participants).toBe(300);
-    expect(page.entries.map((e) => e.userId)).toEqual(expected);
-    expect(await store.rankOf(scope, ERASED)).toBeNull();
-    expect(await documentsNaming(scope.leaderboardId, ERASED)).toEqual([]);
+      const expected = [...values.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([u]) => u);
+      const page = await store.page(scope, 0, 1000);
+      expect(page.participants).toBe(300);
+      expect(page.entries.map((e) => e.userId)).toEqual(expected);
+      expect(await store.rankOf(scope, ERASED)).toBeNull();
+      expect(await documentsNaming(scope.leaderboardId, ERASED)).toEqual([]);
 
-    // A reader that caches nothing (another instance) reads the same, and writes go on from there.
-    const fresh = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 } });
-    expect((await fresh.page(scope, 0, 1000)).entries.map((e) => e.userId)).toEqual(expected);
-    await store.upsertEntry(scope, "user-001", 2000, new Date(T0 + 200));
-    expect((await fresh.page(scope, 0, 2)).entries.map((e) => e.userId)).toEqual(["user-001", "user-000"]);
-    // Erasing again (a retried erasure) changes nothing.
-    expect(await store.eraseEntry(scope, ERASED)).toMatchObject({ changed: false });
-    expect((await store.page(scope, 0, 1000)).participants).toBe(300);
-  }, 120_000);
+      // A reader that caches nothing (another instance) reads the same, and writes go on from there.
+      const fresh = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 } });
+      expect((await fresh.page(scope, 0, 1000)).entries.map((e) => e.userId)).toEqual(expected);
+      await store.upsertEntry(scope, "user-001", 2000, new Date(T0 + 200));
+      expect((await fresh.page(scope, 0, 2)).entries.map((e) => e.userId)).toEqual(["user-001", "user-000"]);
+      // Erasing again (a retried erasure) changes nothing.
+      expect(await store.eraseEntry(scope, ERASED)).toMatchObject({ changed: false });
+      expect((await store.page(scope, 0, 1000)).participants).toBe(300);
+    },
+    120_000,
+  );
 
   it("cut short after its commit, leaves nothing naming them once repeated (by a restarted process)", async () => {
     const scope: RankingScope = { tenantId: TENANT, leaderboardId: "lb-crash", run: "", group: "" };
@@ -136,7 +151,9 @@ describe("erasing a participant from a ranking", () => {
       ...(await collections.userChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
     ].map((d) => d._id);
     expect(stored.sort()).toEqual(named.sort());
-    expect((await store.page(scope, 0, 200)).entries.map((e) => e.userId)).toEqual(Array.from({ length: 120 }, (_, i) => `user-${String(119 - i).padStart(3, "0")}`));
+    expect((await store.page(scope, 0, 200)).entries.map((e) => e.userId)).toEqual(
+      Array.from({ length: 120 }, (_, i) => `user-${String(119 - i).padStart(3, "0")}`),
+    );
   }, 60_000);
 
   it("writes nothing for a ranking that does not exist", async () => {

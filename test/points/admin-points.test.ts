@@ -23,10 +23,16 @@ beforeAll(async () => {
   });
   [ids.planAttr, ids.sourceAttr] = attributes.body.created.map((a: { id: string }) => a.id);
   ids.otherMetric = (await server.rest("POST", "/admin/v1/metrics", { tenantId: "other", body: [{ key: "words", name: "Words" }] })).body.created[0].id;
-  ids.otherPlanAttr = (await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "plan", name: "Plan", type: "user" }] })).body
-    .created[0].id;
+  ids.otherPlanAttr = (
+    await server.rest("POST", "/admin/v1/attributes", { tenantId: "other", body: [{ key: "plan", name: "Plan", type: "user" }] })
+  ).body.created[0].id;
   const otherTenant = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.find((t: { customerId: string }) => t.customerId === "other");
-  await server.service.context.database.collections.achievements.insertOne({ _id: ids.otherAchievement as never, tenantId: otherTenant.id, key: "a", name: "A" });
+  await server.service.context.database.collections.achievements.insertOne({
+    _id: ids.otherAchievement as never,
+    tenantId: otherTenant.id,
+    key: "a",
+    name: "A",
+  });
   await server.rest("POST", "/api/metrics/words/event", { body: { user: { id: "u1" }, value: 1 } });
 });
 afterAll(() => server.close());
@@ -74,15 +80,42 @@ describe("points systems", () => {
           maxPoints: null,
           levels: [
             { id: expect.any(String), name: "Bronze", key: "bronze", points: 100, description: "", badge: null },
-            { id: expect.any(String), name: "Silver", key: "silver", points: 500, description: "Intermediate level", badge: { url: "https://example.com/silver.png" } },
+            {
+              id: expect.any(String),
+              name: "Silver",
+              key: "silver",
+              points: 500,
+              description: "Intermediate level",
+              badge: { url: "https://example.com/silver.png" },
+            },
           ],
         },
         // Without nested items, the create response has no nested arrays.
-        { id: expect.any(String), name: "Energy", key: "energy", description: "", status: "active", badge: { url: "https://example.com/energy.png" }, maxPoints: 100 },
+        {
+          id: expect.any(String),
+          name: "Energy",
+          key: "energy",
+          description: "",
+          status: "active",
+          badge: { url: "https://example.com/energy.png" },
+          maxPoints: 100,
+        },
       ],
       issues: [
-        { index: 1, severity: "error", message: 'key "bad key" is invalid: use letters, digits, hyphens and underscores, at most 100 characters', level: "error", reason: 'key "bad key" is invalid: use letters, digits, hyphens and underscores, at most 100 characters' },
-        { index: 3, severity: "error", message: 'Key "xp" is already in use by another points system', level: "error", reason: 'Key "xp" is already in use by another points system' },
+        {
+          index: 1,
+          severity: "error",
+          message: 'key "bad key" is invalid: use letters, digits, hyphens and underscores, at most 100 characters',
+          level: "error",
+          reason: 'key "bad key" is invalid: use letters, digits, hyphens and underscores, at most 100 characters',
+        },
+        {
+          index: 3,
+          severity: "error",
+          message: 'Key "xp" is already in use by another points system',
+          level: "error",
+          reason: 'Key "xp" is already in use by another points system',
+        },
       ],
     });
     const [xp, energy] = created.body.created;
@@ -95,7 +128,11 @@ describe("points systems", () => {
     expect(await server.rest("GET", "/admin/v1/points/nope")).toEqual({ status: 404, body: { error: 'Points system "nope" not found' } });
 
     const patched = await server.rest("PATCH", "/admin/v1/points", {
-      body: [{ id: xp.id, name: "Experience", maxPoints: 1000, badge: { url: "https://example.com/xp.png" } }, { id: "missing", name: "X" }, { id: energy.id, maxPoints: 0 }],
+      body: [
+        { id: xp.id, name: "Experience", maxPoints: 1000, badge: { url: "https://example.com/xp.png" } },
+        { id: "missing", name: "X" },
+        { id: energy.id, maxPoints: 0 },
+      ],
     });
     expect(patched).toEqual({
       status: 200,
@@ -103,7 +140,13 @@ describe("points systems", () => {
         updated: [{ ...xpSystem, name: "Experience", maxPoints: 1000, badge: { url: "https://example.com/xp.png" } }],
         issues: [
           { id: "missing", severity: "error", message: "Points system not found by ID", level: "error", reason: "Points system not found by ID" },
-          { id: energy.id, severity: "error", message: "maxPoints must be null or an integer >= 1, got 0", level: "error", reason: "maxPoints must be null or an integer >= 1, got 0" },
+          {
+            id: energy.id,
+            severity: "error",
+            message: "maxPoints must be null or an integer >= 1, got 0",
+            level: "error",
+            reason: "maxPoints must be null or an integer >= 1, got 0",
+          },
         ],
       },
     });
@@ -114,7 +157,10 @@ describe("points systems", () => {
     expect(wrongShape).toEqual({ status: 400, body: { error: "Invalid request: systems[0].maxPoints must be an integer or null" } });
 
     const removed = await server.rest("DELETE", `/admin/v1/points?ids=${energy.id},missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: energy.id }], issues: [{ id: "missing", severity: "error", message: "Points system not found by ID", level: "error", reason: "Points system not found by ID" }] });
+    expect(removed.body).toEqual({
+      deleted: [{ id: energy.id }],
+      issues: [{ id: "missing", severity: "error", message: "Points system not found by ID", level: "error", reason: "Points system not found by ID" }],
+    });
     expect((await server.rest("GET", `/admin/v1/points/${energy.id}`)).body).toEqual({ ...energy, status: "archived" });
     expect((await server.rest("DELETE", `/admin/v1/points?ids=${energy.id}`)).body.issues).toEqual([
       { id: energy.id, severity: "error", message: "Points system is already archived", level: "error", reason: "Points system is already archived" },
@@ -124,11 +170,26 @@ describe("points systems", () => {
   it("are not archived while a leaderboard ranks by them", async () => {
     const systemId = await newSystem("ranked");
     const leaderboards = server.service.context.database.collections.leaderboards;
-    await leaderboards.insertOne({ _id: "board-1" as never, tenantId: DEFAULT_SCOPE, key: "ranked", name: "Ranked", rankBy: "points", pointsSystemId: systemId });
+    await leaderboards.insertOne({
+      _id: "board-1" as never,
+      tenantId: DEFAULT_SCOPE,
+      key: "ranked",
+      name: "Ranked",
+      rankBy: "points",
+      pointsSystemId: systemId,
+    });
     const refused = await server.rest("DELETE", `/admin/v1/points?ids=${systemId}`);
     expect(refused.body).toEqual({
       deleted: [],
-      issues: [{ id: systemId, severity: "error", message: 'Cannot delete: still used by leaderboard "Ranked" (board-1); remove that reference first', level: "error", reason: 'Cannot delete: still used by leaderboard "Ranked" (board-1); remove that reference first' }],
+      issues: [
+        {
+          id: systemId,
+          severity: "error",
+          message: 'Cannot delete: still used by leaderboard "Ranked" (board-1); remove that reference first',
+          level: "error",
+          reason: 'Cannot delete: still used by leaderboard "Ranked" (board-1); remove that reference first',
+        },
+      ],
     });
     expect((await server.rest("GET", `/admin/v1/points/${systemId}`)).body.status).toBe("active");
     await leaderboards.deleteOne({ _id: "board-1" as never });
@@ -137,15 +198,33 @@ describe("points systems", () => {
 
   it("answer 200 with only issues when nothing was created", async () => {
     const before = await snapshot("pointsSystems");
-    const response = await server.rest("POST", "/admin/v1/points", { body: [{ key: "xp", name: "Again" }, { key: "no-name", name: " " }, { key: "cap", name: "Cap", maxPoints: 0 }] });
+    const response = await server.rest("POST", "/admin/v1/points", {
+      body: [
+        { key: "xp", name: "Again" },
+        { key: "no-name", name: " " },
+        { key: "cap", name: "Cap", maxPoints: 0 },
+      ],
+    });
     expect(response).toEqual({
       status: 200,
       body: {
         created: [],
         issues: [
-          { index: 0, severity: "error", message: 'Key "xp" is already in use by another points system', level: "error", reason: 'Key "xp" is already in use by another points system' },
+          {
+            index: 0,
+            severity: "error",
+            message: 'Key "xp" is already in use by another points system',
+            level: "error",
+            reason: 'Key "xp" is already in use by another points system',
+          },
           { index: 1, severity: "error", message: "name is required", level: "error", reason: "name is required" },
-          { index: 2, severity: "error", message: "maxPoints must be null or an integer >= 1, got 0", level: "error", reason: "maxPoints must be null or an integer >= 1, got 0" },
+          {
+            index: 2,
+            severity: "error",
+            message: "maxPoints must be null or an integer >= 1, got 0",
+            level: "error",
+            reason: "maxPoints must be null or an integer >= 1, got 0",
+          },
         ],
       },
     });
@@ -156,8 +235,20 @@ describe("points systems", () => {
     const before = await Promise.all([snapshot("pointsSystems"), snapshot("pointsLevels"), snapshot("pointsTriggers"), snapshot("pointsBoosts")]);
     const refused = await server.rest("POST", "/admin/v1/points", {
       body: [
-        { key: "dup-levels", name: "D", levels: [{ key: "a", name: "A", points: 10 }, { key: "b", name: "B", points: 10 }] },
-        { key: "bad-trigger", name: "T", levels: [{ key: "a", name: "A", points: 10 }], triggers: [{ type: "metric", points: 5, metricId: ids.otherMetric, metricThreshold: 1 }] },
+        {
+          key: "dup-levels",
+          name: "D",
+          levels: [
+            { key: "a", name: "A", points: 10 },
+            { key: "b", name: "B", points: 10 },
+          ],
+        },
+        {
+          key: "bad-trigger",
+          name: "T",
+          levels: [{ key: "a", name: "A", points: 10 }],
+          triggers: [{ type: "metric", points: 5, metricId: ids.otherMetric, metricThreshold: 1 }],
+        },
         { key: "bad-boost", name: "B", boosts: [{ name: "Double", start: "2026-01-01", multiplier: 2, userId: "nobody" }] },
       ],
     });
@@ -166,9 +257,27 @@ describe("points systems", () => {
       body: {
         created: [],
         issues: [
-          { index: 0, severity: "error", message: "levels[1]: points 10 is already the threshold of another level of this points system; thresholds must be unique", level: "error", reason: "levels[1]: points 10 is already the threshold of another level of this points system; thresholds must be unique" },
-          { index: 1, severity: "error", message: `triggers[0]: metricId "${ids.otherMetric}" is not a metric of this tenant`, level: "error", reason: `triggers[0]: metricId "${ids.otherMetric}" is not a metric of this tenant` },
-          { index: 2, severity: "error", message: 'boosts[0]: User "nobody" does not exist', level: "error", reason: 'boosts[0]: User "nobody" does not exist' },
+          {
+            index: 0,
+            severity: "error",
+            message: "levels[1]: points 10 is already the threshold of another level of this points system; thresholds must be unique",
+            level: "error",
+            reason: "levels[1]: points 10 is already the threshold of another level of this points system; thresholds must be unique",
+          },
+          {
+            index: 1,
+            severity: "error",
+            message: `triggers[0]: metricId "${ids.otherMetric}" is not a metric of this tenant`,
+            level: "error",
+            reason: `triggers[0]: metricId "${ids.otherMetric}" is not a metric of this tenant`,
+          },
+          {
+            index: 2,
+            severity: "error",
+            message: 'boosts[0]: User "nobody" does not exist',
+            level: "error",
+            reason: 'boosts[0]: User "nobody" does not exist',
+          },
         ],
       },
     });
@@ -199,7 +308,14 @@ describe("points triggers", () => {
     const created = await server.rest("POST", path, {
       body: [
         { type: "metric", points: 10, metricId: ids.metric, metricThreshold: 5 },
-        { type: "time", points: 3, status: "active", timeUnit: "hours", timeInterval: 3, userAttributes: [{ attributeId: ids.planAttr, attributeValue: "pro" }] },
+        {
+          type: "time",
+          points: 3,
+          status: "active",
+          timeUnit: "hours",
+          timeInterval: 3,
+          userAttributes: [{ attributeId: ids.planAttr, attributeValue: "pro" }],
+        },
         { type: "streak", points: -2, streakLength: 7, blockIfOutOfPoints: true },
       ],
     });
@@ -228,7 +344,16 @@ describe("points triggers", () => {
           timeInterval: 3,
           blockIfOutOfPoints: false,
         },
-        { id: expect.any(String), type: "streak", points: -2, status: "inactive", userAttributes: [], eventAttributes: [], streakLength: 7, blockIfOutOfPoints: true },
+        {
+          id: expect.any(String),
+          type: "streak",
+          points: -2,
+          status: "inactive",
+          userAttributes: [],
+          eventAttributes: [],
+          streakLength: 7,
+          blockIfOutOfPoints: true,
+        },
       ],
       issues: [],
     });
@@ -255,8 +380,20 @@ describe("points triggers", () => {
     expect(retyped.body).toEqual({
       updated: [{ ...streakCommon, type: "time", timeUnit: "days", timeInterval: 1 }],
       issues: [
-        { id: metricTrigger.id, severity: "error", message: "type can only be changed while the trigger is inactive", level: "error", reason: "type can only be changed while the trigger is inactive" },
-        { id: timeTrigger.id, severity: "error", message: "metricThreshold is only allowed on metric triggers, not on time triggers", level: "error", reason: "metricThreshold is only allowed on metric triggers, not on time triggers" },
+        {
+          id: metricTrigger.id,
+          severity: "error",
+          message: "type can only be changed while the trigger is inactive",
+          level: "error",
+          reason: "type can only be changed while the trigger is inactive",
+        },
+        {
+          id: timeTrigger.id,
+          severity: "error",
+          message: "metricThreshold is only allowed on metric triggers, not on time triggers",
+          level: "error",
+          reason: "metricThreshold is only allowed on metric triggers, not on time triggers",
+        },
       ],
     });
     const cleared = await server.rest("PATCH", path, { body: [{ id: timeTrigger.id, userAttributes: null }] });
@@ -267,7 +404,10 @@ describe("points triggers", () => {
     expect(overGrpc.triggers[1]?.timeUnit).toBe(PointsTriggerTimeUnit.HOURS);
 
     const removed = await server.rest("DELETE", `${path}?ids=${streakTrigger.id}&ids=missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: streakTrigger.id }], issues: [{ id: "missing", severity: "error", message: "Points trigger not found by ID", level: "error", reason: "Points trigger not found by ID" }] });
+    expect(removed.body).toEqual({
+      deleted: [{ id: streakTrigger.id }],
+      issues: [{ id: "missing", severity: "error", message: "Points trigger not found by ID", level: "error", reason: "Points trigger not found by ID" }],
+    });
     expect((await server.rest("GET", path)).body).toHaveLength(2);
   });
 
@@ -276,20 +416,48 @@ describe("points triggers", () => {
     { name: "zero points", item: () => ({ ...metric(), points: 0 }), message: () => "points must be a non-zero integer (negative values deduct), got 0" },
     { name: "no type", item: () => ({ points: 5 }), message: () => 'type is required: "metric", "achievement", "streak", "time" or "user_creation"' },
     { name: "an archived status", item: () => ({ ...metric(), status: "archived" }), message: () => 'status must be "active" or "inactive", got "archived"' },
-    { name: "a metric trigger without metric", item: () => ({ type: "metric", points: 1, metricThreshold: 2 }), message: () => "metricId is required for metric triggers" },
+    {
+      name: "a metric trigger without metric",
+      item: () => ({ type: "metric", points: 1, metricThreshold: 2 }),
+      message: () => "metricId is required for metric triggers",
+    },
     { name: "a metric threshold of 0", item: () => ({ ...metric(), metricThreshold: 0 }), message: () => "metricThreshold must be an integer >= 1, got 0" },
     { name: "a streak trigger without length", item: () => ({ type: "streak", points: 1 }), message: () => "streakLength is required for streak triggers" },
-    { name: "a streak length of 0", item: () => ({ type: "streak", points: 1, streakLength: 0 }), message: () => "streakLength must be an integer >= 1, got 0" },
-    { name: "an achievement trigger without achievement", item: () => ({ type: "achievement", points: 1 }), message: () => "achievementId is required for achievement triggers" },
-    { name: "a time trigger without unit", item: () => ({ type: "time", points: 1, timeInterval: 1 }), message: () => "timeUnit is required for time triggers" },
-    { name: "a time interval of 0", item: () => ({ type: "time", points: 1, timeUnit: "days", timeInterval: 0 }), message: () => "timeInterval must be an integer >= 1, got 0" },
-    { name: "a setting of another type", item: () => ({ type: "user_creation", points: 1, streakLength: 3 }), message: () => "streakLength is only allowed on streak triggers, not on user_creation triggers" },
+    {
+      name: "a streak length of 0",
+      item: () => ({ type: "streak", points: 1, streakLength: 0 }),
+      message: () => "streakLength must be an integer >= 1, got 0",
+    },
+    {
+      name: "an achievement trigger without achievement",
+      item: () => ({ type: "achievement", points: 1 }),
+      message: () => "achievementId is required for achievement triggers",
+    },
+    {
+      name: "a time trigger without unit",
+      item: () => ({ type: "time", points: 1, timeInterval: 1 }),
+      message: () => "timeUnit is required for time triggers",
+    },
+    {
+      name: "a time interval of 0",
+      item: () => ({ type: "time", points: 1, timeUnit: "days", timeInterval: 0 }),
+      message: () => "timeInterval must be an integer >= 1, got 0",
+    },
+    {
+      name: "a setting of another type",
+      item: () => ({ type: "user_creation", points: 1, streakLength: 3 }),
+      message: () => "streakLength is only allowed on streak triggers, not on user_creation triggers",
+    },
     {
       name: "event filters on a streak trigger",
       item: () => ({ type: "streak", points: 1, streakLength: 2, eventAttributes: [{ attributeId: ids.sourceAttr, attributeValue: "web" }] }),
       message: () => "eventAttributes are only allowed on metric triggers",
     },
-    { name: "another tenant's metric", item: () => ({ ...metric(), metricId: ids.otherMetric }), message: () => `metricId "${ids.otherMetric}" is not a metric of this tenant` },
+    {
+      name: "another tenant's metric",
+      item: () => ({ ...metric(), metricId: ids.otherMetric }),
+      message: () => `metricId "${ids.otherMetric}" is not a metric of this tenant`,
+    },
     {
       name: "another tenant's achievement",
       item: () => ({ type: "achievement", points: 1, achievementId: ids.otherAchievement }),
@@ -315,7 +483,10 @@ describe("points triggers", () => {
     const systemId = await newSystem(`t-${Math.random().toString(36).slice(2, 10)}`);
     const before = await snapshot("pointsTriggers");
     const response = await server.rest("POST", `/admin/v1/points/${systemId}/triggers`, { body: [item()] });
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] } });
+    expect(response).toEqual({
+      status: 200,
+      body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] },
+    });
     expect(await snapshot("pointsTriggers")).toEqual(before);
   });
 
@@ -332,7 +503,15 @@ describe("points triggers", () => {
     const refused = await server.rest("DELETE", `/admin/v1/metrics?ids=${steps}`);
     expect(refused.body).toEqual({
       deleted: [],
-      issues: [{ id: steps, severity: "error", message: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first`, level: "error", reason: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first` }],
+      issues: [
+        {
+          id: steps,
+          severity: "error",
+          message: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first`,
+          level: "error",
+          reason: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first`,
+        },
+      ],
     });
     expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${ids.sourceAttr}`)).body.issues[0].message).toContain(`points trigger "${trigger.id}"`);
 
@@ -364,8 +543,20 @@ describe("points levels", () => {
       badge: { url: "https://example.com/bronze.png" },
     });
     expect(created.body.issues).toEqual([
-      { index: 2, severity: "error", message: 'Key "bronze" is already in use by another level of this points system', level: "error", reason: 'Key "bronze" is already in use by another level of this points system' },
-      { index: 3, severity: "error", message: "points 500 is already the threshold of another level of this points system; thresholds must be unique", level: "error", reason: "points 500 is already the threshold of another level of this points system; thresholds must be unique" },
+      {
+        index: 2,
+        severity: "error",
+        message: 'Key "bronze" is already in use by another level of this points system',
+        level: "error",
+        reason: 'Key "bronze" is already in use by another level of this points system',
+      },
+      {
+        index: 3,
+        severity: "error",
+        message: "points 500 is already the threshold of another level of this points system; thresholds must be unique",
+        level: "error",
+        reason: "points 500 is already the threshold of another level of this points system; thresholds must be unique",
+      },
       { index: 4, severity: "error", message: "points must be an integer >= 0, got -1", level: "error", reason: "points must be an integer >= 0, got -1" },
     ]);
     const [silver, bronze] = created.body.created;
@@ -375,7 +566,13 @@ describe("points levels", () => {
     const before = await snapshot("pointsLevels");
     const clash = await server.rest("PATCH", path, { body: [{ id: silver.id, points: 100 }] });
     expect(clash.body.issues).toEqual([
-      { id: silver.id, severity: "error", message: "points 100 is already the threshold of another level of this points system; thresholds must be unique", level: "error", reason: "points 100 is already the threshold of another level of this points system; thresholds must be unique" },
+      {
+        id: silver.id,
+        severity: "error",
+        message: "points 100 is already the threshold of another level of this points system; thresholds must be unique",
+        level: "error",
+        reason: "points 100 is already the threshold of another level of this points system; thresholds must be unique",
+      },
     ]);
     expect(await snapshot("pointsLevels")).toEqual(before);
 
@@ -384,7 +581,10 @@ describe("points levels", () => {
     expect((await server.rest("PATCH", path, { body: [{ id: bronze.id, badge: null }] })).body.updated[0].badge).toBeNull();
 
     const removed = await server.rest("DELETE", `${path}?ids=${silver.id},missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: silver.id }], issues: [{ id: "missing", severity: "error", message: "Level not found by ID", level: "error", reason: "Level not found by ID" }] });
+    expect(removed.body).toEqual({
+      deleted: [{ id: silver.id }],
+      issues: [{ id: "missing", severity: "error", message: "Level not found by ID", level: "error", reason: "Level not found by ID" }],
+    });
   });
 });
 
@@ -396,14 +596,40 @@ describe("points boosts", () => {
       body: [
         { userId: "u1", name: "Double XP Weekend", start: day(-1), end: day(1), multiplier: 2 },
         { name: "Global Holiday Bonus", start: day(30), multiplier: 1.5, rounding: "up" },
-        { name: "Premium User Boost", start: day(-10), end: day(-5), multiplier: 2, userAttributes: [{ attributeId: ids.planAttr, attributeValue: "premium" }] },
+        {
+          name: "Premium User Boost",
+          start: day(-10),
+          end: day(-5),
+          multiplier: 2,
+          userAttributes: [{ attributeId: ids.planAttr, attributeValue: "premium" }],
+        },
       ],
     });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       created: [
-        { id: expect.any(String), name: "Double XP Weekend", status: "active", start: day(-1), end: day(1), multiplier: 2, rounding: "down", userId: "u1", userAttributes: [] },
-        { id: expect.any(String), name: "Global Holiday Bonus", status: "scheduled", start: day(30), end: null, multiplier: 1.5, rounding: "up", userId: null, userAttributes: [] },
+        {
+          id: expect.any(String),
+          name: "Double XP Weekend",
+          status: "active",
+          start: day(-1),
+          end: day(1),
+          multiplier: 2,
+          rounding: "down",
+          userId: "u1",
+          userAttributes: [],
+        },
+        {
+          id: expect.any(String),
+          name: "Global Holiday Bonus",
+          status: "scheduled",
+          start: day(30),
+          end: null,
+          multiplier: 1.5,
+          rounding: "up",
+          userId: null,
+          userAttributes: [],
+        },
         {
           id: expect.any(String),
           name: "Premium User Boost",
@@ -437,14 +663,25 @@ describe("points boosts", () => {
         { ...userBoost, end: null, multiplier: 3 },
         { ...cohortBoost, userAttributes: [] },
       ],
-      issues: [{ id: userBoost.id, severity: "error", message: "userAttributes cannot be set on a user-specific boost", level: "error", reason: "userAttributes cannot be set on a user-specific boost" }],
+      issues: [
+        {
+          id: userBoost.id,
+          severity: "error",
+          message: "userAttributes cannot be set on a user-specific boost",
+          level: "error",
+          reason: "userAttributes cannot be set on a user-specific boost",
+        },
+      ],
     });
     const badShape = await server.rest("PATCH", path, { body: [{ id: userBoost.id, end: 5 }] });
     expect(badShape).toEqual({ status: 400, body: { error: "Invalid request: boosts[0].end must be a date (YYYY-MM-DD) or null" } });
 
     expect((await server.rest("GET", path)).body.map((b: { status: string }) => b.status)).toEqual(["active", "archived", "finished"]);
     const removed = await server.rest("DELETE", `${path}?ids=${cohortBoost.id},missing`);
-    expect(removed.body).toEqual({ deleted: [{ id: cohortBoost.id }], issues: [{ id: "missing", severity: "error", message: "Points boost not found by ID", level: "error", reason: "Points boost not found by ID" }] });
+    expect(removed.body).toEqual({
+      deleted: [{ id: cohortBoost.id }],
+      issues: [{ id: "missing", severity: "error", message: "Points boost not found by ID", level: "error", reason: "Points boost not found by ID" }],
+    });
   });
 
   const boost = { name: "Boost", start: "2026-01-01", multiplier: 2 };
@@ -455,8 +692,16 @@ describe("points boosts", () => {
       item: () => ({ ...boost, userId: "u1", userAttributes: [{ attributeId: ids.planAttr, attributeValue: "pro" }] }),
       message: () => "userAttributes cannot be set on a user-specific boost (userId is set)",
     },
-    { name: "a multiplier of 1", item: () => ({ ...boost, multiplier: 1 }), message: () => "multiplier must be greater than 0, less than 100 and not 1, got 1" },
-    { name: "a negative multiplier", item: () => ({ ...boost, multiplier: -2 }), message: () => "multiplier must be greater than 0, less than 100 and not 1, got -2" },
+    {
+      name: "a multiplier of 1",
+      item: () => ({ ...boost, multiplier: 1 }),
+      message: () => "multiplier must be greater than 0, less than 100 and not 1, got 1",
+    },
+    {
+      name: "a negative multiplier",
+      item: () => ({ ...boost, multiplier: -2 }),
+      message: () => "multiplier must be greater than 0, less than 100 and not 1, got -2",
+    },
     { name: "a missing name", item: () => ({ ...boost, name: "" }), message: () => "name is required" },
     { name: "a name of 256 characters", item: () => ({ ...boost, name: "n".repeat(256) }), message: () => "name must be at most 255 characters" },
     { name: "a missing start", item: () => ({ name: "B", multiplier: 2 }), message: () => "start is required (YYYY-MM-DD)" },
@@ -472,7 +717,10 @@ describe("points boosts", () => {
     const systemId = await newSystem(`b-${Math.random().toString(36).slice(2, 10)}`);
     const before = await snapshot("pointsBoosts");
     const response = await server.rest("POST", `/admin/v1/points/${systemId}/boosts`, { body: [item()] });
-    expect(response).toEqual({ status: 200, body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] } });
+    expect(response).toEqual({
+      status: 200,
+      body: { created: [], issues: [{ index: 0, severity: "error", message: message(), level: "error", reason: message() }] },
+    });
     expect(await snapshot("pointsBoosts")).toEqual(before);
   });
 
@@ -490,7 +738,9 @@ describe("points boosts", () => {
 
 describe("points admin scope", () => {
   it("refuses application keys on every protocol", async () => {
-    const appKey = (await createApiKey(server.service.context.database.collections.apiKeys, "application", { tenantId: DEFAULT_SCOPE, userId: "u1" }, new Date())).key;
+    const appKey = (
+      await createApiKey(server.service.context.database.collections.apiKeys, "application", { tenantId: DEFAULT_SCOPE, userId: "u1" }, new Date())
+    ).key;
     expect(await server.rest("GET", "/admin/v1/points", { apiKey: appKey })).toEqual({
       status: 403,
       body: { error: "This call needs an admin API key; application keys may only call the Application API" },
@@ -499,7 +749,10 @@ describe("points admin scope", () => {
     expect((await server.rest("POST", "/admin/v1/points", { apiKey: appKey, body: [{ key: "sneaky", name: "S" }] })).status).toBe(403);
     expect(await snapshot("pointsSystems")).toEqual(before);
     for (const protocol of ["connect-json", "grpc"] as const) {
-      const error = await server.client(protocol, { apiKey: appKey }).points.listPointsSystems({}).catch((e) => ConnectError.from(e));
+      const error = await server
+        .client(protocol, { apiKey: appKey })
+        .points.listPointsSystems({})
+        .catch((e) => ConnectError.from(e));
       expect(error).toBeInstanceOf(ConnectError);
       expect((error as ConnectError).code).toBe(Code.PermissionDenied);
     }
@@ -512,7 +765,10 @@ describe("points admin scope", () => {
     expect((await server.rest("GET", `/admin/v1/points/${systemId}`, { tenantId: "other" })).status).toBe(404);
     const nested = await server.rest("POST", `/admin/v1/points/${systemId}/levels`, { tenantId: "other", body: [{ key: "l", name: "L", points: 1 }] });
     expect(nested).toEqual({ status: 404, body: { error: `Points system "${systemId}" not found` } });
-    const grpcError = await server.client("grpc", { tenantId: "other" }).points.listPointsBoosts({ systemId }).catch((e) => ConnectError.from(e));
+    const grpcError = await server
+      .client("grpc", { tenantId: "other" })
+      .points.listPointsBoosts({ systemId })
+      .catch((e) => ConnectError.from(e));
     expect((grpcError as ConnectError).code).toBe(Code.NotFound);
     expect((await server.rest("PATCH", "/admin/v1/points", { tenantId: "other", body: [{ id: systemId, name: "Stolen" }] })).body.issues).toEqual([
       { id: systemId, severity: "error", message: "Points system not found by ID", level: "error", reason: "Points system not found by ID" },

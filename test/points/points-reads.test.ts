@@ -23,7 +23,11 @@ const event = (user: Record<string, unknown>, value: number, extra: Record<strin
     return r;
   });
 
-const errorOf = (promise: Promise<unknown>) => promise.then(() => null, (e) => ConnectError.from(e));
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e) => ConnectError.from(e),
+  );
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -69,7 +73,13 @@ beforeAll(async () => {
   expect((await server.rest("PUT", "/v1/users/dan", { body: {} })).status).toBe(200);
   expect((await server.rest("PUT", "/v1/users/cy", { body: {} })).status).toBe(200);
   const boost = async (body: Record<string, unknown>) => (await created(`/admin/v1/points/${ids.xp}/boosts`, [body]))[0]!;
-  ids.proBoost = await boost({ name: "Pro weekend", start: day(-1), end: day(1), multiplier: 2, userAttributes: [{ attributeId: ids.plan, attributeValue: "pro" }] });
+  ids.proBoost = await boost({
+    name: "Pro weekend",
+    start: day(-1),
+    end: day(1),
+    multiplier: 2,
+    userAttributes: [{ attributeId: ids.plan, attributeValue: "pro" }],
+  });
   ids.danBoost = await boost({ name: "Dan only", start: day(0), multiplier: 1.5, rounding: "nearest", userId: "dan" });
   ids.nextBoost = await boost({ name: "Next month", start: day(30), end: day(33), multiplier: 3 });
   ids.pastBoost = await boost({ name: "Holiday bonus", start: "2024-12-25", end: "2024-12-31", multiplier: 1.5, rounding: "nearest" });
@@ -142,7 +152,18 @@ describe("a user's points", () => {
             awarded: 100,
             date: expect.stringMatching(ISO_TIME),
             total: 100,
-            trigger: { id: triggers.words, type: "metric", points: 10, status: "active", metricId: ids.words, metricName: "Words written", metricThreshold: 100, userAttributes: [], created: expect.stringMatching(ISO_TIME), updated: expect.stringMatching(ISO_TIME) },
+            trigger: {
+              id: triggers.words,
+              type: "metric",
+              points: 10,
+              status: "active",
+              metricId: ids.words,
+              metricName: "Words written",
+              metricThreshold: 100,
+              userAttributes: [],
+              created: expect.stringMatching(ISO_TIME),
+              updated: expect.stringMatching(ISO_TIME),
+            },
             boosts: [proBoost],
           },
         ],
@@ -156,7 +177,17 @@ describe("a user's points", () => {
     const cy = await server.rest("GET", "/v1/users/cy/points/xp");
     expect(cy.body).toMatchObject({ key: "xp", total: 0, level: levelJson("bronze"), awards: [] });
     const plain = await server.rest("GET", "/v1/users/cy/points/plain");
-    expect(plain.body).toEqual({ id: ids.plain, key: "plain", name: "Plain", description: null, badgeUrl: null, maxPoints: 1000, total: 0, level: null, awards: [] });
+    expect(plain.body).toEqual({
+      id: ids.plain,
+      key: "plain",
+      name: "Plain",
+      description: null,
+      badgeUrl: null,
+      maxPoints: 1000,
+      total: 0,
+      level: null,
+      awards: [],
+    });
   });
 
   it("read over Connect JSON with the same values", async () => {
@@ -184,7 +215,14 @@ describe("a user's points", () => {
 
   it("stay readable in an archived system, which is gone for the system reads", async () => {
     expect((await server.rest("GET", "/v1/users/ann/points/old")).body).toMatchObject({ key: "old", total: 5 });
-    for (const path of ["/v1/points/old", "/v1/points/old/boosts", "/v1/points/old/levels", "/v1/points/old/level-summary", "/v1/points/old/summary", "/v1/users/ann/points/old/boosts"]) {
+    for (const path of [
+      "/v1/points/old",
+      "/v1/points/old/boosts",
+      "/v1/points/old/levels",
+      "/v1/points/old/level-summary",
+      "/v1/points/old/summary",
+      "/v1/users/ann/points/old/boosts",
+    ]) {
       expect(await server.rest("GET", path), path).toEqual({ status: 404, body: { error: 'Points system with key "old" not found' } });
     }
   });
@@ -201,7 +239,9 @@ describe("a user's points event summary", () => {
         { date: "2026-11-03", total: 60, change: 30 },
       ],
     });
-    const weekly = await server.client("connect-json").pointsReads.getUserPointsEventSummary({ id: "sum", key: "xp", aggregation: 2, startDate: "2026-11-01", endDate: "2026-11-03" });
+    const weekly = await server
+      .client("connect-json")
+      .pointsReads.getUserPointsEventSummary({ id: "sum", key: "xp", aggregation: 2, startDate: "2026-11-01", endDate: "2026-11-03" });
     expect(weekly.periods.map((p) => [p.date, p.total, p.change])).toEqual([
       ["2026-10-26", 10, 10],
       ["2026-11-02", 60, 50],
@@ -213,7 +253,9 @@ describe("a user's points event summary", () => {
     expect((await server.rest("GET", `${path}?aggregation=hourly&startDate=2026-11-01&endDate=2026-11-03`)).status).toBe(400);
     expect((await server.rest("GET", `${path}?startDate=2026-11-01&endDate=2026-11-03`)).status).toBe(400);
     expect((await server.rest("GET", `${path}?aggregation=daily&startDate=2025-09-01&endDate=2026-11-03`)).body.error).toMatch(/at most 400 days/);
-    expect((await server.rest("GET", `${path}?aggregation=daily&startDate=2026-11-03&endDate=2026-11-01`)).body.error).toMatch(/endDate must not be before startDate/);
+    expect((await server.rest("GET", `${path}?aggregation=daily&startDate=2026-11-03&endDate=2026-11-01`)).body.error).toMatch(
+      /endDate must not be before startDate/,
+    );
   });
 });
 
@@ -252,7 +294,17 @@ describe("a points system", () => {
         badgeUrl: "https://example.com/xp.png",
         maxPoints: null,
         triggers: [
-          { id: triggers.words, type: "metric", points: 10, status: "active", metricId: ids.words, metricName: "Words written", metricThreshold: 100, userAttributes: [], ...times },
+          {
+            id: triggers.words,
+            type: "metric",
+            points: 10,
+            status: "active",
+            metricId: ids.words,
+            metricName: "Words written",
+            metricThreshold: 100,
+            userAttributes: [],
+            ...times,
+          },
           {
             id: triggers.onboarded,
             type: "achievement",
@@ -304,7 +356,8 @@ describe("a points system", () => {
   });
 
   it("summarizes users by points in the reference's eleven ranges, optionally for users with given attributes", async () => {
-    const ranges = (users: number[], width: number) => users.map((n, i) => ({ from: i === 0 ? 0 : (i - 1) * width + 1, to: i === 0 ? 0 : i * width, users: n }));
+    const ranges = (users: number[], width: number) =>
+      users.map((n, i) => ({ from: i === 0 ? 0 : (i - 1) * width + 1, to: i === 0 ? 0 : i * width, users: n }));
     // Greatest total 200, rounded up to 1000: ranges of 100.
     expect(await server.rest("GET", "/v1/points/xp/summary")).toEqual({ status: 200, body: ranges([2, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0], 100) });
     expect((await server.rest("GET", "/v1/points/xp/summary?userAttributes=plan:pro")).body).toEqual(ranges([1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0], 100));
@@ -313,7 +366,10 @@ describe("a points system", () => {
     expect(overConnect.ranges.map((r) => r.users)).toEqual([6n, 0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n]);
 
     const unknown = await server.rest("GET", "/v1/points/xp/summary?userAttributes=plan:pro,colour:red");
-    expect(unknown).toEqual({ status: 400, body: { error: "Invalid attribute keys: colour. Please make sure all keys match attributes created in the dashboard." } });
+    expect(unknown).toEqual({
+      status: 400,
+      body: { error: "Invalid attribute keys: colour. Please make sure all keys match attributes created in the dashboard." },
+    });
     expect((await server.rest("GET", "/v1/points/xp/summary?userAttributes=plan")).status).toBe(400);
   });
 });
@@ -322,7 +378,11 @@ describe("access", () => {
   it("lets an application key read its own user's points and the system reads, not another user's points", async () => {
     expect((await server.rest("GET", "/v1/users/ann/points/xp", { apiKey: annKey })).body.total).toBe(200);
     expect((await server.rest("GET", "/v1/points/xp/summary", { apiKey: annKey })).status).toBe(200);
-    for (const path of ["/v1/users/bob/points/xp", "/v1/users/bob/points/xp/boosts", "/v1/users/bob/points/xp/event-summary?aggregation=daily&startDate=2026-11-01&endDate=2026-11-02"]) {
+    for (const path of [
+      "/v1/users/bob/points/xp",
+      "/v1/users/bob/points/xp/boosts",
+      "/v1/users/bob/points/xp/event-summary?aggregation=daily&startDate=2026-11-01&endDate=2026-11-02",
+    ]) {
       expect(await server.rest("GET", path, { apiKey: annKey }), path).toEqual({ status: 403, body: { error: "This API key may only act for its own user" } });
     }
     const error = await errorOf(server.client("grpc", { apiKey: annKey }).pointsReads.getUserPoints({ id: "bob", key: "xp" }));
@@ -336,7 +396,12 @@ describe("access", () => {
     await created(`/admin/v1/points/${xp}/triggers`, [{ type: "metric", points: 1, metricId: words, metricThreshold: 1, status: "active" }], "other");
     await event({ id: "ann" }, 5000, {}, "other");
 
-    expect((await server.rest("GET", "/v1/users/ann/points/xp", { tenantId: "other" })).body).toMatchObject({ id: xp, name: "Other XP", total: 5000, level: null });
+    expect((await server.rest("GET", "/v1/users/ann/points/xp", { tenantId: "other" })).body).toMatchObject({
+      id: xp,
+      name: "Other XP",
+      total: 5000,
+      level: null,
+    });
     expect((await server.rest("GET", "/v1/users/ann/points/xp")).body.total).toBe(200);
     expect((await server.rest("GET", "/v1/points/plain", { tenantId: "other" })).status).toBe(404);
     expect((await server.rest("GET", "/v1/users/bob/points/xp", { tenantId: "other" })).status).toBe(404);

@@ -35,13 +35,27 @@ async function created(path: string, body: unknown[]): Promise<string[]> {
 }
 
 async function event(metric: string, userId: string, value: number, idempotencyKey?: string, timestamp?: string): Promise<void> {
-  const body = { user: { id: userId, name: `Name of ${userId}`, email: `${userId}@example.com` }, value, ...(idempotencyKey && { idempotencyKey }), ...(timestamp && { timestamp }) };
+  const body = {
+    user: { id: userId, name: `Name of ${userId}`, email: `${userId}@example.com` },
+    value,
+    ...(idempotencyKey && { idempotencyKey }),
+    ...(timestamp && { timestamp }),
+  };
   const response = await server.rest("POST", `/api/metrics/${metric}/event`, { body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
 }
 
-const ranking = async (key: string) => ((await server.rest("GET", `/v1/leaderboards/${key}`)).body.rankings as Array<{ userId: string; rank: number; value: number }>).map((r) => [r.userId, r.rank, r.value]);
-const errorCode = (promise: Promise<unknown>) => promise.then(() => null, (e) => ConnectError.from(e).code);
+const ranking = async (key: string) =>
+  ((await server.rest("GET", `/v1/leaderboards/${key}`)).body.rankings as Array<{ userId: string; rank: number; value: number }>).map((r) => [
+    r.userId,
+    r.rank,
+    r.value,
+  ]);
+const errorCode = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e) => ConnectError.from(e).code,
+  );
 
 /**
  * Every document of every collection of the database that names `text`, as "collection: _id";
@@ -83,8 +97,12 @@ beforeAll(async () => {
   ]);
   await created(`/admin/v1/points/${xp}/triggers`, [{ type: "metric", points: 10, metricId: lessons, metricThreshold: 1, status: "active" }]);
   await created(`/admin/v1/points/${coins}/triggers`, [{ type: "metric", points: 1, metricId: steps, metricThreshold: 1, status: "active" }]);
-  await created("/admin/v1/achievements", [{ name: "First lesson", key: "first-lesson", trigger: "metric", metricId: lessons, metricValue: 1, status: "active" }]);
-  const streak = await server.rest("PUT", "/admin/v1/streaks/settings", { body: { frequency: "daily", metrics: [{ metricId: lessons, threshold: 1 }], freezes: { initialGrant: 0, maxFreezes: 5 } } });
+  await created("/admin/v1/achievements", [
+    { name: "First lesson", key: "first-lesson", trigger: "metric", metricId: lessons, metricValue: 1, status: "active" },
+  ]);
+  const streak = await server.rest("PUT", "/admin/v1/streaks/settings", {
+    body: { frequency: "daily", metrics: [{ metricId: lessons, threshold: 1 }], freezes: { initialGrant: 0, maxFreezes: 5 } },
+  });
   expect(streak.status, JSON.stringify(streak.body)).toBe(201);
   const start = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10);
   await created("/admin/v1/leaderboards", [
@@ -133,7 +151,9 @@ describe("exporting a user", () => {
     expect(body.streak).toEqual(await read(`${base}/streak?historyPeriods=100`));
     expect(body.preferences).toEqual(await read(`${base}/preferences`));
     expect(body.points).toEqual([await read(`${base}/points/xp?awards=100`), await read(`${base}/points/coins?awards=100`)]);
-    expect(body.leaderboards).toEqual(await Promise.all(["lessons-board", "xp-board", "daily-steps"].map((key) => read(`${base}/leaderboards/${key}?numEvents=100`))));
+    expect(body.leaderboards).toEqual(
+      await Promise.all(["lessons-board", "xp-board", "daily-steps"].map((key) => read(`${base}/leaderboards/${key}?numEvents=100`))),
+    );
     expect(body.leaderboards.map((b: { rank: number }) => b.rank)).toEqual([1, 1, 1]);
     expect(body.state).toMatchObject({ userId: ERASED, name: `Name of ${ERASED}`, email: `${ERASED}@example.com` });
     expect(Object.keys(body.state.leaderboards)).toHaveLength(3);
@@ -172,7 +192,17 @@ describe("erasing a user", () => {
     expect(await server.rest("DELETE", `/admin/v1/users/${ERASED}`)).toEqual({ status: 200, body: { id: ERASED, erased: true } });
 
     // No read on any protocol.
-    for (const path of ["", "/metrics", "/achievements", "/streak", "/preferences", "/points/xp", "/points/coins", "/leaderboards/lessons-board", "/leaderboards/xp-board"]) {
+    for (const path of [
+      "",
+      "/metrics",
+      "/achievements",
+      "/streak",
+      "/preferences",
+      "/points/xp",
+      "/points/coins",
+      "/leaderboards/lessons-board",
+      "/leaderboards/xp-board",
+    ]) {
       expect((await server.rest("GET", `/v1/users/${ERASED}${path}`)).status, path).toBe(404);
     }
     for (const protocol of ["connect-json", "connect-binary", "grpc", "grpc-web"] as const) {
@@ -191,7 +221,9 @@ describe("erasing a user", () => {
     const streakRankings = (await server.rest("GET", "/v1/streaks/rankings?limit=100")).body as Array<{ userId: string }>;
     expect(streakRankings.map((r) => r.userId).sort()).toEqual(["alice", "bob", "carol"]);
     // Aggregates no longer count them.
-    expect((await server.rest("GET", "/v1/achievements")).body.map((a: { completions: number; rarity: number }) => [a.completions, a.rarity])).toEqual([[3, 100]]);
+    expect((await server.rest("GET", "/v1/achievements")).body.map((a: { completions: number; rarity: number }) => [a.completions, a.rarity])).toEqual([
+      [3, 100],
+    ]);
     const summaryAfter = (await server.rest("GET", "/v1/points/coins/summary")).body as Array<{ users: number }>;
     expect(summaryAfter.reduce((sum, r) => sum + r.users, 0)).toBe(3);
     // No document in any collection names them; their application key acts for no one.
@@ -221,7 +253,10 @@ describe("erasing a user", () => {
     await c.metricEventBatchQueue.insertOne({ _id: "batch-erase", created: new Date(), at: new Date() });
     try {
       expect((await server.rest("DELETE", "/admin/v1/users/batched")).body.erased).toBe(true);
-      expect((await c.metricEventBatchEvents.findOne({ _id: "batch-erase" }))?.events).toEqual([events[0], { key: "lessons", user: { id: "" }, value: 0, attributes: [] }]);
+      expect((await c.metricEventBatchEvents.findOne({ _id: "batch-erase" }))?.events).toEqual([
+        events[0],
+        { key: "lessons", user: { id: "" }, value: 0, attributes: [] },
+      ]);
     } finally {
       await c.metricEventBatchQueue.deleteOne({ _id: "batch-erase" });
       await c.metricEventBatchEvents.deleteOne({ _id: "batch-erase" });
@@ -320,7 +355,9 @@ describe("erasing a user", () => {
   it("finds runs older than the kept rank history", async () => {
     const [metricId] = await created("/admin/v1/metrics", [{ key: "visits", name: "Visits" }]);
     const dayAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-    await created("/admin/v1/leaderboards", [{ key: "daily-visits", name: "Daily visits", rankBy: "metric", metricId, status: "active", start: dayAgo(110), runUnit: "day", runInterval: 1 }]);
+    await created("/admin/v1/leaderboards", [
+      { key: "daily-visits", name: "Daily visits", rankBy: "metric", metricId, status: "active", start: dayAgo(110), runUnit: "day", runInterval: 1 },
+    ]);
     // 102 days with a visit: the rank history keeps the latest 100, so the first two runs drop out of it.
     await event("visits", "other", 1, undefined, `${dayAgo(105)}T12:00:00.000Z`);
     for (let n = 105; n >= 4; n--) await event("visits", "veteran", 2, undefined, `${dayAgo(n)}T12:00:00.000Z`);

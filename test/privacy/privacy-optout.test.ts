@@ -32,7 +32,10 @@ async function event(metric: string, user: string, value: number) {
 async function board(key: string, query = "") {
   const response = await server.rest("GET", `/v1/leaderboards/${key}${query}`);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return { rows: response.body.rankings.map((r: { userId: string; rank: number; value: number }) => [r.userId, r.rank, r.value]), participants: response.body.participants };
+  return {
+    rows: response.body.rankings.map((r: { userId: string; rank: number; value: number }) => [r.userId, r.rank, r.value]),
+    participants: response.body.participants,
+  };
 }
 
 /** The same over Connect JSON. */
@@ -48,7 +51,10 @@ const optOut = (user: string, value: boolean) => server.rest("PATCH", `/v1/users
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   server = await startTestServer({ now: () => new Date(Date.now() + offsetMs), webhooks: { allowPrivateNetworks: true, pollMs: 100, boostCheckMs: 200 } });
-  expect((await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: receiver.url("/lb"), eventTypes: ["leaderboard.rank_changed", "leaderboard.changed"] }] })).status).toBe(201);
+  expect(
+    (await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: receiver.url("/lb"), eventTypes: ["leaderboard.rank_changed", "leaderboard.changed"] }] }))
+      .status,
+  ).toBe(201);
   const [words, lessons] = await created("/admin/v1/metrics", [
     { key: "words", name: "Words" },
     { key: "lessons", name: "Lessons" },
@@ -59,7 +65,11 @@ beforeAll(async () => {
   ]);
   await server.rest("PATCH", "/admin/v1/streaks/settings", { body: { frequency: "daily", metrics: [{ key: "words", threshold: 1 }] } });
   // words: ann 30, bob 20, cat 10; lessons: cat 15, bob 10, ann 5.
-  for (const [user, w, l] of [["ann", 30, 5], ["bob", 20, 10], ["cat", 10, 15]] as const) {
+  for (const [user, w, l] of [
+    ["ann", 30, 5],
+    ["bob", 20, 10],
+    ["cat", 10, 15],
+  ] as const) {
     await event("words", user, w);
     await event("lessons", user, l);
   }
@@ -70,13 +80,31 @@ afterAll(async () => {
 });
 
 /** The webhook bodies received of a type. */
-const received = (type: string) => receiver.at("/lb").map((r) => r.json).filter((b) => b?.type === type);
+const received = (type: string) =>
+  receiver
+    .at("/lb")
+    .map((r) => r.json)
+    .filter((b) => b?.type === type);
 
 describe("leaderboard opt-out", () => {
   it("starts off: the preference reads false and every user is ranked", async () => {
     expect((await server.rest("GET", "/v1/users/bob/preferences")).body.leaderboards).toEqual({ optOut: false });
-    expect(await board("words-board")).toEqual({ rows: [["ann", 1, 30], ["bob", 2, 20], ["cat", 3, 10]], participants: 3 });
-    expect(await board("lessons-board")).toEqual({ rows: [["cat", 1, 15], ["bob", 2, 10], ["ann", 3, 5]], participants: 3 });
+    expect(await board("words-board")).toEqual({
+      rows: [
+        ["ann", 1, 30],
+        ["bob", 2, 20],
+        ["cat", 3, 10],
+      ],
+      participants: 3,
+    });
+    expect(await board("lessons-board")).toEqual({
+      rows: [
+        ["cat", 1, 15],
+        ["bob", 2, 10],
+        ["ann", 3, 5],
+      ],
+      participants: 3,
+    });
     expect(await streakUsers()).toEqual(["ann", "bob", "cat"]);
   });
 
@@ -87,9 +115,24 @@ describe("leaderboard opt-out", () => {
     // The other preferences are untouched.
     expect(answer.body.notifications).toEqual({ achievement_completed: null, recap: null, reactivation: null, streak_reminder: null });
 
-    expect(await board("words-board")).toEqual({ rows: [["ann", 1, 30], ["cat", 2, 10]], participants: 2 });
-    expect(await board("lessons-board")).toEqual({ rows: [["cat", 1, 15], ["ann", 2, 5]], participants: 2 });
-    expect(await boardOverConnect("words-board")).toEqual([["ann", 1, 30], ["cat", 2, 10]]);
+    expect(await board("words-board")).toEqual({
+      rows: [
+        ["ann", 1, 30],
+        ["cat", 2, 10],
+      ],
+      participants: 2,
+    });
+    expect(await board("lessons-board")).toEqual({
+      rows: [
+        ["cat", 1, 15],
+        ["ann", 2, 5],
+      ],
+      participants: 2,
+    });
+    expect(await boardOverConnect("words-board")).toEqual([
+      ["ann", 1, 30],
+      ["cat", 2, 10],
+    ]);
     expect(await streakUsers()).toEqual(["ann", "cat"]);
     // A page around the user: none (as for any user not ranked).
     expect((await board("words-board", "?userId=bob")).rows).toEqual([]);
@@ -110,11 +153,23 @@ describe("leaderboard opt-out", () => {
   it("ranks none of the user's later events, and names them in no event response", async () => {
     const answer = await event("words", "bob", 25); // 45 in all: would be first
     expect(answer.leaderboards).toEqual({});
-    expect(await board("words-board")).toEqual({ rows: [["ann", 1, 30], ["cat", 2, 10]], participants: 2 });
+    expect(await board("words-board")).toEqual({
+      rows: [
+        ["ann", 1, 30],
+        ["cat", 2, 10],
+      ],
+      participants: 2,
+    });
     expect((await server.rest("GET", "/v1/users/bob/leaderboards/words-board")).body).toMatchObject({ rank: null, value: 45 });
     // Others' events rank as before, around the gap.
     expect((await event("words", "cat", 25)).leaderboards["words-board"]).toMatchObject({ rank: 1, previousRank: 2 });
-    expect(await board("words-board")).toEqual({ rows: [["cat", 1, 35], ["ann", 2, 30]], participants: 2 });
+    expect(await board("words-board")).toEqual({
+      rows: [
+        ["cat", 1, 35],
+        ["ann", 2, 30],
+      ],
+      participants: 2,
+    });
   });
 
   it("names the user in no leaderboard webhook while opted out", async () => {
@@ -123,7 +178,11 @@ describe("leaderboard opt-out", () => {
     offsetMs += 16 * 60_000;
     const isCurrent = (b: any) => b.leaderboard.key === "words-board" && b.leaderboard.rankings.some((r: any) => r.userId === "cat" && r.value === 35);
     await receiver.waitFor("/lb", () => received("leaderboard.changed").some(isCurrent));
-    expect(received("leaderboard.changed").filter(isCurrent).map((b) => b.leaderboard.rankings.map((r: any) => [r.userId, r.rank, r.value]))).toContainEqual([
+    expect(
+      received("leaderboard.changed")
+        .filter(isCurrent)
+        .map((b) => b.leaderboard.rankings.map((r: any) => [r.userId, r.rank, r.value])),
+    ).toContainEqual([
       ["cat", 1, 35],
       ["ann", 2, 30],
     ]);
@@ -133,10 +192,26 @@ describe("leaderboard opt-out", () => {
   });
 
   it("cleared (over Connect), puts the user back at the rank of their current values", async () => {
-    const { preferences } = await server.client("connect-json").application.updateUserPreferences({ id: "bob", preferences: { leaderboards: { optOut: false } } });
+    const { preferences } = await server
+      .client("connect-json")
+      .application.updateUserPreferences({ id: "bob", preferences: { leaderboards: { optOut: false } } });
     expect(preferences!.leaderboards!.optOut).toBe(false);
-    expect(await board("words-board")).toEqual({ rows: [["bob", 1, 45], ["cat", 2, 35], ["ann", 3, 30]], participants: 3 });
-    expect(await board("lessons-board")).toEqual({ rows: [["cat", 1, 15], ["bob", 2, 10], ["ann", 3, 5]], participants: 3 });
+    expect(await board("words-board")).toEqual({
+      rows: [
+        ["bob", 1, 45],
+        ["cat", 2, 35],
+        ["ann", 3, 30],
+      ],
+      participants: 3,
+    });
+    expect(await board("lessons-board")).toEqual({
+      rows: [
+        ["cat", 1, 15],
+        ["bob", 2, 10],
+        ["ann", 3, 5],
+      ],
+      participants: 3,
+    });
     expect(await streakUsers()).toEqual(["ann", "bob", "cat"]);
     expect((await server.rest("GET", "/v1/users/bob/leaderboards/words-board")).body).toMatchObject({ rank: 1, value: 45 });
     // And later events rank again.
@@ -149,11 +224,18 @@ describe("leaderboard opt-out", () => {
     expect(other.body.leaderboards).toEqual({ optOut: true });
     const again = await optOut("ann", true); // repeating it changes nothing
     expect(again.status).toBe(200);
-    expect((await board("words-board")).rows).toEqual([["bob", 1, 45], ["cat", 2, 35]]);
+    expect((await board("words-board")).rows).toEqual([
+      ["bob", 1, 45],
+      ["cat", 2, 35],
+    ]);
     const refused = await server.rest("PATCH", "/v1/users/ann/preferences", { body: { leaderboards: { optOut: "yes" } } });
     expect(refused.status).toBe(400);
     expect((await server.rest("GET", "/v1/users/ann/preferences")).body.leaderboards).toEqual({ optOut: true });
     await optOut("ann", false);
-    expect((await board("words-board")).rows).toEqual([["bob", 1, 45], ["cat", 2, 35], ["ann", 3, 30]]);
+    expect((await board("words-board")).rows).toEqual([
+      ["bob", 1, 45],
+      ["cat", 2, 35],
+      ["ann", 3, 30],
+    ]);
   });
 });

@@ -66,7 +66,8 @@ const deliveriesOf = async (userId: string) => (await collections().webhookDeliv
 const batchStatus = async (id: string) => (await rest("GET", `/admin/v1/metrics/events/${id}`)).status;
 const historyDates = async (userId: string) =>
   ((await rest("GET", `/v1/users/${userId}/leaderboards/words-board?numEvents=100`)).body.history as Array<{ date: string }>).map((h) => h.date);
-const event = async (userId: string, at: Date) => expect((await rest("POST", "/v1/metrics/words/event", { user: { id: userId, tz: "UTC" }, value: 1, timestamp: at.toISOString() })).status).toBe(201);
+const event = async (userId: string, at: Date) =>
+  expect((await rest("POST", "/v1/metrics/words/event", { user: { id: userId, tz: "UTC" }, value: 1, timestamp: at.toISOString() })).status).toBe(201);
 
 async function submitBatch(userId: string, count: number): Promise<string> {
   const events = Array.from({ length: count }, (_, i) => ({ key: "words", user: { id: userId }, value: 1, idempotencyKey: `${userId}-${i}` }));
@@ -85,7 +86,9 @@ beforeAll(async () => {
   await start();
   await rest("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }]);
   const metricId = (await rest("GET", "/admin/v1/metrics")).body.find((m: { key: string }) => m.key === "words").id;
-  await rest("POST", "/admin/v1/leaderboards", [{ key: "words-board", name: "Words", rankBy: "metric", metricId, status: "active", start: date(new Date(T0.getTime() - 30 * DAY)) }]);
+  await rest("POST", "/admin/v1/leaderboards", [
+    { key: "words-board", name: "Words", rankBy: "metric", metricId, status: "active", start: date(new Date(T0.getTime() - 30 * DAY)) },
+  ]);
   await rest("PATCH", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ key: "words", threshold: 1 }] });
   expect((await rest("POST", "/admin/v1/webhooks", [{ url: receiver.url("/hook"), eventTypes: ["streak.started"] }])).status).toBe(201);
 }, 120_000);
@@ -107,7 +110,8 @@ describe("retention", () => {
     oldBatch = await submitBatch("idem-old", 55);
     expect(await collections().idempotencyKeys.countDocuments({ userId: "idem-old" })).toBe(50);
     // Each loop has purged day 0 (nothing yet): its cursor says where the next server goes on.
-    for (const lease of ["webhooks:purge", "event-batches:purge", "retention:purge"]) await until(`lease ${lease}`, async () => (await leaseCursor(lease)) !== null);
+    for (const lease of ["webhooks:purge", "event-batches:purge", "retention:purge"])
+      await until(`lease ${lease}`, async () => (await leaseCursor(lease)) !== null);
     await service.close();
   }, 120_000);
 

@@ -27,7 +27,17 @@ interface Child {
 async function startMain(env: Record<string, string>): Promise<Child> {
   const port = await findFreePort();
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", MONGODB_URI: database.uri, MONGODB_DB: database.dbName, ADMIN_API_KEY: CHILD_ADMIN_KEY, INSTANCE_LEASE_MS: "2000", LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MONGODB_URI: database.uri,
+      MONGODB_DB: database.dbName,
+      ADMIN_API_KEY: CHILD_ADMIN_KEY,
+      INSTANCE_LEASE_MS: "2000",
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -92,7 +102,9 @@ describe("graceful shutdown", () => {
       let answer = "";
       slow.on("data", (chunk: Buffer) => (answer += chunk.toString()));
       slow.on("error", () => undefined);
-      slow.write(`POST /api/metrics/drain/event HTTP/1.1\r\nhost: x\r\nx-api-key: ${CHILD_ADMIN_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 8)}`);
+      slow.write(
+        `POST /api/metrics/drain/event HTTP/1.1\r\nhost: x\r\nx-api-key: ${CHILD_ADMIN_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 8)}`,
+      );
       await waitFor("the slow request to be in flight", async () => {
         const text = await (await fetch(`http://127.0.0.1:${child.port}/metrics`)).text();
         return Number(/^gamification_requests_in_flight (\d+)$/m.exec(text)?.[1]) >= 2;
@@ -100,7 +112,12 @@ describe("graceful shutdown", () => {
 
       child.process.kill("SIGTERM");
       // Shutting down: no new connection is accepted, the process waits for the request.
-      await waitFor("new connections to be refused", () => connect(child.port).then((s) => (s.destroy(), false), () => true));
+      await waitFor("new connections to be refused", () =>
+        connect(child.port).then(
+          (s) => (s.destroy(), false),
+          () => true,
+        ),
+      );
       slow.write(body.slice(8));
       await waitFor("the answer", () => answer.includes("\r\n\r\n") && answer.endsWith("}"));
       expect(answer).toMatch(/^HTTP\/1\.1 201/);

@@ -100,7 +100,9 @@ describe("GET /metrics", () => {
     await server.client("grpc-web").application.trackMetricEvent({ key: "ops-minutes", user: { id: "quinn" }, value: 1 });
     await expect(server.client("grpc").application.trackMetricEvent({ key: "no-such-metric", user: { id: "pat" }, value: 1 })).rejects.toThrow(/not found/);
     // An admin batch: processed in the background.
-    const batch = await server.rest("POST", "/admin/v1/metrics/events", { body: [{ key: "ops-minutes", user: { id: "rio" }, value: 1, idempotencyKey: "rio-1" }] });
+    const batch = await server.rest("POST", "/admin/v1/metrics/events", {
+      body: [{ key: "ops-minutes", user: { id: "rio" }, value: 1, idempotencyKey: "rio-1" }],
+    });
     expect(batch.status).toBe(202);
     await receiver.waitFor("/ops", (got) => got.length >= 2);
 
@@ -205,15 +207,22 @@ describe("request IDs", () => {
     const refused = await call({ key: "ops-minutes", user: { id: "tia" }, value: 1 }, { "x-api-key": "wrong", "x-request-id": "connect-req-3" });
     expect(await refused.json()).toEqual({ code: "unauthenticated", message: "Invalid API key", requestId: "connect-req-3" });
     // The published Connect client still reads such an error.
-    await expect(server.client("connect-json").application.trackMetricEvent({ key: "no-such-metric", user: { id: "tia" }, value: 1 })).rejects.toThrow(/not found/);
+    await expect(server.client("connect-json").application.trackMetricEvent({ key: "no-such-metric", user: { id: "tia" }, value: 1 })).rejects.toThrow(
+      /not found/,
+    );
   });
 
   it("are in gRPC response metadata, on success and on error", async () => {
     const client = createConnectClient(ApplicationService, createGrpcTransport({ baseUrl: server.baseUrl }));
     let header: Headers | undefined;
-    await client.trackMetricEvent({ key: "ops-minutes", user: { id: "uma" }, value: 1 }, { headers: { "x-api-key": ADMIN_KEY, "x-request-id": "grpc-req-1" }, onHeader: (h) => (header = h) });
+    await client.trackMetricEvent(
+      { key: "ops-minutes", user: { id: "uma" }, value: 1 },
+      { headers: { "x-api-key": ADMIN_KEY, "x-request-id": "grpc-req-1" }, onHeader: (h) => (header = h) },
+    );
     expect(header?.get("x-request-id")).toBe("grpc-req-1");
-    const error = await client.trackMetricEvent({ key: "no-such-metric", user: { id: "uma" }, value: 1 }, { headers: { "x-api-key": ADMIN_KEY } }).catch((e: unknown) => e);
+    const error = await client
+      .trackMetricEvent({ key: "no-such-metric", user: { id: "uma" }, value: 1 }, { headers: { "x-api-key": ADMIN_KEY } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectError);
     expect((error as ConnectError).metadata.get("x-request-id")).toMatch(UUID);
   });
@@ -232,13 +241,17 @@ describe("request IDs", () => {
       throw new Error("tenant lookup broke");
     };
     try {
-      const response = await fetch(`${server.baseUrl}/v1/users/sam`, { headers: { "x-api-key": ADMIN_KEY, "tenant-id": "acme", "x-request-id": "broken-req-1" } });
+      const response = await fetch(`${server.baseUrl}/v1/users/sam`, {
+        headers: { "x-api-key": ADMIN_KEY, "tenant-id": "acme", "x-request-id": "broken-req-1" },
+      });
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({ error: "Internal error", requestId: "broken-req-1" });
     } finally {
       config.tenantByCustomerId = original;
     }
-    const error = await waitFor("the error's log line", async () => logLines.find((l) => l.msg === "unexpected error" && l.err?.message === "tenant lookup broke"));
+    const error = await waitFor("the error's log line", async () =>
+      logLines.find((l) => l.msg === "unexpected error" && l.err?.message === "tenant lookup broke"),
+    );
     expect(error.requestId).toBe("broken-req-1");
     const requestLine = logLines.find((l) => l.msg === "request" && l.requestId === "broken-req-1");
     expect(requestLine).toMatchObject({ status: 500, route: "GET /v1/users/{id}" });
@@ -262,11 +275,23 @@ describe("readiness and draining", () => {
     const body = JSON.stringify({ user: { id: "wes" }, value: 3 });
     const slow = await connect(port);
     const answer = readAll(slow);
-    slow.write(`POST /api/metrics/slow/event HTTP/1.1\r\nhost: x\r\nx-api-key: ${ADMIN_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
-    await waitFor("the slow request to be in flight", async () => sample(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), "gamification_requests_in_flight") >= 2);
+    slow.write(
+      `POST /api/metrics/slow/event HTTP/1.1\r\nhost: x\r\nx-api-key: ${ADMIN_KEY}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await waitFor(
+      "the slow request to be in flight",
+      async () => sample(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), "gamification_requests_in_flight") >= 2,
+    );
 
     const closed = closing.service.close();
-    await waitFor("new connections to be refused", async () => (await connect(port).then((s) => (s.destroy(), false), () => true)));
+    await waitFor(
+      "new connections to be refused",
+      async () =>
+        await connect(port).then(
+          (s) => (s.destroy(), false),
+          () => true,
+        ),
+    );
     waiting.write("GET /readyz HTTP/1.1\r\nhost: x\r\n\r\n");
     const readiness = await readAll(waiting);
     expect(readiness).toMatch(/^HTTP\/1\.1 503/);
@@ -315,7 +340,10 @@ describe("draining HTTP/2", () => {
     const ended = new Promise<void>((resolve) => stream.on("close", () => resolve()));
     stream.write(envelope.subarray(0, 7));
     const port = closing.service.port;
-    await waitFor("the call to be in flight", async () => sample(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), "gamification_requests_in_flight") >= 2);
+    await waitFor(
+      "the call to be in flight",
+      async () => sample(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), "gamification_requests_in_flight") >= 2,
+    );
 
     const closed = closing.service.close();
     await waitFor("the GOAWAY", async () => goaway);

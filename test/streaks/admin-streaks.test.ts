@@ -38,7 +38,11 @@ type OurSettings = {
   freezes: { initialGrant: number; maxFreezes: number; autoEarn: { amount: number; intervalDays: number } | null } | null;
 };
 function answered(s: OurSettings, extra: { customizationEnabled?: boolean; daysOff?: number[] } = {}) {
-  const keys = new Map([[words, "words"], [lessons, "lessons"], [otherMetric, "steps"]]);
+  const keys = new Map([
+    [words, "words"],
+    [lessons, "lessons"],
+    [otherMetric, "steps"],
+  ]);
   return {
     ...s,
     metrics: s.metrics.map((m) => ({ ...m, key: keys.get(m.metricId) })),
@@ -61,7 +65,10 @@ describe("streak settings over REST", () => {
     expect(await server.rest("GET", PATH)).toEqual({ status: 404, body: { error: NOT_SET } });
 
     const first = await server.rest("PUT", PATH, { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 500 }] } });
-    expect(first).toEqual({ status: 201, body: answered({ frequency: "daily", metrics: [{ metricId: words, threshold: 500 }], evaluationMode: "all", freezes: null }) });
+    expect(first).toEqual({
+      status: 201,
+      body: answered({ frequency: "daily", metrics: [{ metricId: words, threshold: 500 }], evaluationMode: "all", freezes: null }),
+    });
     expect(await server.rest("GET", PATH)).toEqual({ status: 200, body: first.body });
 
     const settings = {
@@ -79,22 +86,58 @@ describe("streak settings over REST", () => {
     expect(await server.service.context.database.collections.streakSettings.countDocuments({})).toBe(1);
 
     const noEarning = await server.rest("PUT", PATH, { body: { ...settings, freezes: { initialGrant: 0, maxFreezes: 5 } } });
-    expect(noEarning.body.freezes).toEqual({ initialGrant: 0, autoEarn: null, maxFreezes: 5, startCount: 0, maxCount: 5, autoEarnInterval: null, autoEarnAmount: null });
+    expect(noEarning.body.freezes).toEqual({
+      initialGrant: 0,
+      autoEarn: null,
+      maxFreezes: 5,
+      startCount: 0,
+      maxCount: 5,
+      autoEarnInterval: null,
+      autoEarnAmount: null,
+    });
   });
 
   const CASES: Array<{ name: string; body: () => unknown; error: () => string }> = [
-    { name: "no frequency", body: () => ({ metrics: [{ metricId: words, threshold: 1 }] }), error: () => 'frequency is required: "daily", "weekly" or "monthly"' },
-    { name: "no metrics", body: () => ({ frequency: "daily", metrics: [] }), error: () => "Invalid request: settings.metrics: must contain at least 1 item(s)" },
-    { name: "a zero threshold", body: () => ({ frequency: "daily", metrics: [{ metricId: words, threshold: 0 }] }), error: () => "Invalid request: settings.metrics[0].threshold: must be greater than 0" },
+    {
+      name: "no frequency",
+      body: () => ({ metrics: [{ metricId: words, threshold: 1 }] }),
+      error: () => 'frequency is required: "daily", "weekly" or "monthly"',
+    },
+    {
+      name: "no metrics",
+      body: () => ({ frequency: "daily", metrics: [] }),
+      error: () => "Invalid request: settings.metrics: must contain at least 1 item(s)",
+    },
+    {
+      name: "a zero threshold",
+      body: () => ({ frequency: "daily", metrics: [{ metricId: words, threshold: 0 }] }),
+      error: () => "Invalid request: settings.metrics[0].threshold: must be greater than 0",
+    },
     {
       name: "a metric listed twice",
-      body: () => ({ frequency: "daily", metrics: [{ metricId: words, threshold: 1 }, { metricId: words, threshold: 2 }] }),
+      body: () => ({
+        frequency: "daily",
+        metrics: [
+          { metricId: words, threshold: 1 },
+          { metricId: words, threshold: 2 },
+        ],
+      }),
       error: () => `metrics[1].metricId "${words}" is listed more than once: give each metric one threshold`,
     },
-    { name: "an unknown metric", body: () => ({ frequency: "daily", metrics: [{ metricId: "nope", threshold: 1 }] }), error: () => 'metrics[0].metricId "nope" is not a metric of this tenant' },
+    {
+      name: "an unknown metric",
+      body: () => ({ frequency: "daily", metrics: [{ metricId: "nope", threshold: 1 }] }),
+      error: () => 'metrics[0].metricId "nope" is not a metric of this tenant',
+    },
     {
       name: "another tenant's metric",
-      body: () => ({ frequency: "daily", metrics: [{ metricId: words, threshold: 1 }, { metricId: otherMetric, threshold: 1 }] }),
+      body: () => ({
+        frequency: "daily",
+        metrics: [
+          { metricId: words, threshold: 1 },
+          { metricId: otherMetric, threshold: 1 },
+        ],
+      }),
       error: () => `metrics[1].metricId "${otherMetric}" is not a metric of this tenant`,
     },
     {
@@ -109,11 +152,23 @@ describe("streak settings over REST", () => {
     },
     {
       name: "earning no freezes",
-      body: () => ({ frequency: "daily", metrics: [{ metricId: words, threshold: 1 }], freezes: { initialGrant: 0, maxFreezes: 1, autoEarn: { amount: 0, intervalDays: 1 } } }),
+      body: () => ({
+        frequency: "daily",
+        metrics: [{ metricId: words, threshold: 1 }],
+        freezes: { initialGrant: 0, maxFreezes: 1, autoEarn: { amount: 0, intervalDays: 1 } },
+      }),
       error: () => "Invalid request: settings.freezes.auto_earn.amount: must be greater than or equal to 1",
     },
-    { name: "an unknown mode", body: () => ({ frequency: "daily", evaluationMode: "and", metrics: [] }), error: () => 'settings.evaluationMode: "and" is not one of "all", "any"' },
-    { name: "an unknown frequency", body: () => ({ frequency: "hourly", metrics: [] }), error: () => 'settings.frequency: "hourly" is not one of "daily", "weekly", "monthly"' },
+    {
+      name: "an unknown mode",
+      body: () => ({ frequency: "daily", evaluationMode: "and", metrics: [] }),
+      error: () => 'settings.evaluationMode: "and" is not one of "all", "any"',
+    },
+    {
+      name: "an unknown frequency",
+      body: () => ({ frequency: "hourly", metrics: [] }),
+      error: () => 'settings.frequency: "hourly" is not one of "daily", "weekly", "monthly"',
+    },
   ];
 
   it.each(CASES)("REST: $name is refused with 400 and changes nothing", async ({ body, error }) => {
@@ -134,7 +189,11 @@ describe("streak settings over Connect and gRPC", () => {
     const { settings } = await connect.updateStreakSettings({
       settings: { frequency: StreakFrequency.MONTHLY, metrics: [{ metricId: lessons, threshold: 3 }], freezes: { initialGrant: 2, maxFreezes: 2 } },
     });
-    expect(settings).toMatchObject({ frequency: StreakFrequency.MONTHLY, evaluationMode: StreakEvaluationMode.ALL, freezes: { initialGrant: 2, maxFreezes: 2 } });
+    expect(settings).toMatchObject({
+      frequency: StreakFrequency.MONTHLY,
+      evaluationMode: StreakEvaluationMode.ALL,
+      freezes: { initialGrant: 2, maxFreezes: 2 },
+    });
     expect(settings!.freezes!.autoEarn).toBeUndefined();
     expect((await grpc.getStreakSettings({})).settings).toEqual(settings);
     expect((await server.rest("GET", PATH)).body).toEqual(
@@ -154,7 +213,10 @@ describe("streak settings over Connect and gRPC", () => {
       .catch((e) => ConnectError.from(e));
     expect((unknown as ConnectError).code).toBe(Code.InvalidArgument);
     expect((unknown as ConnectError).rawMessage).toBe(`metrics[0].metricId "${otherMetric}" is not a metric of this tenant`);
-    const notSet = await server.client("grpc", { tenantId: "other" }).streaks.getStreakSettings({}).catch((e) => ConnectError.from(e));
+    const notSet = await server
+      .client("grpc", { tenantId: "other" })
+      .streaks.getStreakSettings({})
+      .catch((e) => ConnectError.from(e));
     expect((notSet as ConnectError).code).toBe(Code.NotFound);
   });
 });
@@ -165,7 +227,15 @@ describe("references, access and tenants", () => {
     const [doc] = await server.service.context.database.collections.streakSettings.find({ tenantId: "default" }).toArray();
     expect((await server.rest("DELETE", `/admin/v1/metrics?ids=${lessons}`)).body).toEqual({
       deleted: [],
-      issues: [{ id: lessons, severity: "error", message: `Cannot delete: still used by streak settings "Streak settings" (${String(doc!._id)}); remove that reference first`, level: "error", reason: `Cannot delete: still used by streak settings "Streak settings" (${String(doc!._id)}); remove that reference first` }],
+      issues: [
+        {
+          id: lessons,
+          severity: "error",
+          message: `Cannot delete: still used by streak settings "Streak settings" (${String(doc!._id)}); remove that reference first`,
+          level: "error",
+          reason: `Cannot delete: still used by streak settings "Streak settings" (${String(doc!._id)}); remove that reference first`,
+        },
+      ],
     });
     await server.rest("PUT", PATH, { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }] } });
     expect((await server.rest("DELETE", `/admin/v1/metrics?ids=${lessons}`)).body.deleted).toEqual([{ id: lessons }]);
@@ -174,7 +244,10 @@ describe("references, access and tenants", () => {
   it("refuses application keys", async () => {
     const appKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "u1" }] })).body.created[0].key;
     expect((await server.rest("GET", PATH, { apiKey: appKey })).status).toBe(403);
-    const error = await server.client("connect-json", { apiKey: appKey }).streaks.getStreakSettings({}).catch((e) => ConnectError.from(e));
+    const error = await server
+      .client("connect-json", { apiKey: appKey })
+      .streaks.getStreakSettings({})
+      .catch((e) => ConnectError.from(e));
     expect((error as ConnectError).code).toBe(Code.PermissionDenied);
   });
 

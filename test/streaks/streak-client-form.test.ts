@@ -22,7 +22,11 @@ const noon = (offset: number) => {
 };
 const write = (user: string, value: number, at: Date = new Date(), key = "words") =>
   server.rest("POST", `/v1/metrics/${key}/event`, { body: { user: { id: user, tz: "UTC" }, value, timestamp: at.toISOString() } });
-const errorOf = (promise: Promise<unknown>) => promise.then(() => null, (e) => ConnectError.from(e));
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e) => ConnectError.from(e),
+  );
 const settingsDocs = () => server.service.context.database.collections.streakSettings.find({}).toArray();
 
 beforeAll(async () => {
@@ -70,7 +74,15 @@ describe("streak settings in the published clients' form (PATCH)", () => {
           { metricId: words, key: "words", threshold: 100 },
           { metricId: lessons, key: "lessons", threshold: 1 },
         ],
-        freezes: { initialGrant: 1, maxFreezes: 3, autoEarn: { amount: 1, intervalDays: 7 }, startCount: 1, maxCount: 3, autoEarnInterval: 7, autoEarnAmount: 1 },
+        freezes: {
+          initialGrant: 1,
+          maxFreezes: 3,
+          autoEarn: { amount: 1, intervalDays: 7 },
+          startCount: 1,
+          maxCount: 3,
+          autoEarnInterval: 7,
+          autoEarnAmount: 1,
+        },
       },
     });
     expect(await server.rest("GET", PATH)).toEqual({ status: 200, body: first.body });
@@ -83,23 +95,60 @@ describe("streak settings in the published clients' form (PATCH)", () => {
     expect((await server.rest("PATCH", PATH, { body: { evaluationMode: "all" } })).body.evaluationMode).toBe("all");
     // Leaving daily clears the days off.
     const weekly = await server.rest("PATCH", PATH, { body: { frequency: "weekly", metrics: [{ key: "words", threshold: 10 }] } });
-    expect(weekly.body).toMatchObject({ frequency: "weekly", daysOff: [], metrics: [{ metricId: words, key: "words", threshold: 10 }], customizationEnabled: true });
+    expect(weekly.body).toMatchObject({
+      frequency: "weekly",
+      daysOff: [],
+      metrics: [{ metricId: words, key: "words", threshold: 10 }],
+      customizationEnabled: true,
+    });
     // Our PUT form still works beside it, and reads back days off and customization.
-    const put = await server.rest("PUT", PATH, { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }], customizationEnabled: true, daysOff: [0] } });
-    expect(put.body).toMatchObject({ frequency: "daily", daysOff: [0], customizationEnabled: true, metrics: [{ metricId: words, key: "words", threshold: 1 }] });
+    const put = await server.rest("PUT", PATH, {
+      body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }], customizationEnabled: true, daysOff: [0] },
+    });
+    expect(put.body).toMatchObject({
+      frequency: "daily",
+      daysOff: [0],
+      customizationEnabled: true,
+      metrics: [{ metricId: words, key: "words", threshold: 1 }],
+    });
   });
 
   it.each([
     { name: "an unknown metric key", body: { metrics: [{ key: "nope", threshold: 1 }] }, error: 'metrics[0].key "nope" is not a metric of this tenant' },
-    { name: "a metric twice", body: { metrics: [{ key: "words", threshold: 1 }, { key: "words", threshold: 2 }] }, error: `metrics[1].metricId "${"WORDS"}" is listed more than once: give each metric one threshold` },
+    {
+      name: "a metric twice",
+      body: {
+        metrics: [
+          { key: "words", threshold: 1 },
+          { key: "words", threshold: 2 },
+        ],
+      },
+      error: `metrics[1].metricId "${"WORDS"}" is listed more than once: give each metric one threshold`,
+    },
     { name: "an unknown mode", body: { evaluationMode: "ALL" }, error: "Invalid request: evaluation_mode: must be in list [AND, OR, all, any]" },
     { name: "a weekday 7", body: { daysOff: [7] }, error: "daysOff[0] must be a weekday from 0 (Sunday) to 6 (Saturday), got 7" },
     { name: "a fractional weekday", body: { daysOff: [1.5] }, error: "Invalid request: daysOff[0] must be a weekday from 0 (Sunday) to 6 (Saturday), got 1.5" },
-    { name: "days off of a weekly streak", body: { frequency: "weekly", daysOff: [1] }, error: 'daysOff must be empty unless the frequency is "daily" (it is "weekly")' },
+    {
+      name: "days off of a weekly streak",
+      body: { frequency: "weekly", daysOff: [1] },
+      error: 'daysOff must be empty unless the frequency is "daily" (it is "weekly")',
+    },
     { name: "freezes without maxCount", body: { freezes: { startCount: 1 } }, error: "Invalid request: freezes.maxCount is required" },
-    { name: "half an auto-earn pair", body: { freezes: { startCount: 1, maxCount: 2, autoEarnInterval: 3 } }, error: "Invalid request: freezes.autoEarnInterval and freezes.autoEarnAmount are a pair: give both or neither" },
-    { name: "more freezes to start than the maximum", body: { freezes: { startCount: 3, maxCount: 2 } }, error: "freezes.initialGrant (3) must not exceed freezes.maxFreezes (2)" },
-    { name: "an unknown freezes field", body: { freezes: { startCount: 1, maxCount: 2, extra: 1 } }, error: "Invalid request: freezes.extra is not a field of freezes (startCount, maxCount, autoEarnInterval, autoEarnAmount)" },
+    {
+      name: "half an auto-earn pair",
+      body: { freezes: { startCount: 1, maxCount: 2, autoEarnInterval: 3 } },
+      error: "Invalid request: freezes.autoEarnInterval and freezes.autoEarnAmount are a pair: give both or neither",
+    },
+    {
+      name: "more freezes to start than the maximum",
+      body: { freezes: { startCount: 3, maxCount: 2 } },
+      error: "freezes.initialGrant (3) must not exceed freezes.maxFreezes (2)",
+    },
+    {
+      name: "an unknown freezes field",
+      body: { freezes: { startCount: 1, maxCount: 2, extra: 1 } },
+      error: "Invalid request: freezes.extra is not a field of freezes (startCount, maxCount, autoEarnInterval, autoEarnAmount)",
+    },
   ])("refuses $name with 400 and changes nothing", async ({ body, error }) => {
     const before = await settingsDocs();
     const expected = error.replace('"WORDS"', `"${words}"`);
@@ -116,7 +165,11 @@ describe("streak settings in the published clients' form (PATCH)", () => {
       metrics: [{ key: "lessons", threshold: 2 }],
       freezes: fromJson(ValueSchema, { startCount: 0, maxCount: 1 }),
     });
-    expect(settings).toMatchObject({ daysOff: [3], metrics: [{ metricId: lessons, key: "lessons", threshold: 2 }], freezes: { startCount: 0, maxCount: 1, initialGrant: 0, maxFreezes: 1 } });
+    expect(settings).toMatchObject({
+      daysOff: [3],
+      metrics: [{ metricId: lessons, key: "lessons", threshold: 2 }],
+      freezes: { startCount: 0, maxCount: 1, initialGrant: 0, maxFreezes: 1 },
+    });
     const grpc = server.client("grpc").streaks;
     expect((await grpc.getStreakSettings({})).settings).toEqual(settings);
     const off = await grpc.patchStreakSettings({ freezes: fromJson(ValueSchema, null), daysOff: fromJson(ListValueSchema, []) });
@@ -136,7 +189,11 @@ describe("user preferences", () => {
     expect(await server.rest("GET", "/v1/users/nobody/preferences")).toEqual({ status: 404, body: { error: 'User "nobody" not found' } });
     expect((await server.rest("PATCH", "/v1/users/nobody/preferences", { body: { notifications: { recap: [] } } })).status).toBe(404);
     await write("pia", 1);
-    const empty = { notifications: { achievement_completed: null, recap: null, reactivation: null, streak_reminder: null }, streak: null, leaderboards: { optOut: false } };
+    const empty = {
+      notifications: { achievement_completed: null, recap: null, reactivation: null, streak_reminder: null },
+      streak: null,
+      leaderboards: { optOut: false },
+    };
     expect(await server.rest("GET", PREFS)).toEqual({ status: 200, body: empty });
     const set = await server.rest("PATCH", PREFS, { body: { notifications: { recap: ["email"], streak_reminder: ["email", "push"] } } });
     expect(set).toEqual({ status: 200, body: { ...empty, notifications: { ...empty.notifications, recap: ["email"], streak_reminder: ["email", "push"] } } });
@@ -147,8 +204,18 @@ describe("user preferences", () => {
   });
 
   it.each([
-    { name: "an unknown channel", body: { notifications: { recap: ["sms"] } }, status: 400, error: 'notifications.recap[0] must be "email" or "push", got "sms"' },
-    { name: "a channel twice", body: { notifications: { recap: ["push", "push"] } }, status: 400, error: 'notifications.recap[1] ("push") is listed more than once' },
+    {
+      name: "an unknown channel",
+      body: { notifications: { recap: ["sms"] } },
+      status: 400,
+      error: 'notifications.recap[0] must be "email" or "push", got "sms"',
+    },
+    {
+      name: "a channel twice",
+      body: { notifications: { recap: ["push", "push"] } },
+      status: 400,
+      error: 'notifications.recap[1] ("push") is listed more than once',
+    },
     { name: "an unknown kind", body: { notifications: { sms: [] } }, status: 400, error: 'Invalid request: unknown field "sms" in NotificationPreferences' },
     {
       name: "streak overrides without customization",
@@ -169,8 +236,13 @@ describe("user preferences", () => {
     const unknown = await server.rest("PATCH", PREFS, { body: { streak: { metrics: [{ key: "lessons", threshold: 1 }] } } });
     expect(unknown).toEqual({ status: 400, body: { error: `streak.metrics[0].key "lessons" is not one of the tenant's streak metrics` } });
     await server.rest("PUT", "/v1/users/pat", { body: {} });
-    const mine = await server.rest("PATCH", "/v1/users/pat/preferences", { body: { streak: { evaluationMode: "AND", metrics: [{ key: "words", threshold: 50 }], daysOff: [] } } });
-    expect(mine).toMatchObject({ status: 200, body: { streak: { enabled: null, evaluationMode: "AND", metrics: [{ key: "words", threshold: 50 }], daysOff: [] } } });
+    const mine = await server.rest("PATCH", "/v1/users/pat/preferences", {
+      body: { streak: { evaluationMode: "AND", metrics: [{ key: "words", threshold: 50 }], daysOff: [] } },
+    });
+    expect(mine).toMatchObject({
+      status: 200,
+      body: { streak: { enabled: null, evaluationMode: "AND", metrics: [{ key: "words", threshold: 50 }], daysOff: [] } },
+    });
     // pat needs 50 words a day; another user still needs 1.
     expect((await write("pat", 10)).body.currentStreak).toMatchObject({ length: 0, extended: false });
     expect((await write("pat", 40)).body.currentStreak).toMatchObject({ length: 1, extended: true });
@@ -182,7 +254,10 @@ describe("user preferences", () => {
 
   it("work over Connect and gRPC, with the same rules", async () => {
     const connect = server.client("connect-json").application;
-    const { preferences } = await connect.updateUserPreferences({ id: "pia", preferences: { notifications: { reactivation: fromJson(ListValueSchema, ["push"]) } } });
+    const { preferences } = await connect.updateUserPreferences({
+      id: "pia",
+      preferences: { notifications: { reactivation: fromJson(ListValueSchema, ["push"]) } },
+    });
     expect(preferences?.notifications?.reactivation?.values.map((v) => v.kind.value)).toEqual(["push"]);
     const grpc = server.client("grpc").application;
     expect((await grpc.getUserPreferences({ id: "pia" })).preferences).toEqual(preferences);
@@ -195,7 +270,8 @@ describe("user preferences", () => {
 describe("a user turning streaks off", () => {
   it("reads 0 at once, leaves the rankings, is not extended; turned on again, extends as before", async () => {
     expect((await write("ned", 1)).body.currentStreak).toMatchObject({ length: 1, extended: true });
-    const inRankings = async () => ((await server.rest("GET", "/v1/streaks/rankings?limit=100")).body as Array<{ userId: string }>).some((r) => r.userId === "ned");
+    const inRankings = async () =>
+      ((await server.rest("GET", "/v1/streaks/rankings?limit=100")).body as Array<{ userId: string }>).some((r) => r.userId === "ned");
     expect(await inRankings()).toBe(true);
     const off = await server.rest("PATCH", "/v1/users/ned/preferences", { body: { streak: { enabled: false } } });
     expect(off.body.streak).toEqual({ enabled: false, evaluationMode: null, metrics: [], daysOff: null });
@@ -209,7 +285,11 @@ describe("a user turning streaks off", () => {
 
 describe("streak reset and rankings", () => {
   it("reset sets streaks to zero at once, leaving the active ranking and keeping the longest", async () => {
-    for (const [user, days] of [["ula", 3], ["vic", 2], ["wes", 1]] as const) {
+    for (const [user, days] of [
+      ["ula", 3],
+      ["vic", 2],
+      ["wes", 1],
+    ] as const) {
       for (let d = days - 1; d >= 0; d--) await write(user, 5, d === 0 ? new Date() : noon(-d));
     }
     const names = await server.rest("PUT", "/v1/users/ula", { body: { name: "Ula" } });
@@ -250,7 +330,10 @@ describe("streak reset and rankings", () => {
   it("refuse bad rankings queries and bad reset requests with 400", async () => {
     expect((await server.rest("GET", "/v1/streaks/rankings?limit=0")).status).toBe(400);
     expect((await server.rest("GET", "/v1/streaks/rankings?limit=101")).status).toBe(400);
-    expect(await server.rest("GET", "/v1/streaks/rankings?type=best")).toEqual({ status: 400, body: { error: 'type: "best" is not one of "active", "longest"' } });
+    expect(await server.rest("GET", "/v1/streaks/rankings?type=best")).toEqual({
+      status: 400,
+      body: { error: 'type: "best" is not one of "active", "longest"' },
+    });
     expect((await server.rest("POST", "/admin/v1/streaks/reset", { body: { users: [] } })).status).toBe(400);
   });
 
@@ -262,7 +345,10 @@ describe("streak reset and rankings", () => {
     expect(reset.resetUsers).toEqual(["vic"]);
     expect((await grpc.application.listStreakRankings({ limit: 1 })).rankings.map((r) => r.userId)).not.toContain("vic");
     const longest = await server.client("connect-json").application.listStreakRankings({ type: StreakRankingType.LONGEST, limit: 2 });
-    expect(longest.rankings.map((r) => [r.userId, r.streakLength])).toEqual([["ula", 3], ["vic", 2]]);
+    expect(longest.rankings.map((r) => [r.userId, r.streakLength])).toEqual([
+      ["ula", 3],
+      ["vic", 2],
+    ]);
   });
 });
 
@@ -270,7 +356,15 @@ describe("where streaks are not configured", () => {
   it("events answer a zero-length streak object and the streak read answers a zero-length streak", async () => {
     const event = await server.rest("POST", "/v1/metrics/words/event", { tenantId: "bare", body: { user: { id: "sol" }, value: 3 } });
     expect(event.status).toBe(201);
-    expect(event.body.currentStreak).toEqual({ length: 0, frequency: "daily", started: null, periodStart: null, periodEnd: null, expires: null, extended: false });
+    expect(event.body.currentStreak).toEqual({
+      length: 0,
+      frequency: "daily",
+      started: null,
+      periodStart: null,
+      periodEnd: null,
+      expires: null,
+      extended: false,
+    });
     expect(await server.rest("GET", "/v1/users/sol/streak", { tenantId: "bare" })).toEqual({
       status: 200,
       body: { length: 0, frequency: "daily", started: null, periodStart: null, periodEnd: null, expires: null, extended: null, streakHistory: [], pauses: [] },

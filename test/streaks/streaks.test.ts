@@ -31,7 +31,14 @@ describe("streaks", () => {
     const below = await practise("ann", 5, noon(-2));
     expect(below.body.currentStreak).toMatchObject({ length: 0, frequency: "daily", started: null, extended: false });
     const met = await practise("ann", 5, new Date(noon(-2).getTime() + 3_600_000));
-    expect(met.body.currentStreak).toMatchObject({ length: 1, started: date(-2), periodStart: date(-2), periodEnd: date(-2), expires: date(-1), extended: true });
+    expect(met.body.currentStreak).toMatchObject({
+      length: 1,
+      started: date(-2),
+      periodStart: date(-2),
+      periodEnd: date(-2),
+      expires: date(-1),
+      extended: true,
+    });
     const again = await practise("ann", 20, new Date(noon(-2).getTime() + 7_200_000));
     expect(again.body.currentStreak).toMatchObject({ length: 1, extended: false });
     const nextDay = await server.client("connect-json").application.trackMetricEvent({ key: "minutes", user: { id: "ann" }, value: 10 });
@@ -47,7 +54,9 @@ describe("streaks", () => {
     expect(replay.status).toBe(202);
     expect(replay.body.idempotentReplayed).toBe(true);
     expect(replay.body.currentStreak).toEqual({ ...first.body.currentStreak, extended: false });
-    const viaConnect = await server.client("connect-binary").application.trackMetricEvent({ key: "minutes", user: { id: "rey" }, value: 10, idempotencyKey: "rey-1" });
+    const viaConnect = await server
+      .client("connect-binary")
+      .application.trackMetricEvent({ key: "minutes", user: { id: "rey" }, value: 10, idempotencyKey: "rey-1" });
     expect([viaConnect.idempotentReplayed, viaConnect.currentStreak?.length, viaConnect.currentStreak?.extended]).toEqual([true, 1, false]);
   });
 
@@ -115,13 +124,19 @@ describe("streak administration", () => {
     expect(created.created[0]).toMatchObject({ userId: "fay", start: date(1), end: date(3), status: "active" });
     expect((await server.rest("GET", "/v1/users/fay/streak")).body.pauses).toEqual([{ id: created.created[0]!.id, start: date(1), end: date(3) }]);
     const removed = await server.rest("DELETE", `/admin/v1/streaks/pauses?ids=${created.created[0]!.id},nope`);
-    expect(removed.body).toEqual({ deleted: [{ id: created.created[0]!.id }], issues: [{ id: "nope", severity: "error", message: "Pause not found by ID", level: "error", reason: "Pause not found by ID" }] });
+    expect(removed.body).toEqual({
+      deleted: [{ id: created.created[0]!.id }],
+      issues: [{ id: "nope", severity: "error", message: "Pause not found by ID", level: "error", reason: "Pause not found by ID" }],
+    });
   });
 
   it("restores a lost streak to its length when lost", async () => {
     const restored = await server.rest("POST", "/admin/v1/streaks/restore", { body: { users: [{ id: "bob" }, { id: "fay" }] } });
     expect(restored.status).toBe(201);
-    expect(restored.body).toEqual({ restoredUsers: ["bob"], issues: [{ userId: "fay", severity: "warning", message: "No streak to restore", level: "warning", reason: "No streak to restore" }] });
+    expect(restored.body).toEqual({
+      restoredUsers: ["bob"],
+      issues: [{ userId: "fay", severity: "warning", message: "No streak to restore", level: "warning", reason: "No streak to restore" }],
+    });
     expect((await server.rest("GET", "/v1/users/bob/streak")).body.length).toBe(2);
   });
 });
@@ -130,9 +145,13 @@ describe("weekly and monthly streaks (each in its own tenant)", () => {
   async function tenantWithStreak(customerId: string, frequency: string) {
     await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId, name: customerId }] });
     const metric = (await server.rest("POST", "/admin/v1/metrics", { tenantId: customerId, body: [{ key: "minutes", name: "Minutes" }] })).body.created[0].id;
-    const settings = await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: customerId, body: { frequency, metrics: [{ metricId: metric, threshold: 1 }] } });
+    const settings = await server.rest("PUT", "/admin/v1/streaks/settings", {
+      tenantId: customerId,
+      body: { frequency, metrics: [{ metricId: metric, threshold: 1 }] },
+    });
     expect(settings.status).toBe(201);
-    return (at: Date) => server.rest("POST", "/api/metrics/minutes/event", { tenantId: customerId, body: { user: { id: "u" }, value: 1, timestamp: at.toISOString() } });
+    return (at: Date) =>
+      server.rest("POST", "/api/metrics/minutes/event", { tenantId: customerId, body: { user: { id: "u" }, value: 1, timestamp: at.toISOString() } });
   }
   const justNow = () => new Date(Date.now() - 60_000);
 

@@ -56,7 +56,9 @@ describe("layering rules (eslint.boundaries.js)", () => {
   });
   it("a feature reaches another feature's use cases, never its store (privacy's erasure excepted)", () => {
     const useCase = "src/features/webhooks/webhook-leaderboards.ts";
-    expect(violations(useCase, 'import { a } from "../leaderboards/store/leaderboard-rankings.js";')).toEqual([expect.stringContaining("another feature's use cases")]);
+    expect(violations(useCase, 'import { a } from "../leaderboards/store/leaderboard-rankings.js";')).toEqual([
+      expect.stringContaining("another feature's use cases"),
+    ]);
     expect(violations("src/features/webhooks/store/webhook-store.ts", 'import { a } from "../../points/store/x.js";')).toHaveLength(1);
     for (const allowed of [
       'import { a } from "./store/webhook-store.js";',

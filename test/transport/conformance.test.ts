@@ -78,7 +78,6 @@ async function runProgram(command: string, args: string[], env: NodeJS.ProcessEn
   return documents[0];
 }
 
-
 const scenarioFile = join(root, "test/conformance/scenario.json");
 const goPair = (protocol: string): Pair => ({
   name: `Go, ${protocol}`,
@@ -90,7 +89,12 @@ const pythonPair = (protocol: string): Pair => ({
   name: `Python, ${protocol}`,
   tenant: `conformance-python-${protocol}`,
   run: (env) =>
-    runProgram(python, [join(root, "test/conformance/scenario.py")], { ...env, GAMIFICATION_PROTOCOL: protocol, CONFORMANCE_SCENARIO: scenarioFile, PYTHONDONTWRITEBYTECODE: "1" }),
+    runProgram(python, [join(root, "test/conformance/scenario.py")], {
+      ...env,
+      GAMIFICATION_PROTOCOL: protocol,
+      CONFORMANCE_SCENARIO: scenarioFile,
+      PYTHONDONTWRITEBYTECODE: "1",
+    }),
 });
 const pairs: Pair[] = [
   {
@@ -111,9 +115,7 @@ const documents = new Map<string, Promise<ConformanceDocument>>();
 beforeAll(async () => {
   python = venvPython("scripts/python-sdk-venv.sh");
   // One build for both Go runs (from Go's build cache after the first time).
-  const goBuild = running.some((pair) => pair.needsGo)
-    ? (mkdirSync(dirname(goBinary), { recursive: true }), runBuild())
-    : Promise.resolve();
+  const goBuild = running.some((pair) => pair.needsGo) ? (mkdirSync(dirname(goBinary), { recursive: true }), runBuild()) : Promise.resolve();
   goBuild.catch(() => {}); // awaited below, once the server is up
   server = await startTestServer({ now: () => new Date(clockOrigin + (Date.now() - startedAt)) });
   // The tenants; each runner configures its own through its client's Admin services.
@@ -146,15 +148,19 @@ function runBuild(): Promise<void> {
 
 describe("the same scenario through every client and protocol", () => {
   for (const pair of pairs) {
-    it.skipIf(pair.needsGo && skipGo)(`${pair.name} reads the expected totals, points, level, streak, achievements and ranks`, { timeout: 300_000 }, async () => {
-      const document = await documents.get(pair.name)!;
-      // Configured through the client: every Admin call created what it was given (no issues).
-      expect(Object.keys(document.configured).sort()).toEqual(["achievements", "leaderboards", "metrics", "pointsSystems", "streakSettings"]);
-      for (const response of Object.values(document.configured)) expect(response).not.toHaveProperty("issues");
-      expect(document.summary).toEqual(expectedSummary);
-      // Each event's response: the user's new total, in the scenario's order.
-      expect(document.tracked.map((response) => (response as { total: number }).total)).toEqual([30, 20, 70, 120, 80, 82.5]);
-    });
+    it.skipIf(pair.needsGo && skipGo)(
+      `${pair.name} reads the expected totals, points, level, streak, achievements and ranks`,
+      { timeout: 300_000 },
+      async () => {
+        const document = await documents.get(pair.name)!;
+        // Configured through the client: every Admin call created what it was given (no issues).
+        expect(Object.keys(document.configured).sort()).toEqual(["achievements", "leaderboards", "metrics", "pointsSystems", "streakSettings"]);
+        for (const response of Object.values(document.configured)) expect(response).not.toHaveProperty("issues");
+        expect(document.summary).toEqual(expectedSummary);
+        // Each event's response: the user's new total, in the scenario's order.
+        expect(document.tracked.map((response) => (response as { total: number }).total)).toEqual([30, 20, 70, 120, 80, 82.5]);
+      },
+    );
   }
 
   it("every client printed the same state: each event's response and every read, field by field", { timeout: 300_000 }, async () => {

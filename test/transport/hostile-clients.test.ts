@@ -79,12 +79,22 @@ function rawConnection(act: (socket: net.Socket) => void | Promise<void>, untilM
 }
 
 function request(method: string, path: string, body: string, headers: Record<string, string> = {}): string {
-  const lines = [`${method} ${path} HTTP/1.1`, "Host: 127.0.0.1", `X-API-KEY: ${CHILD_ADMIN_KEY}`, "Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`];
+  const lines = [
+    `${method} ${path} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    `X-API-KEY: ${CHILD_ADMIN_KEY}`,
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ];
   for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
   return `${lines.join("\r\n")}\r\n\r\n${body}`;
 }
 
-async function rest(method: string, path: string, init: { body?: string | Uint8Array; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: Headers; body: any }> {
+async function rest(
+  method: string,
+  path: string,
+  init: { body?: string | Uint8Array; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
   const response = await fetch(`http://127.0.0.1:${port}${path}`, {
     method,
     headers: { "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json", ...init.headers },
@@ -163,7 +173,10 @@ describe("HTTP/2 clients", () => {
     ];
     for (const [ending, { path, contentType }] of (["reset", "destroy"] as const).flatMap((e) => uploads.map((u) => [e, u] as const))) {
       const session = await connectH2();
-      const stream = session.request({ ":method": "POST", ":path": path, "x-api-key": CHILD_ADMIN_KEY, "content-type": contentType, "content-length": "1000" }, { endStream: false });
+      const stream = session.request(
+        { ":method": "POST", ":path": path, "x-api-key": CHILD_ADMIN_KEY, "content-type": contentType, "content-length": "1000" },
+        { endStream: false },
+      );
       stream.on("error", () => undefined);
       stream.write('{"');
       await new Promise((r) => setTimeout(r, 50));
@@ -178,7 +191,10 @@ describe("HTTP/2 clients", () => {
   it("survives rapid resets (streams opened and cancelled at once, many times)", async () => {
     const session = await connectH2();
     for (let i = 0; i < 2000 && !session.destroyed; i++) {
-      const stream = session.request({ ":method": "POST", ":path": eventPath, "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json" }, { endStream: false });
+      const stream = session.request(
+        { ":method": "POST", ":path": eventPath, "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json" },
+        { endStream: false },
+      );
       stream.on("error", () => undefined);
       stream.close(http2.constants.NGHTTP2_CANCEL);
     }
@@ -260,7 +276,11 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
     expect(held.length).toBeLessThanOrEqual(41);
     held.forEach((s) => s.destroy());
     // The server learns of the closes asynchronously: wait until it has slots again.
-    const health = () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+    const health = () =>
+      fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      );
     await expect.poll(health, { timeout: 15_000 }).toBe(200);
     await expectServingAndUnchanged();
   });
@@ -276,7 +296,6 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
     expect(outcome.closed).toBe(true);
     await expectServingAndUnchanged();
   });
-
 });
 
 describe("malformed input gets a 4xx with a specific message and changes nothing", () => {
@@ -303,7 +322,10 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
       expect(response.body.message).toMatch(/not a valid binary TrackMetricEventRequest/);
     }
     const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 6]), Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12])]);
-    const grpcWeb = await rest("POST", "/gamification.v1.ApplicationService/TrackMetricEvent", { body: framed, headers: { "content-type": "application/grpc-web+proto" } });
+    const grpcWeb = await rest("POST", "/gamification.v1.ApplicationService/TrackMetricEvent", {
+      body: framed,
+      headers: { "content-type": "application/grpc-web+proto" },
+    });
     expect(grpcWeb.status).toBe(200);
     expect(grpcWeb.headers.get("grpc-status")).toBe("3");
     await expectServingAndUnchanged();
@@ -311,7 +333,13 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
 
   it("refuses garbage binary bodies on gRPC with status 3", async () => {
     const session = await connectH2();
-    const stream = session.request({ ":method": "POST", ":path": "/gamification.v1.ApplicationService/TrackMetricEvent", "content-type": "application/grpc", te: "trailers", "x-api-key": CHILD_ADMIN_KEY });
+    const stream = session.request({
+      ":method": "POST",
+      ":path": "/gamification.v1.ApplicationService/TrackMetricEvent",
+      "content-type": "application/grpc",
+      te: "trailers",
+      "x-api-key": CHILD_ADMIN_KEY,
+    });
     stream.end(Buffer.concat([Buffer.from([0, 0, 0, 0, 6]), Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12])]));
     const outcome = await h2Outcome(stream);
     session.destroy();
@@ -324,7 +352,11 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
       { name: "duplicate keys", body: '{"user":{"id":"u1"},"value":1,"value":2}', error: /"value" appears twice/ },
       { name: "an unknown field", body: '{"user":{"id":"u1"},"value":1,"extra":true}', error: /extra/ },
       { name: "a hex string for a number", body: '{"user":{"id":"u1"},"value":"0x10"}', error: /value must be a number, got the string "0x10"/ },
-      { name: "invalid UTF-8", body: Buffer.concat([Buffer.from('{"user":{"id":"u'), Buffer.from([0xff, 0xfe]), Buffer.from('"},"value":1}')]), error: /not valid UTF-8/ },
+      {
+        name: "invalid UTF-8",
+        body: Buffer.concat([Buffer.from('{"user":{"id":"u'), Buffer.from([0xff, 0xfe]), Buffer.from('"},"value":1}')]),
+        error: /not valid UTF-8/,
+      },
       { name: "deep nesting", body: `{"user":{"id":"u1"},"value":1,"extra":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, error: /nests deeper/ },
     ];
     for (const { name, body, error } of cases) {

@@ -16,7 +16,9 @@ const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOS
 beforeAll(async () => {
   server = await startTestServer();
   words = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }] })).body.created[0].id;
-  await server.rest("PUT", "/admin/v1/streaks/settings", { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }], freezes: { initialGrant: 0, maxFreezes: 5 } } });
+  await server.rest("PUT", "/admin/v1/streaks/settings", {
+    body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }], freezes: { initialGrant: 0, maxFreezes: 5 } },
+  });
   await server.rest("POST", "/api/metrics/words/event", { body: { user: { id: "u1" }, value: 1 } });
 });
 afterAll(() => server.close());
@@ -25,7 +27,10 @@ afterAll(() => server.close());
 async function snapshot() {
   const { users, metricEventBatches, apiKeys } = server.service.context.database.collections;
   return {
-    users: await users.find({}, { projection: { _id: 0 } }).sort({ userId: 1 }).toArray(),
+    users: await users
+      .find({}, { projection: { _id: 0 } })
+      .sort({ userId: 1 })
+      .toArray(),
     batches: await metricEventBatches.countDocuments({}),
     keys: await apiKeys.countDocuments({}),
   };
@@ -38,12 +43,15 @@ async function snapshot() {
 function rawRest(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const url = new URL(server.baseUrl);
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => (text += chunk));
-      res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, method, path, headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on("error", reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
@@ -86,7 +94,11 @@ describe("user IDs no path can address, or that are odd, are refused wherever a 
   for (const protocol of CLIENT_PROTOCOLS) {
     it.each(BAD_USER_IDS)(`${protocol} event call: %s`, async (_name, id, message) => {
       const before = await snapshot();
-      await expectConnectError(() => server.client(protocol).application.trackMetricEvent({ key: "words", user: { id }, value: 1 }), Code.InvalidArgument, `user.id: ${message}`);
+      await expectConnectError(
+        () => server.client(protocol).application.trackMetricEvent({ key: "words", user: { id }, value: 1 }),
+        Code.InvalidArgument,
+        `user.id: ${message}`,
+      );
       expect(await snapshot()).toEqual(before);
     });
   }
@@ -116,8 +128,14 @@ describe("user IDs no path can address, or that are odd, are refused wherever a 
     expect(await snapshot()).toEqual(before);
   });
 
-  it("reads of such an ID answer 400 (\".\" and \"..\" never reach a REST route: URLs resolve them)", async () => {
-    for (const path of ["/v1/users/%C2%85", "/v1/users/%09/streak", "/v1/users/a%00b/metrics", "/v1/users/%20/points/anything", "/v1/streaks?userIds=u1&userIds=%0A"]) {
+  it('reads of such an ID answer 400 ("." and ".." never reach a REST route: URLs resolve them)', async () => {
+    for (const path of [
+      "/v1/users/%C2%85",
+      "/v1/users/%09/streak",
+      "/v1/users/a%00b/metrics",
+      "/v1/users/%20/points/anything",
+      "/v1/streaks?userIds=u1&userIds=%0A",
+    ]) {
       const response = await rawRest("GET", path);
       expect({ path, status: response.status }).toEqual({ path, status: 400 });
       expect(response.body.error).toMatch(/^Invalid request: /);
@@ -146,7 +164,10 @@ describe("amounts: finite and within ±1e15, totals included", () => {
     const over = await server.rest("POST", "/api/metrics/words/event", { body: { user: { id: "big" }, value: 1, idempotencyKey: "once" } });
     expect(over).toEqual({
       status: 400,
-      body: { error: "This event would make the user's total 1000000000000001, outside the supported range of -1000000000000000 to 1000000000000000; nothing was recorded" },
+      body: {
+        error:
+          "This event would make the user's total 1000000000000001, outside the supported range of -1000000000000000 to 1000000000000000; nothing was recorded",
+      },
     });
     expect(await snapshot()).toEqual(before);
     // The key was not consumed: a different request with it is applied (not a 422 mismatch, not a replay).
@@ -158,13 +179,21 @@ describe("amounts: finite and within ±1e15, totals included", () => {
   it.each(["connect-json", "connect-binary"] as const)("%s: the same rules, and non-finite values", async (protocol) => {
     const client = server.client(protocol).application;
     const user = { id: `big-${protocol}` };
-    await expectConnectError(() => client.trackMetricEvent({ key: "words", user, value: -1e16 }), Code.InvalidArgument, "value must be between -1000000000000000 and 1000000000000000");
+    await expectConnectError(
+      () => client.trackMetricEvent({ key: "words", user, value: -1e16 }),
+      Code.InvalidArgument,
+      "value must be between -1000000000000000 and 1000000000000000",
+    );
     // JSON carries NaN as the string "NaN", refused as a non-decimal numeric string; binary reaches the `finite` rule.
     const nanMessage = protocol === "connect-json" ? 'value must be a number, got the string "NaN"' : "value: must be finite";
     await expectConnectError(() => client.trackMetricEvent({ key: "words", user, value: Number.NaN }), Code.InvalidArgument, nanMessage);
     expect((await client.trackMetricEvent({ key: "words", user, value: -1e15 })).total).toBe(-1e15);
     const before = await snapshot();
-    await expectConnectError(() => client.trackMetricEvent({ key: "words", user, value: -0.5 }), Code.InvalidArgument, "This event would make the user's total -1000000000000000.5");
+    await expectConnectError(
+      () => client.trackMetricEvent({ key: "words", user, value: -0.5 }),
+      Code.InvalidArgument,
+      "This event would make the user's total -1000000000000000.5",
+    );
     expect(await snapshot()).toEqual(before);
   });
 
@@ -178,13 +207,22 @@ describe("amounts: finite and within ±1e15, totals included", () => {
     const cases: Array<[string, unknown]> = [
       ["ApplicationService/TrackMetricEvent", { key: "words", user: { id: "u1" }, value: "Infinity" }],
       ["AdminService/CreateMetricEventBatch", { events: [{ key: "words", user: { id: "u1" }, value: "NaN", idempotencyKey: "k" }] }],
-      ["StreakAdminService/UpdateStreakSettings", { settings: { frequency: "STREAK_FREQUENCY_DAILY", metrics: [{ metricId: words, threshold: "-Infinity" }] } }],
-      ["AchievementAdminService/CreateAchievements", { achievements: [{ key: "a", name: "A", trigger: "ACHIEVEMENT_TRIGGER_METRIC", metricId: words, metricValue: "Infinity" }] }],
+      [
+        "StreakAdminService/UpdateStreakSettings",
+        { settings: { frequency: "STREAK_FREQUENCY_DAILY", metrics: [{ metricId: words, threshold: "-Infinity" }] } },
+      ],
+      [
+        "AchievementAdminService/CreateAchievements",
+        { achievements: [{ key: "a", name: "A", trigger: "ACHIEVEMENT_TRIGGER_METRIC", metricId: words, metricValue: "Infinity" }] },
+      ],
     ];
     for (const [path, body] of cases) {
       const response = await post(path, body);
       expect({ path, status: response.status }).toEqual({ path, status: 400 });
-      expect(await response.json()).toMatchObject({ code: "invalid_argument", message: expect.stringMatching(/must be a number, got the string "-?(Infinity|NaN)"/) });
+      expect(await response.json()).toMatchObject({
+        code: "invalid_argument",
+        message: expect.stringMatching(/must be a number, got the string "-?(Infinity|NaN)"/),
+      });
     }
   });
 
@@ -203,11 +241,19 @@ describe("timestamps and dates lie within 2000-01-01 to 2099-12-31", () => {
     for (const timestamp of ["0001-01-01T00:00:00Z", "1999-12-31T23:59:59Z", "1970-01-01T00:00:00Z"]) {
       const event = await server.rest("POST", "/api/metrics/words/event", { body: { user: { id: "u1" }, value: 1, timestamp } });
       expect(event).toEqual({ status: 400, body: { error: "Invalid request: timestamp: must be from 2000-01-01T00:00:00Z and before 2100-01-01T00:00:00Z" } });
-      const batch = await server.rest("POST", "/admin/v1/metrics/events", { body: [{ key: "words", user: { id: "u1" }, value: 1, idempotencyKey: "old", timestamp }] });
-      expect(batch).toEqual({ status: 400, body: { error: "Invalid request: events[0].timestamp: must be from 2000-01-01T00:00:00Z and before 2100-01-01T00:00:00Z" } });
+      const batch = await server.rest("POST", "/admin/v1/metrics/events", {
+        body: [{ key: "words", user: { id: "u1" }, value: 1, idempotencyKey: "old", timestamp }],
+      });
+      expect(batch).toEqual({
+        status: 400,
+        body: { error: "Invalid request: events[0].timestamp: must be from 2000-01-01T00:00:00Z and before 2100-01-01T00:00:00Z" },
+      });
     }
     await expectConnectError(
-      () => server.client("connect-binary").application.trackMetricEvent({ key: "words", user: { id: "u1" }, value: 1, timestamp: { seconds: -62135596800n, nanos: 0 } }),
+      () =>
+        server
+          .client("connect-binary")
+          .application.trackMetricEvent({ key: "words", user: { id: "u1" }, value: 1, timestamp: { seconds: -62135596800n, nanos: 0 } }),
       Code.InvalidArgument,
       "timestamp: must be from 2000-01-01T00:00:00Z",
     );
@@ -224,11 +270,37 @@ describe("timestamps and dates lie within 2000-01-01 to 2099-12-31", () => {
     const system = await server.rest("POST", "/admin/v1/points", { body: [{ key: "xp", name: "XP" }] });
     const systemId = system.body.created[0].id;
     const boost = await server.rest("POST", `/admin/v1/points/${systemId}/boosts`, { body: [{ name: "Old", start: "0001-01-01", multiplier: 2 }] });
-    expect(boost.body.issues).toEqual([{ index: 0, severity: "error", message: 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"', level: "error", reason: 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"' }]);
-    const board = await server.rest("POST", "/admin/v1/leaderboards", { body: [{ key: "lb", name: "LB", rankBy: "streak", start: today(), end: "9999-12-31" }] });
-    expect(board.body.issues).toEqual([{ index: 0, severity: "error", message: 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"', level: "error", reason: 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"' }]);
+    expect(boost.body.issues).toEqual([
+      {
+        index: 0,
+        severity: "error",
+        message: 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"',
+        level: "error",
+        reason: 'start must be from 2000-01-01 to 2099-12-31, got "0001-01-01"',
+      },
+    ]);
+    const board = await server.rest("POST", "/admin/v1/leaderboards", {
+      body: [{ key: "lb", name: "LB", rankBy: "streak", start: today(), end: "9999-12-31" }],
+    });
+    expect(board.body.issues).toEqual([
+      {
+        index: 0,
+        severity: "error",
+        message: 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"',
+        level: "error",
+        reason: 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"',
+      },
+    ]);
     const pause = await server.rest("POST", "/admin/v1/streaks/pauses", { body: { pauses: [{ userId: "u1", start: inDays(1), end: "2100-01-01" }] } });
-    expect(pause.body.issues).toEqual([{ userId: "u1", severity: "error", message: 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"', level: "error", reason: 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"' }]);
+    expect(pause.body.issues).toEqual([
+      {
+        userId: "u1",
+        severity: "error",
+        message: 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"',
+        level: "error",
+        reason: 'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"',
+      },
+    ]);
     const summary = await server.rest("GET", "/v1/users/u1/metrics/words/event-summary?aggregation=daily&startDate=0001-01-01&endDate=0001-01-02");
     expect(summary).toEqual({ status: 400, body: { error: 'startDate must be from 2000-01-01 to 2099-12-31, got "0001-01-01"' } });
   });
@@ -249,7 +321,10 @@ describe("identical or overlapping streak pauses are not stacked", () => {
     ]);
     const again = await server.client("connect-json").streaks.createStreakPauses({ pauses: [pause, { userId: "pia", start: inDays(4), end: inDays(6) }] });
     expect(again.created).toEqual([]);
-    expect(again.issues.map((i) => i.message)).toEqual([repeated, `the pause overlaps this user's pause ${id} (${pause.start} to ${pause.end}); a user's pauses may not overlap`]);
+    expect(again.issues.map((i) => i.message)).toEqual([
+      repeated,
+      `the pause overlaps this user's pause ${id} (${pause.start} to ${pause.end}); a user's pauses may not overlap`,
+    ]);
     const next = await server.rest("POST", "/admin/v1/streaks/pauses", { body: { pauses: [{ userId: "pia", start: inDays(5), end: inDays(6) }] } });
     expect(next.status).toBe(201);
     expect((await server.rest("GET", "/v1/users/pia/streak")).body.pauses.map((p: { start: string }) => p.start)).toEqual([inDays(2), inDays(5)]);

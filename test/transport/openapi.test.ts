@@ -64,7 +64,8 @@ describe("the document describes what the server answers", () => {
     const responses = document.paths[path]?.[method.toLowerCase()]?.responses;
     expect(responses, `${method} ${path} is described`).toBeDefined();
     const key = String(response.status) in responses ? String(response.status) : "default";
-    if (key === "default") expect(response.status, `${method} ${path} answered ${response.status}: ${JSON.stringify(response.body)}`).toBeGreaterThanOrEqual(400);
+    if (key === "default")
+      expect(response.status, `${method} ${path} answered ${response.status}: ${JSON.stringify(response.body)}`).toBeGreaterThanOrEqual(400);
     const base = responses[key].$ref ? `openapi.json${responses[key].$ref}` : `openapi.json#/${pointer}/${key}`;
     const validate = ajv.compile({ $ref: `${base}/content/application~1json/schema` });
     const valid = validate(response.body);
@@ -96,7 +97,13 @@ describe("the document describes what the server answers", () => {
     await call("POST", "/admin/v1/points/{system_id}/levels", `/admin/v1/points/${xpId}/levels`, [{ key: "bronze", name: "Bronze", points: 0 }]);
     await call("GET", "/admin/v1/points/{id}", `/admin/v1/points/${xpId}`);
 
-    const first = await call("POST", "/v1/metrics/{key}/event", "/v1/metrics/words/event", { user: { id: "u1", tz: "Europe/Paris" }, value: 7 }, { "idempotency-key": "k1" });
+    const first = await call(
+      "POST",
+      "/v1/metrics/{key}/event",
+      "/v1/metrics/words/event",
+      { user: { id: "u1", tz: "Europe/Paris" }, value: 7 },
+      { "idempotency-key": "k1" },
+    );
     expect(first.status).toBe(201);
     const replay = await call("POST", "/api/metrics/{key}/event", "/api/metrics/words/event", { user: { id: "u1" }, value: 7 }, { "idempotency-key": "k1" });
     expect(replay.status).toBe(202);
@@ -120,39 +127,51 @@ describe("the document describes what the server answers", () => {
     // A service of its own: the seed creates keys the other tests use.
     const seededServer = await startTestServer();
     try {
-    const output = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ["--import", "tsx", "scripts/fuzz-seed.ts"], { env: { ...process.env, BASE_URL: seededServer.baseUrl, ADMIN_API_KEY: ADMIN_KEY } }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
-      ),
-    );
-    const seeded = Object.fromEntries(output.trim().split("\n").map((line) => line.split("=") as [string, string]));
-    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-    // Path variables by the path they appear in; routes with a variable none of these fill are left out.
-    const fills: Array<[RegExp, string, string]> = [
-      [/^\/v1\/users\/\{id\}/, "id", "u1"],
-      [/\/metrics\/\{key\}/, "key", "words"],
-      [/\/points\/\{key\}/, "key", "xp"],
-      [/\/leaderboards\/\{key\}/, "key", "words-board"],
-      [/^\/admin\/v1\/metrics\/\{id\}$/, "id", seeded.FUZZ_METRIC_ID!],
-      [/^\/admin\/v1\/attributes\/\{id\}$/, "id", seeded.FUZZ_ATTRIBUTE_ID!],
-      [/^\/admin\/v1\/points\/\{id\}$/, "id", seeded.FUZZ_POINTS_SYSTEM_ID!],
-      [/\{system_id\}/, "system_id", seeded.FUZZ_POINTS_SYSTEM_ID!],
-      [/\/triggers\/\{id\}$/, "id", seeded.FUZZ_TRIGGER_ID!],
-      [/\/levels\/\{id\}$/, "id", seeded.FUZZ_LEVEL_ID!],
-      [/\/boosts\/\{id\}$/, "id", seeded.FUZZ_BOOST_ID!],
-      [/^\/admin\/v1\/leaderboards\/\{id\}$/, "id", seeded.FUZZ_LEADERBOARD_ID!],
-    ];
-    const covered: string[] = [];
-    for (const template of Object.keys(document.paths).filter((path) => document.paths[path].get)) {
-      let path = template;
-      for (const [where, name, value] of fills) if (where.test(template)) path = path.replace(`{${name}}`, encodeURIComponent(value));
-      if (path.includes("{")) continue;
-      const query = template.endsWith("/event-summary") ? `?aggregation=daily&startDate=${day(-3)}&endDate=${day(0)}` : template === "/v1/streaks" ? "?userIds=u1,u2" : "";
-      const response = await call("GET", template, path + query, undefined, {}, seededServer.baseUrl);
-      expect([template, response.status]).toEqual([template, 200]);
-      covered.push(template);
-    }
-    expect(covered.length).toBeGreaterThanOrEqual(25);
+      const output = await new Promise<string>((resolve, reject) =>
+        execFile(
+          process.execPath,
+          ["--import", "tsx", "scripts/fuzz-seed.ts"],
+          { env: { ...process.env, BASE_URL: seededServer.baseUrl, ADMIN_API_KEY: ADMIN_KEY } },
+          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+        ),
+      );
+      const seeded = Object.fromEntries(
+        output
+          .trim()
+          .split("\n")
+          .map((line) => line.split("=") as [string, string]),
+      );
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      // Path variables by the path they appear in; routes with a variable none of these fill are left out.
+      const fills: Array<[RegExp, string, string]> = [
+        [/^\/v1\/users\/\{id\}/, "id", "u1"],
+        [/\/metrics\/\{key\}/, "key", "words"],
+        [/\/points\/\{key\}/, "key", "xp"],
+        [/\/leaderboards\/\{key\}/, "key", "words-board"],
+        [/^\/admin\/v1\/metrics\/\{id\}$/, "id", seeded.FUZZ_METRIC_ID!],
+        [/^\/admin\/v1\/attributes\/\{id\}$/, "id", seeded.FUZZ_ATTRIBUTE_ID!],
+        [/^\/admin\/v1\/points\/\{id\}$/, "id", seeded.FUZZ_POINTS_SYSTEM_ID!],
+        [/\{system_id\}/, "system_id", seeded.FUZZ_POINTS_SYSTEM_ID!],
+        [/\/triggers\/\{id\}$/, "id", seeded.FUZZ_TRIGGER_ID!],
+        [/\/levels\/\{id\}$/, "id", seeded.FUZZ_LEVEL_ID!],
+        [/\/boosts\/\{id\}$/, "id", seeded.FUZZ_BOOST_ID!],
+        [/^\/admin\/v1\/leaderboards\/\{id\}$/, "id", seeded.FUZZ_LEADERBOARD_ID!],
+      ];
+      const covered: string[] = [];
+      for (const template of Object.keys(document.paths).filter((path) => document.paths[path].get)) {
+        let path = template;
+        for (const [where, name, value] of fills) if (where.test(template)) path = path.replace(`{${name}}`, encodeURIComponent(value));
+        if (path.includes("{")) continue;
+        const query = template.endsWith("/event-summary")
+          ? `?aggregation=daily&startDate=${day(-3)}&endDate=${day(0)}`
+          : template === "/v1/streaks"
+            ? "?userIds=u1,u2"
+            : "";
+        const response = await call("GET", template, path + query, undefined, {}, seededServer.baseUrl);
+        expect([template, response.status]).toEqual([template, 200]);
+        covered.push(template);
+      }
+      expect(covered.length).toBeGreaterThanOrEqual(25);
     } finally {
       await seededServer.close();
     }

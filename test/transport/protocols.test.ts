@@ -17,7 +17,13 @@ describe("every protocol reaches the same implementation", () => {
       body: { user: { id: "u1", tz: "Europe/London" }, value: 750 },
     });
     expect(first.status).toBe(201);
-    expect(first.body).toMatchObject({ total: 750, achievements: [], currentStreak: { length: 0, frequency: "daily", extended: false }, points: {}, leaderboards: {} });
+    expect(first.body).toMatchObject({
+      total: 750,
+      achievements: [],
+      currentStreak: { length: 0, frequency: "daily", extended: false },
+      points: {},
+      leaderboards: {},
+    });
     expect(first.body.metricId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.body).not.toHaveProperty("idempotentReplayed");
 
@@ -58,7 +64,10 @@ describe("every protocol reaches the same implementation", () => {
   it("accepts Connect requests compressed with gzip or br, as Connect clients send them by default", async () => {
     const { ADMIN_KEY } = await import("../helpers/server.js");
     const body = Buffer.from(JSON.stringify({ key: "words-written", user: { id: "compressed" }, value: 3 }));
-    for (const [encoding, bytes] of [["gzip", gzipSync(body)], ["br", brotliCompressSync(body)]] as const) {
+    for (const [encoding, bytes] of [
+      ["gzip", gzipSync(body)],
+      ["br", brotliCompressSync(body)],
+    ] as const) {
       const response = await fetch(`${server.baseUrl}/gamification.v1.ApplicationService/TrackMetricEvent`, {
         method: "POST",
         headers: { "content-type": "application/json", "content-encoding": encoding, "x-api-key": ADMIN_KEY },

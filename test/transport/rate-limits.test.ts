@@ -60,7 +60,10 @@ describe("rate limits off by default", () => {
     expect(created.body.rateLimit).toEqual({ requestsPerSecond: 1, burst: 2 });
     const limited = created.body.key as string;
 
-    const { result, allowed } = await untilRefused(() => call(server, "GET", "/admin/v1/metrics", limited), (r) => r.status === 429);
+    const { result, allowed } = await untilRefused(
+      () => call(server, "GET", "/admin/v1/metrics", limited),
+      (r) => r.status === 429,
+    );
     expect(allowed).toBeGreaterThanOrEqual(2);
     expect(result.body.error).toBe("Rate limit exceeded: this API key's limit (1 requests per second, bursts of up to 2); retry in 1 s");
     expect(result.headers.get("ratelimit-policy")).toBe('"key";q=2;w=2');
@@ -72,7 +75,10 @@ describe("rate limits off by default", () => {
     expect(listed.body.find((k: { id: string }) => k.id !== created.body.id).rateLimit).toBeNull();
 
     const raised = await call(server, "PATCH", "/admin/v1/admin-api-keys", ADMIN_KEY, [{ id: created.body.id, rateLimit: { requestsPerSecond: 1000 } }]);
-    expect(raised).toMatchObject({ status: 200, body: { updated: [{ id: created.body.id, rateLimit: { requestsPerSecond: 1000, burst: null } }], issues: [] } });
+    expect(raised).toMatchObject({
+      status: 200,
+      body: { updated: [{ id: created.body.id, rateLimit: { requestsPerSecond: 1000, burst: null } }], issues: [] },
+    });
     const cleared = await call(server, "PATCH", "/admin/v1/admin-api-keys", ADMIN_KEY, [{ id: created.body.id, rateLimit: null }, { id: "nope" }]);
     expect(cleared.body).toEqual({
       updated: [expect.objectContaining({ id: created.body.id, rateLimit: null })],
@@ -118,10 +124,22 @@ describe("rate limits off by default", () => {
     const created = await call(server, "POST", "/admin/v1/application-api-keys", ADMIN_KEY, [{ userId: "u3" }]);
     const appKeyId = created.body.created[0].id;
     const asAdmin = await call(server, "PATCH", "/admin/v1/admin-api-keys", ADMIN_KEY, [{ id: appKeyId, rateLimit: { requestsPerSecond: 1 } }]);
-    expect(asAdmin.body).toEqual({ updated: [], issues: [{ id: appKeyId, severity: "error", message: "API key not found by ID", level: "error", reason: "API key not found by ID" }] });
+    expect(asAdmin.body).toEqual({
+      updated: [],
+      issues: [{ id: appKeyId, severity: "error", message: "API key not found by ID", level: "error", reason: "API key not found by ID" }],
+    });
     await call(server, "POST", "/admin/v1/tenants", ADMIN_KEY, [{ customerId: "other", name: "Other" }]);
-    const otherTenant = await call(server, "PATCH", "/admin/v1/application-api-keys", ADMIN_KEY, [{ id: appKeyId, rateLimit: { requestsPerSecond: 1 } }], "other");
-    expect(otherTenant.body.issues).toEqual([{ id: appKeyId, severity: "error", message: "API key not found by ID", level: "error", reason: "API key not found by ID" }]);
+    const otherTenant = await call(
+      server,
+      "PATCH",
+      "/admin/v1/application-api-keys",
+      ADMIN_KEY,
+      [{ id: appKeyId, rateLimit: { requestsPerSecond: 1 } }],
+      "other",
+    );
+    expect(otherTenant.body.issues).toEqual([
+      { id: appKeyId, severity: "error", message: "API key not found by ID", level: "error", reason: "API key not found by ID" },
+    ]);
   });
 });
 
@@ -153,9 +171,15 @@ describe("rate limits configured", () => {
     expect(first.headers.get("ratelimit")).toMatch(/^"key";r=2;t=[01]$/);
     expect(first.headers.get("retry-after")).toBeNull();
 
-    const { result } = await untilRefused(() => call(server, "GET", "/admin/v1/metrics", key), (r) => r.status !== 200);
+    const { result } = await untilRefused(
+      () => call(server, "GET", "/admin/v1/metrics", key),
+      (r) => r.status !== 200,
+    );
     expect(result.status).toBe(429);
-    expect(result.body).toEqual({ error: "Rate limit exceeded: this API key's limit (1 requests per second, bursts of up to 3); retry in 1 s", requestId: result.headers.get("x-request-id") });
+    expect(result.body).toEqual({
+      error: "Rate limit exceeded: this API key's limit (1 requests per second, bursts of up to 3); retry in 1 s",
+      requestId: result.headers.get("x-request-id"),
+    });
     expect(result.headers.get("retry-after")).toBe("1");
     expect(result.headers.get("ratelimit-policy")).toBe('"key";q=3;w=3');
     expect(result.headers.get("ratelimit")).toMatch(/^"key";r=0;t=[1-3]$/);
@@ -165,7 +189,10 @@ describe("rate limits configured", () => {
   it("answers resource_exhausted with the headers as metadata on every client protocol", async () => {
     for (const protocol of CLIENT_PROTOCOLS) {
       const client = server.client(protocol, { apiKey: await newAdminKey() });
-      const { result } = await untilRefused(() => connectError(client.admin.listMetrics({})), (e) => e !== undefined);
+      const { result } = await untilRefused(
+        () => connectError(client.admin.listMetrics({})),
+        (e) => e !== undefined,
+      );
       expect(result!.code, protocol).toBe(Code.ResourceExhausted);
       expect(result!.rawMessage, protocol).toMatch(/^Rate limit exceeded: this API key's limit/);
       expect(result!.metadata.get("retry-after"), protocol).toBe("1");
@@ -180,13 +207,19 @@ describe("rate limits configured", () => {
     ]);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const [k1, k2] = created.body.created.map((k: { key: string }) => k.key) as string[];
-    const first = await untilRefused(() => call(server, "GET", "/v1/users/u1", k1!), (r) => r.status === 429);
+    const first = await untilRefused(
+      () => call(server, "GET", "/v1/users/u1", k1!),
+      (r) => r.status === 429,
+    );
     expect(first.result.body.error).toBe(
       "Rate limit exceeded: the tenant's limit shared by all its application keys (1 requests per second, bursts of up to 4); retry in 1 s",
     );
     expect(first.result.headers.get("ratelimit-policy")).toBe('"key";q=100000;w=1, "tenant";q=4;w=4');
     // The other key of the tenant, despite its own high limit, is refused by the same ceiling.
-    const second = await untilRefused(() => call(server, "GET", "/v1/users/u2", k2!), (r) => r.status === 429);
+    const second = await untilRefused(
+      () => call(server, "GET", "/v1/users/u2", k2!),
+      (r) => r.status === 429,
+    );
     expect(second.result.body.error).toMatch(/the tenant's limit/);
     const admin = await call(server, "GET", "/admin/v1/metrics", ADMIN_KEY);
     expect(admin.status).toBe(200);

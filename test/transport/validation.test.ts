@@ -26,10 +26,26 @@ const REST_CASES: Array<{ name: string; path?: string; rawBody: string; status: 
   { name: "an empty user id", rawBody: '{"user":{"id":""},"value":1}', status: 400, error: /user\.id: must be 1 to 255 characters/ },
   { name: "a non-finite value", rawBody: '{"user":{"id":"u1"},"value":"Infinity"}', status: 400, error: /value must be a number, got the string "Infinity"/ },
   { name: "NaN", rawBody: '{"user":{"id":"u1"},"value":"NaN"}', status: 400, error: /value must be a number, got the string "NaN"/ },
-  { name: "an invalid time zone", rawBody: '{"user":{"id":"u1","tz":"Mars/Olympus"},"value":1}', status: 400, error: /user\.tz "Mars\/Olympus" is not an IANA time zone/ },
+  {
+    name: "an invalid time zone",
+    rawBody: '{"user":{"id":"u1","tz":"Mars/Olympus"},"value":1}',
+    status: 400,
+    error: /user\.tz "Mars\/Olympus" is not an IANA time zone/,
+  },
   { name: "an unknown field", rawBody: '{"user":{"id":"u1"},"value":1,"bogus":true}', status: 400, error: /bogus/ },
-  { name: "an unknown metric", path: "/api/metrics/nope/event", rawBody: '{"user":{"id":"u1"},"value":1}', status: 404, error: /^Metric with key "nope" not found$/ },
-  { name: "undefined attribute keys", rawBody: '{"user":{"id":"u1"},"value":1,"attributes":{"source":"web","x":"y"}}', status: 400, error: /^Invalid attribute keys: source, x\. / },
+  {
+    name: "an unknown metric",
+    path: "/api/metrics/nope/event",
+    rawBody: '{"user":{"id":"u1"},"value":1}',
+    status: 404,
+    error: /^Metric with key "nope" not found$/,
+  },
+  {
+    name: "undefined attribute keys",
+    rawBody: '{"user":{"id":"u1"},"value":1,"attributes":{"source":"web","x":"y"}}',
+    status: 400,
+    error: /^Invalid attribute keys: source, x\. /,
+  },
 ];
 
 describe("malformed input changes nothing and gets a specific error", () => {
@@ -45,8 +61,18 @@ describe("malformed input changes nothing and gets a specific error", () => {
   const CONNECT_CASES = [
     { name: "missing value", request: { key: "words", user: { id: "u1" } }, code: Code.InvalidArgument, error: /value is required/ },
     { name: "missing user", request: { key: "words", value: 1 }, code: Code.InvalidArgument, error: /user: value is required/ },
-    { name: "non-finite value", request: { key: "words", user: { id: "u1" }, value: Number.POSITIVE_INFINITY }, code: Code.InvalidArgument, error: /must be finite|must be a number, got the string "Infinity"/ },
-    { name: "NaN value", request: { key: "words", user: { id: "u1" }, value: Number.NaN }, code: Code.InvalidArgument, error: /must be finite|must be a number, got the string "NaN"/ },
+    {
+      name: "non-finite value",
+      request: { key: "words", user: { id: "u1" }, value: Number.POSITIVE_INFINITY },
+      code: Code.InvalidArgument,
+      error: /must be finite|must be a number, got the string "Infinity"/,
+    },
+    {
+      name: "NaN value",
+      request: { key: "words", user: { id: "u1" }, value: Number.NaN },
+      code: Code.InvalidArgument,
+      error: /must be finite|must be a number, got the string "NaN"/,
+    },
     { name: "invalid time zone", request: { key: "words", user: { id: "u1", tz: "Nowhere" }, value: 1 }, code: Code.InvalidArgument, error: /IANA/ },
     { name: "unknown metric", request: { key: "nope", user: { id: "u1" }, value: 1 }, code: Code.NotFound, error: /"nope" not found/ },
   ];
@@ -84,7 +110,11 @@ describe("malformed input changes nothing and gets a specific error", () => {
     const tooMany = Array.from({ length: 101 }, (_, i) => ({ key: `m-${i}`, name: `M ${i}` }));
     expect((await server.rest("POST", "/admin/v1/metrics", { body: tooMany })).status).toBe(400);
     const itemIssues = await server.rest("POST", "/admin/v1/metrics", {
-      body: [{ key: "Bad Key", name: "x" }, { key: "words", name: "Dup" }, { key: "cash", name: "Cash", unitType: "currency" }],
+      body: [
+        { key: "Bad Key", name: "x" },
+        { key: "words", name: "Dup" },
+        { key: "cash", name: "Cash", unitType: "currency" },
+      ],
     });
     expect(itemIssues.status).toBe(200);
     expect(itemIssues.body.issues.map((i: { index: number }) => i.index)).toEqual([0, 1, 2]);

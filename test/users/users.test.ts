@@ -6,7 +6,12 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer();
-  await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }, { key: "pages", name: "Pages" }] });
+  await server.rest("POST", "/admin/v1/metrics", {
+    body: [
+      { key: "words", name: "Words" },
+      { key: "pages", name: "Pages" },
+    ],
+  });
   await server.rest("POST", "/admin/v1/attributes", { body: [{ key: "plan", name: "Plan", type: "user" }] });
 });
 afterAll(() => server.close());
@@ -83,7 +88,9 @@ describe("users' sign-up dates (trophy 1.27.0's signUpDate)", () => {
     const event = await server.rest("POST", "/v1/metrics/words/event", { body: { user: { id: "sue", signUpDate: "2026-13-01" }, value: 1 } });
     expect([event.status, event.body.error]).toEqual([400, 'user.signUpDate must be a date (YYYY-MM-DD), got "2026-13-01"']);
     expect((await server.rest("GET", "/v1/users/sue")).body).toEqual(before);
-    await expect(server.client("grpc").application.createUser({ user: { id: "bad-date", signUpDate: "tomorrow" } })).rejects.toThrow(/\[invalid_argument\] signUpDate must be a date/);
+    await expect(server.client("grpc").application.createUser({ user: { id: "bad-date", signUpDate: "tomorrow" } })).rejects.toThrow(
+      /\[invalid_argument\] signUpDate must be a date/,
+    );
   });
 });
 
@@ -102,7 +109,8 @@ describe("metric reads", () => {
   });
 
   it("summarize changes per local day, week and month", async () => {
-    const at = (iso: string, value: number) => server.rest("POST", "/api/metrics/pages/event", { body: { user: { id: "sum", tz: "America/New_York" }, value, timestamp: iso } });
+    const at = (iso: string, value: number) =>
+      server.rest("POST", "/api/metrics/pages/event", { body: { user: { id: "sum", tz: "America/New_York" }, value, timestamp: iso } });
     // 03:00 UTC on Jan 2 is still Jan 1 in New York.
     await at("2026-01-02T03:00:00Z", 100);
     await at("2026-01-02T15:00:00Z", 200);
@@ -116,7 +124,9 @@ describe("metric reads", () => {
         { date: "2026-01-03", total: 600, change: 300 },
       ],
     });
-    const monthly = await server.client("connect-json").application.getUserMetricEventSummary({ id: "sum", key: "pages", aggregation: 3, startDate: "2026-01-01", endDate: "2026-01-31" });
+    const monthly = await server
+      .client("connect-json")
+      .application.getUserMetricEventSummary({ id: "sum", key: "pages", aggregation: 3, startDate: "2026-01-01", endDate: "2026-01-31" });
     expect(monthly.periods.map((p) => [p.date, p.total, p.change])).toEqual([["2026-01-01", 600, 600]]);
     const bad = await server.rest("GET", "/v1/users/sum/metrics/pages/event-summary?aggregation=hourly&startDate=2026-01-01&endDate=2026-01-03");
     expect(bad.status).toBe(400);

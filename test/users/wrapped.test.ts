@@ -8,7 +8,11 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
  */
 let server: TestServer;
 const NOW = new Date("2026-06-15T12:00:00Z");
-const errorOf = (promise: Promise<unknown>) => promise.then(() => null, (e) => ConnectError.from(e));
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (e) => ConnectError.from(e),
+  );
 
 beforeAll(async () => {
   server = await startTestServer({ now: () => NOW });
@@ -18,11 +22,15 @@ beforeAll(async () => {
     return response.body;
   };
   const [words] = (await admin("POST", "/admin/v1/metrics", [{ key: "words", name: "Words", units: "words" }])).created;
-  await admin("POST", "/admin/v1/achievements", [{ name: "Wordsmith", key: "words-500", trigger: "metric", metricId: words.id, metricValue: 500, status: "active" }]);
+  await admin("POST", "/admin/v1/achievements", [
+    { name: "Wordsmith", key: "words-500", trigger: "metric", metricId: words.id, metricValue: 500, status: "active" },
+  ]);
   await admin("PUT", "/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all" });
   const [xp] = (await admin("POST", "/admin/v1/points", [{ key: "xp", name: "XP", description: "Experience" }])).created;
   await admin("POST", `/admin/v1/points/${xp.id}/triggers`, [{ type: "metric", points: 10, metricId: words.id, metricThreshold: 100, status: "active" }]);
-  await admin("POST", "/admin/v1/leaderboards", [{ key: "words-board", name: "Most words", rankBy: "metric", metricId: words.id, status: "active", start: "2025-12-01" }]);
+  await admin("POST", "/admin/v1/leaderboards", [
+    { key: "words-board", name: "Most words", rankBy: "metric", metricId: words.id, status: "active", start: "2025-12-01" },
+  ]);
   const write = (value: number, at: string) =>
     admin("POST", "/api/metrics/words/event", { user: { id: "ana", tz: "America/New_York" }, value, timestamp: new Date(at).toISOString() });
   await write(300, "2025-12-31T23:30:00-05:00"); // Jan 1 in UTC, Dec 31 for ana
@@ -41,9 +49,13 @@ describe("GET /v1/users/{id}/wrapped", () => {
     const a = body.activity;
     expect([a.daysActive, a.weeksActive, a.monthsActive]).toEqual([2, 1, 1]);
     expect(a.mostActiveDay.date).toBe("2026-03-10");
-    expect(a.mostActiveDay.metrics).toEqual({ words: { name: "Words", units: "words", currentTotal: 650, changeThisPeriod: 350, percentChange: 116.67, byAttribute: {} } });
+    expect(a.mostActiveDay.metrics).toEqual({
+      words: { name: "Words", units: "words", currentTotal: 650, changeThisPeriod: 350, percentChange: 116.67, byAttribute: {} },
+    });
     expect(a.mostActiveDay.points).toEqual({ xp: { name: "XP", description: "Experience", currentTotal: 60, changeThisPeriod: 30, percentChange: 100 } });
-    expect(a.mostActiveDay.achievements.map((x: { key: string; achievedAt: string }) => [x.key, x.achievedAt])).toEqual([["words-500", "2026-03-10T14:00:00Z"]]);
+    expect(a.mostActiveDay.achievements.map((x: { key: string; achievedAt: string }) => [x.key, x.achievedAt])).toEqual([
+      ["words-500", "2026-03-10T14:00:00Z"],
+    ]);
     expect(a.mostActiveDay.leaderboards["words-board"]).toMatchObject({ key: "words-board", rank: 1, value: 650, runStart: "2025-12-01", runEnd: null });
     expect([a.mostActiveWeek.start, a.mostActiveWeek.end, a.mostActiveMonth.month]).toEqual(["2026-03-09", "2026-03-15", 2]);
     expect(a.entireYear.metrics.words).toMatchObject({ currentTotal: 700, changeThisPeriod: 400, percentChange: 133.33 });
@@ -62,7 +74,12 @@ describe("GET /v1/users/{id}/wrapped", () => {
   it("answers a user without activity with empty periods", async () => {
     const { status, body } = await server.rest("GET", "/v1/users/quiet/wrapped?year=2026");
     expect(status).toBe(200);
-    expect(body.activity).toMatchObject({ daysActive: 0, weeksActive: 0, monthsActive: 0, mostActiveDay: { date: "2026-01-01", metrics: {}, points: {}, achievements: [], leaderboards: {} } });
+    expect(body.activity).toMatchObject({
+      daysActive: 0,
+      weeksActive: 0,
+      monthsActive: 0,
+      mostActiveDay: { date: "2026-01-01", metrics: {}, points: {}, achievements: [], leaderboards: {} },
+    });
     expect(body.activity.entireYear.longestStreak).toEqual({ length: 0, frequency: "daily", periodStart: null, periodEnd: null, started: null });
   });
 
@@ -80,7 +97,10 @@ describe("GET /v1/users/{id}/wrapped", () => {
   it("is readable by the user's own application key only", async () => {
     const anaKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "ana" }] })).body.created[0].key;
     expect((await server.rest("GET", "/v1/users/ana/wrapped", { apiKey: anaKey })).status).toBe(200);
-    expect(await server.rest("GET", "/v1/users/quiet/wrapped", { apiKey: anaKey })).toEqual({ status: 403, body: { error: "This API key may only act for its own user" } });
+    expect(await server.rest("GET", "/v1/users/quiet/wrapped", { apiKey: anaKey })).toEqual({
+      status: 403,
+      body: { error: "This API key may only act for its own user" },
+    });
     expect((await errorOf(server.client("grpc", { apiKey: anaKey }).application.getUserWrapped({ id: "quiet" })))?.code).toBe(Code.PermissionDenied);
   });
 

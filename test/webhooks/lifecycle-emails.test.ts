@@ -58,15 +58,32 @@ async function settled(minute: number): Promise<void> {
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  server = await startTestServer({ now, webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200, 200, 200], timeoutMs: 3_000, pollMs: 100, boostCheckMs: 300 } });
-  const kinds = { recap: "emails.recap_due", reactivation: "emails.reactivation_due", reminder: "emails.streak_reminder_due", achievement: "emails.achievement_due" };
-  const ids = await created("/admin/v1/tenants", Object.keys(kinds).map((k) => ({ customerId: k, name: k })));
+  server = await startTestServer({
+    now,
+    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200, 200, 200], timeoutMs: 3_000, pollMs: 100, boostCheckMs: 300 },
+  });
+  const kinds = {
+    recap: "emails.recap_due",
+    reactivation: "emails.reactivation_due",
+    reminder: "emails.streak_reminder_due",
+    achievement: "emails.achievement_due",
+  };
+  const ids = await created(
+    "/admin/v1/tenants",
+    Object.keys(kinds).map((k) => ({ customerId: k, name: k })),
+  );
   for (const [i, [tenant, type]] of Object.entries(kinds).entries()) {
     tenantIds[tenant] = ids[i]!;
     const [metricId] = await created("/admin/v1/metrics", [{ key: "words", name: "Words" }], tenant);
     await created("/admin/v1/webhooks", [{ url: receiver.url(`/${tenant}`), eventTypes: [type] }], tenant);
-    if (tenant === "reminder") await created("/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId, threshold: 1 }], evaluationMode: "all" }, tenant);
-    if (tenant === "achievement") await created("/admin/v1/achievements", [{ name: "First words", key: "first-words", trigger: "metric", metricId, metricValue: 1, status: "active" }], tenant);
+    if (tenant === "reminder")
+      await created("/admin/v1/streaks/settings", { frequency: "daily", metrics: [{ metricId, threshold: 1 }], evaluationMode: "all" }, tenant);
+    if (tenant === "achievement")
+      await created(
+        "/admin/v1/achievements",
+        [{ name: "First words", key: "first-words", trigger: "metric", metricId, metricValue: 1, status: "active" }],
+        tenant,
+      );
   }
 
   // Recap: active last week (Wednesday); rob turned recaps off; nora has no e-mail.
@@ -96,11 +113,17 @@ describe("lifecycle messages (emails.*)", () => {
     const lifecycle = [...LIFECYCLE_EVENT_TYPES];
     const all = [...WEBHOOK_EVENT_TYPES];
     expect(all).toHaveLength(19);
-    const grpc = await server.client("grpc").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/grpc", eventTypes: lifecycle, enabled: false }] });
+    const grpc = await server
+      .client("grpc")
+      .webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/grpc", eventTypes: lifecycle, enabled: false }] });
     expect(grpc.created[0]!.eventTypes).toEqual(lifecycle);
-    const connect = await server.client("connect-json").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/all", eventTypes: all, enabled: false }] });
+    const connect = await server
+      .client("connect-json")
+      .webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/all", eventTypes: all, enabled: false }] });
     expect(connect.created[0]!.eventTypes).toEqual(all);
-    const rest = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: "https://example.com/rest", eventTypes: ["emails.recap_due", "emails.weekly_digest"] }] });
+    const rest = await server.rest("POST", "/admin/v1/webhooks", {
+      body: [{ url: "https://example.com/rest", eventTypes: ["emails.recap_due", "emails.weekly_digest"] }],
+    });
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatch(/event_types\[1\]/);
   });
@@ -141,7 +164,11 @@ describe("lifecycle messages (emails.*)", () => {
       },
     ]);
     expect(bodies("/reactivation")).toEqual([
-      expect.objectContaining({ type: "emails.reactivation_due", user: expect.objectContaining({ id: "rex" }), reactivation: { messageNumber: 1, daysSinceLastActive: 3 } }),
+      expect.objectContaining({
+        type: "emails.reactivation_due",
+        user: expect.objectContaining({ id: "rex" }),
+        reactivation: { messageNumber: 1, daysSinceLastActive: 3 },
+      }),
     ]);
     expect(bodies("/reminder")).toEqual([
       expect.objectContaining({
@@ -164,7 +191,11 @@ describe("lifecycle messages (emails.*)", () => {
 
   it("a second scheduler pass, or the user woken again in the same period, sends nothing twice", async () => {
     const ctx = server.service.context;
-    const visits: Array<[string, string]> = [["recap", "rita"], ["reactivation", "rex"], ["reminder", "sam"]];
+    const visits: Array<[string, string]> = [
+      ["recap", "rita"],
+      ["reactivation", "rex"],
+      ["reminder", "sam"],
+    ];
     for (const [tenant, id] of visits) {
       await runDueWork(ctx, tenantIds[tenant]!, id); // the same work again: its due time has moved on
       // Woken again with a due time in the past (as after a crash before the bucket was cleared).

@@ -10,12 +10,22 @@ import { useTestStore } from "../helpers/database.js";
 const testStore = useTestStore();
 const T0 = new Date("2026-06-01T12:00:00Z");
 
-const delivery = (i: number) => newDelivery("t1", "ep1", createMessage("streak.lost", { user: { id: "u1" } as never, length: 3 }, { id: `msg_${String(i).padStart(4, "0")}`, tenant: null, at: T0 }), new Date(T0.getTime() + i * 1000));
+const delivery = (i: number) =>
+  newDelivery(
+    "t1",
+    "ep1",
+    createMessage("streak.lost", { user: { id: "u1" } as never, length: 3 }, { id: `msg_${String(i).padStart(4, "0")}`, tenant: null, at: T0 }),
+    new Date(T0.getTime() + i * 1000),
+  );
 
 describe("an endpoint's delivery log", () => {
   it("lists the newest first across pages, skips repeats, and stops below deliveries that retention removed", async () => {
     const store = deliveryStore(testStore.database, new KeyedLock());
-    for (let i = 0; i < 250; i += 50) await insertDeliveries(store, Array.from({ length: 50 }, (_, j) => delivery(i + j)));
+    for (let i = 0; i < 250; i += 50)
+      await insertDeliveries(
+        store,
+        Array.from({ length: 50 }, (_, j) => delivery(i + j)),
+      );
     await insertDeliveries(store, [delivery(249)]); // a hand-over repeated after a crash
     const list = (skip: number, limit: number) => listDeliveries(testStore.database.collections, "t1", { endpointId: "ep1" }, { skip, limit });
     expect((await list(0, 3)).map((d) => d.messageId)).toEqual(["msg_0249", "msg_0248", "msg_0247"]);

@@ -62,7 +62,11 @@ function verified(path: string, request: ReceivedWebhook): any {
 }
 
 /** The verified bodies of one type received on a path, in arrival order. */
-const bodies = (path: string, type: string) => receiver.at(path).map((r) => verified(path, r)).filter((b) => b.type === type);
+const bodies = (path: string, type: string) =>
+  receiver
+    .at(path)
+    .map((r) => verified(path, r))
+    .filter((b) => b.type === type);
 const count = (path: string, type: string) => receiver.at(path).filter((r) => r.json?.type === type).length;
 /** Which leaderboard (and group) a body is about. */
 const target = (body: any) => [body.leaderboard.key, ...(body.leaderboard.breakdownAttributeValues ?? []).map((v: any) => `${v.key}=${v.value}`)].join(" ");
@@ -100,7 +104,11 @@ beforeAll(async () => {
     ],
     "acme",
   );
-  await created("/admin/v1/leaderboards", [{ key: "daily", name: "Daily words", ...words("globex"), start: "2029-11-16", runUnit: "day", runInterval: 1 }], "globex");
+  await created(
+    "/admin/v1/leaderboards",
+    [{ key: "daily", name: "Daily words", ...words("globex"), start: "2029-11-16", runUnit: "day", runInterval: 1 }],
+    "globex",
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -212,15 +220,43 @@ describe("leaderboard run webhooks", () => {
     expect(receiver.at("/lb-finished")).toHaveLength(4); // nothing but finished, once each
     expect(Object.fromEntries(finished.map((b) => [target(b), [b.leaderboard.start, b.leaderboard.end, b.leaderboard.status, rows(b)]]))).toEqual({
       // Only D: D - 1 became final while nobody checked, and D is the latest final run.
-      daily: [D, D, "active", [["bob", "Bob", 1, 50], ["ann", "Ann", 2, 30]]],
+      daily: [
+        D,
+        D,
+        "active",
+        [
+          ["bob", "Bob", 1, 50],
+          ["ann", "Ann", 2, 30],
+        ],
+      ],
       // The leaderboard's last run: finished.
-      sprint: ["2030-01-14", D, "finished", [["bob", "Bob", 1, 50], ["ann", "Ann", 2, 30]]],
-      "cities city=paris": [D, D, "active", [["carl", "Carl", 1, 10], ["erin", "Erin", 2, 5]]],
+      sprint: [
+        "2030-01-14",
+        D,
+        "finished",
+        [
+          ["bob", "Bob", 1, 50],
+          ["ann", "Ann", 2, 30],
+        ],
+      ],
+      "cities city=paris": [
+        D,
+        D,
+        "active",
+        [
+          ["carl", "Carl", 1, 10],
+          ["erin", "Erin", 2, 5],
+        ],
+      ],
       "cities city=berlin": [D, D, "active", [["dora", "Dora", 1, 20]]],
     });
     for (const body of finished) expect(body.timestamp).toBe("2030-01-16T12:00:00Z");
     // The same messages (same IDs) went to both endpoints subscribed to finished.
-    expect(bodies("/lb", "leaderboard.finished").map((b) => b.id).sort()).toEqual(finished.map((b) => b.id).sort());
+    expect(
+      bodies("/lb", "leaderboard.finished")
+        .map((b) => b.id)
+        .sort(),
+    ).toEqual(finished.map((b) => b.id).sort());
 
     // The run of D + 1 was never announced: D + 2 has begun (in UTC+14) and is the current one.
     const started = bodies("/lb", "leaderboard.started").slice(3);
@@ -241,7 +277,12 @@ describe("leaderboard run webhooks", () => {
     expect(await state.countDocuments({ tenantId: globexId })).toBe(0);
     // The announcer's state lives outside the leaderboard documents.
     const acme = await state.find({ tenantId: { $ne: globexId } }).toArray();
-    expect(acme.filter((d) => d.kind === "runs").map((d) => d.leaderboardId).sort()).toEqual([ids.cities, ids.daily, ids.sprint].sort());
+    expect(
+      acme
+        .filter((d) => d.kind === "runs")
+        .map((d) => d.leaderboardId)
+        .sort(),
+    ).toEqual([ids.cities, ids.daily, ids.sprint].sort());
     expect(acme.filter((d) => d.kind === "changed")).toEqual([]); // the changes of final runs are forgotten
     const leaderboards = await server.service.context.database.collections.leaderboards.find({}).toArray();
     for (const doc of leaderboards) expect(Object.keys(doc).filter((k) => /announce|webhook/i.test(k))).toEqual([]);
@@ -249,7 +290,8 @@ describe("leaderboard run webhooks", () => {
 });
 
 describe("the runs the announcer looks at", () => {
-  const config = (settings: Partial<LeaderboardConfig>) => ({ start: "2030-01-01", end: null, runUnit: null, runInterval: null, startTime: null, endTime: null, ...settings }) as LeaderboardConfig;
+  const config = (settings: Partial<LeaderboardConfig>) =>
+    ({ start: "2030-01-01", end: null, runUnit: null, runInterval: null, startTime: null, endTime: null, ...settings }) as LeaderboardConfig;
   const days = (r: { live: Array<{ runStart: string }>; final: { runStart: string } | null }) => [r.live.map((run) => run.runStart), r.final?.runStart ?? null];
   const daily = config({ runUnit: "day", runInterval: 1 });
 

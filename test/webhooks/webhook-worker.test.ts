@@ -59,7 +59,13 @@ function contextAt(clock: { now: Date }): ServiceContext {
     userLocks: new KeyedLock(),
     now: () => clock.now,
     idempotencyWindowMs: null,
-    webhooks: { secrets: createSecretCodec(null), allowPrivateNetworks: true, retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS, timeoutMs: 2_000, retentionMs: 86_400_000 },
+    webhooks: {
+      secrets: createSecretCodec(null),
+      allowPrivateNetworks: true,
+      retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
+      timeoutMs: 2_000,
+      retentionMs: 86_400_000,
+    },
   };
 }
 

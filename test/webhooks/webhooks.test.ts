@@ -141,7 +141,9 @@ describe("webhook endpoints (Admin API)", () => {
       updated: expect.any(String),
       referenceSignature: false,
     });
-    expect(created.body.issues).toEqual([{ index: 1, severity: "error", message: 'url must use http or https, got "ftp"', level: "error", reason: 'url must use http or https, got "ftp"' }]);
+    expect(created.body.issues).toEqual([
+      { index: 1, severity: "error", message: 'url must use http or https, got "ftp"', level: "error", reason: 'url must use http or https, got "ftp"' },
+    ]);
 
     const read = await server.rest("GET", `/admin/v1/webhooks/${first.id}`, { tenantId: "acme" });
     expect(read.status).toBe(200);
@@ -157,10 +159,15 @@ describe("webhook endpoints (Admin API)", () => {
 
     const patched = await server.rest("PATCH", "/admin/v1/webhooks", {
       tenantId: "acme",
-      body: [{ id: first.id, eventTypes: ["points.changed", "streak.lost"], enabled: false, description: "" }, { id: "missing", enabled: true }],
+      body: [
+        { id: first.id, eventTypes: ["points.changed", "streak.lost"], enabled: false, description: "" },
+        { id: "missing", enabled: true },
+      ],
     });
     expect(patched.body.updated).toEqual([expect.objectContaining({ eventTypes: ["points.changed", "streak.lost"], enabled: false, description: null })]);
-    expect(patched.body.issues).toEqual([{ id: "missing", severity: "error", message: "Webhook endpoint not found by ID", level: "error", reason: "Webhook endpoint not found by ID" }]);
+    expect(patched.body.issues).toEqual([
+      { id: "missing", severity: "error", message: "Webhook endpoint not found by ID", level: "error", reason: "Webhook endpoint not found by ID" },
+    ]);
 
     const deleted = await server.rest("DELETE", `/admin/v1/webhooks?ids=${first.id}`, { tenantId: "acme" });
     expect(deleted.body).toEqual({ deleted: [{ id: first.id }], issues: [] });
@@ -171,9 +178,9 @@ describe("webhook endpoints (Admin API)", () => {
     const rest = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: "https://example.com/h", eventTypes: ["emails.weekly_digest"] }] });
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatch(/event_types\[0\]/);
-    await expect(
-      server.client("grpc").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/h", eventTypes: [] }] }),
-    ).rejects.toThrow(/event_types/);
+    await expect(server.client("grpc").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/h", eventTypes: [] }] })).rejects.toThrow(
+      /event_types/,
+    );
   });
 
   it("refuse loopback and private targets unless the operator allows them", async () => {
@@ -223,7 +230,14 @@ describe("webhook delivery", () => {
       [null, "silver", 50],
       ["silver", "gold", 100],
     ]);
-    expect(bodies[0].newLevel).toEqual({ id: expect.any(String), key: expect.any(String), name: expect.any(String), description: "", badgeUrl: null, points: expect.any(Number) });
+    expect(bodies[0].newLevel).toEqual({
+      id: expect.any(String),
+      key: expect.any(String),
+      name: expect.any(String),
+      description: "",
+      badgeUrl: null,
+      points: expect.any(Number),
+    });
 
     expect(receiver.at("/globex-all")).toEqual([]);
     const types = await server.service.context.database.collections.webhookDeliveries.distinct("type", { endpointId: levels.id });
@@ -248,7 +262,8 @@ describe("webhook delivery", () => {
     const got = await receiver.waitFor("/flaky", (g) => g.length >= 4);
     expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
     expect(new Set(got.map((r) => r.body)).size).toBe(1);
-    for (const r of got) expect(verify(flaky.secret, r)).toMatchObject({ type: "points.changed", user: { id: "dan" }, points: { key: "xp", total: 10, added: 10 } });
+    for (const r of got)
+      expect(verify(flaky.secret, r)).toMatchObject({ type: "points.changed", user: { id: "dan" }, points: { key: "xp", total: 10, added: 10 } });
 
     const messageId = got[0]!.headers["webhook-id"] as string;
     const deliveries = await until(
@@ -256,7 +271,15 @@ describe("webhook delivery", () => {
       (body) => body[0]?.status === "delivered",
     );
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ messageId, endpointId: flaky.id, eventType: "points.changed", status: "delivered", attemptCount: 4, nextAttempt: null, lastError: null });
+    expect(deliveries[0]).toMatchObject({
+      messageId,
+      endpointId: flaky.id,
+      eventType: "points.changed",
+      status: "delivered",
+      attemptCount: 4,
+      nextAttempt: null,
+      lastError: null,
+    });
     expect(deliveries[0].payload).toEqual(JSON.parse(got[0]!.body));
     expect(deliveries[0].attempts.map((a: any) => [a.responseStatus, a.succeeded])).toEqual([
       [500, false],
@@ -311,7 +334,10 @@ describe("webhook delivery", () => {
     receiver.on("/gone", () => ({ status: 410 }));
     await send("acme", "fay", 100);
     await receiver.waitFor("/gone", (g) => g.length >= 1);
-    const disabled = await until(() => server.rest("GET", `/admin/v1/webhooks/${gone.id}`, { tenantId: "acme" }), (body) => body.enabled === false);
+    const disabled = await until(
+      () => server.rest("GET", `/admin/v1/webhooks/${gone.id}`, { tenantId: "acme" }),
+      (body) => body.enabled === false,
+    );
     expect(disabled.disabledReason).toMatch(/410 Gone/);
     const [delivery] = await until(
       () => server.rest("GET", `/admin/v1/webhooks/${gone.id}/deliveries`, { tenantId: "acme" }),
@@ -346,7 +372,10 @@ describe("webhook delivery", () => {
     const got = await receiver.waitFor("/down", (g) => g.length >= 5);
     expect(got[4]!.headers["webhook-id"]).toBe(failed.messageId);
     verify(down.secret, got[4]!);
-    const after = await until(() => server.rest("GET", `/admin/v1/webhooks/${down.id}/deliveries/${failed.messageId}`, { tenantId: "acme" }), (b) => b.status === "delivered");
+    const after = await until(
+      () => server.rest("GET", `/admin/v1/webhooks/${down.id}/deliveries/${failed.messageId}`, { tenantId: "acme" }),
+      (b) => b.status === "delivered",
+    );
     expect(after.attemptCount).toBe(5);
   });
 
@@ -397,7 +426,9 @@ describe("webhook delivery", () => {
     expect((await server.rest("GET", `/admin/v1/webhooks/${plain.id}`, { tenantId: "acme" })).body.referenceSignature).toBe(false);
 
     // Off through Connect: the next delivery carries no reference signature.
-    const off = await server.client("connect-json", { tenantId: "acme" }).webhooks.updateWebhookEndpoints({ endpoints: [{ id: reference.id, referenceSignature: false }] });
+    const off = await server
+      .client("connect-json", { tenantId: "acme" })
+      .webhooks.updateWebhookEndpoints({ endpoints: [{ id: reference.id, referenceSignature: false }] });
     expect(off.updated[0]?.referenceSignature).toBe(false);
     await send("acme", "rex", 100);
     const [, second] = await receiver.waitFor("/reference-signature", (g) => g.length >= 2);
@@ -417,7 +448,19 @@ describe("webhook delivery", () => {
     expect(verify(boosts.secret, started!)).toMatchObject({
       type: "points.boost_started",
       tenantId: "acme",
-      boost: { id: boostId, name: "Double XP", status: "active", userId: null, pointsSystemId: ids.xp, pointsSystemKey: "xp", pointsSystemName: "XP", start: today, end: today, multiplier: 2, rounding: "down" },
+      boost: {
+        id: boostId,
+        name: "Double XP",
+        status: "active",
+        userId: null,
+        pointsSystemId: ids.xp,
+        pointsSystemKey: "xp",
+        pointsSystemName: "XP",
+        start: today,
+        end: today,
+        multiplier: 2,
+        rounding: "down",
+      },
     });
     const archived = await server.rest("PATCH", `/admin/v1/points/${ids.xp}/boosts`, { tenantId: "acme", body: [{ id: boostId, archived: true }] });
     expect(archived.body.issues).toEqual([]);
@@ -429,7 +472,11 @@ describe("webhook delivery", () => {
 
   it("never notifies achievements backdated on activation, but does notify live completions", async () => {
     await endpoint("acme", "/achievements", ["achievement.completed"]);
-    const [wordsmith] = await createdIds("/admin/v1/achievements", [{ name: "Wordsmith", key: "wordsmith", trigger: "metric", metricId: ids["acme:words"], metricValue: 100 }], "acme");
+    const [wordsmith] = await createdIds(
+      "/admin/v1/achievements",
+      [{ name: "Wordsmith", key: "wordsmith", trigger: "metric", metricId: ids["acme:words"], metricValue: 100 }],
+      "acme",
+    );
     const activated = await server.rest("PATCH", "/admin/v1/achievements", { tenantId: "acme", body: [{ id: wordsmith, status: "active" }] });
     expect(activated.body.issues).toEqual([]);
     const ann = await server.rest("GET", "/v1/users/ann/achievements", { tenantId: "acme" });
@@ -438,7 +485,13 @@ describe("webhook delivery", () => {
     const got = await receiver.waitFor("/achievements", (g) => g.length >= 1);
     await sleep(800);
     expect(receiver.at("/achievements").map((r) => [r.json.user.id, r.json.achievement.key])).toEqual([["ivy", "wordsmith"]]);
-    expect(got[0]!.json.achievement).toMatchObject({ trigger: "metric", metricId: ids["acme:words"], metricValue: 100, metricName: "Words written", achievedAt: expect.any(String) });
+    expect(got[0]!.json.achievement).toMatchObject({
+      trigger: "metric",
+      metricId: ids["acme:words"],
+      metricValue: 100,
+      metricName: "Words written",
+      achievedAt: expect.any(String),
+    });
   });
 
   // Last: moves the service's clock an hour ahead.
@@ -492,7 +545,20 @@ describe("webhook delivery", () => {
     expect(bodies[0]).toMatchObject({
       type: "leaderboard.rank_changed",
       tenantId: "initech",
-      leaderboard: { id: boardId, key: "top", name: "Top", rankBy: "metric", metricKey: "words", metricName: "Words written", start, end: null, maxParticipants: 1000, runUnit: null, runInterval: null, breakdownAttribute: null },
+      leaderboard: {
+        id: boardId,
+        key: "top",
+        name: "Top",
+        rankBy: "metric",
+        metricKey: "words",
+        metricName: "Words written",
+        start,
+        end: null,
+        maxParticipants: 1000,
+        runUnit: null,
+        runInterval: null,
+        breakdownAttribute: null,
+      },
     });
   });
 });

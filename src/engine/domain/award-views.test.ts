@@ -24,7 +24,12 @@ const names = (id: string) => ({ m1: "Words" })[id];
 
 describe("achievementTriggerFields", () => {
   it("shows the fields of the achievement's own trigger type only", () => {
-    expect(achievementTriggerFields(base, names)).toEqual({ metricId: "m1", metricValue: 10, metricName: "Words", eventAttributes: [{ key: "source", value: "web" }] });
+    expect(achievementTriggerFields(base, names)).toEqual({
+      metricId: "m1",
+      metricValue: 10,
+      metricName: "Words",
+      eventAttributes: [{ key: "source", value: "web" }],
+    });
     expect(achievementTriggerFields({ ...base, trigger: "streak" }, names)).toEqual({ streakLength: 7 });
     expect(achievementTriggerFields({ ...base, trigger: "achievement" }, names)).toEqual({ achievementIds: ["a0"] });
     expect(achievementTriggerFields({ ...base, trigger: "api" }, names)).toEqual({});
@@ -32,7 +37,10 @@ describe("achievementTriggerFields", () => {
 
   it("leaves out what is not set, and a metric name that is not known", () => {
     expect(achievementTriggerFields({ ...base, trigger: "streak", streakLength: null }, names)).toEqual({});
-    expect(achievementTriggerFields({ ...base, metricId: "gone", metricValue: null }, names)).toEqual({ metricId: "gone", eventAttributes: [{ key: "source", value: "web" }] });
+    expect(achievementTriggerFields({ ...base, metricId: "gone", metricValue: null }, names)).toEqual({
+      metricId: "gone",
+      eventAttributes: [{ key: "source", value: "web" }],
+    });
   });
 });
 

@@ -59,7 +59,15 @@ export function awardTriggerFields(t: PointsAwardTrigger): AwardTriggerFields {
 }
 
 /** A boost as an award shows it (a type, not an interface, so it is JSON as it is). */
-export type AwardBoostView = { id: string; name: string; status: "active"; start: string; end: string | null; multiplier: number; rounding: PointsAwardBoost["rounding"] };
+export type AwardBoostView = {
+  id: string;
+  name: string;
+  status: "active";
+  start: string;
+  end: string | null;
+  multiplier: number;
+  rounding: PointsAwardBoost["rounding"];
+};
 
 /** A boost that multiplied an award, as the award shows it: it applied, so it reads as active. */
 export function awardBoostView(b: PointsAwardBoost): AwardBoostView {

@@ -97,7 +97,10 @@ describe("the supported range of values and totals (±1e15)", () => {
     const near = applyEvent(start, event(999_999_999_999_999.5), t1).state;
     expect(() => applyEvent(near, event(0.5), t1)).not.toThrow();
     expect(() => applyEvent(near, event(1), t1)).toThrow(
-      new DomainError("invalid_argument", "This event would make the user's total 1000000000000000.5, outside the supported range of -1000000000000000 to 1000000000000000; nothing was recorded"),
+      new DomainError(
+        "invalid_argument",
+        "This event would make the user's total 1000000000000000.5, outside the supported range of -1000000000000000 to 1000000000000000; nothing was recorded",
+      ),
     );
     const low = applyEvent(start, event(-1e15), t1).state;
     expect(() => applyEvent(low, event(-0.001), t1)).toThrow(/outside the supported range/);

@@ -59,7 +59,9 @@ export function applyEvent(
   const change = decimalFromNumber(event.value);
   const total = addDecimals(previous.total, change);
   if (!isWithinAmountRange(total)) {
-    throw invalidArgument(`This event would make the user's total ${total}, outside the supported range of -${MAX_AMOUNT} to ${MAX_AMOUNT}; nothing was recorded`);
+    throw invalidArgument(
+      `This event would make the user's total ${total}, outside the supported range of -${MAX_AMOUNT} to ${MAX_AMOUNT}; nothing was recorded`,
+    );
   }
   // The day is the user's local day at the event's moment, in the zone in force then.
   const day = localDate(event.at, user.tz);

@@ -63,7 +63,9 @@ describe("summarizeChanges", () => {
   });
 
   it("refuses bad ranges with specific messages", () => {
-    expect(() => summarizeChanges({}, "0", "daily", "2026-02-30", "2026-03-01", "2026-03-01")).toThrow('startDate must be a date (YYYY-MM-DD), got "2026-02-30"');
+    expect(() => summarizeChanges({}, "0", "daily", "2026-02-30", "2026-03-01", "2026-03-01")).toThrow(
+      'startDate must be a date (YYYY-MM-DD), got "2026-02-30"',
+    );
     expect(() => summarizeChanges({}, "0", "daily", "2026-03-02", "2026-03-01", "2026-03-02")).toThrow("endDate must not be before startDate");
     expect(() => summarizeChanges({}, "0", "daily", "2025-01-01", "2026-03-01", "2026-03-01")).toThrow("at most 400 days");
     expect(() => summarizeChanges({}, "0", "daily", "2020-01-01", "2020-01-02", "2026-03-01")).toThrow("within the last 730 days");

@@ -6,7 +6,15 @@ import { DomainError } from "./errors.js";
 import { applyPointsForEvent, nextTimeTriggerDueAt, type PointsChange, type PointsConfig, type PointsEvent } from "../../features/points/domain/points.js";
 import type { StreakSettings } from "../../features/streaks/domain/streak-config.js";
 import { effectiveStreakSettings } from "../../features/users/domain/preferences.js";
-import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, nextStreakDueAt, type StreakDomainEvent, type StreakView } from "../../features/streaks/domain/streak.js";
+import {
+  applyStreakEvent,
+  catchUpStreak,
+  createStreakState,
+  describeStreak,
+  nextStreakDueAt,
+  type StreakDomainEvent,
+  type StreakView,
+} from "../../features/streaks/domain/streak.js";
 import type { Sha256 } from "./hashing.js";
 import { isInControlGroup } from "../../features/account/domain/settings.js";
 import { createUserState, type UserState } from "./user.js";
@@ -104,7 +112,12 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
 
 /** The webhook-facing part of reactions (leaderboard results are added once rankings are written). */
 export function eventsOf(reactions: Reactions): UserEvents {
-  return { achievements: reactions.achievements, pointsEvents: reactions.pointsEvents, streakEvents: reactions.streakEvents, leaderboardResults: reactions.leaderboards };
+  return {
+    achievements: reactions.achievements,
+    pointsEvents: reactions.pointsEvents,
+    streakEvents: reactions.streakEvents,
+    leaderboardResults: reactions.leaderboards,
+  };
 }
 
 /**

@@ -32,7 +32,16 @@ describe("ConfigCache", () => {
     finds = 0;
     const results = await Promise.all(Array.from({ length: 20 }, () => cache.metricByKey("t", "k")));
     expect([finds, results.every((r) => r === null)]).toEqual([1, true]);
-    await database.collections.metrics.insertOne({ _id: "m", tenantId: "t", key: "k", name: "K", unitType: "number", units: "", created: new Date(), updated: new Date() });
+    await database.collections.metrics.insertOne({
+      _id: "m",
+      tenantId: "t",
+      key: "k",
+      name: "K",
+      unitType: "number",
+      units: "",
+      created: new Date(),
+      updated: new Date(),
+    });
     now = 999;
     expect(await cache.metricByKey("t", "k")).toBeNull(); // still cached
     now = 1000;

@@ -15,7 +15,13 @@ import type { DueUsersDocument } from "../../workers/store/due-users.js";
 import type { PendingOutboxDocument } from "../../features/webhooks/store/pending-outboxes.js";
 import type { StreakPauseOwnerDocument } from "../../features/streaks/store/streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./user-documents.js";
-import type { WebhookClaimDocument, WebhookDeliveryDocument, WebhookEndpointDocument, WebhookEndpointLogDocument, WebhookReadyDocument } from "../../features/webhooks/store/webhook-store.js";
+import type {
+  WebhookClaimDocument,
+  WebhookDeliveryDocument,
+  WebhookEndpointDocument,
+  WebhookEndpointLogDocument,
+  WebhookReadyDocument,
+} from "../../features/webhooks/store/webhook-store.js";
 import type { KeyedBucketDocument } from "./keyed-buckets.js";
 import type { UserErasureDocument } from "../../features/privacy/store/user-erasures.js";
 

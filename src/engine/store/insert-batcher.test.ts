@@ -12,7 +12,10 @@ beforeAll(async () => {
   await client.connect();
 });
 afterAll(async () => {
-  await client?.db(`batcher_${process.pid}`).dropDatabase().catch(() => undefined);
+  await client
+    ?.db(`batcher_${process.pid}`)
+    .dropDatabase()
+    .catch(() => undefined);
   await client?.close();
 });
 

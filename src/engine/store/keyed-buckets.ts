@@ -42,12 +42,17 @@ export async function addToBucket(buckets: Collection<KeyedBucketDocument>, lock
 
 /** The keys listed in a bucket, and the documents that listed them (to clear afterwards). */
 export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucket: number): Promise<{ keys: string[]; documentIds: string[] }> {
-  const docs = (await Promise.all(Array.from({ length: BUCKET_SHARDS }, (_, shard) => buckets.findOne({ _id: `${bucket}/${shard}` })))).filter((d) => d !== null);
+  const docs = (await Promise.all(Array.from({ length: BUCKET_SHARDS }, (_, shard) => buckets.findOne({ _id: `${bucket}/${shard}` })))).filter(
+    (d) => d !== null,
+  );
   return { keys: [...new Set(docs.flatMap((doc) => [...(doc.keys ?? []), ...(doc.users ?? [])]))], documentIds: docs.map((d) => d._id) };
 }
 
 /** Forgets a bucket's documents once their keys were all handled. */
 export async function clearBucket(buckets: Collection<KeyedBucketDocument>, documentIds: readonly string[]): Promise<void> {
   if (documentIds.length === 0) return;
-  await buckets.bulkWrite(documentIds.map((_id) => ({ deleteOne: { filter: { _id } } })), { ordered: false });
+  await buckets.bulkWrite(
+    documentIds.map((_id) => ({ deleteOne: { filter: { _id } } })),
+    { ordered: false },
+  );
 }

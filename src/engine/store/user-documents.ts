@@ -172,7 +172,13 @@ export async function saveUser(
 }
 
 /** The version written (the stored one when nothing changed), or null on a conflict. */
-async function writeUser(users: Collection<UserDocument>, tenantId: string, previous: VersionedUser | null, next: UserState, mode: WriteMode): Promise<number | null> {
+async function writeUser(
+  users: Collection<UserDocument>,
+  tenantId: string,
+  previous: VersionedUser | null,
+  next: UserState,
+  mode: WriteMode,
+): Promise<number | null> {
   if (!previous) {
     try {
       await users.insertOne(userDocument(tenantId, next));

@@ -5,10 +5,37 @@ import { decodeUserState, encodeUserState } from "./user-encoding.js";
 import { userChanges } from "./user-documents.js";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
-const trigger = { id: "trg-1", type: "metric" as const, points: 10, metricId: "m1", metricName: "Words", metricThreshold: 1, status: "active" as const, userAttributes: [], created: T0, updated: T0 };
+const trigger = {
+  id: "trg-1",
+  type: "metric" as const,
+  points: 10,
+  metricId: "m1",
+  metricName: "Words",
+  metricThreshold: 1,
+  status: "active" as const,
+  userAttributes: [],
+  created: T0,
+  updated: T0,
+};
 const boost = { id: "b1", name: "Double", start: "2026-01-01", end: null, multiplier: 2, rounding: "down" as const };
-const award = (i: number, boosts = [boost]): PointsAward => ({ id: `aw${i}`, awarded: 10, date: new Date(T0.getTime() + i * 1000), total: 10 * i, trigger, boosts });
-const points = (awards: PointsAward[]): PointsState => ({ total: awards.length * 10, levelId: null, awards, metricProgress: {}, timeSettledAt: {}, userCreationAwardedAt: null, daily: {} }) as unknown as PointsState;
+const award = (i: number, boosts = [boost]): PointsAward => ({
+  id: `aw${i}`,
+  awarded: 10,
+  date: new Date(T0.getTime() + i * 1000),
+  total: 10 * i,
+  trigger,
+  boosts,
+});
+const points = (awards: PointsAward[]): PointsState =>
+  ({
+    total: awards.length * 10,
+    levelId: null,
+    awards,
+    metricProgress: {},
+    timeSettledAt: {},
+    userCreationAwardedAt: null,
+    daily: {},
+  }) as unknown as PointsState;
 
 function withHistory(awards: PointsAward[], keys: string[]): UserState {
   const base = createUserState("u1", T0);
@@ -16,7 +43,14 @@ function withHistory(awards: PointsAward[], keys: string[]): UserState {
     ...base,
     points: { xp: points(awards) },
     recentIdempotency: keys.map((k, i) => ({ id: `m1:${k}`, metricId: "m1", fingerprint: "f", eventId: `ev-${k}`, at: new Date(T0.getTime() + i) })),
-    leaderboards: { lb: { run: "2026-01-01", group: "", value: "1", history: [{ run: "2026-01-01", date: "2026-01-01", previousRank: null, rank: 1, previousValue: null, value: "1" }] } },
+    leaderboards: {
+      lb: {
+        run: "2026-01-01",
+        group: "",
+        value: "1",
+        history: [{ run: "2026-01-01", date: "2026-01-01", previousRank: null, rank: 1, previousValue: null, value: "1" }],
+      },
+    },
   };
 }
 
@@ -49,9 +83,14 @@ describe("the stored layout of a user", () => {
   it("packs daily changes per month and reads them back, days stored one by one by an earlier version too", () => {
     const daily = { "2025-12-31": "1", "2026-01-01": "2.5", "2026-01-31": "-3" };
     const state = { ...createUserState("u1", T0), metrics: { m1: { total: "0.5", daily } } };
-    expect((encodeUserState(state) as any).metrics.m1.daily).toEqual({ "2025-12": ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,1", "2026-01": "2.5,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,-3" });
+    expect((encodeUserState(state) as any).metrics.m1.daily).toEqual({
+      "2025-12": ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,1",
+      "2026-01": "2.5,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,-3",
+    });
     expect(roundTrip(state)).toEqual(state);
-    expect(decodeUserState({ metrics: { m1: { total: "1", daily: { "2026-01-01": "1" } } } }).metrics).toEqual({ m1: { total: "1", daily: { "2026-01-01": "1" } } });
+    expect(decodeUserState({ metrics: { m1: { total: "1", daily: { "2026-01-01": "1" } } } }).metrics).toEqual({
+      m1: { total: "1", daily: { "2026-01-01": "1" } },
+    });
   });
 
   it("keeps a list whose keys repeat as an array", () => {

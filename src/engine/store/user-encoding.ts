@@ -174,12 +174,18 @@ export function decodeUserState(stored: StoredUserState): Partial<UserState> {
   const state = { ...stored } as Record<string, unknown>;
   if ("recentIdempotency" in stored) state.recentIdempotency = unlinkList(stored.recentIdempotency);
   if (stored.metrics) {
-    state.metrics = mapValues(stored.metrics as Record<string, Record<string, unknown>>, (metric) => ({ ...metric, daily: unpackDaily(metric.daily as Record<string, string>) }));
+    state.metrics = mapValues(stored.metrics as Record<string, Record<string, unknown>>, (metric) => ({
+      ...metric,
+      daily: unpackDaily(metric.daily as Record<string, string>),
+    }));
   }
   if (stored.activity) state.activity = unpackDaily(stored.activity as Record<string, string>);
   if (stored.points) state.points = mapValues(stored.points as Record<string, Record<string, unknown>>, decodePoints);
   if (stored.leaderboards) {
-    state.leaderboards = mapValues(stored.leaderboards as Record<string, Record<string, unknown>>, (entry) => ({ ...entry, history: unlinkList(entry.history) }));
+    state.leaderboards = mapValues(stored.leaderboards as Record<string, Record<string, unknown>>, (entry) => ({
+      ...entry,
+      history: unlinkList(entry.history),
+    }));
   }
   const streak = stored.streak as Record<string, unknown> | null | undefined;
   if (streak) state.streak = { ...streak, history: unlinkList(streak.history) };

@@ -79,7 +79,12 @@ export async function createResources<T extends { id: string }, D, C>(
   return result;
 }
 
-async function runAfterSave<T extends { id: string }>(spec: ResourceSpec<T, never, never>, ctx: ServiceContext, scope: ResourceScope, saved: T[]): Promise<void> {
+async function runAfterSave<T extends { id: string }>(
+  spec: ResourceSpec<T, never, never>,
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  saved: T[],
+): Promise<void> {
   for (const resource of saved) await spec.afterSave?.(ctx, scope, resource);
 }
 

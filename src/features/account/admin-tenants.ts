@@ -7,10 +7,7 @@ import { isDuplicateKeyError } from "../../engine/store/database.js";
 import { tenantFromDocument } from "./store/tenants.js";
 import type { ServiceContext } from "../../engine/context.js";
 
-export async function createTenants(
-  ctx: ServiceContext,
-  drafts: Array<{ customerId: string; name: string }>,
-): Promise<BulkResult<TenantConfig>> {
+export async function createTenants(ctx: ServiceContext, drafts: Array<{ customerId: string; name: string }>): Promise<BulkResult<TenantConfig>> {
   const result: BulkResult<TenantConfig> = { done: [], issues: [] };
   for (const [index, draft] of drafts.entries()) {
     const problem = checkCustomerId(draft.customerId) ?? checkTenantName(draft.name);

@@ -38,20 +38,26 @@ export async function completeApiAchievement(
   }
   await writeUser(ctx, tenantId, "identify", user); // validates the fields and creates the user on first sight
   const engine = await loadEngineConfig(ctx, tenantId);
-  return changeUserState(ctx, tenantId, user.id, async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean; reactions: Reactions }>> => {
-    const state = stored?.state ?? upsertUser(newUserState(user.id, now, engine), user, now);
-    const existing = state.achievements[achievement.id];
-    if (existing) return { write: null, result: { view: { achievement, completion: existing }, alreadyCompleted: true, reactions: NO_REACTIONS } };
-    if (achievement.status === "locked") throw new DomainError("unprocessable", `Achievement "${key}" is locked and can no longer be completed`);
-    if (state.control) throw new DomainError("unprocessable", `User "${user.id}" is in the control group (experimentation settings), which earns no achievements`);
-    const result = react(state, { apiAchievementId: achievement.id, userCreated: false }, engine, now);
-    const completion = result.state.achievements[achievement.id];
-    if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
-    const contribution = contributionOf(undefined, result.reactions.points, result.reactions.streak?.length);
-    const applied = await applyUserChange(ctx, tenantId, engine, { state: result.state, events: eventsOf(result.reactions), contribution, at: now });
-    const reactions = { ...result.reactions, leaderboards: applied.leaderboards };
-    return { write: applied.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions } };
-  });
+  return changeUserState(
+    ctx,
+    tenantId,
+    user.id,
+    async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean; reactions: Reactions }>> => {
+      const state = stored?.state ?? upsertUser(newUserState(user.id, now, engine), user, now);
+      const existing = state.achievements[achievement.id];
+      if (existing) return { write: null, result: { view: { achievement, completion: existing }, alreadyCompleted: true, reactions: NO_REACTIONS } };
+      if (achievement.status === "locked") throw new DomainError("unprocessable", `Achievement "${key}" is locked and can no longer be completed`);
+      if (state.control)
+        throw new DomainError("unprocessable", `User "${user.id}" is in the control group (experimentation settings), which earns no achievements`);
+      const result = react(state, { apiAchievementId: achievement.id, userCreated: false }, engine, now);
+      const completion = result.state.achievements[achievement.id];
+      if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
+      const contribution = contributionOf(undefined, result.reactions.points, result.reactions.streak?.length);
+      const applied = await applyUserChange(ctx, tenantId, engine, { state: result.state, events: eventsOf(result.reactions), contribution, at: now });
+      const reactions = { ...result.reactions, leaderboards: applied.leaderboards };
+      return { write: applied.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions } };
+    },
+  );
 }
 
 /** How many users of the tenant completed each achievement, and how many users the tenant has (counters by `_id`). */
@@ -66,11 +72,19 @@ async function countCompletions(ctx: ServiceContext, tenantId: string, achieveme
     ]);
     return { users: total, completions: new Map(all.map((a, i) => [a.id, counts[i]!])) };
   };
-  const stats = await readAchievementStats(achievementStats, ctx.userLocks, tenantId, achievements.map((a) => a.id), countOnce);
-  return new Map(achievements.map((a) => {
-    const completions = stats.completions.get(a.id) ?? 0;
-    return [a.id, { completions, rarity: rarityOf(completions, stats.users) }];
-  }));
+  const stats = await readAchievementStats(
+    achievementStats,
+    ctx.userLocks,
+    tenantId,
+    achievements.map((a) => a.id),
+    countOnce,
+  );
+  return new Map(
+    achievements.map((a) => {
+      const completions = stats.completions.get(a.id) ?? 0;
+      return [a.id, { completions, rarity: rarityOf(completions, stats.users) }];
+    }),
+  );
 }
 
 /** Every active achievement with completions and rarity. */

@@ -33,7 +33,10 @@ function batchOf(events: BatchEventInput[], extra: Partial<EventBatchDocument> =
 }
 
 /** A batch run in memory: records what was applied, saved, released and completed. */
-function memoryRun(events: BatchEventInput[] | null, behaviour: { record?: (e: BatchEventInput) => Promise<"applied" | "replayed">; save?: (p: BatchProgress) => boolean } = {}) {
+function memoryRun(
+  events: BatchEventInput[] | null,
+  behaviour: { record?: (e: BatchEventInput) => Promise<"applied" | "replayed">; save?: (p: BatchProgress) => boolean } = {},
+) {
   const clock = { now: T0 };
   const recorded: BatchEventInput[] = [];
   const saves: BatchProgress[] = [];
@@ -98,7 +101,12 @@ describe("processing a claimed batch", () => {
   it("resumes an interrupted attempt: events with an outcome are not applied again", async () => {
     const events = [event("ann", 1), event("ann", 2), event("bob", 3)];
     const m = memoryRun(events);
-    await processBatch(m.run, recordingLogger(), batchOf(events, { outcomes: ["applied", null, "failed"], errors: [{ index: 2, idempotencyKey: "", message: "no" }] }), notStopping);
+    await processBatch(
+      m.run,
+      recordingLogger(),
+      batchOf(events, { outcomes: ["applied", null, "failed"], errors: [{ index: 2, idempotencyKey: "", message: "no" }] }),
+      notStopping,
+    );
     expect(m.recorded.map((e) => e.value)).toEqual([2]);
     expect(m.completed).toEqual([{ outcomes: ["applied", "applied", "failed"], errors: [{ index: 2, idempotencyKey: "", message: "no" }] }]);
   });
@@ -141,7 +149,9 @@ describe("processing a claimed batch", () => {
     await processBatch(m.run, recordingLogger(), batchOf(events, { attempts: 3 }), notStopping);
     expect(m.recorded.map((e) => e.value)).toEqual([1, 2]); // the user's later events wait for the retry
     expect(m.completed).toEqual([]);
-    expect(m.released).toEqual([{ progress: { outcomes: ["applied", null, null], errors: [] }, retryAt: new Date(T0.getTime() + 8_000), lastError: "Error: database down" }]);
+    expect(m.released).toEqual([
+      { progress: { outcomes: ["applied", null, null], errors: [] }, retryAt: new Date(T0.getTime() + 8_000), lastError: "Error: database down" },
+    ]);
   });
 
   it("a conflict is not the event's fault: the attempt is retried", async () => {
@@ -174,7 +184,9 @@ describe("processing a claimed batch", () => {
     const tooMany = memoryRun(events);
     await processBatch(tooMany.run, recordingLogger(), batchOf(events, { attempts: 11, outcomes: ["applied", null] }), notStopping);
     expect(tooMany.recorded).toEqual([]);
-    expect(tooMany.completed).toEqual([{ outcomes: ["applied", "failed"], errors: [{ index: 1, idempotencyKey: "", message: "Not processed: processing of the batch failed 10 times" }] }]);
+    expect(tooMany.completed).toEqual([
+      { outcomes: ["applied", "failed"], errors: [{ index: 1, idempotencyKey: "", message: "Not processed: processing of the batch failed 10 times" }] },
+    ]);
 
     const tenth = memoryRun(events);
     await processBatch(tenth.run, recordingLogger(), batchOf(events, { attempts: 10 }), notStopping);

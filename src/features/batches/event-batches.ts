@@ -267,7 +267,14 @@ function storedBatchRun(ctx: ServiceContext, store: BatchStore, batch: EventBatc
       return saveProgress(store, batch, progress, ctx.now(), leaseMs);
     },
     release: async (progress, retryAt, lastError) => void (await releaseBatch(store, batch, progress, ctx.now(), retryAt, lastError)),
-    complete: async (progress) => void (await completeBatch(store, batch, progress, ctx.now(), dayOf(new Date(ctx.now().getTime() + (ctx.retention?.batchMs ?? DEFAULT_RETENTION.batchMs))) + 1)),
+    complete: async (progress) =>
+      void (await completeBatch(
+        store,
+        batch,
+        progress,
+        ctx.now(),
+        dayOf(new Date(ctx.now().getTime() + (ctx.retention?.batchMs ?? DEFAULT_RETENTION.batchMs))) + 1,
+      )),
   };
 }
 

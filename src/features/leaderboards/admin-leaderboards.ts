@@ -15,7 +15,6 @@ import type { ResourceScope, ResourceSpec } from "../account/admin-resources.js"
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingsOf } from "./ranking-updates.js";
 
-
 /** Checks the tenant has what the configuration refers to; loads only what it needs. */
 async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settings: LeaderboardSettings): Promise<string | null> {
   const { collections } = ctx.database;

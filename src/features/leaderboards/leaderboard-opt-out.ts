@@ -41,7 +41,9 @@ export async function rejoinLeaderboards(ctx: ServiceContext, tenantId: string, 
     (engine.leaderboards ?? []).map(({ config }) => {
       const entry = state.leaderboards[config.id];
       if (!entry || entry.value === null || statusOf(config, at) !== "active" || runOnDate(config, today)?.runStart !== entry.run) return Promise.resolve(null);
-      return rankings.upsertEntry(rankingScope(tenantId, config.id, entry.run, entry.group), state.userId, entry.value, at, { maxParticipants: config.maxParticipants });
+      return rankings.upsertEntry(rankingScope(tenantId, config.id, entry.run, entry.group), state.userId, entry.value, at, {
+        maxParticipants: config.maxParticipants,
+      });
     }),
   );
 }

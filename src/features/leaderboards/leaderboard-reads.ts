@@ -116,7 +116,9 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
     groupValues = user ? userGroup(leaderboard, run, user.state) : null;
   } else {
     const example = leaderboard.breakdownKeys.map((k) => `${k}:value`).join(",");
-    throw invalidArgument(`userAttributes is required for leaderboard "${key}", which is broken down by ${leaderboard.breakdownKeys.join(", ")} (e.g. ${example})`);
+    throw invalidArgument(
+      `userAttributes is required for leaderboard "${key}", which is broken down by ${leaderboard.breakdownKeys.join(", ")} (e.g. ${example})`,
+    );
   }
 
   const empty = { ...visible, run, groupValues: groupValues ?? [], participants: 0, rankings: [] as RankingRow[] };
@@ -133,13 +135,15 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   }
   const count = Math.max(0, Math.min(query.limit ?? DEFAULT_LIMIT, config.maxParticipants - start));
   const page = await rankings.page(scope, start, count);
-  const users = await rankedUsers(ctx, tenantId, page.entries.map((e) => e.userId));
+  const users = await rankedUsers(
+    ctx,
+    tenantId,
+    page.entries.map((e) => e.userId),
+  );
   return {
     ...empty,
     participants: Math.min(page.participants, config.maxParticipants),
-    rankings: users
-      .visible(page.entries)
-      .map((e) => ({ userId: e.userId, userName: users.names.get(e.userId) ?? null, rank: e.position, value: e.value })),
+    rankings: users.visible(page.entries).map((e) => ({ userId: e.userId, userName: users.names.get(e.userId) ?? null, rank: e.position, value: e.value })),
   };
 }
 
@@ -167,7 +171,13 @@ export interface UserStanding {
 }
 
 /** A user's rank and value in a run, and their daily history in it. */
-export async function readUserStanding(ctx: ServiceContext, tenantId: string, userId: string, key: string, query: { run?: string; numEvents?: number }): Promise<UserStanding> {
+export async function readUserStanding(
+  ctx: ServiceContext,
+  tenantId: string,
+  userId: string,
+  key: string,
+  query: { run?: string; numEvents?: number },
+): Promise<UserStanding> {
   const { leaderboard } = await findVisibleLeaderboard(ctx, tenantId, key);
   const user = await readUser(ctx, tenantId, userId);
   const run = resolveRun(ctx, leaderboard, query.run);

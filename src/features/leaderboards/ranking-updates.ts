@@ -54,7 +54,16 @@ export async function rankUserChanges(
   if (plans.length === 0) return { state, leaderboards: [] };
   // Opted out: the values are still counted in the user's document (they return with them) but
   // written to no ranking, with no history and no result (so no webhook names the user).
-  if (isOptedOutOfLeaderboards(state.preferences)) return { state: recordLeaderboardOutcomes(state, plans, plans.map(() => UNRANKED), at).state, leaderboards: [] };
+  if (isOptedOutOfLeaderboards(state.preferences))
+    return {
+      state: recordLeaderboardOutcomes(
+        state,
+        plans,
+        plans.map(() => UNRANKED),
+        at,
+      ).state,
+      leaderboards: [],
+    };
   const outcomes = await Promise.all(
     plans.map(async (plan): Promise<EntryOutcome> => {
       const written = await writePlan(ctx, tenantId, state.userId, plan, at);

@@ -37,7 +37,9 @@ export const pointsLevelSpec: ResourceSpec<points.PointsLevelConfig, points.Poin
   },
   build: points.buildLevel,
   async checkChanges(ctx, scope, current, changes) {
-    return points.checkLevelChanges(changes) ?? (await findLevelConflict(ctx, scope, { key: current.key, points: changes.points ?? current.points }, current.id));
+    return (
+      points.checkLevelChanges(changes) ?? (await findLevelConflict(ctx, scope, { key: current.key, points: changes.points ?? current.points }, current.id))
+    );
   },
   applyChanges: points.applyLevelChanges,
   // Reached only when a concurrent write took the key or threshold after the check above.
@@ -53,7 +55,10 @@ export const pointsTriggerSpec: ResourceSpec<points.PointsTriggerConfig, points.
   },
   build: points.buildTrigger,
   async checkChanges(ctx, scope, current, changes) {
-    return points.checkTriggerChanges(current, changes) ?? (await findMissingReference(ctx, scope.tenantId, points.applyTriggerChanges(current, changes, current.updated)));
+    return (
+      points.checkTriggerChanges(current, changes) ??
+      (await findMissingReference(ctx, scope.tenantId, points.applyTriggerChanges(current, changes, current.updated)))
+    );
   },
   applyChanges: points.applyTriggerChanges,
   // Triggers and boosts have no unique index besides their random ID.
@@ -78,7 +83,12 @@ export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.Poin
 };
 
 /** A level's key or threshold already used by another level of the same system, or null. */
-async function findLevelConflict(ctx: ServiceContext, scope: ResourceScope, level: { key: string; points: number }, exceptId: string | null): Promise<string | null> {
+async function findLevelConflict(
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  level: { key: string; points: number },
+  exceptId: string | null,
+): Promise<string | null> {
   const filter: Document = { tenantId: scope.tenantId, systemId: scope.parent!.id, $or: [{ key: level.key }, { points: level.points }] };
   if (exceptId !== null) filter._id = { $ne: exceptId };
   const other = await ctx.database.collections.pointsLevels.findOne(filter);

@@ -84,7 +84,10 @@ export async function listGlobalBoosts(
   const now = ctx.now();
   return byStart(snapshot.boosts.filter((b) => b.userId === null))
     .map((boost) => ({ boost, status: boostStatus(boost, now) }))
-    .filter((b): b is { boost: PointsBoostConfig; status: Exclude<BoostStatus, "archived"> } => b.status !== "archived" && (includeFinished || b.status !== "finished"));
+    .filter(
+      (b): b is { boost: PointsBoostConfig; status: Exclude<BoostStatus, "archived"> } =>
+        b.status !== "archived" && (includeFinished || b.status !== "finished"),
+    );
 }
 
 /** Users per level, lowest threshold first; refused when the system has no levels. */

@@ -81,7 +81,8 @@ export async function finishUnfinishedErasures(ctx: ServiceContext, logger: Logg
 async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: UserState): Promise<RankingScope[]> {
   const rankings = rankingsOf(ctx);
   const configs = new Map((await ctx.config.leaderboards(tenantId)).map((l) => [l.config.id, l.config]));
-  const groupsOf = async (leaderboardId: string, run: string) => (await rankings.groupsOfRun(tenantId, leaderboardId, run)).map((g) => rankingScope(tenantId, leaderboardId, run, g.group));
+  const groupsOf = async (leaderboardId: string, run: string) =>
+    (await rankings.groupsOfRun(tenantId, leaderboardId, run)).map((g) => rankingScope(tenantId, leaderboardId, run, g.group));
   const perBoard = await Promise.all(
     Object.entries(state.leaderboards).map(async ([leaderboardId, entry]) => {
       const runs = [...new Set([entry.run, ...entry.history.map((h) => h.run)])];
@@ -99,7 +100,10 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
       return scopes;
     }),
   );
-  const streak = state.streakRanks !== null || state.streak !== null ? (["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", "")) : [];
+  const streak =
+    state.streakRanks !== null || state.streak !== null
+      ? (["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", ""))
+      : [];
   return uniqueScopes(...perBoard, streak);
 }
 
@@ -162,7 +166,9 @@ async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument
   const webhooks = await ctx.config.webhooks(erasure.tenantId);
   if (!webhooks.subscribed.has("user.deleted")) return;
   const id = deterministicMessageId(`user.deleted/${JSON.stringify([erasure.tenantId, erasure.userId, erasure.started.toISOString()])}`, sha256);
-  await handOverMessages(ctx, erasure.tenantId, [createMessage("user.deleted", { user: { id: erasure.userId } }, { id, tenant: webhooks.tenant, at: erasure.started })]);
+  await handOverMessages(ctx, erasure.tenantId, [
+    createMessage("user.deleted", { user: { id: erasure.userId } }, { id, tenant: webhooks.tenant, at: erasure.started }),
+  ]);
 }
 
 /**
@@ -202,7 +208,12 @@ async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: s
   await Promise.all(
     quoting
       .filter((b) => b.errors.some((e) => e.message.includes(quoted)))
-      .map((b) => metricEventBatches.updateOne({ _id: b._id }, { $set: { errors: b.errors.map((e) => ({ ...e, message: e.message.split(quoted).join('"[erased user]"') })) } })),
+      .map((b) =>
+        metricEventBatches.updateOne(
+          { _id: b._id },
+          { $set: { errors: b.errors.map((e) => ({ ...e, message: e.message.split(quoted).join('"[erased user]"') })) } },
+        ),
+      ),
   );
 }
 

@@ -48,7 +48,11 @@ export async function rankStreak(ctx: ServiceContext, tenantId: string, state: U
  */
 export async function listStreakRankings(ctx: ServiceContext, tenantId: string, type: StreakRankingType, limit: number) {
   const page = await rankingsOf(ctx).page(scopeOf(tenantId, type), 0, limit);
-  const users = await rankedUsers(ctx, tenantId, page.entries.map((e) => e.userId));
+  const users = await rankedUsers(
+    ctx,
+    tenantId,
+    page.entries.map((e) => e.userId),
+  );
   return users.visible(page.entries).map((entry) => ({ userId: entry.userId, name: users.names.get(entry.userId) ?? null, streakLength: Number(entry.value) }));
 }
 

@@ -35,7 +35,11 @@ export async function getStreakSettings(ctx: ServiceContext, tenantId: string): 
  * Replaces the tenant's streak settings, or sets them the first time (`created` true). Invalid
  * settings are refused as a whole and change nothing.
  */
-export async function putStreakSettings(ctx: ServiceContext, tenantId: string, draft: StreakSettingsDraft): Promise<{ settings: StreakSettings; created: boolean }> {
+export async function putStreakSettings(
+  ctx: ServiceContext,
+  tenantId: string,
+  draft: StreakSettingsDraft,
+): Promise<{ settings: StreakSettings; created: boolean }> {
   const problem = checkStreakSettings(draft);
   if (problem) throw invalidArgument(problem);
   const settings = streakSettings(draft);
@@ -52,7 +56,10 @@ export async function putStreakSettings(ctx: ServiceContext, tenantId: string, d
     const current = await collection.findOne({ tenantId });
     try {
       if (current) {
-        await collection.replaceOne({ _id: current._id, tenantId }, { tenantId, name: DOCUMENT_NAME, ...settings, created: current.created as Date, updated: now });
+        await collection.replaceOne(
+          { _id: current._id, tenantId },
+          { tenantId, name: DOCUMENT_NAME, ...settings, created: current.created as Date, updated: now },
+        );
       } else {
         await collection.insertOne({ _id: randomUUID() as never, tenantId, name: DOCUMENT_NAME, ...settings, created: now, updated: now });
       }
@@ -69,7 +76,11 @@ export async function putStreakSettings(ctx: ServiceContext, tenantId: string, d
  * theirs, the others keep their values (see `patchStreakSettings`); without settings yet, the
  * frequency and metrics must be given. `created` as for PUT.
  */
-export async function patchStreakSettingsOf(ctx: ServiceContext, tenantId: string, patch: StreakSettingsPatch): Promise<{ settings: StreakSettings; created: boolean }> {
+export async function patchStreakSettingsOf(
+  ctx: ServiceContext,
+  tenantId: string,
+  patch: StreakSettingsPatch,
+): Promise<{ settings: StreakSettings; created: boolean }> {
   const doc = await ctx.database.collections.streakSettings.findOne({ tenantId });
   return putStreakSettings(ctx, tenantId, patchStreakSettings(doc ? fromDocument(doc) : null, patch));
 }

@@ -3,7 +3,17 @@ import type { BulkResult } from "../../engine/domain/bulk.js";
 import { DomainError, notFound } from "../../engine/domain/errors.js";
 import { effectiveStreakSettings } from "../users/domain/preferences.js";
 import type { StreakSettings } from "./domain/streak-config.js";
-import { addPause, createStreakState, grantFreezes, removePause, resetStreak, restoreStreak, type StreakDomainEvent, type StreakPause, type StreakState } from "./domain/streak.js";
+import {
+  addPause,
+  createStreakState,
+  grantFreezes,
+  removePause,
+  resetStreak,
+  restoreStreak,
+  type StreakDomainEvent,
+  type StreakPause,
+  type StreakState,
+} from "./domain/streak.js";
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
@@ -69,7 +79,10 @@ export async function createStreakPauses(
     const pause = { id: randomUUID(), start: draft.start, end: draft.end };
     const { streakPauseOwners } = ctx.database.collections;
     await recordPauseOwner(streakPauseOwners, tenantId, pause.id, draft.userId);
-    const outcome = await changeStreak(ctx, tenantId, draft.userId, (streak, user, now) => ({ streak: addPause(streak, pause, user.tzHistory, now), result: pause }));
+    const outcome = await changeStreak(ctx, tenantId, draft.userId, (streak, user, now) => ({
+      streak: addPause(streak, pause, user.tzHistory, now),
+      result: pause,
+    }));
     if (outcome.ok) result.done.push({ ...outcome.result, userId: draft.userId });
     else {
       await forgetPauseOwner(streakPauseOwners, tenantId, pause.id);

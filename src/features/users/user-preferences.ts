@@ -73,7 +73,11 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
     }
     patch = { ...patch, streak };
   }
-  const problem = checkPreferencesPatch(patch, engine.streak, update.streak?.metrics?.map((m) => m.key));
+  const problem = checkPreferencesPatch(
+    patch,
+    engine.streak,
+    update.streak?.metrics?.map((m) => m.key),
+  );
   if (problem) throw invalidArgument(problem);
 
   const preferences = await changeUserState(ctx, tenantId, userId, async (stored, now) => {

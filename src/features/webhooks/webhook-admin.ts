@@ -126,7 +126,11 @@ export async function getEndpoint(ctx: ServiceContext, tenantId: string, id: str
  * Changes endpoints (version-checked). Enabling an endpoint clears the reason it was disabled for;
  * deliveries that failed meanwhile can be redelivered.
  */
-export async function updateEndpoints(ctx: ServiceContext, tenantId: string, updates: Array<{ id: string; changes: EndpointChanges }>): Promise<BulkResult<WebhookEndpointView>> {
+export async function updateEndpoints(
+  ctx: ServiceContext,
+  tenantId: string,
+  updates: Array<{ id: string; changes: EndpointChanges }>,
+): Promise<BulkResult<WebhookEndpointView>> {
   const result: BulkResult<WebhookEndpointView> = { done: [], issues: [] };
   for (const { id, changes } of updates) {
     const problem =
@@ -173,7 +177,12 @@ export async function deleteEndpoints(ctx: ServiceContext, tenantId: string, ids
  * the receiver can switch secrets without losing a message. A rotation during a grace period
  * replaces the older secret.
  */
-export async function rotateSecret(ctx: ServiceContext, tenantId: string, id: string, graceSeconds: number = DEFAULT_ROTATION_GRACE_SECONDS): Promise<EndpointWithSecret> {
+export async function rotateSecret(
+  ctx: ServiceContext,
+  tenantId: string,
+  id: string,
+  graceSeconds: number = DEFAULT_ROTATION_GRACE_SECONDS,
+): Promise<EndpointWithSecret> {
   if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
     throw invalidArgument(`gracePeriodSeconds must be an integer from 0 to ${MAX_ROTATION_GRACE_SECONDS}, got ${graceSeconds}`);
   }

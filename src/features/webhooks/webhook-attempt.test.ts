@@ -50,11 +50,26 @@ describe("what an attempt's answer decides", () => {
   it("5xx or no answer: a retry after the schedule's next delay; a short one also gets a timer", () => {
     const d = decideAttempt(claimed(), answer(503), STARTED, FINISHED, SETTINGS, half);
     const nextAttemptAt = new Date(FINISHED.getTime() + 5_000);
-    expect(d).toMatchObject({ result: "retrying", readyAgainInMs: 5_000, next: { status: "pending", ready: false, nextAttemptAt, dueMinute: minuteOf(nextAttemptAt), lastError: "HTTP 503" } });
+    expect(d).toMatchObject({
+      result: "retrying",
+      readyAgainInMs: 5_000,
+      next: { status: "pending", ready: false, nextAttemptAt, dueMinute: minuteOf(nextAttemptAt), lastError: "HTTP 503" },
+    });
     expect(d.next.finishedAt).toBeNull();
 
-    const later = decideAttempt(claimed({ roundAttempts: 1, attemptCount: 7 }), answer(null, { error: "connection refused" }), STARTED, FINISHED, SETTINGS, half);
-    expect(later).toMatchObject({ result: "retrying", readyAgainInMs: null, next: { attemptCount: 8, roundAttempts: 2, nextAttemptAt: new Date(FINISHED.getTime() + 300_000) } });
+    const later = decideAttempt(
+      claimed({ roundAttempts: 1, attemptCount: 7 }),
+      answer(null, { error: "connection refused" }),
+      STARTED,
+      FINISHED,
+      SETTINGS,
+      half,
+    );
+    expect(later).toMatchObject({
+      result: "retrying",
+      readyAgainInMs: null,
+      next: { attemptCount: 8, roundAttempts: 2, nextAttemptAt: new Date(FINISHED.getTime() + 300_000) },
+    });
   });
 
   it("a Retry-After longer than the schedule's delay is honoured", () => {
@@ -83,14 +98,22 @@ describe("what an attempt's answer decides", () => {
   });
 
   it("no attempt to a deleted or disabled endpoint; the delivery fails and says why", () => {
-    expect(skipDelivery(claimed(), null, STARTED, SETTINGS)).toMatchObject({ result: "skipped", next: { status: "failed", lastError: "endpoint deleted", finishedAt: STARTED, attemptCount: 0 } });
+    expect(skipDelivery(claimed(), null, STARTED, SETTINGS)).toMatchObject({
+      result: "skipped",
+      next: { status: "failed", lastError: "endpoint deleted", finishedAt: STARTED, attemptCount: 0 },
+    });
     const endpoint = { enabled: false, disabledReason: "the endpoint answered 410 Gone" } as WebhookEndpointDocument;
-    expect(skipDelivery(claimed(), endpoint, STARTED, SETTINGS).next.lastError).toBe("endpoint disabled (the endpoint answered 410 Gone); redeliver once it is enabled");
+    expect(skipDelivery(claimed(), endpoint, STARTED, SETTINGS).next.lastError).toBe(
+      "endpoint disabled (the endpoint answered 410 Gone); redeliver once it is enabled",
+    );
   });
 
   it("a secret this instance cannot read defers the delivery a minute, without counting an attempt", () => {
     const d = deferDelivery(claimed(), STARTED);
-    expect(d).toMatchObject({ result: "deferred", next: { status: "pending", ready: false, dueMinute: minuteOf(STARTED) + 1, nextAttemptAt: new Date(STARTED.getTime() + 60_000), attemptCount: 0 } });
+    expect(d).toMatchObject({
+      result: "deferred",
+      next: { status: "pending", ready: false, dueMinute: minuteOf(STARTED) + 1, nextAttemptAt: new Date(STARTED.getTime() + 60_000), attemptCount: 0 },
+    });
   });
 });
 
@@ -111,15 +134,36 @@ describe("claiming ready deliveries", () => {
   it("claims up to the free slots, reading twice as many, and skips those another instance took", async () => {
     const { ready, asked } = readyOf(["a", "b", "c", "d", "e"], ["a", "c"]);
     const started: ClaimedDelivery[] = [];
-    expect(await claimReadyDeliveries(ready, 2, () => false, (claim) => started.push(claim))).toBe(2);
+    expect(
+      await claimReadyDeliveries(
+        ready,
+        2,
+        () => false,
+        (claim) => started.push(claim),
+      ),
+    ).toBe(2);
     expect(asked).toEqual([4]);
     expect(started.map((c) => c.delivery._id)).toEqual(["b", "d"]);
   });
 
   it("claims nothing without a free slot, or when stopping", async () => {
     const { ready, asked } = readyOf(["a"]);
-    expect(await claimReadyDeliveries(ready, 0, () => false, () => {})).toBe(0);
-    expect(await claimReadyDeliveries(ready, 3, () => true, () => {})).toBe(0);
+    expect(
+      await claimReadyDeliveries(
+        ready,
+        0,
+        () => false,
+        () => {},
+      ),
+    ).toBe(0);
+    expect(
+      await claimReadyDeliveries(
+        ready,
+        3,
+        () => true,
+        () => {},
+      ),
+    ).toBe(0);
     expect(asked).toEqual([]);
   });
 
@@ -131,7 +175,12 @@ describe("claiming ready deliveries", () => {
       events.push(`claim ${doc._id}`);
       return claim(doc);
     };
-    await claimReadyDeliveries(ready, 2, () => false, (c) => events.push(`start ${c.delivery._id}`));
+    await claimReadyDeliveries(
+      ready,
+      2,
+      () => false,
+      (c) => events.push(`start ${c.delivery._id}`),
+    );
     expect(events).toEqual(["claim a", "start a", "claim b", "start b"]);
   });
 });

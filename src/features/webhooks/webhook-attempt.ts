@@ -46,14 +46,26 @@ const decision = (next: WebhookDeliveryDocument, result: WebhookAttemptResult | 
 });
 
 /** The endpoint is gone or disabled: the delivery fails without an attempt (a redelivery can revive it). */
-export function skipDelivery(claimed: WebhookDeliveryDocument, endpoint: WebhookEndpointDocument | null, now: Date, settings: RetentionSettings): AttemptDecision {
-  const error = endpoint ? `endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; redeliver once it is enabled` : "endpoint deleted";
+export function skipDelivery(
+  claimed: WebhookDeliveryDocument,
+  endpoint: WebhookEndpointDocument | null,
+  now: Date,
+  settings: RetentionSettings,
+): AttemptDecision {
+  const error = endpoint
+    ? `endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; redeliver once it is enabled`
+    : "endpoint deleted";
   return decision({ ...released(claimed, now), status: "failed", lastError: error, ...finished(settings, now) }, "skipped");
 }
 
 /** This instance cannot read the signing secret: a configuration problem; leave the delivery for one that can. */
 export function deferDelivery(claimed: WebhookDeliveryDocument, now: Date): AttemptDecision {
-  const next = { ...released(claimed, now), dueMinute: minuteOf(now) + 1, nextAttemptAt: new Date(now.getTime() + DEFERRED_MS), lastError: "the signing secret cannot be read on this instance" };
+  const next = {
+    ...released(claimed, now),
+    dueMinute: minuteOf(now) + 1,
+    nextAttemptAt: new Date(now.getTime() + DEFERRED_MS),
+    lastError: "the signing secret cannot be read on this instance",
+  };
   return decision(next, "deferred");
 }
 
@@ -74,7 +86,13 @@ export function decideAttempt(
   const base = released(claimed, startedAt);
   if (sent.aborted) return decision({ ...base, ready: true, dueMinute: null }, null);
   const outcome = sent.status === null ? "retry" : classifyStatus(sent.status);
-  const record: WebhookAttempt = { at: startedAt, durationMs: sent.durationMs, responseStatus: sent.status, succeeded: outcome === "delivered", error: sent.error };
+  const record: WebhookAttempt = {
+    at: startedAt,
+    durationMs: sent.durationMs,
+    responseStatus: sent.status,
+    succeeded: outcome === "delivered",
+    error: sent.error,
+  };
   const logged = {
     ...base,
     attempts: [...claimed.attempts, record].slice(-MAX_LOGGED_ATTEMPTS),

@@ -34,11 +34,15 @@ export async function announceBoosts(ctx: ServiceContext): Promise<number> {
       const system = points.systems.find((s) => s.system.id === systemId)?.system;
       const messages: OutboxMessage[] = system
         ? notices.announce.map(({ type, at }) =>
-            createMessage(type, { boost: boostPayload(boost, system, type === "points.boost_started" ? "active" : "finished") }, {
-              id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${type}`, sha256),
-              tenant: webhooks.tenant,
-              at,
-            }),
+            createMessage(
+              type,
+              { boost: boostPayload(boost, system, type === "points.boost_started" ? "active" : "finished") },
+              {
+                id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${type}`, sha256),
+                tenant: webhooks.tenant,
+                at,
+              },
+            ),
           )
         : [];
       await handOverMessages(ctx, tenantId, messages);

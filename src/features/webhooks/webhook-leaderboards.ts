@@ -83,7 +83,10 @@ async function announceTenant(ctx: ServiceContext, tenantId: string, webhooks: T
     const config = byId.get(doc.leaderboardId);
     return !config || (doc.kind === "changed" && isRunFinal(config, doc.run, now));
   });
-  await deleteAnnouncements(collection, stale.map((d) => d._id));
+  await deleteAnnouncements(
+    collection,
+    stale.map((d) => d._id),
+  );
   return announced;
 }
 
@@ -106,11 +109,23 @@ async function announceLeaderboard(
   const current = live[live.length - 1];
   let announced = 0;
 
-  const messagesFor = async (type: RunEventType, run: LeaderboardRun, groups: readonly Group[], status: "active" | "finished", at: Date, fact: (group: string) => string) => {
+  const messagesFor = async (
+    type: RunEventType,
+    run: LeaderboardRun,
+    groups: readonly Group[],
+    status: "active" | "finished",
+    at: Date,
+    fact: (group: string) => string,
+  ) => {
     const messages: OutboxMessage[] = [];
     for (const { group, values } of groups) {
       const rankingsPayload = await topRankings(ctx, tenantId, ranked, run, group);
-      const leaderboard = { ...leaderboardPayload(ranked, run), status, rankings: rankingsPayload, ...(values.length > 0 && { breakdownAttributeValues: values }) };
+      const leaderboard = {
+        ...leaderboardPayload(ranked, run),
+        status,
+        rankings: rankingsPayload,
+        ...(values.length > 0 && { breakdownAttributeValues: values }),
+      };
       messages.push(createMessage(type, { leaderboard }, { id: deterministicMessageId(fact(group), sha256), tenant: webhooks.tenant, at }));
     }
     return messages;
@@ -132,7 +147,14 @@ async function announceLeaderboard(
     if (config.created.getTime() < finalAt.getTime()) {
       const groups = groupsOf(ranked, await rankings.groupsOfRun(tenantId, config.id, final.runStart));
       const last = config.status === "finished" || (config.end !== null && final.runEnd === config.end);
-      const messages = await messagesFor("leaderboard.finished", final, orWhole(groups), last ? "finished" : "active", finalAt, factOf("leaderboard.finished", final));
+      const messages = await messagesFor(
+        "leaderboard.finished",
+        final,
+        orWhole(groups),
+        last ? "finished" : "active",
+        finalAt,
+        factOf("leaderboard.finished", final),
+      );
       await handOverMessages(ctx, tenantId, messages);
       announced += messages.length;
     }
@@ -150,7 +172,14 @@ async function announceLeaderboard(
         // The version before the rankings: a change committed in between is announced next time.
         const version = await rankings.version(scope, heads.find((h) => h.group === g.group)?.version);
         if (version === 0 || last?.version === version) continue;
-        const messages = await messagesFor("leaderboard.changed", run, [g], "active", now, (group) => `${factOf("leaderboard.changed", run)(group)}/${version}`);
+        const messages = await messagesFor(
+          "leaderboard.changed",
+          run,
+          [g],
+          "active",
+          now,
+          (group) => `${factOf("leaderboard.changed", run)(group)}/${version}`,
+        );
         await handOverMessages(ctx, tenantId, messages);
         await recordChangeAnnouncement(collection, scope, version, now);
         announced += messages.length;
@@ -201,6 +230,12 @@ function orWhole(groups: Group[]): Group[] {
 async function topRankings(ctx: ServiceContext, tenantId: string, ranked: RankedLeaderboard, run: LeaderboardRun, group: string) {
   const { config } = ranked;
   const page = await rankingsOf(ctx).page(rankingScope(tenantId, config.id, run.runStart, group), 0, Math.min(config.maxParticipants, MAX_RANKINGS));
-  const users = await rankedUsers(ctx, tenantId, page.entries.map((e) => e.userId));
-  return users.visible(page.entries).map((e) => ({ userId: e.userId, userName: users.names.get(e.userId) ?? null, rank: e.position, value: decimalToNumber(e.value) }));
+  const users = await rankedUsers(
+    ctx,
+    tenantId,
+    page.entries.map((e) => e.userId),
+  );
+  return users
+    .visible(page.entries)
+    .map((e) => ({ userId: e.userId, userName: users.names.get(e.userId) ?? null, rank: e.position, value: decimalToNumber(e.value) }));
 }

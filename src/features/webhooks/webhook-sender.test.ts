@@ -64,7 +64,8 @@ describe("sending", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
-    const send = (path: string, allowPrivateNetworks = true) => sendWebhook(`http://127.0.0.1:${port}${path}`, {}, "{}", { timeoutMs: 300, allowPrivateNetworks });
+    const send = (path: string, allowPrivateNetworks = true) =>
+      sendWebhook(`http://127.0.0.1:${port}${path}`, {}, "{}", { timeoutMs: 300, allowPrivateNetworks });
     try {
       expect(await send("/busy")).toMatchObject({ status: 503, retryAfter: "7", error: "HTTP 503", aborted: false });
       const hung = await send("/hang");

@@ -175,7 +175,12 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       finish({
         status,
         retryAfter: typeof retryAfterHeader === "string" ? retryAfterHeader : null,
-        error: status >= 200 && status < 300 ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed; update the endpoint URL` : `HTTP ${status}`,
+        error:
+          status >= 200 && status < 300
+            ? null
+            : status >= 300 && status < 400
+              ? `redirect (${status}) not followed; update the endpoint URL`
+              : `HTTP ${status}`,
       });
       // Drain what the receiver still sends, but never hold a connection open for long.
       response.resume();

@@ -27,7 +27,9 @@ export function signingInput(messageId: string, timestampSeconds: number, body: 
 
 /** One `v1,` signature: base64 of HMAC-SHA256 of the signing input with the secret's key bytes. */
 export function sign(secret: string, messageId: string, timestampSeconds: number, body: string): string {
-  return `v1,${createHmac("sha256", secretKey(secret)).update(signingInput(messageId, timestampSeconds, body), "utf8").digest("base64")}`;
+  return `v1,${createHmac("sha256", secretKey(secret))
+    .update(signingInput(messageId, timestampSeconds, body), "utf8")
+    .digest("base64")}`;
 }
 
 /** The reference's signature header (docs: webhooks, security). */

@@ -250,7 +250,12 @@ function readyDeliveries({ ctx, deliveries, settings }: WorkerDeps, owner: strin
  * Claims ready deliveries for the free attempt slots (`free`; a few more are read, since other
  * instances claim too), handing each to `start` as soon as it is claimed. Returns how many it claimed.
  */
-export async function claimReadyDeliveries(ready: ReadyDeliveries, free: number, stopping: () => boolean, start: (claim: ClaimedDelivery) => void): Promise<number> {
+export async function claimReadyDeliveries(
+  ready: ReadyDeliveries,
+  free: number,
+  stopping: () => boolean,
+  start: (claim: ClaimedDelivery) => void,
+): Promise<number> {
   if (free <= 0 || stopping()) return 0;
   let claimed = 0;
   for (const doc of await ready.find(free * 2)) {
@@ -313,14 +318,16 @@ async function attemptDelivery(deps: WorkerDeps, attempts: Attempts, claimed: We
   const saved = await finishAttempt(deps, claimed, decided);
   // The delivery first: should this instance die in between, the next message disables the endpoint.
   if (decided.disableEndpoint) await disableGoneEndpoint(deps, endpoint, after);
-  if (saved && decided.readyAgainInMs !== null && !attempts.stopping()) readyAgainAfter(deps, attempts, decided.next._id, claimed.version + 1, decided.readyAgainInMs);
+  if (saved && decided.readyAgainInMs !== null && !attempts.stopping())
+    readyAgainAfter(deps, attempts, decided.next._id, claimed.version + 1, decided.readyAgainInMs);
 }
 
 /** The endpoint's signing secrets (the previous one too while it is valid); null when this instance cannot read them. */
 function openSecrets({ settings, log }: WorkerDeps, endpoint: WebhookEndpointDocument, now: Date): string[] | null {
   try {
     const secrets = [settings.secrets.open(endpoint.secret)];
-    if (endpoint.previousSecret && endpoint.previousSecretExpires && endpoint.previousSecretExpires > now) secrets.push(settings.secrets.open(endpoint.previousSecret));
+    if (endpoint.previousSecret && endpoint.previousSecretExpires && endpoint.previousSecretExpires > now)
+      secrets.push(settings.secrets.open(endpoint.previousSecret));
     return secrets;
   } catch (error) {
     // A configuration problem of this instance: leave the delivery for an instance (or a restart) that can sign.
@@ -349,7 +356,13 @@ async function finishAttempt({ ctx, deliveries, log }: WorkerDeps, claimed: Webh
 }
 
 async function disableGoneEndpoint({ ctx, log }: WorkerDeps, endpoint: WebhookEndpointDocument, at: Date): Promise<void> {
-  await disableEndpoint(ctx.database.collections.webhookEndpoints, endpoint.tenantId, endpoint._id, `the endpoint answered 410 Gone on ${at.toISOString()}`, at);
+  await disableEndpoint(
+    ctx.database.collections.webhookEndpoints,
+    endpoint.tenantId,
+    endpoint._id,
+    `the endpoint answered 410 Gone on ${at.toISOString()}`,
+    at,
+  );
   ctx.config.invalidate();
   log.warn({ endpointId: endpoint._id, tenantId: endpoint.tenantId }, "webhook endpoint answered 410 Gone and was disabled");
 }

@@ -22,7 +22,14 @@ const REUSE_MS = 60_000;
 const REUSE_AHEAD_MS = 3 * 60_000;
 
 /** Lists a user in a minute's bucket; `now` decides whether the entry may be reused (see above). */
-export function addDueUser(buckets: Collection<DueUsersDocument>, locks: KeyedLock, minute: number, tenantId: string, userId: string, now: Date): Promise<void> {
+export function addDueUser(
+  buckets: Collection<DueUsersDocument>,
+  locks: KeyedLock,
+  minute: number,
+  tenantId: string,
+  userId: string,
+  now: Date,
+): Promise<void> {
   const key = `${minute}/${tenantId}/${userId}`;
   const reusable = minute * 60_000 >= now.getTime() + REUSE_AHEAD_MS;
   let recent = recentlyAdded.get(buckets);
@@ -38,7 +45,10 @@ export function addDueUser(buckets: Collection<DueUsersDocument>, locks: KeyedLo
 }
 
 /** The users listed as due in a minute, and the documents that listed them (to clear afterwards). */
-export async function findDueUsers(buckets: Collection<DueUsersDocument>, minute: number): Promise<{ users: Array<{ tenantId: string; userId: string }>; bucketIds: string[] }> {
+export async function findDueUsers(
+  buckets: Collection<DueUsersDocument>,
+  minute: number,
+): Promise<{ users: Array<{ tenantId: string; userId: string }>; bucketIds: string[] }> {
   const { keys, documentIds } = await readBucket(buckets, minute);
   const users = keys.map((key) => {
     const slash = key.indexOf("/"); // tenant IDs never contain "/"

@@ -65,7 +65,10 @@ export async function acquireInstanceLease(leases: Collection<InstanceLeaseDocum
         );
       }
       if (!waitLogged) {
-        logger.warn({ holder: current.owner, until: current.leaseUntil }, "waiting for the database's instance lease (an instance that stopped without releasing it, or one still running)");
+        logger.warn(
+          { holder: current.owner, until: current.leaseUntil },
+          "waiting for the database's instance lease (an instance that stopped without releasing it, or one still running)",
+        );
         waitLogged = true;
       }
       seen = current;
@@ -96,9 +99,12 @@ export async function acquireInstanceLease(leases: Collection<InstanceLeaseDocum
     }
     await leases.updateOne({ _id: LEASE_ID }, { $set: { leaseUntil: new Date(now().getTime() + leaseMs) } });
   };
-  const timer = setInterval(() => {
-    renew().catch((error) => logger.error({ err: error }, "renewing the instance lease failed; retried"));
-  }, Math.max(10, Math.floor(leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      renew().catch((error) => logger.error({ err: error }, "renewing the instance lease failed; retried"));
+    },
+    Math.max(10, Math.floor(leaseMs / 3)),
+  );
   timer.unref();
   return {
     async release() {

@@ -2,14 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import * as admin from "../../../gen/gamification/v1/admin_service_pb.js";
 import type { RateLimitSetting } from "../domain/rate-limits.js";
-import {
-  createAdminKey,
-  createApplicationKeys,
-  listAccountAdminKeys,
-  listTenantApplicationKeys,
-  revokeKeys,
-  updateKeyRateLimits,
-} from "../admin-api-keys.js";
+import { createAdminKey, createApplicationKeys, listAccountAdminKeys, listTenantApplicationKeys, revokeKeys, updateKeyRateLimits } from "../admin-api-keys.js";
 import { attributeSpec } from "../admin-attributes.js";
 import { metricSpec } from "../../metrics/admin-metrics.js";
 import * as resources from "../admin-resources.js";
@@ -90,7 +83,13 @@ export function createAdminMethods(services: ServiceContext, options: { eventBat
       const items = req.keys.map((k) => ({ userId: k.userId, rateLimit: rateLimitFromProto(k.rateLimit) }));
       const result = await createApplicationKeys(services, scope.tenantId, items);
       return created(scope, result, (k) =>
-        create(admin.CreatedApplicationApiKeySchema, { id: k.id, key: k.key, prefix: k.prefix, userId: k.userId ?? "", rateLimit: rateLimitToProto(k.rateLimit) }),
+        create(admin.CreatedApplicationApiKeySchema, {
+          id: k.id,
+          key: k.key,
+          prefix: k.prefix,
+          userId: k.userId ?? "",
+          rateLimit: rateLimitToProto(k.rateLimit),
+        }),
       );
     },
     async listApplicationApiKeys(req: admin.ListApplicationApiKeysRequest, scope: CallScope) {
@@ -119,7 +118,14 @@ export function createAdminMethods(services: ServiceContext, options: { eventBat
     },
 
     async createTenants(req: admin.CreateTenantsRequest, scope: CallScope) {
-      return created(scope, await adminTenants.createTenants(services, req.tenants.map((t) => ({ customerId: t.customerId, name: t.name }))), tenantToProto);
+      return created(
+        scope,
+        await adminTenants.createTenants(
+          services,
+          req.tenants.map((t) => ({ customerId: t.customerId, name: t.name })),
+        ),
+        tenantToProto,
+      );
     },
     async listTenants(req: admin.ListTenantsRequest) {
       return { tenants: (await adminTenants.listTenants(services, pageOf(req))).map(tenantToProto) };

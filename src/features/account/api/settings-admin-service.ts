@@ -22,7 +22,9 @@ function settingsToProto(s: AccountSettings) {
 
 /** `{"url": "..."}` and nothing else. */
 const asImage = (json: JsonValue): { url: string } | undefined =>
-  typeof json === "object" && json !== null && !Array.isArray(json) && Object.keys(json).length === 1 && typeof json.url === "string" ? { url: json.url } : undefined;
+  typeof json === "object" && json !== null && !Array.isArray(json) && Object.keys(json).length === 1 && typeof json.url === "string"
+    ? { url: json.url }
+    : undefined;
 
 function updateFromProto(req: pb.UpdateSettingsRequest): SettingsUpdate {
   const b = req.branding;

@@ -7,15 +7,24 @@ import { sha256 } from "../../../engine/sha256.js";
 
 describe("brand colours", () => {
   it("accept #RGB, #RRGGBB, rgb() and rgba() within range", () => {
-    for (const ok of ["#abc", "#A1B2C3", "rgb(0,0,0)", "rgb( 255 , 10, 9 )", "rgba(1,2,3,0.5)", "rgba(1,2,3,1)", "rgba(1,2,3,0)"]) expect([ok, isBrandColor(ok)]).toEqual([ok, true]);
-    for (const bad of ["red", "#abcd", "#12345", "rgb(256,0,0)", "rgb(1,2)", "rgba(1,2,3,1.5)", "rgba(1,2,3)", " #abc"]) expect([bad, isBrandColor(bad)]).toEqual([bad, false]);
+    for (const ok of ["#abc", "#A1B2C3", "rgb(0,0,0)", "rgb( 255 , 10, 9 )", "rgba(1,2,3,0.5)", "rgba(1,2,3,1)", "rgba(1,2,3,0)"])
+      expect([ok, isBrandColor(ok)]).toEqual([ok, true]);
+    for (const bad of ["red", "#abcd", "#12345", "rgb(256,0,0)", "rgb(1,2)", "rgba(1,2,3,1.5)", "rgba(1,2,3)", " #abc"])
+      expect([bad, isBrandColor(bad)]).toEqual([bad, false]);
   });
 });
 
 describe("settings updates", () => {
   it("change only what is given; null clears an image", () => {
-    const withLogo = applySettingsUpdate(DEFAULT_SETTINGS, { branding: { appName: "Acme", logo: { url: "https://a.example/l.png" } }, aggregationPeriod: "monthly" });
-    expect(withLogo).toEqual({ ...DEFAULT_SETTINGS, branding: { ...DEFAULT_SETTINGS.branding, appName: "Acme", logo: { url: "https://a.example/l.png" } }, aggregationPeriod: "monthly" });
+    const withLogo = applySettingsUpdate(DEFAULT_SETTINGS, {
+      branding: { appName: "Acme", logo: { url: "https://a.example/l.png" } },
+      aggregationPeriod: "monthly",
+    });
+    expect(withLogo).toEqual({
+      ...DEFAULT_SETTINGS,
+      branding: { ...DEFAULT_SETTINGS.branding, appName: "Acme", logo: { url: "https://a.example/l.png" } },
+      aggregationPeriod: "monthly",
+    });
     const cleared = applySettingsUpdate(withLogo, { branding: { logo: null, appName: undefined }, experimentation: { controlRatio: 10 } });
     expect(cleared.branding).toEqual({ ...withLogo.branding, logo: null });
     expect(cleared.experimentation).toEqual({ controlRatio: 10, userActivationWindow: 14 });
@@ -47,7 +56,17 @@ describe("the control group", () => {
   });
 
   it("earns nothing from an event: no streak, achievement, points or due work", () => {
-    const first: AchievementConfig = { id: "a1", key: "first", name: "First", trigger: "metric", metricId: "m1", metricValue: 1, status: "active", userAttributes: [], eventAttributes: [] } as unknown as AchievementConfig;
+    const first: AchievementConfig = {
+      id: "a1",
+      key: "first",
+      name: "First",
+      trigger: "metric",
+      metricId: "m1",
+      metricValue: 1,
+      status: "active",
+      userAttributes: [],
+      eventAttributes: [],
+    } as unknown as AchievementConfig;
     const config: EngineConfig = {
       achievements: [first],
       points: { systems: [], attributeKeys: {} },
@@ -65,7 +84,13 @@ describe("the control group", () => {
     expect([state.achievements, state.streak, state.activity]).toEqual([{}, null, { "2026-05-01": "1" }]);
     expect(nextDueAt(state, config)).toBeNull();
     // The same user outside the control group earns the achievement and starts a streak.
-    const earner = applyEvent({ ...user, control: false }, { eventId: "e", metricId: "m1", at: now, user: { id: "u1" }, value: 5, attributes: {} }, now, config, true);
+    const earner = applyEvent(
+      { ...user, control: false },
+      { eventId: "e", metricId: "m1", at: now, user: { id: "u1" }, value: 5, attributes: {} },
+      now,
+      config,
+      true,
+    );
     expect([earner.outcome.reactions.achievements.length, earner.outcome.reactions.streak?.length]).toEqual([1, 1]);
     expect(react(state, { apiAchievementId: "a1", userCreated: false }, config, now).reactions.achievements).toEqual([]);
   });

@@ -60,7 +60,9 @@ export interface SettingsUpdate {
 
 const BYTE = "(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
 const ALPHA = "(0|1|0?\\.\\d+|1\\.0+)";
-const COLOR = new RegExp(`^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|rgb\\(\\s*${BYTE}\\s*,\\s*${BYTE}\\s*,\\s*${BYTE}\\s*\\)|rgba\\(\\s*${BYTE}\\s*,\\s*${BYTE}\\s*,\\s*${BYTE}\\s*,\\s*${ALPHA}\\s*\\))$`);
+const COLOR = new RegExp(
+  `^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|rgb\\(\\s*${BYTE}\\s*,\\s*${BYTE}\\s*,\\s*${BYTE}\\s*\\)|rgba\\(\\s*${BYTE}\\s*,\\s*${BYTE}\\s*,\\s*${BYTE}\\s*,\\s*${ALPHA}\\s*\\))$`,
+);
 
 /** Whether a colour is `#RGB`, `#RRGGBB`, `rgb(r,g,b)` or `rgba(r,g,b,a)` (channels 0 to 255, alpha 0 to 1). */
 export function isBrandColor(value: string): boolean {
@@ -80,7 +82,8 @@ function isHttpUrl(value: string): boolean {
 export function checkSettingsUpdate(update: SettingsUpdate): string | null {
   const b = update.branding ?? {};
   if (b.appName !== undefined && b.appName.trim() !== b.appName) return "branding.appName must not start or end with whitespace";
-  if (b.appUrl !== undefined && b.appUrl !== "" && !isHttpUrl(b.appUrl)) return `branding.appUrl must be an http or https URL (or "" to clear it), got "${b.appUrl}"`;
+  if (b.appUrl !== undefined && b.appUrl !== "" && !isHttpUrl(b.appUrl))
+    return `branding.appUrl must be an http or https URL (or "" to clear it), got "${b.appUrl}"`;
   if (b.brandColor !== undefined && !isBrandColor(b.brandColor)) {
     return `branding.brandColor must be #RGB, #RRGGBB, rgb(r,g,b) or rgba(r,g,b,a) with channels 0 to 255 and alpha 0 to 1, got "${b.brandColor}"`;
   }

@@ -113,11 +113,7 @@ export async function listAdminKeys(apiKeys: Collection<ApiKeyDocument>): Promis
 }
 
 /** A page of the tenant's active application keys, oldest first (no secrets). */
-export async function listApplicationKeys(
-  apiKeys: Collection<ApiKeyDocument>,
-  tenantId: string,
-  page: { limit: number; skip: number },
-): Promise<ApiKeyInfo[]> {
+export async function listApplicationKeys(apiKeys: Collection<ApiKeyDocument>, tenantId: string, page: { limit: number; skip: number }): Promise<ApiKeyInfo[]> {
   const docs = await apiKeys.find({ kind: "application", tenantId, revoked: null }).sort({ created: 1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
   return docs.map(infoOf);
 }
@@ -136,13 +132,7 @@ export async function setKeyRateLimit(
 }
 
 /** Revokes a key of the given kind (and tenant, for application keys); false when there is none. */
-export async function revokeApiKey(
-  apiKeys: Collection<ApiKeyDocument>,
-  id: string,
-  kind: ApiKeyKind,
-  tenantId: string | null,
-  now: Date,
-): Promise<boolean> {
+export async function revokeApiKey(apiKeys: Collection<ApiKeyDocument>, id: string, kind: ApiKeyKind, tenantId: string | null, now: Date): Promise<boolean> {
   const filter = kind === "admin" ? { _id: id, kind, revoked: null } : { _id: id, kind, tenantId, revoked: null };
   const result = await apiKeys.updateOne(filter, { $set: { revoked: now } });
   return result.matchedCount === 1;

@@ -25,7 +25,12 @@ type FilterType = "user" | "event";
  * attributeValue}` (the Admin API shape the reference's clients send), each resolved to the key the
  * achievement stores. An unknown attribute ID refuses the request.
  */
-function filtersFromInput(filters: ReadonlyArray<{ key: string; value: string; attributeId?: string; attributeValue?: string }>, type: FilterType, path: string, directory: AttributeDirectory): AttributeFilter[] {
+function filtersFromInput(
+  filters: ReadonlyArray<{ key: string; value: string; attributeId?: string; attributeValue?: string }>,
+  type: FilterType,
+  path: string,
+  directory: AttributeDirectory,
+): AttributeFilter[] {
   return filters.map((f, i) => {
     if (f.attributeId === undefined) return { key: f.key, value: f.value };
     const key = directory.keyOf(type, f.attributeId);
@@ -113,8 +118,16 @@ export function createAchievementAdminMethods(services: ServiceContext): ScopedS
           streakLength: a.streakLength,
           // Protobuf cannot tell an empty list from an absent one: empty means "unchanged".
           achievementIds: a.achievementIds.length > 0 ? a.achievementIds : undefined,
-          userAttributes: resolve(readNullable(a.userAttributes, `achievements[${i}].userAttributes`, FILTERS, asFilters), "user", `achievements[${i}].userAttributes`),
-          eventAttributes: resolve(readNullable(a.eventAttributes, `achievements[${i}].eventAttributes`, FILTERS, asFilters), "event", `achievements[${i}].eventAttributes`),
+          userAttributes: resolve(
+            readNullable(a.userAttributes, `achievements[${i}].userAttributes`, FILTERS, asFilters),
+            "user",
+            `achievements[${i}].userAttributes`,
+          ),
+          eventAttributes: resolve(
+            readNullable(a.eventAttributes, `achievements[${i}].eventAttributes`, FILTERS, asFilters),
+            "event",
+            `achievements[${i}].eventAttributes`,
+          ),
         },
       }));
       return updated(await resources.updateResources(achievementSpec, services, scopeOf(scope), updates), (a) => achievementToProto(a, directory));

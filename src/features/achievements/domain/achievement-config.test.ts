@@ -33,8 +33,14 @@ describe("checkAchievementDraft", () => {
     [{ ...metric, metricId: undefined }, "metricId is required for a metric achievement"],
     [{ ...metric, metricValue: undefined }, "metricValue is required for a metric achievement"],
     [{ ...metric, metricValue: 0 }, "metricValue must be a number greater than 0 and at most 1000000000000000 (the largest total), got 0"],
-    [{ ...metric, metricValue: Number.POSITIVE_INFINITY }, "metricValue must be a number greater than 0 and at most 1000000000000000 (the largest total), got Infinity"],
-    [{ ...metric, metricValue: 1e15 + 2 }, "metricValue must be a number greater than 0 and at most 1000000000000000 (the largest total), got 1000000000000002"],
+    [
+      { ...metric, metricValue: Number.POSITIVE_INFINITY },
+      "metricValue must be a number greater than 0 and at most 1000000000000000 (the largest total), got Infinity",
+    ],
+    [
+      { ...metric, metricValue: 1e15 + 2 },
+      "metricValue must be a number greater than 0 and at most 1000000000000000 (the largest total), got 1000000000000002",
+    ],
     [{ ...metric, streakLength: 3 }, "streakLength is only allowed for streak achievements, not metric achievements"],
     [{ name: "S", key: "s", trigger: "streak" }, "streakLength is required for a streak achievement"],
     [{ name: "S", key: "s", trigger: "streak", streakLength: 0 }, "streakLength must be a whole number of at least 1, got 0"],
@@ -51,7 +57,13 @@ describe("checkAchievementDraft", () => {
     [{ ...metric, userAttributes: [{ key: "plan", value: "" }] }, "userAttributes[0].value is required"],
     [{ ...metric, userAttributes: [{ key: "plan", value: "v".repeat(256) }] }, "userAttributes[0].value must be at most 255 characters"],
     [
-      { ...metric, eventAttributes: [{ key: "source", value: "web" }, { key: "source", value: "app" }] },
+      {
+        ...metric,
+        eventAttributes: [
+          { key: "source", value: "web" },
+          { key: "source", value: "app" },
+        ],
+      },
       'eventAttributes[1].key "source" is repeated: filter each attribute once',
     ],
   ])("refuses %j: %s", (draft, message) => expect(checkAchievementDraft(draft)).toBe(message));

@@ -97,7 +97,9 @@ export function checkAchievementDraft(draft: AchievementDraft, id: string | null
     if (problem) return `badgeUrl ${problem}`;
   }
   if (draft.trigger === undefined) return `trigger is required: ${TRIGGERS}`;
-  return checkTrigger(draft, draft.trigger, id) ?? checkFilters("userAttributes", draft.userAttributes) ?? checkFilters("eventAttributes", draft.eventAttributes);
+  return (
+    checkTrigger(draft, draft.trigger, id) ?? checkFilters("userAttributes", draft.userAttributes) ?? checkFilters("eventAttributes", draft.eventAttributes)
+  );
 }
 
 function checkTrigger(draft: AchievementDraft, trigger: AchievementTrigger, id: string | null): string | null {
@@ -116,7 +118,8 @@ function checkTrigger(draft: AchievementDraft, trigger: AchievementTrigger, id: 
       return null;
     case "streak":
       if (draft.streakLength === undefined) return "streakLength is required for a streak achievement";
-      if (!Number.isInteger(draft.streakLength) || draft.streakLength < 1) return `streakLength must be a whole number of at least 1, got ${draft.streakLength}`;
+      if (!Number.isInteger(draft.streakLength) || draft.streakLength < 1)
+        return `streakLength must be a whole number of at least 1, got ${draft.streakLength}`;
       return null;
     case "achievement": {
       const ids = draft.achievementIds ?? [];

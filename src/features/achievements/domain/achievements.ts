@@ -60,7 +60,7 @@ export function completeAchievements(
 ): { state: UserState; completed: AchievementConfig[] } {
   let next = state;
   const completed: AchievementConfig[] = [];
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const achievement of achievements) {
       if (achievement.status !== "active" || next.achievements[achievement.id] !== undefined) continue;

@@ -46,12 +46,19 @@ export function statsChanges(before: UserState | null, after: UserState): Map<st
   return changes;
 }
 
-export async function applyStatsChanges(stats: Collection<AchievementStatsDocument>, locks: KeyedLock, tenantId: string, changes: Map<string, number>): Promise<void> {
+export async function applyStatsChanges(
+  stats: Collection<AchievementStatsDocument>,
+  locks: KeyedLock,
+  tenantId: string,
+  changes: Map<string, number>,
+): Promise<void> {
   await Promise.all(
     [...changes].map(([key, delta]) => {
       const _id = `${tenantId}/${key}`;
       // FerretDB applies `$inc` as a read then a write: this process increments one counter at a time.
-      return locks.run(`achievement_stats:${_id}`, () => retryOnDuplicate(() => stats.updateOne({ _id }, { $inc: { count: delta }, $setOnInsert: { tenantId } }, { upsert: true })));
+      return locks.run(`achievement_stats:${_id}`, () =>
+        retryOnDuplicate(() => stats.updateOne({ _id }, { $inc: { count: delta }, $setOnInsert: { tenantId } }, { upsert: true })),
+      );
     }),
   );
 }
@@ -76,7 +83,9 @@ export async function readAchievementStats(
       await stats.bulkWrite(
         [
           { replaceOne: { filter: { _id: usersId(tenantId) }, replacement: { tenantId, count: counted.users, initialized: true }, upsert: true } },
-          ...[...counted.completions].map(([id, count]) => ({ replaceOne: { filter: { _id: achievementId(tenantId, id) }, replacement: { tenantId, count }, upsert: true } })),
+          ...[...counted.completions].map(([id, count]) => ({
+            replaceOne: { filter: { _id: achievementId(tenantId, id) }, replacement: { tenantId, count }, upsert: true },
+          })),
         ],
         { ordered: true },
       );

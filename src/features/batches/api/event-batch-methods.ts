@@ -19,7 +19,10 @@ const statuses = enumMapping<BatchStatus, admin.MetricEventBatchStatus>({
  * Admin batch ingestion (part of AdminService): submit a batch, read its status. `submitted` tells
  * this instance's worker to look for work at once instead of at its next poll.
  */
-export function createEventBatchMethods(services: ServiceContext, submitted: () => void = () => {}): Pick<ScopedService<typeof admin.AdminService>, "createMetricEventBatch" | "getMetricEventBatch"> {
+export function createEventBatchMethods(
+  services: ServiceContext,
+  submitted: () => void = () => {},
+): Pick<ScopedService<typeof admin.AdminService>, "createMetricEventBatch" | "getMetricEventBatch"> {
   return {
     async createMetricEventBatch(req: admin.CreateMetricEventBatchRequest, scope: CallScope) {
       const events = req.events.map((e) => ({

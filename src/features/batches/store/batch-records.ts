@@ -161,9 +161,16 @@ export async function claimBatch(store: BatchStore, owner: string, now: Date, le
       continue;
     }
     if (batch.leaseUntil >= now) continue;
-    const claimed = await writeIfCurrent(c.metricEventBatches, store.mode, store.locks, batch._id, { attempts: batch.attempts, leaseUntil: batch.leaseUntil }, {
-      update: { $set: { status: "processing", leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs), updated: now }, $inc: { attempts: 1 } },
-    });
+    const claimed = await writeIfCurrent(
+      c.metricEventBatches,
+      store.mode,
+      store.locks,
+      batch._id,
+      { attempts: batch.attempts, leaseUntil: batch.leaseUntil },
+      {
+        update: { $set: { status: "processing", leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs), updated: now }, $inc: { attempts: 1 } },
+      },
+    );
     if (!claimed) continue;
     const doc = await c.metricEventBatches.findOne({ _id: batch._id });
     if (doc && doc.leaseOwner === owner && doc.attempts === batch.attempts + 1) return doc;
@@ -173,7 +180,10 @@ export async function claimBatch(store: BatchStore, owner: string, now: Date, le
 
 /** Removes a batch's queue marker (and, for an orphan, the events stored before it). */
 async function forgetQueued(store: BatchStore, id: string, orphan: boolean): Promise<void> {
-  await Promise.all([store.collections.metricEventBatchQueue.deleteOne({ _id: id }), orphan ? store.collections.metricEventBatchEvents.deleteOne({ _id: id }) : null]);
+  await Promise.all([
+    store.collections.metricEventBatchQueue.deleteOne({ _id: id }),
+    orphan ? store.collections.metricEventBatchEvents.deleteOne({ _id: id }) : null,
+  ]);
 }
 
 /** Counters of the outcomes so far. */
@@ -185,12 +195,21 @@ export function countOutcomes(outcomes: ReadonlyArray<BatchEventOutcome | null>)
 
 /** A write of the lease holder: nothing is written once the lease was lost (or the batch deleted). */
 function writeAsHolder(store: BatchStore, batch: EventBatchDocument, update: UpdateFilter<EventBatchDocument>): Promise<boolean> {
-  return writeIfCurrent(store.collections.metricEventBatches, store.mode, store.locks, batch._id, { leaseOwner: batch.leaseOwner, attempts: batch.attempts }, { update });
+  return writeIfCurrent(
+    store.collections.metricEventBatches,
+    store.mode,
+    store.locks,
+    batch._id,
+    { leaseOwner: batch.leaseOwner, attempts: batch.attempts },
+    { update },
+  );
 }
 
 /** Saves progress and extends the lease. False when the lease was lost. */
 export async function saveProgress(store: BatchStore, batch: EventBatchDocument, progress: BatchProgress, now: Date, leaseMs: number): Promise<boolean> {
-  return writeAsHolder(store, batch, { $set: { ...progress, ...countOutcomes(progress.outcomes), leaseUntil: new Date(now.getTime() + leaseMs), updated: now } });
+  return writeAsHolder(store, batch, {
+    $set: { ...progress, ...countOutcomes(progress.outcomes), leaseUntil: new Date(now.getTime() + leaseMs), updated: now },
+  });
 }
 
 /** Saves progress and gives the lease up; the batch may be claimed again from `retryAt` on. */
@@ -202,7 +221,9 @@ export async function releaseBatch(
   retryAt: Date,
   lastError: string | null,
 ): Promise<boolean> {
-  return writeAsHolder(store, batch, { $set: { ...progress, ...countOutcomes(progress.outcomes), leaseOwner: null, leaseUntil: retryAt, lastError, updated: now } });
+  return writeAsHolder(store, batch, {
+    $set: { ...progress, ...countOutcomes(progress.outcomes), leaseOwner: null, leaseUntil: retryAt, lastError, updated: now },
+  });
 }
 
 /**

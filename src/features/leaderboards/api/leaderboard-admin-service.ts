@@ -1,7 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import type { LeaderboardConfig, LeaderboardRankBy, LeaderboardRunUnit, LeaderboardStatus } from "../domain/leaderboard-config.js";
 import * as pb from "../../../gen/gamification/v1/leaderboard_admin_service_pb.js";
-import { LeaderboardRankBy as ProtoRankBy, LeaderboardRunUnit as ProtoRunUnit, LeaderboardStatus as ProtoStatus } from "../../../gen/gamification/v1/leaderboard_pb.js";
+import {
+  LeaderboardRankBy as ProtoRankBy,
+  LeaderboardRunUnit as ProtoRunUnit,
+  LeaderboardStatus as ProtoStatus,
+} from "../../../gen/gamification/v1/leaderboard_pb.js";
 import { leaderboardSpec } from "../admin-leaderboards.js";
 import { statusOf } from "../domain/leaderboard-runs.js";
 import * as resources from "../../account/admin-resources.js";

@@ -65,11 +65,17 @@ export function leaderboardChangesToProto(results: readonly LeaderboardResult[])
  */
 export function createLeaderboardMethods(services: ServiceContext): ScopedService<typeof ls.LeaderboardService> {
   return {
-    async listPublicLeaderboards(req: ls.ListPublicLeaderboardsRequest, scope: CallScope): Promise<MessageInitShape<typeof ls.ListPublicLeaderboardsResponseSchema>> {
+    async listPublicLeaderboards(
+      req: ls.ListPublicLeaderboardsRequest,
+      scope: CallScope,
+    ): Promise<MessageInitShape<typeof ls.ListPublicLeaderboardsResponseSchema>> {
       const visible = await reads.listVisibleLeaderboards(services, scope.tenantId, req.includeFinished);
       return { leaderboards: visible.map((v) => ({ ...leaderboardFields(v.leaderboard), status: statuses.toProto(v.status) })) };
     },
-    async getLeaderboardRankings(req: ls.GetLeaderboardRankingsRequest, scope: CallScope): Promise<MessageInitShape<typeof ls.GetLeaderboardRankingsResponseSchema>> {
+    async getLeaderboardRankings(
+      req: ls.GetLeaderboardRankingsRequest,
+      scope: CallScope,
+    ): Promise<MessageInitShape<typeof ls.GetLeaderboardRankingsResponseSchema>> {
       const page = await reads.readRankings(services, scope.tenantId, req.key, {
         offset: req.offset,
         limit: req.limit,

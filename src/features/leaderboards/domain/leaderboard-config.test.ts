@@ -20,8 +20,20 @@ describe("checkLeaderboardDraft", () => {
     ["a points leaderboard", { name: "XP", key: "xp_weekly", rankBy: "points", pointsSystemId: "p1", runUnit: "day", runInterval: 7 }],
     ["a perpetual streak leaderboard", { name: "Streaks", key: "streaks", rankBy: "streak" }],
     ["more than the reference's 1,000 participants", { ...metric, maxParticipants: 250_000 }],
-    ["user attribute filters", { ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "pro" }, { attributeId: "city", attributeValue: "London" }] }],
-    ["dates, a window and breakdowns", { ...metric, start: "2026-04-20", end: "2026-04-20", startTime: "09:00", endTime: "17:30", breakdownAttributes: ["city", "plan"] }],
+    [
+      "user attribute filters",
+      {
+        ...metric,
+        userAttributes: [
+          { attributeId: "plan", attributeValue: "pro" },
+          { attributeId: "city", attributeValue: "London" },
+        ],
+      },
+    ],
+    [
+      "dates, a window and breakdowns",
+      { ...metric, start: "2026-04-20", end: "2026-04-20", startTime: "09:00", endTime: "17:30", breakdownAttributes: ["city", "plan"] },
+    ],
   ])("accepts %s", (_name, draft) => expect(checkLeaderboardDraft(draft, TODAY)).toBeNull());
 
   it.each<[LeaderboardDraft, string]>([
@@ -53,9 +65,18 @@ describe("checkLeaderboardDraft", () => {
     [{ ...metric, breakdownAttributes: ["city", "city"] }, 'breakdownAttributes lists "city" more than once'],
     [{ ...metric, userAttributes: [{ attributeId: "", attributeValue: "pro" }] }, "userAttributes[0].attributeId is required"],
     [{ ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "" }] }, "userAttributes[0].attributeValue is required"],
-    [{ ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "v".repeat(256) }] }, "userAttributes[0].attributeValue must be at most 255 characters"],
     [
-      { ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "pro" }, { attributeId: "plan", attributeValue: "free" }] },
+      { ...metric, userAttributes: [{ attributeId: "plan", attributeValue: "v".repeat(256) }] },
+      "userAttributes[0].attributeValue must be at most 255 characters",
+    ],
+    [
+      {
+        ...metric,
+        userAttributes: [
+          { attributeId: "plan", attributeValue: "pro" },
+          { attributeId: "plan", attributeValue: "free" },
+        ],
+      },
       'userAttributes[1].attributeId "plan" is repeated: filter each attribute once',
     ],
     [{ ...metric, runUnit: "day" }, "runUnit and runInterval must be set together (a repeating leaderboard) or not at all"],
@@ -74,8 +95,16 @@ describe("checkStatusDates", () => {
     [{ status: "scheduled", start: "2026-04-21", end: null }, true, null],
     [{ status: "scheduled", start: TODAY, end: null }, true, "status scheduled needs a start date after today (2026-04-20); the start is 2026-04-20"],
     [{ status: "active", start: TODAY, end: TODAY }, true, null],
-    [{ status: "active", start: "2026-04-21", end: null }, true, "status active needs a start date no later than today (2026-04-20); use scheduled for a start on 2026-04-21"],
-    [{ status: "active", start: "2026-01-01", end: "2026-04-19" }, false, "status active needs an end date no earlier than today (2026-04-20); the end was 2026-04-19"],
+    [
+      { status: "active", start: "2026-04-21", end: null },
+      true,
+      "status active needs a start date no later than today (2026-04-20); use scheduled for a start on 2026-04-21",
+    ],
+    [
+      { status: "active", start: "2026-01-01", end: "2026-04-19" },
+      false,
+      "status active needs an end date no earlier than today (2026-04-20); the end was 2026-04-19",
+    ],
     [{ status: "finished", start: "2026-01-01", end: "2026-04-19" }, true, null],
     [{ status: "finished", start: "2026-01-01", end: null }, true, "status finished is only for a new leaderboard whose end date is before today (2026-04-20)"],
     [{ status: "finished", start: "2026-01-01", end: null }, false, null],
@@ -120,7 +149,11 @@ describe("mergeLeaderboardChanges", () => {
   });
 
   it("switches what it ranks by while inactive, dropping the old metric", () => {
-    expect(mergeLeaderboardChanges(inactive, { rankBy: "points", pointsSystemId: "p1" })).toMatchObject({ rankBy: "points", pointsSystemId: "p1", metricId: undefined });
+    expect(mergeLeaderboardChanges(inactive, { rankBy: "points", pointsSystemId: "p1" })).toMatchObject({
+      rankBy: "points",
+      pointsSystemId: "p1",
+      metricId: undefined,
+    });
   });
 
   it.each<[Parameters<typeof mergeLeaderboardChanges>[1], string]>([
@@ -159,7 +192,13 @@ describe("checkLeaderboardReferences", () => {
     [{ ...metric, breakdownAttributes: ["city", "plan"] }, 'breakdownAttributes[1] "plan" is not the ID of a user attribute of this tenant'],
     [{ ...metric, userAttributes: [{ attributeId: "city", attributeValue: "Paris" }] }, null],
     [
-      { ...metric, userAttributes: [{ attributeId: "city", attributeValue: "Paris" }, { attributeId: "plan", attributeValue: "x" }] },
+      {
+        ...metric,
+        userAttributes: [
+          { attributeId: "city", attributeValue: "Paris" },
+          { attributeId: "plan", attributeValue: "x" },
+        ],
+      },
       'userAttributes[1].attributeId "plan" is not the ID of a user attribute of this tenant',
     ],
   ])("%j", (draft, message) => expect(checkLeaderboardReferences(leaderboardSettings(draft, TODAY), refs)).toBe(message));

@@ -75,7 +75,9 @@ export interface LeaderboardDraft {
  * `runUnit` makes the leaderboard perpetual, removing `runInterval` too), a list replaces the
  * current one.
  */
-export type LeaderboardChanges = Partial<Omit<LeaderboardDraft, "description" | "end" | "startTime" | "endTime" | "breakdownAttributes" | "runUnit" | "userAttributes">> & {
+export type LeaderboardChanges = Partial<
+  Omit<LeaderboardDraft, "description" | "end" | "startTime" | "endTime" | "breakdownAttributes" | "runUnit" | "userAttributes">
+> & {
   description?: string | null;
   end?: string | null;
   startTime?: string | null;
@@ -180,7 +182,8 @@ export function takesPart(filters: readonly AttributeFilter[], attributes: Reado
 }
 
 function checkRuns(draft: LeaderboardDraft): string | null {
-  if ((draft.runUnit === undefined) !== (draft.runInterval === undefined)) return "runUnit and runInterval must be set together (a repeating leaderboard) or not at all";
+  if ((draft.runUnit === undefined) !== (draft.runInterval === undefined))
+    return "runUnit and runInterval must be set together (a repeating leaderboard) or not at all";
   if (draft.runUnit === undefined || draft.runInterval === undefined) return null;
   if (draft.rankBy === "streak") return "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual";
   if (!Number.isInteger(draft.runInterval) || draft.runInterval < 1) return `runInterval must be a whole number of at least 1, got ${draft.runInterval}`;
@@ -282,6 +285,7 @@ export function checkLeaderboardReferences(settings: LeaderboardSettings, refs: 
   const index = settings.breakdownAttributes.findIndex((id) => !refs.userAttributeIds.has(id));
   if (index >= 0) return `breakdownAttributes[${index}] "${settings.breakdownAttributes[index]}" is not the ID of a user attribute of this tenant`;
   const filter = settings.userAttributes.findIndex((f) => !refs.userAttributeIds.has(f.attributeId));
-  if (filter >= 0) return `userAttributes[${filter}].attributeId "${settings.userAttributes[filter]!.attributeId}" is not the ID of a user attribute of this tenant`;
+  if (filter >= 0)
+    return `userAttributes[${filter}].attributeId "${settings.userAttributes[filter]!.attributeId}" is not the ID of a user attribute of this tenant`;
   return null;
 }

@@ -92,9 +92,14 @@ function plan(state: UserState, leaderboard: RankedLeaderboard, contribution: Le
 }
 
 /** The single plan expected for `lb-1`-like leaderboards without breakdowns. */
-const planned = (id: string, r: LeaderboardRun, value: string | null, leave: PlannedEntry["leave"] = null, group = "", groupValues: PlannedEntry["groupValues"] = []) => [
-  { id, run: r, group, groupValues, value, leave },
-];
+const planned = (
+  id: string,
+  r: LeaderboardRun,
+  value: string | null,
+  leave: PlannedEntry["leave"] = null,
+  group = "",
+  groupValues: PlannedEntry["groupValues"] = [],
+) => [{ id, run: r, group, groupValues, value, leave }];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -121,11 +126,7 @@ describe("contributionOf", () => {
   it("plans what the call did, every leaderboard in configuration order", () => {
     const c = contributionOf({ metricId: "m-steps", value: 4 }, [{ systemId: "ps-xp", added: 7 }], 2);
     const plans = planLeaderboardEntries(user(), [streakBoard, weeklySteps, pointsBoard], c, at(MID_RUN1)).map(summary);
-    expect(plans).toEqual([
-      ...planned("lb-streak", run("2026-01-05", null), "2"),
-      ...planned("lb-1", RUN1, "4"),
-      ...planned("lb-xp", RUN1, "7"),
-    ]);
+    expect(plans).toEqual([...planned("lb-streak", run("2026-01-05", null), "2"), ...planned("lb-1", RUN1, "4"), ...planned("lb-xp", RUN1, "7")]);
   });
 });
 
@@ -135,18 +136,66 @@ describe("planLeaderboardEntries: metric leaderboards", () => {
     ["adds to the run's value", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(5), MID_RUN1, planned("lb-1", RUN1, "15")],
     ["decimals are exact: 0.1 + 0.2", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "0.1") } }), steps(0.2), MID_RUN1, planned("lb-1", RUN1, "0.3")],
     ["a negative value subtracts", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(-2.5), MID_RUN1, planned("lb-1", RUN1, "7.5")],
-    ["an event of another metric plans nothing", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), { metric: { metricId: "m-other", value: 5 } }, MID_RUN1, []],
+    [
+      "an event of another metric plans nothing",
+      user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      { metric: { metricId: "m-other", value: 5 } },
+      MID_RUN1,
+      [],
+    ],
     ["no event plans nothing", user(), { points: [{ systemId: "ps-xp", added: 5 }], streakLength: 3 }, MID_RUN1, []],
     ["a value of 0 on the run's entry changes nothing", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(0), MID_RUN1, []],
     // A new run starts at 0: the previous run's value stays in its own ranking.
-    ["a new run starts again at 0", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(3), "2026-01-12T00:00:00Z", planned("lb-1", RUN2, "3")],
-    ["a later run (skipping one) starts at 0 too", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(3), "2026-01-20T12:00:00Z", planned("lb-1", run("2026-01-19", "2026-01-25"), "3")],
+    [
+      "a new run starts again at 0",
+      user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      steps(3),
+      "2026-01-12T00:00:00Z",
+      planned("lb-1", RUN2, "3"),
+    ],
+    [
+      "a later run (skipping one) starts at 0 too",
+      user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      steps(3),
+      "2026-01-20T12:00:00Z",
+      planned("lb-1", run("2026-01-19", "2026-01-25"), "3"),
+    ],
     // 2026-01-11T10:00Z is Monday 2026-01-12 00:00 in Kiritimati, Sunday 10:00 in UTC.
-    ["the user's zone: Kiritimati is already in run 2", user({ tz: KIRITIMATI, leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(3), "2026-01-11T10:00:00Z", planned("lb-1", RUN2, "3")],
-    ["the user's zone: Kiritimati's last moment of run 1", user({ tz: KIRITIMATI, leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(3), "2026-01-11T09:59:59.999Z", planned("lb-1", RUN1, "13")],
-    ["the same instant in UTC (no zone) is still run 1", user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(3), "2026-01-11T10:00:00Z", planned("lb-1", RUN1, "13")],
-    ["the same instant in UTC (named) is still run 1", user({ tz: "UTC", leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(3), "2026-01-11T10:00:00Z", planned("lb-1", RUN1, "13")],
-    ["Pago Pago is still in run 1 after UTC left it", user({ tz: PAGO_PAGO, leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }), steps(3), "2026-01-12T10:59:59Z", planned("lb-1", RUN1, "13")],
+    [
+      "the user's zone: Kiritimati is already in run 2",
+      user({ tz: KIRITIMATI, leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      steps(3),
+      "2026-01-11T10:00:00Z",
+      planned("lb-1", RUN2, "3"),
+    ],
+    [
+      "the user's zone: Kiritimati's last moment of run 1",
+      user({ tz: KIRITIMATI, leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      steps(3),
+      "2026-01-11T09:59:59.999Z",
+      planned("lb-1", RUN1, "13"),
+    ],
+    [
+      "the same instant in UTC (no zone) is still run 1",
+      user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      steps(3),
+      "2026-01-11T10:00:00Z",
+      planned("lb-1", RUN1, "13"),
+    ],
+    [
+      "the same instant in UTC (named) is still run 1",
+      user({ tz: "UTC", leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      steps(3),
+      "2026-01-11T10:00:00Z",
+      planned("lb-1", RUN1, "13"),
+    ],
+    [
+      "Pago Pago is still in run 1 after UTC left it",
+      user({ tz: PAGO_PAGO, leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
+      steps(3),
+      "2026-01-12T10:59:59Z",
+      planned("lb-1", RUN1, "13"),
+    ],
   ])("%s", (_name, state, contribution, instant, expected) => {
     expect(plan(state, weeklySteps, contribution, instant)).toEqual(expected);
   });
@@ -212,7 +261,12 @@ describe("planLeaderboardEntries: points leaderboards", () => {
       },
       [],
     ],
-    ["a previous run's value does not count", { "lb-xp": entry("2025-12-29", "", "50") }, { points: [{ systemId: "ps-xp", added: 1 }] }, planned("lb-xp", RUN1, "1")],
+    [
+      "a previous run's value does not count",
+      { "lb-xp": entry("2025-12-29", "", "50") },
+      { points: [{ systemId: "ps-xp", added: 1 }] },
+      planned("lb-xp", RUN1, "1"),
+    ],
   ])("%s", (_name, leaderboards, contribution, expected) => {
     expect(plan(user({ leaderboards }), pointsBoard, contribution, MID_RUN1)).toEqual(expected);
   });
@@ -279,7 +333,17 @@ describe("planLeaderboardEntries: user attribute filters", () => {
     { key: "plan", value: "pro" },
     { key: "country", value: "NZ" },
   ];
-  const proOnly = board({ ...WEEKLY, userAttributes: [{ attributeId: "attr-plan", attributeValue: "pro" }, { attributeId: "attr-country", attributeValue: "NZ" }] }, [], filters);
+  const proOnly = board(
+    {
+      ...WEEKLY,
+      userAttributes: [
+        { attributeId: "attr-plan", attributeValue: "pro" },
+        { attributeId: "attr-country", attributeValue: "NZ" },
+      ],
+    },
+    [],
+    filters,
+  );
 
   it.each<[string, UserState, ReturnType<typeof planned> | []]>([
     ["a user matching every filter takes part", user({ attributes: { plan: "pro", country: "NZ", other: "x" } }), planned("lb-1", RUN1, "2")],
@@ -315,7 +379,13 @@ describe("planLeaderboardEntries: breakdowns", () => {
 
   it.each<[string, UserState, LeaderboardContribution, string, ReturnType<typeof planned> | []]>([
     ["values in the configured order", goldUser(), steps(2), MID_RUN1, planned("lb-1", RUN1, "2", null, gold, goldValues)],
-    ["adds within the same group", goldUser({ "lb-1": entry("2026-01-05", gold, "10") }), steps(2), MID_RUN1, planned("lb-1", RUN1, "12", null, gold, goldValues)],
+    [
+      "adds within the same group",
+      goldUser({ "lb-1": entry("2026-01-05", gold, "10") }),
+      steps(2),
+      MID_RUN1,
+      planned("lb-1", RUN1, "12", null, gold, goldValues),
+    ],
     ["a missing value: nothing", user({ attributes: { country: "NZ" } }), steps(2), MID_RUN1, []],
     ["no attributes: nothing", user(), steps(2), MID_RUN1, []],
     [
@@ -332,7 +402,13 @@ describe("planLeaderboardEntries: breakdowns", () => {
       MID_RUN1,
       planned("lb-1", RUN1, "10", { run: "2026-01-05", group: silver }, gold, goldValues),
     ],
-    ["a group change across runs: no leave, a fresh value", goldUser({ "lb-1": entry("2026-01-05", silver, "10") }), steps(2), "2026-01-13T12:00:00Z", planned("lb-1", RUN2, "2", null, gold, goldValues)],
+    [
+      "a group change across runs: no leave, a fresh value",
+      goldUser({ "lb-1": entry("2026-01-05", silver, "10") }),
+      steps(2),
+      "2026-01-13T12:00:00Z",
+      planned("lb-1", RUN2, "2", null, gold, goldValues),
+    ],
     ["a value of 0 in the same run and group: nothing", goldUser({ "lb-1": entry("2026-01-05", gold, "10") }), steps(0), MID_RUN1, []],
   ])("%s", (_name, state, contribution, instant, expected) => {
     expect(plan(state, byCountryTier, contribution, instant)).toEqual(expected);
@@ -342,12 +418,18 @@ describe("planLeaderboardEntries: breakdowns", () => {
     const streaks = board({ id: "lb-streak", rankBy: "streak", metricId: null }, ["country", "tier"]);
     const perpetual = run("2026-01-05", null);
     const state = goldUser({ "lb-streak": entry("2026-01-05", silver, "4") });
-    expect(plan(state, streaks, { streakLength: 4 }, MID_RUN1)).toEqual(planned("lb-streak", perpetual, "4", { run: "2026-01-05", group: silver }, gold, goldValues));
-    expect(plan(state, streaks, { streakLength: 0 }, MID_RUN1)).toEqual(planned("lb-streak", perpetual, null, { run: "2026-01-05", group: silver }, gold, goldValues));
+    expect(plan(state, streaks, { streakLength: 4 }, MID_RUN1)).toEqual(
+      planned("lb-streak", perpetual, "4", { run: "2026-01-05", group: silver }, gold, goldValues),
+    );
+    expect(plan(state, streaks, { streakLength: 0 }, MID_RUN1)).toEqual(
+      planned("lb-streak", perpetual, null, { run: "2026-01-05", group: silver }, gold, goldValues),
+    );
     // Left already (value null): nothing to leave, and nothing to rank.
     expect(plan(goldUser({ "lb-streak": entry("2026-01-05", silver, null) }), streaks, { streakLength: 0 }, MID_RUN1)).toEqual([]);
     // Rejoining in another group after leaving: no ranking to leave.
-    expect(plan(goldUser({ "lb-streak": entry("2026-01-05", silver, null) }), streaks, { streakLength: 1 }, MID_RUN1)).toEqual(planned("lb-streak", perpetual, "1", null, gold, goldValues));
+    expect(plan(goldUser({ "lb-streak": entry("2026-01-05", silver, null) }), streaks, { streakLength: 1 }, MID_RUN1)).toEqual(
+      planned("lb-streak", perpetual, "1", null, gold, goldValues),
+    );
   });
 });
 
@@ -357,7 +439,14 @@ function outcome(over: Partial<EntryOutcome> = {}): EntryOutcome {
   return { changed: true, previousRank: null, rank: 1, previousValue: null, value: "1", threshold: null, ...over };
 }
 
-function item(runStart: string, date: string, previousRank: number | null, rank: number | null, previousValue: string | null, value: string | null): LeaderboardHistoryItem {
+function item(
+  runStart: string,
+  date: string,
+  previousRank: number | null,
+  rank: number | null,
+  previousValue: string | null,
+  value: string | null,
+): LeaderboardHistoryItem {
   return { run: runStart, date, previousRank, rank, previousValue, value };
 }
 
@@ -390,9 +479,19 @@ describe("recordLeaderboardOutcomes", () => {
     ["a second change the same day updates the day's item", null, "2026-01-07T23:59:59Z", [item("2026-01-05", "2026-01-07", 5, 2, "10", "20")]],
     ["a change on a new date appends an item", null, "2026-01-08T00:00:00Z", [first, item("2026-01-05", "2026-01-08", 3, 2, "15", "20")]],
     // 2026-01-07T11:00Z is 2026-01-08 01:00 in Kiritimati.
-    ["the date is the user's local date: Kiritimati is on the next day", KIRITIMATI, "2026-01-07T11:00:00Z", [first, item("2026-01-05", "2026-01-08", 3, 2, "15", "20")]],
+    [
+      "the date is the user's local date: Kiritimati is on the next day",
+      KIRITIMATI,
+      "2026-01-07T11:00:00Z",
+      [first, item("2026-01-05", "2026-01-08", 3, 2, "15", "20")],
+    ],
     // 2026-01-08T10:59Z is 2026-01-07 23:59 in Pago Pago.
-    ["the date is the user's local date: Pago Pago is still on the day", PAGO_PAGO, "2026-01-08T10:59:00Z", [item("2026-01-05", "2026-01-07", 5, 2, "10", "20")]],
+    [
+      "the date is the user's local date: Pago Pago is still on the day",
+      PAGO_PAGO,
+      "2026-01-08T10:59:00Z",
+      [item("2026-01-05", "2026-01-07", 5, 2, "10", "20")],
+    ],
   ])("%s", (_name, tz, instant, expected) => {
     const state = user({ tz, leaderboards: { "lb-1": entry("2026-01-05", "", "15", [first]) } });
     const p = onePlan(state, weeklySteps, steps(5), instant);
@@ -404,7 +503,12 @@ describe("recordLeaderboardOutcomes", () => {
     const last = item("2026-01-05", "2026-01-11", 4, 2, "10", "12");
     const state = user({ leaderboards: { "lb-1": entry("2026-01-05", "", "12", [last]) } });
     const p = onePlan(state, weeklySteps, steps(3), "2026-01-12T08:00:00Z");
-    const { state: next } = recordLeaderboardOutcomes(state, [p], [outcome({ previousRank: null, rank: 7, previousValue: null, value: "3" })], at("2026-01-12T08:00:00Z"));
+    const { state: next } = recordLeaderboardOutcomes(
+      state,
+      [p],
+      [outcome({ previousRank: null, rank: 7, previousValue: null, value: "3" })],
+      at("2026-01-12T08:00:00Z"),
+    );
     expect(next.leaderboards["lb-1"]).toEqual(entry("2026-01-12", "", "3", [last, item("2026-01-12", "2026-01-12", null, 7, null, "3")]));
 
     // Same run check: a last item of another run on the same date is not merged into.
@@ -443,7 +547,12 @@ describe("recordLeaderboardOutcomes", () => {
         "lb-xp": entry("2026-01-05", "", "1"),
       },
     });
-    const plans = planLeaderboardEntries(state, [weeklySteps, pointsBoard], { metric: { metricId: "m-steps", value: 1 }, points: [{ systemId: "ps-xp", added: 2 }] }, at(MID_RUN1));
+    const plans = planLeaderboardEntries(
+      state,
+      [weeklySteps, pointsBoard],
+      { metric: { metricId: "m-steps", value: 1 }, points: [{ systemId: "ps-xp", added: 2 }] },
+      at(MID_RUN1),
+    );
     expect(plans.map(summary)).toEqual([...planned("lb-1", RUN1, "11"), ...planned("lb-xp", RUN1, "3")]);
     const unchanged = outcome({ changed: false, previousRank: null, rank: null, previousValue: "10", value: "11", threshold: "50" });
     const changed = outcome({ previousRank: 9, rank: 8, previousValue: "1", value: "3" });

@@ -152,7 +152,9 @@ type Change = { kind: "delta"; delta: DecimalString } | { kind: "absolute"; valu
 function changeFor(config: LeaderboardConfig, contribution: LeaderboardContribution): Change | null {
   switch (config.rankBy) {
     case "metric":
-      return contribution.metric && contribution.metric.metricId === config.metricId ? { kind: "delta", delta: decimalFromNumber(contribution.metric.value) } : null;
+      return contribution.metric && contribution.metric.metricId === config.metricId
+        ? { kind: "delta", delta: decimalFromNumber(contribution.metric.value) }
+        : null;
     case "points": {
       const changes = (contribution.points ?? []).filter((p) => p.systemId === config.pointsSystemId);
       if (changes.length === 0) return null;
@@ -197,7 +199,14 @@ function addHistory(history: readonly LeaderboardHistoryItem[], run: string, dat
   if (last && last.run === run && last.date === date) {
     return [...history.slice(0, -1), { ...last, rank: outcome.rank, value: outcome.value }];
   }
-  const item: LeaderboardHistoryItem = { run, date, previousRank: outcome.previousRank, rank: outcome.rank, previousValue: outcome.previousValue, value: outcome.value };
+  const item: LeaderboardHistoryItem = {
+    run,
+    date,
+    previousRank: outcome.previousRank,
+    rank: outcome.rank,
+    previousValue: outcome.previousValue,
+    value: outcome.value,
+  };
   return [...history, item].slice(-HISTORY_LIMIT);
 }
 

@@ -57,8 +57,30 @@ const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
 describe("value codes sort in descending order of the value", () => {
   const values = [
-    "0", "-0", "1", "-1", "10", "9.99", "0.1", "0.12", "0.123", "0.1200", "-0.12", "-0.123", "123456789012345678901234567890",
-    "-123456789012345678901234567890", "5e-324", "-5e-324", "1.7976931348623157e308", "0.000001", "100", "99", "1000000", "-1000000", "2.5", "-2.5",
+    "0",
+    "-0",
+    "1",
+    "-1",
+    "10",
+    "9.99",
+    "0.1",
+    "0.12",
+    "0.123",
+    "0.1200",
+    "-0.12",
+    "-0.123",
+    "123456789012345678901234567890",
+    "-123456789012345678901234567890",
+    "5e-324",
+    "-5e-324",
+    "1.7976931348623157e308",
+    "0.000001",
+    "100",
+    "99",
+    "1000000",
+    "-1000000",
+    "2.5",
+    "-2.5",
   ];
   it("orders like big.js and decodes exactly", () => {
     const byCode = [...values].sort((a, b) => (encodeValue(a) < encodeValue(b) ? -1 : encodeValue(a) > encodeValue(b) ? 1 : 0));
@@ -73,7 +95,10 @@ describe("value codes sort in descending order of the value", () => {
     const draw = () => {
       const digits = Math.floor(next() * 1e6).toString();
       const scale = Math.floor(next() * 12) - 6;
-      return new Big(digits).times(new Big(10).pow(scale)).times(next() < 0.3 ? -1 : 1).toFixed();
+      return new Big(digits)
+        .times(new Big(10).pow(scale))
+        .times(next() < 0.3 ? -1 : 1)
+        .toFixed();
     };
     for (let i = 0; i < 5000; i++) {
       const a = draw();
@@ -128,7 +153,12 @@ describe("lines", () => {
   it("tie rule: higher value, then earlier time reaching it, then user ID", () => {
     const list = [standing("c", "5", 10), standing("a", "5", 20), standing("b", "5", 10), standing("z", "7", 30), standing("y", "-1", 0)];
     expect([...list].sort(compareStandings).map((s) => s.userId)).toEqual(["z", "b", "c", "a", "y"]);
-    expect(list.map(rankLine).sort().map((l) => parseRankLine(l).userId)).toEqual(["z", "b", "c", "a", "y"]);
+    expect(
+      list
+        .map(rankLine)
+        .sort()
+        .map((l) => parseRankLine(l).userId),
+    ).toEqual(["z", "b", "c", "a", "y"]);
   });
 
   it("refuses times the line cannot hold", () => {
@@ -191,7 +221,8 @@ class MemoryList {
       expect(origin.lines).toEqual(this.stored.get(origin.id));
       expect(draft.replaced).toContain(origin.id);
     }
-    for (const chunk of written) if (chunk.origin) expect(applyPatch(chunk.origin.lines, diffSortedLines(chunk.origin.lines, chunk.lines))).toEqual(chunk.lines);
+    for (const chunk of written)
+      if (chunk.origin) expect(applyPatch(chunk.origin.lines, diffSortedLines(chunk.origin.lines, chunk.lines))).toEqual(chunk.lines);
     this.edits += origins.length;
     for (const id of draft.replaced) this.stored.delete(id);
     for (const chunk of written) this.stored.set(chunk.id, chunk.lines);
@@ -227,7 +258,10 @@ describe("ChunkListDraft against a sorted array", () => {
     ["min at half of max", { max: 6, min: 3 }, 13],
   ])("%s: random inserts, moves and removals", (_name, limits, seed) => {
     const next = random(seed);
-    const ranks = new MemoryList((i) => rankListDraft(i, limits), (l) => l);
+    const ranks = new MemoryList(
+      (i) => rankListDraft(i, limits),
+      (l) => l,
+    );
     const users = new MemoryList((i) => userListDraft(i, limits), userKeyOf);
     const truth = new Map<string, Standing>();
     for (let step = 0; step < 1500; step++) {
@@ -279,7 +313,10 @@ describe("ChunkListDraft against a sorted array", () => {
 
   it("positions and lines at positions, across chunks", () => {
     const limits = { max: 4, min: 2 };
-    const ranks = new MemoryList((i) => rankListDraft(i, limits), (l) => l);
+    const ranks = new MemoryList(
+      (i) => rankListDraft(i, limits),
+      (l) => l,
+    );
     const all = Array.from({ length: 30 }, (_, i) => standing(`u${String(i).padStart(2, "0")}`, String(i % 7)));
     for (const s of all) ranks.change((d) => d.insert(rankLine(s)), [rankLine(s)]);
     const sorted = [...all].sort(compareStandings).map(rankLine);
@@ -295,7 +332,10 @@ describe("ChunkListDraft against a sorted array", () => {
 
   it("a chunk that is needed but not loaded is an error, not a wrong answer", () => {
     const limits = { max: 4, min: 2 };
-    const ranks = new MemoryList((i) => rankListDraft(i, limits), (l) => l);
+    const ranks = new MemoryList(
+      (i) => rankListDraft(i, limits),
+      (l) => l,
+    );
     for (let i = 0; i < 10; i++) ranks.change((d) => d.insert(rankLine(standing(`u${i}`, String(i)))), [rankLine(standing(`u${i}`, String(i)))]);
     const draft = rankListDraft(ranks.index, limits);
     expect(() => draft.positionOf(rankLine(standing("u3", "3")))).toThrow(/not loaded/);
@@ -307,8 +347,18 @@ describe("ChunkListDraft against a sorted array", () => {
     const chunks = chunkSortedLines(lines, 6);
     expect(chunks.flatMap((c) => c.lines)).toEqual(lines);
     chunks.forEach((c, i) => {
-      expect(chunkFor(chunks.map((x) => x.fence), c.lines[0]!)).toBe(i);
-      expect(chunkFor(chunks.map((x) => x.fence), c.lines.at(-1)!)).toBe(i);
+      expect(
+        chunkFor(
+          chunks.map((x) => x.fence),
+          c.lines[0]!,
+        ),
+      ).toBe(i);
+      expect(
+        chunkFor(
+          chunks.map((x) => x.fence),
+          c.lines.at(-1)!,
+        ),
+      ).toBe(i);
     });
   });
 });
@@ -356,14 +406,23 @@ describe("patches", () => {
   it("patches an edit small on its one-patch-deep ancestor, else large on its base", () => {
     const limits = { small: 4, large: 32 };
     expect(patchOptions("Rabc", limits)).toEqual([{ on: "Rabc", max: 32 }]);
-    expect(patchOptions("Rabc~Rdef", limits)).toEqual([{ on: "Rabc~Rdef", max: 4 }, { on: "Rabc", max: 32 }]);
-    expect(patchOptions("Rabc~Rdef~Rghi", limits)).toEqual([{ on: "Rabc~Rdef", max: 4 }, { on: "Rabc", max: 32 }]);
+    expect(patchOptions("Rabc~Rdef", limits)).toEqual([
+      { on: "Rabc~Rdef", max: 4 },
+      { on: "Rabc", max: 32 },
+    ]);
+    expect(patchOptions("Rabc~Rdef~Rghi", limits)).toEqual([
+      { on: "Rabc~Rdef", max: 4 },
+      { on: "Rabc", max: 32 },
+    ]);
   });
 
   it("a chunk only edited names its origin; a split, merged or emptied one does not", () => {
     const limits = { max: 4, min: 2 };
     const lines = ["a", "b", "c", "d", "e", "f", "g", "h"];
-    const stored = new Map([["c1", lines.slice(0, 4)], ["c2", lines.slice(4)]]);
+    const stored = new Map([
+      ["c1", lines.slice(0, 4)],
+      ["c2", lines.slice(4)],
+    ]);
     const index = { ids: ["c1", "c2"], fences: ["", "e"], counts: [4, 4] };
     const run = (apply: (draft: ChunkListDraft) => void) => {
       const draft = rankListDraft(index, limits);
@@ -374,7 +433,9 @@ describe("patches", () => {
       return draft.finish(() => `n${++n}`).written;
     };
     // Edited in place: the written chunk names c1 as it was stored.
-    expect(run((d) => (d.remove("b"), d.insert("bb")))).toEqual([{ id: "n1", lines: ["a", "bb", "c", "d"], origin: { id: "c1", lines: ["a", "b", "c", "d"] } }]);
+    expect(run((d) => (d.remove("b"), d.insert("bb")))).toEqual([
+      { id: "n1", lines: ["a", "bb", "c", "d"], origin: { id: "c1", lines: ["a", "b", "c", "d"] } },
+    ]);
     // Grown past max: split into two new chunks, neither an edit.
     expect(run((d) => d.insert("ab")).every((c) => c.origin === undefined)).toBe(true);
     // Shrunk below min: merged with its neighbour, not an edit.

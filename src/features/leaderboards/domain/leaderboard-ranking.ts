@@ -241,7 +241,10 @@ export function unpackIndex(packed: PackedIndex): ChunkIndex {
  */
 export function indexLines(rank: ChunkIndex, users: ChunkIndex): string[] {
   const lines: string[] = [];
-  for (const [list, index] of [["r", rank], ["u", users]] as const) {
+  for (const [list, index] of [
+    ["r", rank],
+    ["u", users],
+  ] as const) {
     for (let i = 0; i < index.ids.length; i++) {
       lines.push([list, escapeUserId(index.fences[i]!), index.ids[i]!, index.counts[i]!].join(INDEX_SEPARATOR));
     }
@@ -295,7 +298,10 @@ export function applyIndexPatch(base: readonly string[], patch: readonly string[
   }
   const replaced = new Set(added.map(indexKeyOf));
   const kept = base.filter((line) => !removed.has(line) && !replaced.has(indexKeyOf(line)));
-  return applyPatch(kept, added.map((line) => "+" + line));
+  return applyPatch(
+    kept,
+    added.map((line) => "+" + line),
+  );
 }
 
 /** The indexes `indexLines` listed. */
@@ -459,7 +465,14 @@ export class ChunkListDraft {
     if (!lines) return null;
     const at = lowerBound(lines, line);
     if (lines[at] !== line) return null;
-    return countBefore(this.chunks.map((c) => c.count), i) + at + 1;
+    return (
+      countBefore(
+        this.chunks.map((c) => c.count),
+        i,
+      ) +
+      at +
+      1
+    );
   }
 
   insert(line: string): void {
@@ -602,7 +615,11 @@ export function userListDraft(index: ChunkIndex, limits: ChunkLimits = DEFAULT_C
 /**
  * Chunks for a sorted list built at once (a bulk load): pieces of `fill` lines, with their fences.
  */
-export function chunkSortedLines(lines: readonly string[], fill: number, keyOf: (line: string) => string = identity): Array<{ fence: string; lines: string[] }> {
+export function chunkSortedLines(
+  lines: readonly string[],
+  fill: number,
+  keyOf: (line: string) => string = identity,
+): Array<{ fence: string; lines: string[] }> {
   const chunks: Array<{ fence: string; lines: string[] }> = [];
   for (let from = 0; from < lines.length; from += fill) {
     const fence = from === 0 ? "" : fenceBetween(keyOf(lines[from - 1]!), keyOf(lines[from]!));

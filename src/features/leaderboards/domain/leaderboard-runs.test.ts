@@ -87,7 +87,8 @@ describe("runOnDate: month and year units", () => {
 
   it("addresses a run by its first day, and every day of a run gives the same run", () => {
     const days: string[] = [];
-    for (let d = new Date("2026-01-31T00:00:00Z"); d < new Date("2027-03-01T00:00:00Z"); d = new Date(d.getTime() + 86_400_000)) days.push(d.toISOString().slice(0, 10));
+    for (let d = new Date("2026-01-31T00:00:00Z"); d < new Date("2027-03-01T00:00:00Z"); d = new Date(d.getTime() + 86_400_000))
+      days.push(d.toISOString().slice(0, 10));
     let previous: ReturnType<typeof runOnDate> = null;
     for (const day of days) {
       const r = runOnDate(monthly31, day)!;

@@ -326,7 +326,17 @@ interface Job {
   reject(error: unknown): void;
 }
 
-const EMPTY_ROOT: RootState = { version: 0, createdAt: new Date(0), oldest: 1, participants: 0, rank: emptyIndex(), users: emptyIndex(), indexBase: null, freed: [], legacyGarbage: [] };
+const EMPTY_ROOT: RootState = {
+  version: 0,
+  createdAt: new Date(0),
+  oldest: 1,
+  participants: 0,
+  rank: emptyIndex(),
+  users: emptyIndex(),
+  indexBase: null,
+  freed: [],
+  legacyGarbage: [],
+};
 /** How far past a missing root a reader looks for a later one (the head can lag a few commits). */
 const ROOT_PROBE_LIMIT = 16;
 /** The longest a commit attempt may take from its first read to its root insert. */
@@ -364,7 +374,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   const { rankings, rankChunks, userChunks } = collections;
   const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
   const garbageBatch = Math.max(1, options.garbageBatch ?? 16);
-  const patchLimits = { large: options.patchMax ?? Math.max(1, Math.floor(limits.max / 4)), small: options.smallPatchMax ?? Math.max(1, Math.floor(limits.max / 64)) };
+  const patchLimits = {
+    large: options.patchMax ?? Math.max(1, Math.floor(limits.max / 4)),
+    small: options.smallPatchMax ?? Math.max(1, Math.floor(limits.max / 64)),
+  };
   const indexPatchMax = options.indexPatchMax ?? INDEX_PATCH_MAX;
   const maxAttempts = options.maxAttempts ?? 50;
   const batchSize = options.batchSize ?? 500;
@@ -394,7 +407,10 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   async function readRoot(scope: string): Promise<RootState> {
     const head = await rankings.findOne({ _id: headId(scope) }, { projection: { version: 1 } });
     const version = head?.version ?? 0;
-    const [current, next] = await Promise.all([version > 0 ? rankings.findOne({ _id: rootId(scope, version) }) : null, rankings.findOne({ _id: rootId(scope, version + 1) })]);
+    const [current, next] = await Promise.all([
+      version > 0 ? rankings.findOne({ _id: rootId(scope, version) }) : null,
+      rankings.findOne({ _id: rootId(scope, version + 1) }),
+    ]);
     if (!next && current && hasIndexes(current)) return remember(scope, current);
     if (!next && !current && version === 0) return EMPTY_ROOT;
     // The two reads run side by side: the successor may have been committed, and this root stripped,
@@ -444,7 +460,11 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
    * The index fields of a root listing `rank` and `users`: the base of `root` with a patch while the
    * patch is at most `indexPatchMax` lines, else a new base (`written`, to insert with the chunks).
    */
-  async function indexFields(root: RootState, rank: ChunkIndex, users: ChunkIndex): Promise<{ fields: Pick<RankingDocument, "index" | "indexPatch">; written: { docId: string; lines: string[] } | null }> {
+  async function indexFields(
+    root: RootState,
+    rank: ChunkIndex,
+    users: ChunkIndex,
+  ): Promise<{ fields: Pick<RankingDocument, "index" | "indexPatch">; written: { docId: string; lines: string[] } | null }> {
     const lines = indexLines(rank, users);
     if (root.indexBase !== null) {
       const patch = diffIndexLines(await chunkLines(rankChunks, root.indexBase), lines);
@@ -467,7 +487,13 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const _id = groupsId(scope.tenantId, scope.leaderboardId, scope.run);
     // FerretDB applies an update as a read then a write: one addition at a time in this process.
     await groupLocks.run(_id, () =>
-      retryOnDuplicate(() => rankings.updateOne({ _id }, { $addToSet: { groups: scope.group }, $setOnInsert: { tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run } }, { upsert: true })),
+      retryOnDuplicate(() =>
+        rankings.updateOne(
+          { _id },
+          { $addToSet: { groups: scope.group }, $setOnInsert: { tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run } },
+          { upsert: true },
+        ),
+      ),
     );
   }
 
@@ -494,7 +520,8 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       if (!doc) throw new StaleRead();
       return linesOfContent(doc);
     };
-    const lines = patch === null ? await storedLines(id) : await Promise.all([chunkLines(collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));
+    const lines =
+      patch === null ? await storedLines(id) : await Promise.all([chunkLines(collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));
     chunkCache.set(id, lines);
     return lines;
   }
@@ -504,7 +531,12 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
    * becomes a patch when one of its `patchOptions` holds the difference, any other is written
    * whole. Renames the patched chunks in `index`.
    */
-  async function chunkWrites(collection: Collection<ChunkDocument>, written: readonly WrittenChunk[], index: ChunkIndex, newId: () => string): Promise<Array<{ id: string; docId: string; stored: string[]; lines: string[] }>> {
+  async function chunkWrites(
+    collection: Collection<ChunkDocument>,
+    written: readonly WrittenChunk[],
+    index: ChunkIndex,
+    newId: () => string,
+  ): Promise<Array<{ id: string; docId: string; stored: string[]; lines: string[] }>> {
     return Promise.all(
       written.map(async (chunk) => {
         for (const { on, max } of chunk.origin ? patchOptions(chunk.origin.id, patchLimits) : []) {
@@ -614,11 +646,21 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     // 4. Write the new chunks, then claim the next version by inserting its root.
     const rank = ranks.finish(newRankChunkId);
     const user = users.finish(newUserChunkId);
-    const [rankWrites, userWrites] = await Promise.all([chunkWrites(rankChunks, rank.written, rank.index, newRankChunkId), chunkWrites(userChunks, user.written, user.index, newUserChunkId)]);
+    const [rankWrites, userWrites] = await Promise.all([
+      chunkWrites(rankChunks, rank.written, rank.index, newRankChunkId),
+      chunkWrites(userChunks, user.written, user.index, newUserChunkId),
+    ]);
     // After chunkWrites: the index names the patched chunks.
     const indexed = await indexFields(root, rank.index, user.index);
-    const indexWrites = indexed.written ? [{ id: indexed.written.docId, docId: indexed.written.docId, stored: indexed.written.lines, lines: indexed.written.lines }] : [];
-    const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({ _id: c.docId, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.stored) });
+    const indexWrites = indexed.written
+      ? [{ id: indexed.written.docId, docId: indexed.written.docId, stored: indexed.written.lines, lines: indexed.written.lines }]
+      : [];
+    const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({
+      _id: c.docId,
+      tenantId: scope.tenantId,
+      leaderboardId: scope.leaderboardId,
+      ...chunkContent(c.stored),
+    });
     await Promise.all([insertRankChunks([...rankWrites, ...indexWrites].map(chunkDoc)), insertUserChunks(userWrites.map(chunkDoc))]);
     // A replaced index base is garbage like a replaced chunk (readers of older roots may still read it a while).
     const replacedBase = indexed.written && root.indexBase !== null ? [root.indexBase] : [];
@@ -662,7 +704,12 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     // in exclusive mode it moves the head now and then only (a restarted reader probes a few roots).
     if (!exclusive || version === 1 || version % EXCLUSIVE_HEAD_EVERY === 0) await moveHead(scope, key, version);
     await Promise.all([
-      root.version > 0 && !exclusive ? rankings.updateOne({ _id: rootId(key, root.version) }, { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: processNow() } }) : null,
+      root.version > 0 && !exclusive
+        ? rankings.updateOne(
+            { _id: rootId(key, root.version) },
+            { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: processNow() } },
+          )
+        : null,
       deleteExpired(key, expired),
     ]);
     return withThresholds(changes, ops, ranks, rank.index);
@@ -686,7 +733,18 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
   async function tryErase(scope: RankingScope, key: string, userId: string): Promise<EntryChange[] | null> {
     const started = performance.now();
     const root = await loadRoot(key);
-    const none: EntryChange = { userId, changed: false, previousPosition: null, position: null, previousRank: null, rank: null, previousValue: null, value: null, reachedAt: null, participants: root.participants };
+    const none: EntryChange = {
+      userId,
+      changed: false,
+      previousPosition: null,
+      position: null,
+      previousRank: null,
+      rank: null,
+      previousValue: null,
+      value: null,
+      reachedAt: null,
+      participants: root.participants,
+    };
     if (root.version === 0) return [none];
     const [rankLines, userLines] = await Promise.all([fetchChunks(rankChunks, root.rank.ids), fetchChunks(userChunks, root.users.ids)]);
     const probe = userProbe(userId);
@@ -697,9 +755,18 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     const keptUsers = userLines.flat().filter((l) => l !== userLine);
     const rank = wholeList(keptRank, undefined, newRankChunkId);
     const users = wholeList(keptUsers, userKeyOf, newUserChunkId);
-    const chunkDoc = (c: { id: string; lines: string[] }): ChunkDocument => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.lines) });
+    const chunkDoc = (c: { id: string; lines: string[] }): ChunkDocument => ({
+      _id: c.id,
+      tenantId: scope.tenantId,
+      leaderboardId: scope.leaderboardId,
+      ...chunkContent(c.lines),
+    });
     const earlier = Array.from({ length: root.version - root.oldest + 1 }, (_, i) => root.oldest + i);
-    const [earlierFacts] = await Promise.all([Promise.all(earlier.map((v) => rootFactsOf(key, root, v))), insertRankChunks(rank.chunks.map(chunkDoc)), insertUserChunks(users.chunks.map(chunkDoc))]);
+    const [earlierFacts] = await Promise.all([
+      Promise.all(earlier.map((v) => rootFactsOf(key, root, v))),
+      insertRankChunks(rank.chunks.map(chunkDoc)),
+      insertUserChunks(users.chunks.map(chunkDoc)),
+    ]);
     const written = [...rank.chunks, ...users.chunks].map((c) => c.id);
     if (performance.now() - started > attemptMs) {
       await deleteChunks(written);
@@ -740,7 +807,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     await deleteChunks(freed);
     const position = line === null ? null : ranked.indexOf(line) + 1;
     const was = line === null ? null : parseRankLine(line);
-    return [{ ...none, changed: line !== null, previousPosition: position, previousRank: position, previousValue: was?.value ?? null, participants: keptRank.length }];
+    return [
+      { ...none, changed: line !== null, previousPosition: position, previousRank: position, previousValue: was?.value ?? null, participants: keptRank.length },
+    ];
   }
 
   /** What version `v` of the scope whose latest root is `root` freed, and when it was committed; null once deleted. */
@@ -939,7 +1008,9 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
       const user = wholeList(byUser, userKeyOf, newUserChunkId);
       const write = async (collection: Collection<ChunkDocument>, chunks: Array<{ id: string; lines: string[] }>) => {
         for (let i = 0; i < chunks.length; i += 50) {
-          await collection.insertMany(chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.lines) })));
+          await collection.insertMany(
+            chunks.slice(i, i + 50).map((c) => ({ _id: c.id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...chunkContent(c.lines) })),
+          );
         }
       };
       await Promise.all([write(rankChunks, rank.chunks), write(userChunks, user.chunks), registerGroup(scope)]);
@@ -959,13 +1030,19 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
 
     async deleteLeaderboard(tenantId, leaderboardId) {
       rootCache.clear(); // rare: forget every cached root rather than find this leaderboard's
-      await Promise.all([rankings.deleteMany({ tenantId, leaderboardId }), rankChunks.deleteMany({ tenantId, leaderboardId }), userChunks.deleteMany({ tenantId, leaderboardId })]);
+      await Promise.all([
+        rankings.deleteMany({ tenantId, leaderboardId }),
+        rankChunks.deleteMany({ tenantId, leaderboardId }),
+        userChunks.deleteMany({ tenantId, leaderboardId }),
+      ]);
     },
 
     async groupsOfRun(tenantId, leaderboardId, run) {
       const listed = await rankings.findOne({ _id: groupsId(tenantId, leaderboardId, run) }, { projection: { groups: 1 } });
       const groups = [...(listed?.groups ?? [])].sort();
-      const heads = await Promise.all(groups.map((group) => rankings.findOne({ _id: headId(scopeKey({ tenantId, leaderboardId, run, group })) }, { projection: { version: 1 } })));
+      const heads = await Promise.all(
+        groups.map((group) => rankings.findOne({ _id: headId(scopeKey({ tenantId, leaderboardId, run, group })) }, { projection: { version: 1 } })),
+      );
       return groups.map((group, i) => ({ group, version: heads[i]?.version ?? 0 }));
     },
 

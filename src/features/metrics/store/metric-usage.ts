@@ -21,7 +21,10 @@ export async function markMetricsUsed(usage: Collection<MetricUsageDocument>, me
   const fresh = metricIds.filter((id) => !seen.has(id));
   if (fresh.length === 0) return;
   try {
-    await usage.bulkWrite(fresh.map((_id) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: { since: now } }, upsert: true } })), { ordered: false });
+    await usage.bulkWrite(
+      fresh.map((_id) => ({ updateOne: { filter: { _id }, update: { $setOnInsert: { since: now } }, upsert: true } })),
+      { ordered: false },
+    );
   } catch (error) {
     if (!onlyDuplicateKeys(error)) throw error; // another writer marked the metric at the same moment
   }

@@ -119,7 +119,12 @@ function nestedResource<T extends { id: string }, D, C, CreateItem, UpdateItem e
     },
     async update(scope: CallScope, systemId: string, items: UpdateItem[]) {
       const where = await inSystem(scope, systemId);
-      return resources.updateResources(spec, services, where, items.map((item, i) => ({ id: item.id, changes: changesOf(item, `${field}[${i}]`) })));
+      return resources.updateResources(
+        spec,
+        services,
+        where,
+        items.map((item, i) => ({ id: item.id, changes: changesOf(item, `${field}[${i}]`) })),
+      );
     },
     async remove(scope: CallScope, req: { systemId: string; ids: string[] }) {
       return resources.deleteResources(spec, services, await inSystem(scope, req.systemId), req.ids);

@@ -27,7 +27,10 @@ const systemStatuses = enumMapping<d.PointsSystemStatus, pa.PointsSystemStatus>(
 // Domain to proto
 
 /** `nested` (create responses only) carries the items created with the system; boosts need `now` for their status. */
-export function systemToProto(s: d.PointsSystemConfig, nested?: { levels: d.PointsLevelConfig[]; boosts: d.PointsBoostConfig[]; triggers: d.PointsTriggerConfig[]; now: Date }): pa.AdminPointsSystem {
+export function systemToProto(
+  s: d.PointsSystemConfig,
+  nested?: { levels: d.PointsLevelConfig[]; boosts: d.PointsBoostConfig[]; triggers: d.PointsTriggerConfig[]; now: Date },
+): pa.AdminPointsSystem {
   return create(pa.AdminPointsSystemSchema, {
     id: s.id,
     name: s.name,
@@ -43,7 +46,14 @@ export function systemToProto(s: d.PointsSystemConfig, nested?: { levels: d.Poin
 }
 
 export function levelToProto(l: d.PointsLevelConfig): pa.AdminPointsLevel {
-  return create(pa.AdminPointsLevelSchema, { id: l.id, name: l.name, key: l.key, points: BigInt(l.points), description: l.description, badge: badgeToProto(l.badge) });
+  return create(pa.AdminPointsLevelSchema, {
+    id: l.id,
+    name: l.name,
+    key: l.key,
+    points: BigInt(l.points),
+    description: l.description,
+    badge: badgeToProto(l.badge),
+  });
 }
 
 export function triggerToProto(t: d.PointsTriggerConfig): pa.AdminPointsTrigger {

@@ -3,7 +3,14 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { decimalToNumber } from "../../../engine/domain/decimal.js";
 import { levelForTotal, recentAwards, type PointsConfig } from "../domain/points.js";
 import { filtersByKey } from "../domain/points-boosts.js";
-import type { AttributeFilterConfig, BoostStatus, PointsBoostConfig, PointsSystemConfig, PointsTriggerConfig, TriggerTimeUnit } from "../domain/points-config.js";
+import type {
+  AttributeFilterConfig,
+  BoostStatus,
+  PointsBoostConfig,
+  PointsSystemConfig,
+  PointsTriggerConfig,
+  TriggerTimeUnit,
+} from "../domain/points-config.js";
 import * as pointsPb from "../../../gen/gamification/v1/points_pb.js";
 import type * as ps from "../../../gen/gamification/v1/points_service_pb.js";
 import type { ServiceContext } from "../../../engine/context.js";
@@ -39,7 +46,10 @@ export function createPointsMethods(services: ServiceContext): ScopedService<typ
         },
       };
     },
-    async getUserPointsEventSummary(req: ps.GetUserPointsEventSummaryRequest, scope: CallScope): Promise<MessageInitShape<typeof ps.GetUserPointsEventSummaryResponseSchema>> {
+    async getUserPointsEventSummary(
+      req: ps.GetUserPointsEventSummaryRequest,
+      scope: CallScope,
+    ): Promise<MessageInitShape<typeof ps.GetUserPointsEventSummaryResponseSchema>> {
       checkUserScope(scope, req.id);
       const aggregation = (["daily", "weekly", "monthly"] as const)[req.aggregation - 1]!;
       const periods = await reads.summarizeUserPoints(services, scope.tenantId, req.id, req.key, aggregation, { start: req.startDate, end: req.endDate });
@@ -59,15 +69,24 @@ export function createPointsMethods(services: ServiceContext): ScopedService<typ
         },
       };
     },
-    async listGlobalPointsBoosts(req: ps.ListGlobalPointsBoostsRequest, scope: CallScope): Promise<MessageInitShape<typeof ps.ListGlobalPointsBoostsResponseSchema>> {
+    async listGlobalPointsBoosts(
+      req: ps.ListGlobalPointsBoostsRequest,
+      scope: CallScope,
+    ): Promise<MessageInitShape<typeof ps.ListGlobalPointsBoostsResponseSchema>> {
       const boosts = await reads.listGlobalBoosts(services, scope.tenantId, req.key, req.includeFinished);
       return { boosts: boosts.map(({ boost, status }) => boostToProto(boost, status)) };
     },
-    async listPointsSystemLevels(req: ps.ListPointsSystemLevelsRequest, scope: CallScope): Promise<MessageInitShape<typeof ps.ListPointsSystemLevelsResponseSchema>> {
+    async listPointsSystemLevels(
+      req: ps.ListPointsSystemLevelsRequest,
+      scope: CallScope,
+    ): Promise<MessageInitShape<typeof ps.ListPointsSystemLevelsResponseSchema>> {
       const { snapshot } = await reads.findPointsSystem(services, scope.tenantId, req.key);
       return { levels: [...snapshot.levels].sort((a, b) => a.points - b.points).map(levelToProto) };
     },
-    async getPointsLevelSummary(req: ps.GetPointsLevelSummaryRequest, scope: CallScope): Promise<MessageInitShape<typeof ps.GetPointsLevelSummaryResponseSchema>> {
+    async getPointsLevelSummary(
+      req: ps.GetPointsLevelSummaryRequest,
+      scope: CallScope,
+    ): Promise<MessageInitShape<typeof ps.GetPointsLevelSummaryResponseSchema>> {
       const counts = await reads.levelSummary(services, scope.tenantId, req.key);
       return { levels: counts.map(({ level, users }) => ({ level: levelToProto(level), users: BigInt(users) })) };
     },
@@ -88,7 +107,6 @@ function systemFields(system: PointsSystemConfig) {
     maxPoints: system.maxPoints === null ? undefined : BigInt(system.maxPoints),
   };
 }
-
 
 /**
  * A configured trigger as the Application API shows it (the reference's PointsTrigger): only the

@@ -42,9 +42,7 @@ export function applicableBoosts(
   attributeKeys: AttributeKeys,
 ): PointsBoostConfig[] {
   return boosts.filter(
-    (b) =>
-      boostStatus(b, at) === "active" &&
-      (b.userId !== null ? b.userId === user.userId : matchesFilters(b.userAttributes, user.attributes, attributeKeys)),
+    (b) => boostStatus(b, at) === "active" && (b.userId !== null ? b.userId === user.userId : matchesFilters(b.userAttributes, user.attributes, attributeKeys)),
   );
 }
 

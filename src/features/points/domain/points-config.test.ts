@@ -48,7 +48,15 @@ describe("points systems", () => {
 
   it("are built active, with an empty description and null badge and maxPoints", () => {
     expect(buildSystem(base, "s1", now)).toEqual({
-      id: "s1", key: "xp", name: "XP", description: "", status: "active", badge: null, maxPoints: null, created: now, updated: now,
+      id: "s1",
+      key: "xp",
+      name: "XP",
+      description: "",
+      status: "active",
+      badge: null,
+      maxPoints: null,
+      created: now,
+      updated: now,
     });
   });
 
@@ -78,8 +86,16 @@ describe("points triggers", () => {
     ["a streak trigger", { type: "streak", points: 50, streakLength: 7 }, null],
     ["a streak trigger without length", { type: "streak", points: 50 }, "streakLength is required for streak triggers"],
     ["a streak length of 0", { type: "streak", points: 50, streakLength: 0 }, "streakLength must be an integer >= 1, got 0"],
-    ["a streak trigger with a metric", { type: "streak", points: 50, streakLength: 7, metricId: "m1" }, "metricId is only allowed on metric triggers, not on streak triggers"],
-    ["event filters on a streak trigger", { type: "streak", points: 5, streakLength: 7, eventAttributes: [plan] }, "eventAttributes are only allowed on metric triggers"],
+    [
+      "a streak trigger with a metric",
+      { type: "streak", points: 50, streakLength: 7, metricId: "m1" },
+      "metricId is only allowed on metric triggers, not on streak triggers",
+    ],
+    [
+      "event filters on a streak trigger",
+      { type: "streak", points: 5, streakLength: 7, eventAttributes: [plan] },
+      "eventAttributes are only allowed on metric triggers",
+    ],
     ["an achievement trigger", { type: "achievement", points: 100, achievementId: "a1" }, null],
     ["an achievement trigger without achievement", { type: "achievement", points: 100 }, "achievementId is required for achievement triggers"],
     ["a time trigger", { type: "time", points: 10, timeUnit: "hours", timeInterval: 3 }, null],
@@ -87,18 +103,35 @@ describe("points triggers", () => {
     ["a time trigger without interval", { type: "time", points: 10, timeUnit: "days" }, "timeInterval is required for time triggers"],
     ["a time interval of -1", { type: "time", points: 10, timeUnit: "days", timeInterval: -1 }, "timeInterval must be an integer >= 1, got -1"],
     ["a user creation trigger", { type: "user_creation", points: 100 }, null],
-    ["a user creation trigger with a time unit", { type: "user_creation", points: 100, timeUnit: "days" }, "timeUnit is only allowed on time triggers, not on user_creation triggers"],
+    [
+      "a user creation trigger with a time unit",
+      { type: "user_creation", points: 100, timeUnit: "days" },
+      "timeUnit is only allowed on time triggers, not on user_creation triggers",
+    ],
     ["user filters on any trigger", { type: "user_creation", points: 100, userAttributes: [plan] }, null],
     ["a filter without value", { ...metric, userAttributes: [{ attributeId: "a", attributeValue: "" }] }, "userAttributes[0].attributeValue is required"],
     ["a filter without attribute", { ...metric, eventAttributes: [{ attributeId: "", attributeValue: "x" }] }, "eventAttributes[0].attributeId is required"],
-    ["the same attribute twice", { ...metric, userAttributes: [plan, { ...plan, attributeValue: "free" }] }, 'userAttributes[1]: attribute "attr-plan" is filtered twice'],
+    [
+      "the same attribute twice",
+      { ...metric, userAttributes: [plan, { ...plan, attributeValue: "free" }] },
+      'userAttributes[1]: attribute "attr-plan" is filtered twice',
+    ],
   ])("%s", (_name, draft, problem) => {
     expect(checkTriggerDraft(draft)).toBe(problem);
   });
 
   it("are built inactive, not blocking, with empty filters and only their own settings", () => {
     expect(buildTrigger({ type: "streak", points: 5, streakLength: 3 }, "t1", now)).toEqual({
-      id: "t1", type: "streak", points: 5, status: "inactive", streakLength: 3, userAttributes: [], eventAttributes: [], blockIfOutOfPoints: false, created: now, updated: now,
+      id: "t1",
+      type: "streak",
+      points: 5,
+      status: "inactive",
+      streakLength: 3,
+      userAttributes: [],
+      eventAttributes: [],
+      blockIfOutOfPoints: false,
+      created: now,
+      updated: now,
     });
   });
 

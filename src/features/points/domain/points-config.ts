@@ -182,9 +182,7 @@ export function buildSystem(draft: PointsSystemDraft, id: string, now: Date): Po
 }
 
 export function checkSystemChanges(changes: PointsSystemChanges): string | null {
-  return (
-    (changes.name !== undefined ? checkName(changes.name) : null) ?? checkBadge(changes.badge) ?? checkMaxPoints(changes.maxPoints)
-  );
+  return (changes.name !== undefined ? checkName(changes.name) : null) ?? checkBadge(changes.badge) ?? checkMaxPoints(changes.maxPoints);
 }
 
 export function applySystemChanges(current: PointsSystemConfig, changes: PointsSystemChanges, now: Date): PointsSystemConfig {
@@ -214,7 +212,10 @@ const COUNT_SETTINGS: ReadonlyArray<keyof TriggerSettings> = ["metricThreshold",
 
 export function checkTriggerDraft(draft: PointsTriggerDraft): string | null {
   if (draft.type === undefined) return 'type is required: "metric", "achievement", "streak", "time" or "user_creation"';
-  return checkTriggerStatus(draft.status) ?? checkTrigger({ ...draft, type: draft.type, userAttributes: draft.userAttributes ?? [], eventAttributes: draft.eventAttributes ?? [] });
+  return (
+    checkTriggerStatus(draft.status) ??
+    checkTrigger({ ...draft, type: draft.type, userAttributes: draft.userAttributes ?? [], eventAttributes: draft.eventAttributes ?? [] })
+  );
 }
 
 export function buildTrigger(draft: PointsTriggerDraft, id: string, now: Date): PointsTriggerConfig {
@@ -258,7 +259,9 @@ function checkTriggerStatus(status: string | undefined): string | null {
 }
 
 /** The rules every trigger state must satisfy, whether new or updated. */
-function checkTrigger(t: TriggerSettings & { type: TriggerType; points: number; userAttributes: AttributeFilterConfig[]; eventAttributes: AttributeFilterConfig[] }): string | null {
+function checkTrigger(
+  t: TriggerSettings & { type: TriggerType; points: number; userAttributes: AttributeFilterConfig[]; eventAttributes: AttributeFilterConfig[] },
+): string | null {
   if (!Number.isSafeInteger(t.points) || t.points === 0) {
     return `points must be a non-zero integer (negative values deduct), got ${t.points}`;
   }
@@ -411,10 +414,8 @@ function checkBoost(b: Pick<PointsBoostConfig, "name" | "start" | "end" | "multi
   return checkFilters("userAttributes", b.userAttributes);
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Shared
-
 
 function checkBadge(badge: Badge | null | undefined): string | null {
   if (badge === undefined || badge === null) return null;

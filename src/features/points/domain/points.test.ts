@@ -283,10 +283,7 @@ describe("streak triggers", () => {
 
 describe("achievement and user creation triggers", () => {
   const cfg = config(
-    snapshot([
-      trigger("t-ach", { type: "achievement", points: 100, achievementId: "ach1" }),
-      trigger("t-new", { type: "user_creation", points: 25 }),
-    ]),
+    snapshot([trigger("t-ach", { type: "achievement", points: 100, achievementId: "ach1" }), trigger("t-new", { type: "user_creation", points: 25 })]),
   );
 
   it.each<[string, PointsTriggerContext, number[]]>([
@@ -349,7 +346,10 @@ describe("time triggers", () => {
   });
 
   it("tells the scheduler when the next interval is due", () => {
-    const two = config(snapshot([timeTrigger("t3h", 5, 3), timeTrigger("t1d", 5, 1, "days", { status: "inactive" })]), snapshot([timeTrigger("t2h", 1, 2)], { system: system("gems") }));
+    const two = config(
+      snapshot([timeTrigger("t3h", 5, 3), timeTrigger("t1d", 5, 1, "days", { status: "inactive" })]),
+      snapshot([timeTrigger("t2h", 1, 2)], { system: system("gems") }),
+    );
     expect(nextTimeTriggerDueAt({}, two, USER)).toEqual(hoursAfterCreation(2));
     const after = applyTimeTriggers({}, two, USER, hoursAfterCreation(2.5), newId);
     expect(nextTimeTriggerDueAt(after.states, two, USER)).toEqual(hoursAfterCreation(3));
@@ -362,13 +362,16 @@ describe("time triggers", () => {
 });
 
 describe("boosts", () => {
-  const withBoosts = (boosts: PointsBoostConfig[], points = 10) => config(snapshot([trigger("t", { type: "achievement", points, achievementId: "ach1" })], { boosts }));
+  const withBoosts = (boosts: PointsBoostConfig[], points = 10) =>
+    config(snapshot([trigger("t", { type: "achievement", points, achievementId: "ach1" })], { boosts }));
   const award = (cfg: PointsConfig, user: PointsUser = USER, at: Date = AT) =>
     awardedIn(applied(applyPointsForEvent({}, cfg, user, { completedAchievementIds: ["ach1"] }, at, newId)));
 
   it("stack by multiplication: 2, 1.5 and 3 give 9", () => {
     expect(combineBoosts([boost("a", 2), boost("b", 1.5), boost("c", 3)]).multiplier.toFixed()).toBe("9");
-    const outcome = applied(applyPointsForEvent({}, withBoosts([boost("a", 2), boost("b", 1.5), boost("c", 3)]), USER, { completedAchievementIds: ["ach1"] }, AT, newId));
+    const outcome = applied(
+      applyPointsForEvent({}, withBoosts([boost("a", 2), boost("b", 1.5), boost("c", 3)]), USER, { completedAchievementIds: ["ach1"] }, AT, newId),
+    );
     expect(awardedIn(outcome)).toEqual([90]);
     expect(outcome.changes[0]!.awards[0]!.boosts.map((b) => b.id)).toEqual(["a", "b", "c"]);
   });
@@ -389,7 +392,11 @@ describe("boosts", () => {
 
   it.each<[string, PointsBoostConfig[], number]>([
     // 1 × 1.5 × 1.5 = 2.25: up would give 3, nearest 2.
-    ["decimal boosts disagreeing: the most conservative mode (nearest over up)", [boost("a", 1.5, { rounding: "up" }), boost("b", 1.5, { rounding: "nearest" })], 2],
+    [
+      "decimal boosts disagreeing: the most conservative mode (nearest over up)",
+      [boost("a", 1.5, { rounding: "up" }), boost("b", 1.5, { rounding: "nearest" })],
+      2,
+    ],
     ["down beats everything", [boost("a", 1.5, { rounding: "up" }), boost("b", 1.5, { rounding: "down" })], 2],
     // 1 × 2 × 1.25 = 2.5: the 2× boost's default "down" has no say (rounding is for decimal multipliers).
     ["an integer multiplier's rounding has no say", [boost("a", 2, { rounding: "down" }), boost("b", 1.25, { rounding: "up" })], 3],
@@ -532,7 +539,10 @@ describe("levels", () => {
       expect(change.levelChanged).toBeUndefined();
       expect(levelEvents).toEqual([]);
     } else {
-      expect(change.levelChanged).toEqual({ previous: previous === null ? null : levels.find((l) => l.key === previous), next: levels.find((l) => l.key === next) });
+      expect(change.levelChanged).toEqual({
+        previous: previous === null ? null : levels.find((l) => l.key === previous),
+        next: levels.find((l) => l.key === next),
+      });
       expect(levelEvents).toEqual([
         {
           type: "points.level_changed",
@@ -566,8 +576,22 @@ describe("award records, events and history", () => {
     const outcome = applied(applyPointsForEvent(stateWith(1), cfg, USER, { ...event(250, "250"), completedAchievementIds: ["ach1"] }, AT, newId));
     const boostRecord = { id: "b2", name: "Double", start: "2026-01-01", end: "2026-05-31", multiplier: 2, rounding: "down" };
     const awards = [
-      { id: "a1", awarded: 40, date: AT, total: 41, trigger: { id: "t-words", type: "metric", points: 10, metricId: "words", metricName: "Words written", metricThreshold: 100, ...firedAs }, boosts: [boostRecord] },
-      { id: "a2", awarded: 10, date: AT, total: 51, trigger: { id: "t-ach", type: "achievement", points: 5, achievementId: "ach1", achievementName: "First post", ...firedAs }, boosts: [boostRecord] },
+      {
+        id: "a1",
+        awarded: 40,
+        date: AT,
+        total: 41,
+        trigger: { id: "t-words", type: "metric", points: 10, metricId: "words", metricName: "Words written", metricThreshold: 100, ...firedAs },
+        boosts: [boostRecord],
+      },
+      {
+        id: "a2",
+        awarded: 10,
+        date: AT,
+        total: 51,
+        trigger: { id: "t-ach", type: "achievement", points: 5, achievementId: "ach1", achievementName: "First post", ...firedAs },
+        boosts: [boostRecord],
+      },
     ];
     expect(outcome.changes).toEqual([{ systemId: "sys-xp", systemKey: "xp", total: 51, added: 50, awards }]);
     expect(outcome.events).toEqual([{ type: "points.changed", userId: "u1", systemId: "sys-xp", systemKey: "xp", total: 51, added: 50, awards }]);
@@ -575,7 +599,16 @@ describe("award records, events and history", () => {
   });
 
   it("records streak and time triggers with the reference's field names", () => {
-    const streak = applied(applyPointsForEvent({}, config(snapshot([trigger("s", { type: "streak", points: 3, streakLength: 7 })])), USER, { streakLength: { before: 6, after: 7 } }, AT, newId));
+    const streak = applied(
+      applyPointsForEvent(
+        {},
+        config(snapshot([trigger("s", { type: "streak", points: 3, streakLength: 7 })])),
+        USER,
+        { streakLength: { before: 6, after: 7 } },
+        AT,
+        newId,
+      ),
+    );
     expect(streak.changes[0]!.awards[0]!.trigger).toEqual({ id: "s", type: "streak", points: 3, streakLengthThreshold: 7, ...firedAs });
     const time = applyTimeTriggers({}, config(snapshot([timeTrigger("h", 1, 2), timeTrigger("d", 1, 1, "days")])), USER, hoursAfterCreation(24), newId);
     expect(time.changes[0]!.awards.map((a) => a.trigger)).toEqual([
@@ -622,13 +655,26 @@ describe("award records, events and history", () => {
 describe("an energy system", () => {
   // +5 energy a day, at most 10; each API call costs 2 and is refused when the user cannot pay.
   const energy = config(
-    snapshot([timeTrigger("refill", 5, 1, "days"), trigger("cost", { type: "metric", points: -2, metricId: "api-calls", metricThreshold: 1, blockIfOutOfPoints: true })], {
-      system: system("energy", { maxPoints: 10 }),
-    }),
+    snapshot(
+      [
+        timeTrigger("refill", 5, 1, "days"),
+        trigger("cost", { type: "metric", points: -2, metricId: "api-calls", metricThreshold: 1, blockIfOutOfPoints: true }),
+      ],
+      {
+        system: system("energy", { maxPoints: 10 }),
+      },
+    ),
   );
   let calls = 0;
   function call(states: Record<string, PointsState>, at: Date) {
-    const outcome = applyPointsForEvent(states, energy, USER, { event: { metricId: "api-calls", value: 1, attributes: {}, totalAfter: String(calls + 1) } }, at, newId);
+    const outcome = applyPointsForEvent(
+      states,
+      energy,
+      USER,
+      { event: { metricId: "api-calls", value: 1, attributes: {}, totalAfter: String(calls + 1) } },
+      at,
+      newId,
+    );
     if (outcome.kind === "applied") calls += 1; // a refused event does not count toward the metric
     return outcome;
   }

@@ -398,9 +398,7 @@ function settle(
 
 /** Active triggers of one type that apply to the user now (user attribute filters). */
 function firing(snapshot: PointsSystemSnapshot, type: TriggerType, user: PointsUser, config: PointsConfig): PointsTriggerConfig[] {
-  return snapshot.triggers.filter(
-    (t) => t.type === type && t.status === "active" && matchesFilters(t.userAttributes, user.attributes, config.attributeKeys),
-  );
+  return snapshot.triggers.filter((t) => t.type === type && t.status === "active" && matchesFilters(t.userAttributes, user.attributes, config.attributeKeys));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -554,11 +552,7 @@ export function applyTimeTriggers(
  * intervals pass on time), or null when there is none. At or before `now` means intervals are
  * waiting.
  */
-export function nextTimeTriggerDueAt(
-  states: Readonly<Record<string, PointsState>>,
-  config: PointsConfig,
-  user: PointsUser,
-): Date | null {
+export function nextTimeTriggerDueAt(states: Readonly<Record<string, PointsState>>, config: PointsConfig, user: PointsUser): Date | null {
   let earliest: number | null = null;
   for (const snapshot of config.systems) {
     if (snapshot.system.status !== "active") continue;

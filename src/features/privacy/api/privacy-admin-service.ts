@@ -61,7 +61,9 @@ export function createPrivacyAdminMethods(services: ServiceContext): ScopedServi
         app.getUserStreak(create(appPb.GetUserStreakRequestSchema, { id, historyPeriods: ALL_KEPT }), scope),
         app.getUserPreferences(create(appPb.GetUserPreferencesRequestSchema, { id }), scope),
         readEach(stored.pointsSystemKeys, (key) => points.getUserPoints(create(pointsPb.GetUserPointsRequestSchema, { id, key, awards: ALL_KEPT }), scope)),
-        readEach(stored.leaderboardKeys, (key) => leaderboards.getUserLeaderboard(create(leaderboardPb.GetUserLeaderboardRequestSchema, { id, key, numEvents: ALL_KEPT }), scope)),
+        readEach(stored.leaderboardKeys, (key) =>
+          leaderboards.getUserLeaderboard(create(leaderboardPb.GetUserLeaderboardRequestSchema, { id, key, numEvents: ALL_KEPT }), scope),
+        ),
       ])) as [
         Init<typeof appPb.GetUserResponseSchema>,
         Init<typeof appPb.ListUserMetricsResponseSchema>,

@@ -64,11 +64,18 @@ function freezesOfPatch(value: Value | undefined): StreakFreezeSettings | null |
         if (required) throw invalidArgument(`Invalid request: freezes.${name} is required`);
         return null;
       }
-      if (typeof v !== "number" || !Number.isInteger(v)) throw invalidArgument(`Invalid request: freezes.${name} must be a whole number, got ${JSON.stringify(v)}`);
+      if (typeof v !== "number" || !Number.isInteger(v))
+        throw invalidArgument(`Invalid request: freezes.${name} must be a whole number, got ${JSON.stringify(v)}`);
       return v;
     };
-    const [startCount, maxCount, interval, amount] = [whole("startCount", true)!, whole("maxCount", true)!, whole("autoEarnInterval", false), whole("autoEarnAmount", false)];
-    if ((interval === null) !== (amount === null)) throw invalidArgument("Invalid request: freezes.autoEarnInterval and freezes.autoEarnAmount are a pair: give both or neither");
+    const [startCount, maxCount, interval, amount] = [
+      whole("startCount", true)!,
+      whole("maxCount", true)!,
+      whole("autoEarnInterval", false),
+      whole("autoEarnAmount", false),
+    ];
+    if ((interval === null) !== (amount === null))
+      throw invalidArgument("Invalid request: freezes.autoEarnInterval and freezes.autoEarnAmount are a pair: give both or neither");
     return { initialGrant: startCount, maxFreezes: maxCount, autoEarn: interval !== null && amount !== null ? { amount, intervalDays: interval } : null };
   });
 }
@@ -78,7 +85,8 @@ export function daysOffOf(list: ListValue | undefined, path: string): number[] |
   if (list === undefined) return undefined;
   const json = list.values.map((value) => toJson(ValueSchema, value));
   return json.map((day, i) => {
-    if (typeof day !== "number" || !Number.isInteger(day)) throw invalidArgument(`Invalid request: ${path}[${i}] must be a weekday from 0 (Sunday) to 6 (Saturday), got ${JSON.stringify(day)}`);
+    if (typeof day !== "number" || !Number.isInteger(day))
+      throw invalidArgument(`Invalid request: ${path}[${i}] must be a weekday from 0 (Sunday) to 6 (Saturday), got ${JSON.stringify(day)}`);
     return day;
   });
 }
@@ -90,7 +98,11 @@ export const clientModes: Record<string, StreakEvaluationMode> = { AND: "all", O
 export function createStreakAdminMethods(services: ServiceContext): ScopedService<typeof pb.StreakAdminService> {
   return {
     async createStreakFreezes(req: pb.CreateStreakFreezesRequest, scope: CallScope) {
-      const result = await grantStreakFreezes(services, scope.tenantId, req.freezes.map((f) => f.userId));
+      const result = await grantStreakFreezes(
+        services,
+        scope.tenantId,
+        req.freezes.map((f) => f.userId),
+      );
       if (result.issues.length === 0) setRestStatus(scope.ctx, 201);
       return { issues: result.issues.map(issueToProto) };
     },
@@ -102,7 +114,11 @@ export function createStreakAdminMethods(services: ServiceContext): ScopedServic
       return deleted(await deleteStreakPauses(services, scope.tenantId, req.ids));
     },
     async restoreStreaks(req: pb.RestoreStreaksRequest, scope: CallScope) {
-      const result = await restoreStreaks(services, scope.tenantId, req.users.map((u) => u.id));
+      const result = await restoreStreaks(
+        services,
+        scope.tenantId,
+        req.users.map((u) => u.id),
+      );
       if (result.done.length > 0) setRestStatus(scope.ctx, 201);
       return { restoredUsers: result.done, issues: result.issues.map(issueToProto) };
     },
@@ -130,7 +146,11 @@ export function createStreakAdminMethods(services: ServiceContext): ScopedServic
       return { settings: streakSettingsToProto(result.settings, new Map(metrics.map((m) => [m.id, m.key]))) };
     },
     async resetStreaks(req: pb.ResetStreaksRequest, scope: CallScope) {
-      const result = await resetStreaks(services, scope.tenantId, req.users.map((u) => u.id));
+      const result = await resetStreaks(
+        services,
+        scope.tenantId,
+        req.users.map((u) => u.id),
+      );
       if (result.done.length > 0) setRestStatus(scope.ctx, 201);
       return { resetUsers: result.done, issues: result.issues.map(issueToProto) };
     },

@@ -18,7 +18,6 @@ function addMonthsToFirst(date: string, months: number): string {
   return isoDate(Date.UTC(y, m - 1 + months, 1));
 }
 
-
 /**
  * The first day of the period containing a date: the date (daily), the Monday of its ISO week
  * (weekly; the reference's examples disagree on the week start, we use ISO), the first of its

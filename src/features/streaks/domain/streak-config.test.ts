@@ -7,7 +7,17 @@ const freezes = { initialGrant: 1, maxFreezes: 3, autoEarn: { amount: 1, interva
 describe("checkStreakSettings", () => {
   it.each<[string, StreakSettingsDraft]>([
     ["one metric", daily],
-    ["several metrics, any of them", { frequency: "weekly", evaluationMode: "any", metrics: [{ metricId: "m1", threshold: 1 }, { metricId: "m2", threshold: 0.5 }] }],
+    [
+      "several metrics, any of them",
+      {
+        frequency: "weekly",
+        evaluationMode: "any",
+        metrics: [
+          { metricId: "m1", threshold: 1 },
+          { metricId: "m2", threshold: 0.5 },
+        ],
+      },
+    ],
     ["freezes with automatic earning", { ...daily, freezes }],
     ["freezes without earning, the most allowed", { ...daily, freezes: { initialGrant: 100, maxFreezes: 100, autoEarn: null } }],
     ["freezes switched off", { ...daily, freezes: null }],
@@ -17,11 +27,26 @@ describe("checkStreakSettings", () => {
     [{ metrics: daily.metrics }, 'frequency is required: "daily", "weekly" or "monthly"'],
     [{ frequency: "daily", metrics: [] }, "metrics must list at least one metric and its threshold"],
     [{ frequency: "daily", metrics: [{ metricId: "", threshold: 1 }] }, "metrics[0].metricId is required"],
-    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: 0 }] }, "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got 0"],
-    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: Number.NaN }] }, "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got NaN"],
-    [{ frequency: "daily", metrics: [{ metricId: "m1", threshold: 1e16 }] }, "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got 10000000000000000"],
     [
-      { frequency: "daily", metrics: [{ metricId: "m1", threshold: 1 }, { metricId: "m1", threshold: 2 }] },
+      { frequency: "daily", metrics: [{ metricId: "m1", threshold: 0 }] },
+      "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got 0",
+    ],
+    [
+      { frequency: "daily", metrics: [{ metricId: "m1", threshold: Number.NaN }] },
+      "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got NaN",
+    ],
+    [
+      { frequency: "daily", metrics: [{ metricId: "m1", threshold: 1e16 }] },
+      "metrics[0].threshold must be a number greater than 0 and at most 1000000000000000 (the largest total), got 10000000000000000",
+    ],
+    [
+      {
+        frequency: "daily",
+        metrics: [
+          { metricId: "m1", threshold: 1 },
+          { metricId: "m1", threshold: 2 },
+        ],
+      },
       'metrics[1].metricId "m1" is listed more than once: give each metric one threshold',
     ],
     [{ ...daily, freezes: { ...freezes, maxFreezes: 101 } }, "freezes.maxFreezes must be a whole number from 0 to 100, got 101"],
@@ -29,7 +54,10 @@ describe("checkStreakSettings", () => {
     [{ ...daily, freezes: { ...freezes, initialGrant: -1 } }, "freezes.initialGrant must be a whole number of at least 0, got -1"],
     [{ ...daily, freezes: { ...freezes, initialGrant: 4 } }, "freezes.initialGrant (4) must not exceed freezes.maxFreezes (3)"],
     [{ ...daily, freezes: { ...freezes, autoEarn: { amount: 0, intervalDays: 7 } } }, "freezes.autoEarn.amount must be a whole number of at least 1, got 0"],
-    [{ ...daily, freezes: { ...freezes, autoEarn: { amount: 1, intervalDays: 0 } } }, "freezes.autoEarn.intervalDays must be a whole number of at least 1, got 0"],
+    [
+      { ...daily, freezes: { ...freezes, autoEarn: { amount: 1, intervalDays: 0 } } },
+      "freezes.autoEarn.intervalDays must be a whole number of at least 1, got 0",
+    ],
   ])("refuses %j: %s", (draft, message) => expect(checkStreakSettings(draft)).toBe(message));
 });
 

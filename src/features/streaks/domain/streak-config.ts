@@ -69,7 +69,8 @@ export function checkStreakSettings(draft: StreakSettingsDraft): string | null {
   }
   const daysOff = checkDaysOff("daysOff", draft.daysOff ?? []);
   if (daysOff) return daysOff;
-  if ((draft.daysOff ?? []).length > 0 && draft.frequency !== "daily") return `daysOff must be empty unless the frequency is "daily" (it is "${draft.frequency}")`;
+  if ((draft.daysOff ?? []).length > 0 && draft.frequency !== "daily")
+    return `daysOff must be empty unless the frequency is "daily" (it is "${draft.frequency}")`;
   return draft.freezes ? checkFreezes(draft.freezes) : null;
 }
 
@@ -90,7 +91,8 @@ function checkFreezes(freezes: StreakFreezeSettings): string | null {
   if (!Number.isInteger(initialGrant) || initialGrant < 0) return `freezes.initialGrant must be a whole number of at least 0, got ${initialGrant}`;
   if (initialGrant > maxFreezes) return `freezes.initialGrant (${initialGrant}) must not exceed freezes.maxFreezes (${maxFreezes})`;
   if (autoEarn) {
-    if (!Number.isInteger(autoEarn.amount) || autoEarn.amount < 1) return `freezes.autoEarn.amount must be a whole number of at least 1, got ${autoEarn.amount}`;
+    if (!Number.isInteger(autoEarn.amount) || autoEarn.amount < 1)
+      return `freezes.autoEarn.amount must be a whole number of at least 1, got ${autoEarn.amount}`;
     if (!Number.isInteger(autoEarn.intervalDays) || autoEarn.intervalDays < 1) {
       return `freezes.autoEarn.intervalDays must be a whole number of at least 1, got ${autoEarn.intervalDays}`;
     }

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { effectiveStreakSettings, emptyPreferences } from "../../users/domain/preferences.js";
 import type { StreakSettings } from "./streak-config.js";
-import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, isDayOff, resetStreak, streakHistory, type StreakDomainEvent, type StreakState } from "./streak.js";
+import {
+  applyStreakEvent,
+  catchUpStreak,
+  createStreakState,
+  describeStreak,
+  isDayOff,
+  resetStreak,
+  streakHistory,
+  type StreakDomainEvent,
+  type StreakState,
+} from "./streak.js";
 import type { TimeZoneChange } from "../../../engine/domain/user.js";
 
 // 2026-03-01 is a Sunday: 03-06 Friday, 03-07 Saturday, 03-08 Sunday (US DST begins), 03-09 Monday.
@@ -48,7 +58,12 @@ describe("days off (daily streaks, the user's weekday)", () => {
       ["2026-03-07", 2, false, false],
       ["2026-03-08", 2, false, false],
     ]);
-    expect(describeStreak(monday.state, settings, [], at("2026-03-09T12:00:00Z"))).toMatchObject({ length: 2, periodStart: "2026-03-09", expires: "2026-03-09", freezes: 2 });
+    expect(describeStreak(monday.state, settings, [], at("2026-03-09T12:00:00Z"))).toMatchObject({
+      length: 2,
+      periodStart: "2026-03-09",
+      expires: "2026-03-09",
+      freezes: 2,
+    });
     // Monday met: 3. Tuesday missed: a freeze holds it (Tuesday is not a day off).
     const tuesday = play(settings, [], ["2026-03-09T12:00:00Z"], monday.state);
     const wednesday = catchUpStreak(tuesday.state, settings, [], at("2026-03-11T00:00:00Z"));
@@ -80,7 +95,11 @@ describe("days off (daily streaks, the user's weekday)", () => {
     expect(describeStreak(state, settings, [], at("2026-03-02T13:00:00Z"))).toMatchObject({ length: 1, expires: null });
     const later = catchUpStreak(state, settings, [], at("2026-03-20T12:00:00Z"));
     expect(later.events).toEqual([]);
-    expect(describeStreak(later.state, settings, [], at("2026-03-20T12:00:00Z"))).toMatchObject({ length: 1, started: "2026-03-02", periodStart: "2026-03-20" });
+    expect(describeStreak(later.state, settings, [], at("2026-03-20T12:00:00Z"))).toMatchObject({
+      length: 1,
+      started: "2026-03-02",
+      periodStart: "2026-03-20",
+    });
     expect(play(settings, [], ["2026-03-20T12:00:00Z"], later.state).state.length).toBe(1);
   });
 
@@ -93,7 +112,11 @@ describe("days off (daily streaks, the user's weekday)", () => {
     // Monday 00:30 EDT: Sunday (a day off) is over and held.
     const monday = catchUpStreak(state, settings, tz, at("2026-03-09T04:30:00Z"));
     expect(monday.events).toEqual([]);
-    expect(describeStreak(monday.state, settings, tz, at("2026-03-09T04:30:00Z"))).toMatchObject({ length: 1, periodStart: "2026-03-09", expires: "2026-03-09" });
+    expect(describeStreak(monday.state, settings, tz, at("2026-03-09T04:30:00Z"))).toMatchObject({
+      length: 1,
+      periodStart: "2026-03-09",
+      expires: "2026-03-09",
+    });
     // Monday missed: lost at Tuesday 00:00 EDT (04:00Z), not at a UTC midnight.
     expect(catchUpStreak(monday.state, settings, tz, at("2026-03-10T03:59:59Z")).events).toEqual([]);
     expect(types(catchUpStreak(monday.state, settings, tz, at("2026-03-10T04:00:00Z")).events)).toEqual(["streak.lost@2026-03-10T04:00:00.000Z"]);
@@ -137,7 +160,13 @@ describe("a user's own streak preferences (customization)", () => {
 
   it("the user's thresholds and evaluation mode replace the tenant's", () => {
     const B = "0b6a3c1e-5f2d-4c8a-9e7b-00000000000b";
-    const two = { ...tenant, metrics: [{ metricId: A, threshold: 1 }, { metricId: B, threshold: 1 }] };
+    const two = {
+      ...tenant,
+      metrics: [
+        { metricId: A, threshold: 1 },
+        { metricId: B, threshold: 1 },
+      ],
+    };
     const mine = effectiveStreakSettings(two, { ...emptyPreferences(), streak: { evaluationMode: "any", metrics: [{ metricId: A, threshold: 5 }] } })!;
     expect(mine).toMatchObject({ evaluationMode: "any", metrics: [{ metricId: A, threshold: 5 }] });
     const first = applyStreakEvent(createStreakState(mine, CREATED), mine, { metricId: A, value: 4, at: at("2026-03-02T10:00:00Z") }, []);
@@ -156,7 +185,10 @@ describe("a user's own streak preferences (customization)", () => {
   });
 
   it("a user who disabled streaks is never extended and keeps no freezes", () => {
-    const mine = effectiveStreakSettings({ ...tenant, customizationEnabled: false, freezes: { initialGrant: 1, maxFreezes: 1, autoEarn: null } }, { ...emptyPreferences(), streak: { enabled: false } })!;
+    const mine = effectiveStreakSettings(
+      { ...tenant, customizationEnabled: false, freezes: { initialGrant: 1, maxFreezes: 1, autoEarn: null } },
+      { ...emptyPreferences(), streak: { enabled: false } },
+    )!;
     expect(mine).toMatchObject({ metrics: [], freezes: null });
     expect(play(mine, [], ["2026-03-02T10:00:00Z"]).state.length).toBe(0);
   });
@@ -171,8 +203,12 @@ describe("reset", () => {
     expect(reset.state).toMatchObject({ length: 0, started: null, lastExtendedAt: null, lastLost: null, longest: 2 });
     expect(describeStreak(reset.state, settings, [], at("2026-03-03T12:00:00Z"))).toMatchObject({ length: 0, expires: null });
     // The period's history entry shows the reset, now and once the period is judged.
-    expect(streakHistory(reset.state, 1)).toEqual([{ periodStart: "2026-03-03", periodEnd: "2026-03-03", length: 0, usedFreeze: false, usedPause: false, resetAt: at("2026-03-03T12:00:00Z") }]);
-    expect(catchUpStreak(reset.state, settings, [], at("2026-03-05T00:00:00Z")).state.history.map((p) => [p.periodStart, p.resetAt?.toISOString() ?? null])).toEqual([
+    expect(streakHistory(reset.state, 1)).toEqual([
+      { periodStart: "2026-03-03", periodEnd: "2026-03-03", length: 0, usedFreeze: false, usedPause: false, resetAt: at("2026-03-03T12:00:00Z") },
+    ]);
+    expect(
+      catchUpStreak(reset.state, settings, [], at("2026-03-05T00:00:00Z")).state.history.map((p) => [p.periodStart, p.resetAt?.toISOString() ?? null]),
+    ).toEqual([
       ["2026-03-02", null],
       ["2026-03-03", "2026-03-03T12:00:00.000Z"],
       ["2026-03-04", null],

@@ -97,30 +97,101 @@ describe("calendar periods", () => {
 });
 
 describe("conditions: all or any of two metrics, summed within the period", () => {
-  const two = (mode: "all" | "any") => cfg({ metrics: [{ metricId: A, threshold: 10 }, { metricId: B, threshold: 5 }], evaluationMode: mode });
+  const two = (mode: "all" | "any") =>
+    cfg({
+      metrics: [
+        { metricId: A, threshold: 10 },
+        { metricId: B, threshold: 5 },
+      ],
+      evaluationMode: mode,
+    });
   it.each([
-    ["all", [["2026-03-02T08:00:00Z", 6, A], ["2026-03-02T09:00:00Z", 4, A], ["2026-03-02T10:00:00Z", 5, B], ["2026-03-02T11:00:00Z", 50, A]], [false, false, true, false]],
-    ["all", [["2026-03-02T08:00:00Z", 5, B], ["2026-03-02T09:00:00Z", 9.5, A], ["2026-03-02T10:00:00Z", 0.5, A]], [false, false, true]],
-    ["any", [["2026-03-02T08:00:00Z", 6, A], ["2026-03-02T09:00:00Z", 5, B], ["2026-03-02T10:00:00Z", 10, A]], [false, true, false]],
-    ["any", [["2026-03-02T08:00:00Z", 3, B], ["2026-03-02T09:00:00Z", 2, B]], [false, true]],
+    [
+      "all",
+      [
+        ["2026-03-02T08:00:00Z", 6, A],
+        ["2026-03-02T09:00:00Z", 4, A],
+        ["2026-03-02T10:00:00Z", 5, B],
+        ["2026-03-02T11:00:00Z", 50, A],
+      ],
+      [false, false, true, false],
+    ],
+    [
+      "all",
+      [
+        ["2026-03-02T08:00:00Z", 5, B],
+        ["2026-03-02T09:00:00Z", 9.5, A],
+        ["2026-03-02T10:00:00Z", 0.5, A],
+      ],
+      [false, false, true],
+    ],
+    [
+      "any",
+      [
+        ["2026-03-02T08:00:00Z", 6, A],
+        ["2026-03-02T09:00:00Z", 5, B],
+        ["2026-03-02T10:00:00Z", 10, A],
+      ],
+      [false, true, false],
+    ],
+    [
+      "any",
+      [
+        ["2026-03-02T08:00:00Z", 3, B],
+        ["2026-03-02T09:00:00Z", 2, B],
+      ],
+      [false, true],
+    ],
     // sums restart with each period: 6 yesterday and 4 today are not 10
-    ["any", [["2026-03-01T08:00:00Z", 6, A], ["2026-03-02T09:00:00Z", 4, A], ["2026-03-02T10:00:00Z", 6, A]], [false, false, true]],
+    [
+      "any",
+      [
+        ["2026-03-01T08:00:00Z", 6, A],
+        ["2026-03-02T09:00:00Z", 4, A],
+        ["2026-03-02T10:00:00Z", 6, A],
+      ],
+      [false, false, true],
+    ],
     // a metric outside the condition never counts
     ["any", [["2026-03-02T08:00:00Z", 100, OTHER]], [false]],
   ] as const)("%s: %j gives extended %j", (mode, evs, expected) => {
-    expect(play(two(mode), [], evs.map(([iso, v, m]) => [iso, v, m] as Ev)).extended).toEqual(expected);
+    expect(
+      play(
+        two(mode),
+        [],
+        evs.map(([iso, v, m]) => [iso, v, m] as Ev),
+      ).extended,
+    ).toEqual(expected);
   });
 
   it("sums decimals exactly (0.1 + 0.7 reaches 0.8) and counts a met period once even if a later event is negative", () => {
     const s = cfg({ metrics: [{ metricId: A, threshold: 0.8 }] });
-    const r = play(s, [], [["2026-03-02T08:00:00Z", 0.1], ["2026-03-02T09:00:00Z", 0.7], ["2026-03-02T10:00:00Z", -5], ["2026-03-02T11:00:00Z", 5]]);
+    const r = play(
+      s,
+      [],
+      [
+        ["2026-03-02T08:00:00Z", 0.1],
+        ["2026-03-02T09:00:00Z", 0.7],
+        ["2026-03-02T10:00:00Z", -5],
+        ["2026-03-02T11:00:00Z", 5],
+      ],
+    );
     expect(r.extended).toEqual([false, true, false, false]);
     expect(r.state.period?.sums[A]).toBe("0.8");
     expect(r.state.length).toBe(1);
   });
 
   it("a negative event before the threshold delays it", () => {
-    const r = play(cfg({ metrics: [{ metricId: A, threshold: 3 }] }), [], [["2026-03-02T08:00:00Z", 2], ["2026-03-02T09:00:00Z", -1], ["2026-03-02T10:00:00Z", 1], ["2026-03-02T11:00:00Z", 1]]);
+    const r = play(
+      cfg({ metrics: [{ metricId: A, threshold: 3 }] }),
+      [],
+      [
+        ["2026-03-02T08:00:00Z", 2],
+        ["2026-03-02T09:00:00Z", -1],
+        ["2026-03-02T10:00:00Z", 1],
+        ["2026-03-02T11:00:00Z", 1],
+      ],
+    );
     expect(r.extended).toEqual([false, false, false, true]);
   });
 });
@@ -131,67 +202,101 @@ describe("daily, weekly and monthly streaks in the user's zone", () => {
   it.each([
     {
       name: "daily: two days met, read the third day before acting",
-      frequency: "daily" as const, tz: london, evs: ["2026-03-01T10:00:00Z", "2026-03-02T23:30:00Z"], now: "2026-03-03T12:00:00Z",
+      frequency: "daily" as const,
+      tz: london,
+      evs: ["2026-03-01T10:00:00Z", "2026-03-02T23:30:00Z"],
+      now: "2026-03-03T12:00:00Z",
       extended: [true, true],
       view: { length: 2, started: "2026-03-01", periodStart: "2026-03-03", periodEnd: "2026-03-03", expires: "2026-03-03" },
     },
     {
       name: "daily: Jan 31 then Feb 1",
-      frequency: "daily" as const, tz: london, evs: ["2026-01-31T23:30:00Z", "2026-02-01T00:30:00Z"], now: "2026-02-01T00:30:00Z",
+      frequency: "daily" as const,
+      tz: london,
+      evs: ["2026-01-31T23:30:00Z", "2026-02-01T00:30:00Z"],
+      now: "2026-02-01T00:30:00Z",
       extended: [true, true],
       view: { length: 2, started: "2026-01-31", periodStart: "2026-02-01", periodEnd: "2026-02-01", expires: "2026-02-02" },
     },
     {
       name: "daily: Feb 28, leap day, Mar 1 2028",
-      frequency: "daily" as const, tz: london, evs: ["2028-02-28T12:00:00Z", "2028-02-29T12:00:00Z", "2028-03-01T12:00:00Z"], now: "2028-03-01T12:00:00Z",
+      frequency: "daily" as const,
+      tz: london,
+      evs: ["2028-02-28T12:00:00Z", "2028-02-29T12:00:00Z", "2028-03-01T12:00:00Z"],
+      now: "2028-03-01T12:00:00Z",
       extended: [true, true, true],
       view: { length: 3, started: "2028-02-28", periodStart: "2028-03-01", periodEnd: "2028-03-01", expires: "2028-03-02" },
     },
     {
       name: "weekly: Sunday then Monday are two ISO weeks; started is the day of the first event",
-      frequency: "weekly" as const, tz: london, evs: ["2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z", "2026-03-08T10:00:00Z"], now: "2026-03-08T10:00:00Z",
+      frequency: "weekly" as const,
+      tz: london,
+      evs: ["2026-03-01T10:00:00Z", "2026-03-02T10:00:00Z", "2026-03-08T10:00:00Z"],
+      now: "2026-03-08T10:00:00Z",
       extended: [true, true, false],
       view: { length: 2, started: "2026-03-01", periodStart: "2026-03-02", periodEnd: "2026-03-08", expires: "2026-03-15" },
     },
     {
       name: "weekly: met last week, nothing yet this week",
-      frequency: "weekly" as const, tz: london, evs: ["2026-03-04T10:00:00Z"], now: "2026-03-12T10:00:00Z",
+      frequency: "weekly" as const,
+      tz: london,
+      evs: ["2026-03-04T10:00:00Z"],
+      now: "2026-03-12T10:00:00Z",
       extended: [true],
       view: { length: 1, started: "2026-03-04", periodStart: "2026-03-09", periodEnd: "2026-03-15", expires: "2026-03-15" },
     },
     {
       name: "monthly: 23:30 on Jan 31 is January, 00:30 on Feb 1 is February",
-      frequency: "monthly" as const, tz: london, evs: ["2026-01-31T23:30:00Z", "2026-02-01T00:30:00Z"], now: "2026-02-10T00:00:00Z",
+      frequency: "monthly" as const,
+      tz: london,
+      evs: ["2026-01-31T23:30:00Z", "2026-02-01T00:30:00Z"],
+      now: "2026-02-10T00:00:00Z",
       extended: [true, true],
       view: { length: 2, started: "2026-01-31", periodStart: "2026-02-01", periodEnd: "2026-02-28", expires: "2026-03-31" },
     },
     {
       name: "monthly in New York: 22:00 local on Jan 31 is January although it is February in UTC",
-      frequency: "monthly" as const, tz: newYork, evs: ["2026-02-01T03:00:00Z", "2026-02-02T03:00:00Z"], now: "2026-03-15T00:00:00Z",
+      frequency: "monthly" as const,
+      tz: newYork,
+      evs: ["2026-02-01T03:00:00Z", "2026-02-02T03:00:00Z"],
+      now: "2026-03-15T00:00:00Z",
       extended: [true, true],
       view: { length: 2, started: "2026-01-31", periodStart: "2026-03-01", periodEnd: "2026-03-31", expires: "2026-03-31" },
     },
     {
       name: "monthly: leap February 2028, 23:30 on the 29th in New York",
-      frequency: "monthly" as const, tz: newYork, evs: ["2028-01-10T15:00:00Z", "2028-03-01T04:30:00Z"], now: "2028-03-01T04:30:00Z",
+      frequency: "monthly" as const,
+      tz: newYork,
+      evs: ["2028-01-10T15:00:00Z", "2028-03-01T04:30:00Z"],
+      now: "2028-03-01T04:30:00Z",
       extended: [true, true],
       view: { length: 2, started: "2028-01-10", periodStart: "2028-02-01", periodEnd: "2028-02-29", expires: "2028-03-31" },
     },
     {
       name: "monthly: January met, expires at the end of leap February",
-      frequency: "monthly" as const, tz: london, evs: ["2028-01-31T12:00:00Z"], now: "2028-01-31T12:00:00Z",
+      frequency: "monthly" as const,
+      tz: london,
+      evs: ["2028-01-31T12:00:00Z"],
+      now: "2028-01-31T12:00:00Z",
       extended: [true],
       view: { length: 1, started: "2028-01-31", periodStart: "2028-01-01", periodEnd: "2028-01-31", expires: "2028-02-29" },
     },
     {
       name: "no streak: every date is null",
-      frequency: "daily" as const, tz: london, evs: ["2026-03-01T10:00:00Z"], now: "2026-03-03T00:00:00Z",
+      frequency: "daily" as const,
+      tz: london,
+      evs: ["2026-03-01T10:00:00Z"],
+      now: "2026-03-03T00:00:00Z",
       extended: [true],
       view: { length: 0, started: null, periodStart: null, periodEnd: null, expires: null },
     },
   ])("$name", ({ frequency, tz, evs, now, extended, view }) => {
     const settings = cfg({ frequency });
-    const r = play(settings, tz, evs.map((iso) => [iso] as Ev));
+    const r = play(
+      settings,
+      tz,
+      evs.map((iso) => [iso] as Ev),
+    );
     expect(r.extended).toEqual(extended);
     expect(describeStreak(r.state, settings, tz, at(now))).toEqual({ frequency, ...view });
   });
@@ -311,7 +416,12 @@ describe("zone changes keep the streak intact", () => {
     const base = zones(["Pacific/Honolulu", "2026-01-01T00:00:00Z"]);
     const withAuckland = [...base, ...zones(["Pacific/Auckland", "2026-03-02T14:00:00Z"])];
     const s0 = play(settings, base, [["2026-03-01T20:00:00Z"]]).state;
-    const viaScheduler = catchUpStreak(catchUpStreak(s0, settings, base, at("2026-03-02T10:00:00Z")).state, settings, withAuckland, at("2026-03-02T14:00:00Z")).state;
+    const viaScheduler = catchUpStreak(
+      catchUpStreak(s0, settings, base, at("2026-03-02T10:00:00Z")).state,
+      settings,
+      withAuckland,
+      at("2026-03-02T14:00:00Z"),
+    ).state;
     const direct = catchUpStreak(s0, settings, withAuckland, at("2026-03-02T14:00:00Z")).state;
     expect(viaScheduler).toEqual(direct);
   });
@@ -323,7 +433,14 @@ describe("freezes", () => {
     const settings = cfg({ freezes: { initialGrant: 2, maxFreezes: 3, autoEarn: null } });
     const s = play(settings, utc, [["2026-03-01T10:00:00Z"], ["2026-03-02T10:00:00Z"]]).state;
     expect(describeStreak(s, settings, utc, at("2026-03-04T12:00:00Z"))).toEqual({
-      length: 2, frequency: "daily", started: "2026-03-01", periodStart: "2026-03-04", periodEnd: "2026-03-04", expires: "2026-03-04", freezes: 1, maxFreezes: 3,
+      length: 2,
+      frequency: "daily",
+      started: "2026-03-01",
+      periodStart: "2026-03-04",
+      periodEnd: "2026-03-04",
+      expires: "2026-03-04",
+      freezes: 1,
+      maxFreezes: 3,
     });
     const { state, events } = catchUpStreak(s, settings, utc, at("2026-03-06T00:00:00Z"));
     expect(events).toEqual([
@@ -332,18 +449,34 @@ describe("freezes", () => {
       { type: "streak.lost", at: at("2026-03-06T00:00:00Z"), length: 2 },
     ]);
     expect(hist(state)).toEqual([
-      "2026-03-01..2026-03-01:1", "2026-03-02..2026-03-02:2", "2026-03-03..2026-03-03:2F", "2026-03-04..2026-03-04:2F", "2026-03-05..2026-03-05:0",
+      "2026-03-01..2026-03-01:1",
+      "2026-03-02..2026-03-02:2",
+      "2026-03-03..2026-03-03:2F",
+      "2026-03-04..2026-03-04:2F",
+      "2026-03-05..2026-03-05:0",
       "2026-03-06..2026-03-06:0",
     ]);
     expect(describeStreak(state, settings, utc, at("2026-03-06T00:00:00Z"))).toEqual({
-      length: 0, frequency: "daily", started: null, periodStart: null, periodEnd: null, expires: null, freezes: 0, maxFreezes: 3,
+      length: 0,
+      frequency: "daily",
+      started: null,
+      periodStart: null,
+      periodEnd: null,
+      expires: null,
+      freezes: 0,
+      maxFreezes: 3,
     });
   });
 
   it("hold the length without adding to it; the next met day extends from there", () => {
     const settings = cfg({ freezes: { initialGrant: 1, maxFreezes: 1, autoEarn: null } });
     const r = play(settings, utc, [["2026-03-01T10:00:00Z"], ["2026-03-02T10:00:00Z"], ["2026-03-04T10:00:00Z"]]);
-    expect(types(r.events)).toEqual(["streak.started@2026-03-01T10:00:00.000Z", "streak.extended@2026-03-02T10:00:00.000Z", "streak.freeze_consumed@2026-03-04T00:00:00.000Z", "streak.extended@2026-03-04T10:00:00.000Z"]);
+    expect(types(r.events)).toEqual([
+      "streak.started@2026-03-01T10:00:00.000Z",
+      "streak.extended@2026-03-02T10:00:00.000Z",
+      "streak.freeze_consumed@2026-03-04T00:00:00.000Z",
+      "streak.extended@2026-03-04T10:00:00.000Z",
+    ]);
     expect(r.state.length).toBe(3);
     expect(r.state.freezes).toBe(0);
   });
@@ -358,7 +491,12 @@ describe("freezes", () => {
     const { events } = catchUpStreak({ ...s, freezes: 5 }, off, utc, at("2026-03-03T00:00:00Z"));
     expect(events).toEqual([{ type: "streak.lost", at: at("2026-03-03T00:00:00Z"), length: 1 }]);
     expect(describeStreak(s, off, utc, at("2026-03-01T12:00:00Z"))).toEqual({
-      length: 1, frequency: "daily", started: "2026-03-01", periodStart: "2026-03-01", periodEnd: "2026-03-01", expires: "2026-03-02",
+      length: 1,
+      frequency: "daily",
+      started: "2026-03-01",
+      periodStart: "2026-03-01",
+      periodEnd: "2026-03-01",
+      expires: "2026-03-02",
     });
   });
 
@@ -385,13 +523,29 @@ describe("freezes", () => {
       { type: "streak.freeze_consumed", at: at("2026-02-05T00:00:00Z"), consumed: 1, freezes: 1 },
       { type: "streak.freeze_consumed", at: at("2026-02-06T00:00:00Z"), consumed: 1, freezes: 0 },
     ]);
-    expect(describeStreak(second.state, settings, utc, at("2026-02-06T00:00:00Z"))).toMatchObject({ length: 2, freezes: 0, maxFreezes: 2, freezeAutoEarnInterval: 7, freezeAutoEarnAmount: 1 });
+    expect(describeStreak(second.state, settings, utc, at("2026-02-06T00:00:00Z"))).toMatchObject({
+      length: 2,
+      freezes: 0,
+      maxFreezes: 2,
+      freezeAutoEarnInterval: 7,
+      freezeAutoEarnAmount: 1,
+    });
   });
 
   it.each([
-    ["an amount above the room left is capped", { initialGrant: 1, maxFreezes: 2, autoEarn: { amount: 3, intervalDays: 7 } }, CREATED, [["2026-01-08T00:00:00Z", 1, 2]]],
+    [
+      "an amount above the room left is capped",
+      { initialGrant: 1, maxFreezes: 2, autoEarn: { amount: 3, intervalDays: 7 } },
+      CREATED,
+      [["2026-01-08T00:00:00Z", 1, 2]],
+    ],
     // The state is created a year after the user: no lump for the past year, the next interval on the user's schedule.
-    ["a state created later earns from then on", { initialGrant: 0, maxFreezes: 5, autoEarn: { amount: 1, intervalDays: 7 } }, at("2025-01-01T00:00:00Z"), [["2026-01-07T00:00:00Z", 1, 1]]],
+    [
+      "a state created later earns from then on",
+      { initialGrant: 0, maxFreezes: 5, autoEarn: { amount: 1, intervalDays: 7 } },
+      at("2025-01-01T00:00:00Z"),
+      [["2026-01-07T00:00:00Z", 1, 1]],
+    ],
   ] as const)("%s", (_name, freezes, userCreated, expected) => {
     const settings = cfg({ freezes: { ...freezes, autoEarn: freezes.autoEarn ? { ...freezes.autoEarn } : null } });
     const s = createStreakState(settings, userCreated, CREATED);
@@ -420,7 +574,13 @@ describe("pauses", () => {
       { type: "streak.freeze_consumed", at: at("2026-03-06T00:00:00Z"), consumed: 1, freezes: 0 },
       { type: "streak.lost", at: at("2026-03-07T00:00:00Z"), length: 2 },
     ]);
-    expect(hist(state, 5)).toEqual(["2026-03-03..2026-03-03:2P", "2026-03-04..2026-03-04:2P", "2026-03-05..2026-03-05:2F", "2026-03-06..2026-03-06:0", "2026-03-07..2026-03-07:0"]);
+    expect(hist(state, 5)).toEqual([
+      "2026-03-03..2026-03-03:2P",
+      "2026-03-04..2026-03-04:2P",
+      "2026-03-05..2026-03-05:2F",
+      "2026-03-06..2026-03-06:0",
+      "2026-03-07..2026-03-07:0",
+    ]);
     expect(state.pauses).toEqual([]); // pauses that ended before the current period are dropped
   });
 
@@ -429,7 +589,10 @@ describe("pauses", () => {
     const r = play(daily, utc, [["2026-03-02T10:00:00Z"]], s);
     expect(r.extended).toEqual([true]);
     expect(hist(catchUpStreak(r.state, daily, utc, at("2026-03-04T00:00:00Z")).state)).toEqual([
-      "2026-03-01..2026-03-01:1", "2026-03-02..2026-03-02:2", "2026-03-03..2026-03-03:2P", "2026-03-04..2026-03-04:2",
+      "2026-03-01..2026-03-01:1",
+      "2026-03-02..2026-03-02:2",
+      "2026-03-03..2026-03-03:2P",
+      "2026-03-04..2026-03-04:2",
     ]);
   });
 
@@ -453,9 +616,15 @@ describe("pauses", () => {
     expect(() => addPause(s, { id: "x", start: "2026-03-01", end: "2026-03-05" }, auckland, now)).toThrow(
       "start (2026-03-01) must not be before today in the user's time zone (2026-03-02)",
     );
-    expect(() => addPause(s, { id: "x", start: "2026-03-05", end: "2026-03-04" }, auckland, now)).toThrow("end (2026-03-04) must be on or after start (2026-03-05)");
-    expect(() => addPause(s, { id: "x", start: "2026-02-30", end: "2026-03-04" }, auckland, now)).toThrow('start must be a date (YYYY-MM-DD), got "2026-02-30"');
-    expect(() => addPause(s, { id: "x", start: "2026-03-05", end: "2100-01-01" }, auckland, now)).toThrow('end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"');
+    expect(() => addPause(s, { id: "x", start: "2026-03-05", end: "2026-03-04" }, auckland, now)).toThrow(
+      "end (2026-03-04) must be on or after start (2026-03-05)",
+    );
+    expect(() => addPause(s, { id: "x", start: "2026-02-30", end: "2026-03-04" }, auckland, now)).toThrow(
+      'start must be a date (YYYY-MM-DD), got "2026-02-30"',
+    );
+    expect(() => addPause(s, { id: "x", start: "2026-03-05", end: "2100-01-01" }, auckland, now)).toThrow(
+      'end must be from 2000-01-01 to 2099-12-31, got "2100-01-01"',
+    );
     let p = addPause(s, { id: "b", start: "2026-03-10", end: "2026-03-12" }, auckland, now);
     p = addPause(p, { id: "a", start: "2026-03-02", end: "2026-03-02" }, auckland, now);
     expect(() => addPause(p, { id: "a", start: "2026-03-20", end: "2026-03-21" }, auckland, now)).toThrow("a pause with id a already exists");
@@ -472,10 +641,22 @@ describe("pauses", () => {
     expect(() => addPause(p, { id: "b", start: "2026-03-10", end: "2026-03-12" }, auckland, now)).toThrow(
       new DomainError("unprocessable", "the user already has this pause a (2026-03-10 to 2026-03-12); a user's pauses may not overlap"),
     );
-    for (const [start, end] of [["2026-03-12", "2026-03-20"], ["2026-03-05", "2026-03-10"], ["2026-03-11", "2026-03-11"], ["2026-03-02", "2026-03-30"]]) {
-      expect(() => addPause(p, { id: "b", start: start!, end: end! }, auckland, now)).toThrow("the pause overlaps this user's pause a (2026-03-10 to 2026-03-12)");
+    for (const [start, end] of [
+      ["2026-03-12", "2026-03-20"],
+      ["2026-03-05", "2026-03-10"],
+      ["2026-03-11", "2026-03-11"],
+      ["2026-03-02", "2026-03-30"],
+    ]) {
+      expect(() => addPause(p, { id: "b", start: start!, end: end! }, auckland, now)).toThrow(
+        "the pause overlaps this user's pause a (2026-03-10 to 2026-03-12)",
+      );
     }
-    const next = addPause(addPause(p, { id: "b", start: "2026-03-13", end: "2026-03-14" }, auckland, now), { id: "c", start: "2026-03-02", end: "2026-03-09" }, auckland, now);
+    const next = addPause(
+      addPause(p, { id: "b", start: "2026-03-13", end: "2026-03-14" }, auckland, now),
+      { id: "c", start: "2026-03-02", end: "2026-03-09" },
+      auckland,
+      now,
+    );
     expect(next.pauses.map((x) => x.id)).toEqual(["a", "b", "c"]);
   });
 });
@@ -491,11 +672,22 @@ describe("expires, extended once per period, and the reference payloads", () => 
       type: "streak.started",
       at: at("2025-04-02T09:00:00Z"),
       streak: {
-        length: 1, frequency: "daily", periodStart: "2025-04-02", periodEnd: "2025-04-02", started: "2025-04-02", expires: "2025-04-03",
-        freezes: 0, maxFreezes: 3, freezeAutoEarnInterval: 7, freezeAutoEarnAmount: 1,
+        length: 1,
+        frequency: "daily",
+        periodStart: "2025-04-02",
+        periodEnd: "2025-04-02",
+        started: "2025-04-02",
+        expires: "2025-04-03",
+        freezes: 0,
+        maxFreezes: 3,
+        freezeAutoEarnInterval: 7,
+        freezeAutoEarnAmount: 1,
       },
     });
-    expect(r.events[1]).toMatchObject({ type: "streak.extended", streak: { length: 2, periodStart: "2025-04-03", started: "2025-04-02", expires: "2025-04-04" } });
+    expect(r.events[1]).toMatchObject({
+      type: "streak.extended",
+      streak: { length: 2, periodStart: "2025-04-03", started: "2025-04-02", expires: "2025-04-04" },
+    });
     expect(r.events).toHaveLength(2);
   });
 
@@ -505,7 +697,14 @@ describe("expires, extended once per period, and the reference payloads", () => 
     const read = readStreak(s, weekly, [], at("2026-03-25T12:00:00Z"), 7);
     expect(read.events).toEqual([{ type: "streak.lost", at: at("2026-03-23T00:00:00Z"), length: 2 }]);
     expect(read.streak).toEqual({
-      length: 0, frequency: "weekly", started: null, periodStart: null, periodEnd: null, expires: null, extended: null, pauses: [],
+      length: 0,
+      frequency: "weekly",
+      started: null,
+      periodStart: null,
+      periodEnd: null,
+      expires: null,
+      extended: null,
+      pauses: [],
       streakHistory: [
         { periodStart: "2026-03-02", periodEnd: "2026-03-08", length: 1, usedFreeze: false, usedPause: false },
         { periodStart: "2026-03-09", periodEnd: "2026-03-15", length: 2, usedFreeze: false, usedPause: false },
@@ -593,8 +792,14 @@ describe("catch-up is deterministic and idempotent", () => {
       "streak.freeze_earned@2026-03-14T00:00:00.000Z", // at the maximum: 03-17 earns nothing
     ]);
     expect(hist(state).slice(2, 10)).toEqual([
-      "2026-03-03..2026-03-03:3", "2026-03-04..2026-03-04:3F", "2026-03-05..2026-03-05:3F", "2026-03-06..2026-03-06:3F", "2026-03-07..2026-03-07:3P",
-      "2026-03-08..2026-03-08:3F", "2026-03-09..2026-03-09:0", "2026-03-10..2026-03-10:0",
+      "2026-03-03..2026-03-03:3",
+      "2026-03-04..2026-03-04:3F",
+      "2026-03-05..2026-03-05:3F",
+      "2026-03-06..2026-03-06:3F",
+      "2026-03-07..2026-03-07:3P",
+      "2026-03-08..2026-03-08:3F",
+      "2026-03-09..2026-03-09:0",
+      "2026-03-10..2026-03-10:0",
     ]);
     expect(state.period).toMatchObject({ start: "2026-03-19", zone: "America/New_York" });
     expect(state.freezes).toBe(2);
@@ -613,7 +818,12 @@ describe("restore (the length when last lost)", () => {
     expect(types(events)).toEqual(["streak.lost@2026-03-07T00:00:00.000Z"]);
     expect(restored).toBe(true);
     expect(describeStreak(state, settings, [], at("2026-03-08T12:00:00Z"))).toEqual({
-      length: 5, frequency: "daily", started: "2026-03-01", periodStart: "2026-03-08", periodEnd: "2026-03-08", expires: "2026-03-08",
+      length: 5,
+      frequency: "daily",
+      started: "2026-03-01",
+      periodStart: "2026-03-08",
+      periodEnd: "2026-03-08",
+      expires: "2026-03-08",
     });
     const r = play(settings, [], [["2026-03-08T13:00:00Z"]], state);
     expect(types(r.events)).toEqual(["streak.extended@2026-03-08T13:00:00.000Z"]);

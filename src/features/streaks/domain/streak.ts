@@ -75,7 +75,6 @@ export const STREAK_HISTORY_LIMIT = 100;
 /** Upcoming and active pauses a user may hold at once. */
 export const MAX_STREAK_PAUSES = 100;
 
-
 /** One period of the streak history, as the reference's `streakHistory` items. */
 export interface StreakPeriodRecord {
   periodStart: string;

@@ -99,7 +99,12 @@ export function createApplicationMethods(services: ServiceContext): ScopedServic
     },
     async completeAchievement(req: app.CompleteAchievementRequest, scope: CallScope) {
       checkUserScope(scope, req.user!.id);
-      const { view, alreadyCompleted, reactions } = await completeApiAchievement(services, scope.tenantId, req.key, userUpsertFromProto(req.user!.id, req.user));
+      const { view, alreadyCompleted, reactions } = await completeApiAchievement(
+        services,
+        scope.tenantId,
+        req.key,
+        userUpsertFromProto(req.user!.id, req.user),
+      );
       setRestStatus(scope.ctx, alreadyCompleted ? 200 : 201);
       const pointsConfig = await services.config.pointsConfig(scope.tenantId);
       return {
@@ -129,7 +134,9 @@ export function createApplicationMethods(services: ServiceContext): ScopedServic
     async listStreaks(req: app.ListStreaksRequest, scope: CallScope) {
       if (scope.caller.userId !== null) req.userIds.forEach((id) => checkUserScope(scope, id));
       const rows = await listStreakLengths(services, scope.tenantId, req.userIds);
-      return { streaks: rows.map((r) => ({ userId: r.userId, streakLength: r.streakLength, extended: r.extended ? timestampFromDate(r.extended) : undefined })) };
+      return {
+        streaks: rows.map((r) => ({ userId: r.userId, streakLength: r.streakLength, extended: r.extended ? timestampFromDate(r.extended) : undefined })),
+      };
     },
     async getUserPreferences(req: app.GetUserPreferencesRequest, scope: CallScope) {
       checkUserScope(scope, req.id);
@@ -209,7 +216,8 @@ function wrappedPeriodToProto(read: WrappedRead, period: WrappedPeriod<Achieveme
       value: h.value === null ? undefined : decimalToNumber(h.value),
     })),
   });
-  const mapValues = <T, U>(record: Record<string, T>, f: (key: string, value: T) => U) => Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(k, v)]));
+  const mapValues = <T, U>(record: Record<string, T>, f: (key: string, value: T) => U) =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(k, v)]));
   return {
     metrics: mapValues(period.metrics, (key, f) => {
       const metric = read.metrics.get(key)!;

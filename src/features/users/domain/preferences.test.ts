@@ -3,7 +3,14 @@ import { applyPreferencesPatch, checkPreferencesPatch, emptyPreferences, isOpted
 import { checkStreakSettings, patchStreakSettings, type StreakSettings } from "../../streaks/domain/streak-config.js";
 
 const M = "metric-1";
-const tenant: StreakSettings = { frequency: "daily", metrics: [{ metricId: M, threshold: 1 }], evaluationMode: "all", freezes: null, customizationEnabled: true, daysOff: [] };
+const tenant: StreakSettings = {
+  frequency: "daily",
+  metrics: [{ metricId: M, threshold: 1 }],
+  evaluationMode: "all",
+  freezes: null,
+  customizationEnabled: true,
+  daysOff: [],
+};
 
 describe("checkPreferencesPatch", () => {
   it.each<[string, PreferencesPatch]>([
@@ -13,14 +20,30 @@ describe("checkPreferencesPatch", () => {
   ])("accepts %s", (_name, patch) => expect(checkPreferencesPatch(patch, tenant)).toBeNull());
 
   it.each<[PreferencesPatch, StreakSettings | null, string]>([
-    [{ notifications: { sms: ["email"] } }, tenant, "notifications.sms is not a notification type: use achievement_completed, recap, reactivation, streak_reminder"],
+    [
+      { notifications: { sms: ["email"] } },
+      tenant,
+      "notifications.sms is not a notification type: use achievement_completed, recap, reactivation, streak_reminder",
+    ],
     [{ notifications: { recap: ["fax"] } }, tenant, 'notifications.recap[0] must be "email" or "push", got "fax"'],
     [{ notifications: { recap: ["push", "push"] } }, tenant, 'notifications.recap[1] ("push") is listed more than once'],
     [{ streak: { daysOff: [7] } }, tenant, "streak.daysOff[0] must be a weekday from 0 (Sunday) to 6 (Saturday), got 7"],
     [{ streak: { metrics: [{ metricId: "other", threshold: 1 }] } }, tenant, 'streak.metrics[0].key "other" is not one of the tenant\'s streak metrics'],
-    [{ streak: { metrics: [{ metricId: M, threshold: 0 }] } }, tenant, "streak.metrics[0].threshold must be a number greater than 0 and at most 1000000000000000, got 0"],
-    [{ streak: { evaluationMode: "any" } }, { ...tenant, customizationEnabled: false }, "Streak customization is not enabled for this tenant: evaluationMode, metrics and daysOff need customizationEnabled in the streak settings"],
-    [{ streak: { daysOff: [1] } }, null, "Streak customization is not enabled for this tenant: evaluationMode, metrics and daysOff need customizationEnabled in the streak settings"],
+    [
+      { streak: { metrics: [{ metricId: M, threshold: 0 }] } },
+      tenant,
+      "streak.metrics[0].threshold must be a number greater than 0 and at most 1000000000000000, got 0",
+    ],
+    [
+      { streak: { evaluationMode: "any" } },
+      { ...tenant, customizationEnabled: false },
+      "Streak customization is not enabled for this tenant: evaluationMode, metrics and daysOff need customizationEnabled in the streak settings",
+    ],
+    [
+      { streak: { daysOff: [1] } },
+      null,
+      "Streak customization is not enabled for this tenant: evaluationMode, metrics and daysOff need customizationEnabled in the streak settings",
+    ],
   ])("refuses %j", (patch, settings, message) => expect(checkPreferencesPatch(patch, settings)).toBe(message));
 
   it("lets a user turn streaks off without customization", () => {
@@ -30,7 +53,10 @@ describe("checkPreferencesPatch", () => {
 
 describe("applyPreferencesPatch", () => {
   it("sets the kinds sent, keeps the others, and replaces the streak preferences as a whole", () => {
-    const first = applyPreferencesPatch(emptyPreferences(), { notifications: { recap: ["email"], reactivation: ["push"] }, streak: { evaluationMode: "any", daysOff: [6, 0] } });
+    const first = applyPreferencesPatch(emptyPreferences(), {
+      notifications: { recap: ["email"], reactivation: ["push"] },
+      streak: { evaluationMode: "any", daysOff: [6, 0] },
+    });
     expect(first).toEqual({ notifications: { recap: ["email"], reactivation: ["push"] }, streak: { evaluationMode: "any", daysOff: [0, 6] } });
     const second = applyPreferencesPatch(first, { notifications: { recap: [] }, streak: { enabled: false } });
     expect(second).toEqual({ notifications: { recap: [], reactivation: ["push"] }, streak: { enabled: false } });
@@ -52,7 +78,13 @@ describe("streak settings: days off and the clients' partial update", () => {
     expect(patchStreakSettings(current, { evaluationMode: "any" })).toEqual({ ...current, evaluationMode: "any" });
     expect(patchStreakSettings(current, { freezes: null }).freezes).toBeNull();
     expect(patchStreakSettings(current, { frequency: "weekly" })).toMatchObject({ frequency: "weekly", daysOff: [] });
-    expect(patchStreakSettings(null, { frequency: "daily" })).toMatchObject({ frequency: "daily", metrics: [], freezes: null, customizationEnabled: false, daysOff: [] });
+    expect(patchStreakSettings(null, { frequency: "daily" })).toMatchObject({
+      frequency: "daily",
+      metrics: [],
+      freezes: null,
+      customizationEnabled: false,
+      daysOff: [],
+    });
   });
 });
 

@@ -76,7 +76,8 @@ export function customizesStreak(streak: UserStreakPreferences): boolean {
  */
 export function checkPreferencesPatch(patch: PreferencesPatch, tenant: StreakSettings | null, keys: readonly string[] = []): string | null {
   for (const [kind, channels] of Object.entries(patch.notifications ?? {})) {
-    if (!(NOTIFICATION_KINDS as readonly string[]).includes(kind)) return `notifications.${kind} is not a notification type: use ${NOTIFICATION_KINDS.join(", ")}`;
+    if (!(NOTIFICATION_KINDS as readonly string[]).includes(kind))
+      return `notifications.${kind} is not a notification type: use ${NOTIFICATION_KINDS.join(", ")}`;
     for (const [i, channel] of (channels ?? []).entries()) {
       if (typeof channel !== "string" || !(NOTIFICATION_CHANNELS as readonly string[]).includes(channel)) {
         return `notifications.${kind}[${i}] must be "email" or "push", got ${JSON.stringify(channel)}`;
@@ -97,7 +98,8 @@ export function checkPreferencesPatch(patch: PreferencesPatch, tenant: StreakSet
         return `streak.metrics[${i}].threshold must be a number greater than 0 and at most ${MAX_AMOUNT}, got ${condition.threshold}`;
       }
       if (streak.metrics.findIndex((c) => c.metricId === condition.metricId) !== i) return `streak.metrics[${i}].key "${name}" is listed more than once`;
-      if (!tenant?.metrics.some((c) => c.metricId === condition.metricId)) return `streak.metrics[${i}].key "${name}" is not one of the tenant's streak metrics`;
+      if (!tenant?.metrics.some((c) => c.metricId === condition.metricId))
+        return `streak.metrics[${i}].key "${name}" is not one of the tenant's streak metrics`;
     }
   }
   return streak.daysOff ? checkDaysOff("streak.daysOff", streak.daysOff) : null;

@@ -6,7 +6,17 @@ import type { LeaderboardConfig } from "../../leaderboards/domain/leaderboard-co
 import type { MetricConfig } from "../../metrics/domain/metric.js";
 import type { StreakPeriodRecord } from "../../streaks/domain/streak.js";
 import { createUserState, type UserState } from "../../../engine/domain/user.js";
-import { computeWrapped, longestStreakIn, mondayOf, percentChange, supportedYears, wrappedOfUser, wrappedYear, type WrappedConfig, type WrappedInput } from "./wrapped.js";
+import {
+  computeWrapped,
+  longestStreakIn,
+  mondayOf,
+  percentChange,
+  supportedYears,
+  wrappedOfUser,
+  wrappedYear,
+  type WrappedConfig,
+  type WrappedInput,
+} from "./wrapped.js";
 import { sha256 } from "../../../engine/sha256.js";
 
 const ENGINE = { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id", sha256 };
@@ -154,7 +164,10 @@ describe("computeWrapped", () => {
       ],
     });
     expect([w.daysActive, w.mostActiveDay.date]).toEqual([2, "2026-05-01"]); // two metrics: at least two events
-    expect(w.mostActiveDay.metrics).toEqual({ a: { currentTotal: "9", change: "4", percentChange: 80 }, b: { currentTotal: "3", change: "3", percentChange: 100 } });
+    expect(w.mostActiveDay.metrics).toEqual({
+      a: { currentTotal: "9", change: "4", percentChange: 80 },
+      b: { currentTotal: "3", change: "3", percentChange: 100 },
+    });
   });
 
   it("picks the earliest of equally active periods", () => {
@@ -176,7 +189,9 @@ describe("computeWrapped", () => {
     });
     expect(w.entireYear.points.xp).toEqual({ currentTotal: "150", change: "150", percentChange: 100 });
     expect(w.entireYear.leaderboards.board).toEqual({ leaderboard: "the board", run: "2026-03-01", rank: 2, value: "30", history: history.slice(0, 2) });
-    expect(computeWrapped({ ...base, year: 2026, leaderboards: [{ key: "board", leaderboard: "b", history: history.slice(3) }] }).entireYear.leaderboards).toEqual({});
+    expect(
+      computeWrapped({ ...base, year: 2026, leaderboards: [{ key: "board", leaderboard: "b", history: history.slice(3) }] }).entireYear.leaderboards,
+    ).toEqual({});
   });
 });
 
@@ -197,12 +212,26 @@ describe("longestStreakIn", () => {
   it("takes the longest length of periods overlapping the year, with the start of its run", () => {
     const periods = [p("2025-12-30", 1), p("2025-12-31", 2), p("2026-01-01", 3), p("2026-01-02", 0), p("2026-01-03", 1), p("2026-01-04", 2)];
     const streak = { frequency: "daily" as const, periods, currentStarted: "2026-01-03" };
-    expect(longestStreakIn(streak, null, 2026)).toEqual({ length: 3, frequency: "daily", periodStart: "2026-01-01", periodEnd: "2026-01-01", started: "2025-12-30" });
-    expect(longestStreakIn(streak, null, 2025)).toEqual({ length: 2, frequency: "daily", periodStart: "2025-12-31", periodEnd: "2025-12-31", started: "2025-12-30" });
+    expect(longestStreakIn(streak, null, 2026)).toEqual({
+      length: 3,
+      frequency: "daily",
+      periodStart: "2026-01-01",
+      periodEnd: "2026-01-01",
+      started: "2025-12-30",
+    });
+    expect(longestStreakIn(streak, null, 2025)).toEqual({
+      length: 2,
+      frequency: "daily",
+      periodStart: "2025-12-31",
+      periodEnd: "2025-12-31",
+      started: "2025-12-30",
+    });
   });
 
   it("uses the current run's start, and null when a run began before the kept periods", () => {
-    expect(longestStreakIn({ frequency: "daily", periods: [p("2026-05-01", 40), p("2026-05-02", 41)], currentStarted: "2026-03-23" }, null, 2026).started).toBe("2026-03-23");
+    expect(longestStreakIn({ frequency: "daily", periods: [p("2026-05-01", 40), p("2026-05-02", 41)], currentStarted: "2026-03-23" }, null, 2026).started).toBe(
+      "2026-03-23",
+    );
     expect(longestStreakIn({ frequency: "daily", periods: [p("2026-05-01", 40), p("2026-05-02", 0)], currentStarted: null }, null, 2026).started).toBeNull();
   });
 
@@ -214,7 +243,12 @@ describe("longestStreakIn", () => {
 describe("leaderboards in a user's review", () => {
   it("leaves out inactive leaderboards", () => {
     const user = { ...userAfter([{ at: "2026-03-02T12:00:00Z" }]) };
-    const entry = { run: "2026-03-01", group: "", value: "1", history: [{ run: "2026-03-01", date: "2026-03-02", previousRank: null, rank: 1, previousValue: null, value: "1" }] };
+    const entry = {
+      run: "2026-03-01",
+      group: "",
+      value: "1",
+      history: [{ run: "2026-03-01", date: "2026-03-02", previousRank: null, rank: 1, previousValue: null, value: "1" }],
+    };
     user.leaderboards = { l1: entry, l2: entry };
     const board = (id: string, status: LeaderboardConfig["status"]): RankedLeaderboard => ({
       config: { id, key: id, status } as LeaderboardConfig,

@@ -301,7 +301,12 @@ export interface WrappedConfig<A> {
  * A user's year in review as of `now`: the year asked for (or the current one in the user's zone,
  * 400 outside the supported years) from the user's state and the tenant's configuration.
  */
-export function wrappedOfUser<A>(user: UserState, config: WrappedConfig<A>, requestedYear: number | undefined, now: Date): { year: number; wrapped: Wrapped<A, RankedLeaderboard> } {
+export function wrappedOfUser<A>(
+  user: UserState,
+  config: WrappedConfig<A>,
+  requestedYear: number | undefined,
+  now: Date,
+): { year: number; wrapped: Wrapped<A, RankedLeaderboard> } {
   const year = wrappedYear(requestedYear, localDate(now, user.tz));
   let streak: WrappedInput<A, RankedLeaderboard>["streak"] = null;
   if (config.streak && user.streak) {
@@ -312,7 +317,9 @@ export function wrappedOfUser<A>(user: UserState, config: WrappedConfig<A>, requ
     year,
     activity: user.activity ?? {},
     metrics: config.metrics.filter((m) => user.metrics[m.id]).map((m) => ({ key: m.key, total: user.metrics[m.id]!.total, daily: user.metrics[m.id]!.daily })),
-    points: config.pointsSystems.filter((s) => user.points[s.id]).map((s) => ({ key: s.key, total: String(user.points[s.id]!.total), daily: user.points[s.id]!.daily })),
+    points: config.pointsSystems
+      .filter((s) => user.points[s.id])
+      .map((s) => ({ key: s.key, total: String(user.points[s.id]!.total), daily: user.points[s.id]!.daily })),
     achievements: config.achievements.map((a) => ({ item: a.item, date: userLocalDateAt(user, a.achievedAt) })),
     leaderboards: config.leaderboards
       .filter((l) => l.config.status !== "inactive" && user.leaderboards[l.config.id])

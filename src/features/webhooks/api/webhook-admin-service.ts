@@ -59,7 +59,13 @@ function deliveryToProto(d: WebhookDeliveryDocument): pb.WebhookDelivery {
 export function createWebhookAdminMethods(services: ServiceContext): ScopedService<typeof pb.WebhookAdminService> {
   return {
     async createWebhookEndpoints(req: pb.CreateWebhookEndpointsRequest, scope: CallScope) {
-      const drafts = req.endpoints.map((e) => ({ url: e.url, description: e.description, eventTypes: e.eventTypes, enabled: e.enabled, referenceSignature: e.referenceSignature }));
+      const drafts = req.endpoints.map((e) => ({
+        url: e.url,
+        description: e.description,
+        eventTypes: e.eventTypes,
+        enabled: e.enabled,
+        referenceSignature: e.referenceSignature,
+      }));
       return created(scope, await webhooks.createEndpoints(services, scope.tenantId, drafts), (c) => endpointToProto(c.endpoint, c.secret));
     },
     async listWebhookEndpoints(req: pb.ListWebhookEndpointsRequest, scope: CallScope) {
@@ -71,7 +77,13 @@ export function createWebhookAdminMethods(services: ServiceContext): ScopedServi
     async updateWebhookEndpoints(req: pb.UpdateWebhookEndpointsRequest, scope: CallScope) {
       const updates = req.endpoints.map((e) => ({
         id: e.id,
-        changes: { url: e.url, description: e.description, eventTypes: e.eventTypes.length > 0 ? e.eventTypes : undefined, enabled: e.enabled, referenceSignature: e.referenceSignature },
+        changes: {
+          url: e.url,
+          description: e.description,
+          eventTypes: e.eventTypes.length > 0 ? e.eventTypes : undefined,
+          enabled: e.enabled,
+          referenceSignature: e.referenceSignature,
+        },
       }));
       return updated(await webhooks.updateEndpoints(services, scope.tenantId, updates), (e) => endpointToProto(e));
     },
@@ -91,7 +103,11 @@ export function createWebhookAdminMethods(services: ServiceContext): ScopedServi
     },
     async listWebhookMessageDeliveries(req: pb.ListWebhookMessageDeliveriesRequest, scope: CallScope) {
       // A message goes to at most one delivery per endpoint; 100 covers every endpoint a tenant reasonably has.
-      return { deliveries: (await webhooks.listWebhookDeliveries(services, scope.tenantId, { messageId: req.messageId }, { limit: 100, skip: 0 })).map(deliveryToProto) };
+      return {
+        deliveries: (await webhooks.listWebhookDeliveries(services, scope.tenantId, { messageId: req.messageId }, { limit: 100, skip: 0 })).map(
+          deliveryToProto,
+        ),
+      };
     },
     async redeliverWebhookMessage(req: pb.RedeliverWebhookMessageRequest, scope: CallScope) {
       return { delivery: deliveryToProto(await webhooks.redeliverMessage(services, scope.tenantId, req.endpointId, req.messageId)) };

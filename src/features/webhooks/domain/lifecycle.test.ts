@@ -84,7 +84,10 @@ describe("recap", () => {
   it("follows a move: a user who moved from Paris to Tokyo gets it at 09:00 Tokyo time", () => {
     const moved = user("Europe/Paris", ["2026-03-04"], at("2026-03-04T10:00:00Z"));
     const u = { ...moved, tz: "Asia/Tokyo", tzHistory: [...moved.tzHistory, { tz: "Asia/Tokyo", from: at("2026-03-06T00:00:00Z") }] };
-    expect(planLifecycle(u, options({ subscribed: new Set(["emails.recap_due"]) }), at("2026-03-07T00:00:00Z")).next).toEqual({ at: at("2026-03-09T00:00:00Z"), type: "emails.recap_due" });
+    expect(planLifecycle(u, options({ subscribed: new Set(["emails.recap_due"]) }), at("2026-03-07T00:00:00Z")).next).toEqual({
+      at: at("2026-03-09T00:00:00Z"),
+      type: "emails.recap_due",
+    });
   });
 
   it("a user active in the current week only is scheduled for next Monday", () => {
@@ -105,7 +108,9 @@ describe("reactivation", () => {
     expect(messages(u, at("2026-03-29T08:59:00Z"))).toEqual([]);
 
     let step = visit(u, at("2026-03-29T09:00:00Z"), reactivation);
-    expect(step.plan.due).toEqual([{ type: "emails.reactivation_due", key: "2026-03-26T10:00:00.000Z/1", reactivation: { messageNumber: 1, daysSinceLastActive: 3 } }]);
+    expect(step.plan.due).toEqual([
+      { type: "emails.reactivation_due", key: "2026-03-26T10:00:00.000Z/1", reactivation: { messageNumber: 1, daysSinceLastActive: 3 } },
+    ]);
     expect(step.plan.next).toEqual({ at: at("2026-04-02T09:00:00Z"), type: "emails.reactivation_due" });
     u = step.state;
     expect(messages(u, at("2026-03-29T09:05:00Z"))).toEqual([]); // never twice
@@ -156,7 +161,11 @@ describe("streak reminder", () => {
     const sent = visit(u, at("2026-03-09T01:00:00Z"), reminders);
     expect(sent.plan.due).toHaveLength(1);
     const [due] = sent.plan.due;
-    expect(due).toMatchObject({ type: "emails.streak_reminder_due", key: "2026-03-08", streak: { length: 1, periodStart: "2026-03-08", expires: "2026-03-08" } });
+    expect(due).toMatchObject({
+      type: "emails.streak_reminder_due",
+      key: "2026-03-08",
+      streak: { length: 1, periodStart: "2026-03-08", expires: "2026-03-08" },
+    });
     expect(planLifecycle(sent.state, reminders, at("2026-03-09T02:00:00Z")).due).toEqual([]); // once
   });
 
@@ -171,7 +180,12 @@ describe("streak reminder", () => {
     const weekly: StreakSettings = { ...daily, frequency: "weekly" };
     const opts = options({ subscribed: new Set(["emails.streak_reminder_due"]), streak: weekly });
     const u = user("UTC", [], at("2026-03-04T10:00:00Z"));
-    const streak = applyStreakEvent(createStreakState(weekly, u.created, u.created), weekly, { metricId: "m", value: 1, at: at("2026-03-04T10:00:00Z") }, u.tzHistory).state;
+    const streak = applyStreakEvent(
+      createStreakState(weekly, u.created, u.created),
+      weekly,
+      { metricId: "m", value: 1, at: at("2026-03-04T10:00:00Z") },
+      u.tzHistory,
+    ).state;
     // Met in the week of 03-02: the week of 03-09 must be met next, by Sunday 03-15.
     const plan = planLifecycle({ ...u, streak }, opts, at("2026-03-10T12:00:00Z"));
     expect(plan.next).toEqual({ at: at("2026-03-15T18:00:00Z"), type: "emails.streak_reminder_due" });

@@ -139,7 +139,13 @@ function recapCandidate(user: UserState, marks: LifecycleMarks, schedule: Lifecy
   return null;
 }
 
-function reactivationCandidate(user: UserState, marks: LifecycleMarks, schedule: LifecycleSchedule, zone: string, now: Date): Candidate<DueLifecycleMessage> | null {
+function reactivationCandidate(
+  user: UserState,
+  marks: LifecycleMarks,
+  schedule: LifecycleSchedule,
+  zone: string,
+  now: Date,
+): Candidate<DueLifecycleMessage> | null {
   const last = user.lastEventAt;
   if (!last) return null;
   const sent = marks.reactivation && marks.reactivation.since.getTime() === last.getTime() ? marks.reactivation.sent : 0;
@@ -160,7 +166,14 @@ function reactivationCandidate(user: UserState, marks: LifecycleMarks, schedule:
 /** History periods shown in a reminder's streak (as the streak read's default). */
 const REMINDER_HISTORY_PERIODS = 7;
 
-function streakReminderCandidate(user: UserState, marks: LifecycleMarks, settings: StreakSettings | null, schedule: LifecycleSchedule, zone: string, now: Date): Candidate<DueLifecycleMessage> | null {
+function streakReminderCandidate(
+  user: UserState,
+  marks: LifecycleMarks,
+  settings: StreakSettings | null,
+  schedule: LifecycleSchedule,
+  zone: string,
+  now: Date,
+): Candidate<DueLifecycleMessage> | null {
   if (!settings || !user.streak) return null;
   const read = readStreak(catchUpStreak(user.streak, settings, user.tzHistory, now).state, settings, user.tzHistory, now, REMINDER_HISTORY_PERIODS);
   const expires = read.streak.expires;

@@ -23,8 +23,27 @@ const T0 = new Date("2026-05-01T10:00:00Z");
 let counter = 0;
 const newId = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
 
-const xp: PointsSystemConfig = { id: "sys-xp", key: "xp", name: "XP", description: "", status: "active", badge: null, maxPoints: null, created: T0, updated: T0 };
-const level = (key: string, points: number): PointsLevelConfig => ({ id: `lvl-${key}`, key, name: key.toUpperCase(), points, description: `${key} level`, badge: null, created: T0, updated: T0 });
+const xp: PointsSystemConfig = {
+  id: "sys-xp",
+  key: "xp",
+  name: "XP",
+  description: "",
+  status: "active",
+  badge: null,
+  maxPoints: null,
+  created: T0,
+  updated: T0,
+};
+const level = (key: string, points: number): PointsLevelConfig => ({
+  id: `lvl-${key}`,
+  key,
+  name: key.toUpperCase(),
+  points,
+  description: `${key} level`,
+  badge: null,
+  created: T0,
+  updated: T0,
+});
 const bronze = level("bronze", 0);
 const silver = level("silver", 50);
 const wordsTrigger: PointsTriggerConfig = {
@@ -40,7 +59,15 @@ const wordsTrigger: PointsTriggerConfig = {
   created: T0,
   updated: T0,
 };
-const achievementTrigger: PointsTriggerConfig = { ...wordsTrigger, id: "trg-ach", type: "achievement", points: 40, metricId: undefined, metricThreshold: undefined, achievementId: "ach-api" };
+const achievementTrigger: PointsTriggerConfig = {
+  ...wordsTrigger,
+  id: "trg-ach",
+  type: "achievement",
+  points: 40,
+  metricId: undefined,
+  metricThreshold: undefined,
+  achievementId: "ach-api",
+};
 const points: PointsConfig = {
   systems: [{ system: xp, triggers: [wordsTrigger, achievementTrigger], levels: [bronze, silver], boosts: [] }],
   attributeKeys: {},
@@ -87,7 +114,13 @@ function react(state: UserState, trigger: ReactionTrigger, config: EngineConfig,
 
 describe("messages built by the engine", () => {
   it("puts an event's level change in the outbox with the reference payload inside the envelope", () => {
-    const { state } = applyEvent(ann(), { eventId: "e1", metricId: "words", at: T0, user: { id: "ann" }, value: 500, attributes: {} }, T0, engine(settings("points.level_changed")), false);
+    const { state } = applyEvent(
+      ann(),
+      { eventId: "e1", metricId: "words", at: T0, user: { id: "ann" }, value: 500, attributes: {} },
+      T0,
+      engine(settings("points.level_changed")),
+      false,
+    );
     expect(state.outbox).toHaveLength(1);
     const message = state.outbox[0]!;
     expect(message).toMatchObject({ type: "points.level_changed", at: T0 });
@@ -123,7 +156,14 @@ describe("messages built by the engine", () => {
     expect(both.outbox.map((m) => m.type)).toEqual(["points.changed", "points.level_changed"]);
     // As in the event response, points.changed carries the new level when the level changed.
     expect(bodies(both)[0].points).toMatchObject({ key: "xp", total: 50, added: 50, level: { key: "silver" }, awards: [{ awarded: 50, total: 50 }] });
-    expect(bodies(both)[0].points.awards[0].trigger).toEqual({ id: "trg-words", type: "metric", points: 10, metricId: "words", metricName: "Words written", metricThreshold: 100 });
+    expect(bodies(both)[0].points.awards[0].trigger).toEqual({
+      id: "trg-words",
+      type: "metric",
+      points: 10,
+      metricId: "words",
+      metricName: "Words written",
+      metricThreshold: 100,
+    });
   });
 
   it("announces an API achievement completion and the level it causes, in causal order", () => {
@@ -159,7 +199,11 @@ describe("messages built by the engine", () => {
         streakEvents: [
           { type: "streak.freeze_consumed", at: T0, consumed: 1, freezes: 2 },
           { type: "streak.lost", at: lostAt, length: 7 },
-          { type: "streak.started", at: T0, streak: { length: 1, frequency: "daily", started: "2026-05-01", periodStart: "2026-05-01", periodEnd: "2026-05-01", expires: "2026-05-02" } },
+          {
+            type: "streak.started",
+            at: T0,
+            streak: { length: 1, frequency: "daily", started: "2026-05-01", periodStart: "2026-05-01", periodEnd: "2026-05-01", expires: "2026-05-02" },
+          },
         ],
       },
       settings("streak.freeze_consumed", "streak.lost", "streak.started"),
@@ -181,7 +225,11 @@ describe("messages built by the engine", () => {
 
 describe("envelope", () => {
   it("puts type, id, tenant and time first, then the reference fields; null tenant in the default scope", () => {
-    const message = createMessage("streak.lost", { user: { id: "u" } as never, length: 3 }, { id: "msg_1", tenant: null, at: new Date("2026-01-02T03:04:05.678Z") });
+    const message = createMessage(
+      "streak.lost",
+      { user: { id: "u" } as never, length: 3 },
+      { id: "msg_1", tenant: null, at: new Date("2026-01-02T03:04:05.678Z") },
+    );
     expect(message.body).toBe('{"type":"streak.lost","id":"msg_1","tenantId":null,"timestamp":"2026-01-02T03:04:05.678Z","user":{"id":"u"},"length":3}');
     expect(isoTime(new Date("2026-01-02T03:04:05.000Z"))).toBe("2026-01-02T03:04:05Z");
   });
@@ -274,7 +322,11 @@ describe("boost announcements", () => {
     expect(decideBoostNotices(boost({ archived: true, updated: archivedAt }), { started: true }, at("2026-05-11T12:00:30Z")).announce).toEqual([
       { type: "points.boost_finished", at: archivedAt },
     ]);
-    expect(decideBoostNotices(boost({ archived: true }), { started: false }, at("2026-05-01T12:00:00Z"))).toEqual({ announce: [], markStarted: true, markFinished: true });
+    expect(decideBoostNotices(boost({ archived: true }), { started: false }, at("2026-05-01T12:00:00Z"))).toEqual({
+      announce: [],
+      markStarted: true,
+      markFinished: true,
+    });
   });
 });
 
@@ -282,7 +334,20 @@ describe("bodyNamesUser", () => {
   const body = (payload: object) => JSON.stringify({ type: "x", id: "msg_1", tenantId: "acme", timestamp: "2026-01-01T00:00:00Z", ...payload });
   it.each([
     ["a user payload", body({ user: { id: "u1", name: "acme" } }), "u1", true],
-    ["a ranking line", body({ leaderboard: { key: "k", rankings: [{ userId: "u2", rank: 1 }, { userId: "u1", rank: 2 }] } }), "u1", true],
+    [
+      "a ranking line",
+      body({
+        leaderboard: {
+          key: "k",
+          rankings: [
+            { userId: "u2", rank: 1 },
+            { userId: "u1", rank: 2 },
+          ],
+        },
+      }),
+      "u1",
+      true,
+    ],
     ["a boost's user", body({ boost: { id: "b", userId: "u1" } }), "u1", true],
     ["another user", body({ user: { id: "u10" } }), "u1", false],
     ["the same text in another field (the tenant's ID, a name)", body({ user: { id: "u2", name: "acme" } }), "acme", false],

@@ -184,9 +184,27 @@ export interface WebhookPayloads {
   "streak.lost": { user: UserPayload; length: number };
   "streak.freeze_consumed": { user: UserPayload; consumed: number; freezes: number };
   "streak.freeze_earned": { user: UserPayload; earned: number; freezes: number };
-  "leaderboard.started": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[]; breakdownAttributeValues?: Array<{ key: string; value: string }> } };
-  "leaderboard.changed": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[]; breakdownAttributeValues?: Array<{ key: string; value: string }> } };
-  "leaderboard.finished": { leaderboard: LeaderboardPayload & { status: "active" | "scheduled" | "finished"; rankings: LeaderboardRankingPayload[]; breakdownAttributeValues?: Array<{ key: string; value: string }> } };
+  "leaderboard.started": {
+    leaderboard: LeaderboardPayload & {
+      status: "active" | "scheduled" | "finished";
+      rankings: LeaderboardRankingPayload[];
+      breakdownAttributeValues?: Array<{ key: string; value: string }>;
+    };
+  };
+  "leaderboard.changed": {
+    leaderboard: LeaderboardPayload & {
+      status: "active" | "scheduled" | "finished";
+      rankings: LeaderboardRankingPayload[];
+      breakdownAttributeValues?: Array<{ key: string; value: string }>;
+    };
+  };
+  "leaderboard.finished": {
+    leaderboard: LeaderboardPayload & {
+      status: "active" | "scheduled" | "finished";
+      rankings: LeaderboardRankingPayload[];
+      breakdownAttributeValues?: Array<{ key: string; value: string }>;
+    };
+  };
   "leaderboard.rank_changed": {
     user: UserPayload;
     leaderboard: LeaderboardPayload & {
@@ -242,7 +260,11 @@ export function userPayload(user: UserState): UserPayload {
 }
 
 /** The reference `UserAchievementResponse`: the fields of the achievement's trigger only, and when it was completed. */
-export function achievementPayload(a: AchievementConfig, completion: AchievementCompletion, metricNames: Readonly<Record<string, string>> = {}): Record<string, Json> {
+export function achievementPayload(
+  a: AchievementConfig,
+  completion: AchievementCompletion,
+  metricNames: Readonly<Record<string, string>> = {},
+): Record<string, Json> {
   const { eventAttributes, ...triggerFields } = achievementTriggerFields(a, (id) => metricNames[id]);
   return {
     id: a.id,
@@ -283,7 +305,11 @@ export function awardPayload(award: PointsAward): Record<string, Json> {
   return out;
 }
 
-export function boostPayload(boost: PointsBoostConfig, system: Pick<PointsSystemConfig, "id" | "key" | "name">, status: "active" | "finished"): PointsBoostPayload {
+export function boostPayload(
+  boost: PointsBoostConfig,
+  system: Pick<PointsSystemConfig, "id" | "key" | "name">,
+  status: "active" | "finished",
+): PointsBoostPayload {
   return {
     id: boost.id,
     name: boost.name,
@@ -322,7 +348,9 @@ export function bodyNamesUser(json: string, userId: string): boolean {
   const names = (value: unknown): boolean => {
     if (Array.isArray(value)) return value.some(names);
     if (value === null || typeof value !== "object") return false;
-    return Object.entries(value).some(([key, v]) => (key === "userId" && v === userId) || (key === "user" && (v as { id?: unknown } | null)?.id === userId) || names(v));
+    return Object.entries(value).some(
+      ([key, v]) => (key === "userId" && v === userId) || (key === "user" && (v as { id?: unknown } | null)?.id === userId) || names(v),
+    );
   };
   try {
     return names(JSON.parse(json));
@@ -334,7 +362,11 @@ export function bodyNamesUser(json: string, userId: string): boolean {
 /**
  * Wraps a payload in the envelope: `type`, `id`, `tenantId`, `timestamp`, then the reference fields.
  */
-export function createMessage<T extends WebhookEventType>(type: T, payload: WebhookPayloads[T], meta: { id: string; tenant: string | null; at: Date }): OutboxMessage {
+export function createMessage<T extends WebhookEventType>(
+  type: T,
+  payload: WebhookPayloads[T],
+  meta: { id: string; tenant: string | null; at: Date },
+): OutboxMessage {
   const body = JSON.stringify({ type, id: meta.id, tenantId: meta.tenant, timestamp: isoTime(meta.at), ...payload });
   return { id: meta.id, type, at: meta.at, body };
 }
@@ -416,7 +448,9 @@ export function messagesForUserEvents(
     if (lifecycleAllowed(user, "emails.achievement_due", settings.subscribed)) {
       const fact = lifecycleFact(settings.tenant, user.userId, "emails.achievement_due", `${achievement.id}/${isoTime(completion.achievedAt)}`);
       const payload = { user: u(), achievement: achievementPayload(achievement, completion, points.metricNames) };
-      messages.push(createMessage("emails.achievement_due", payload, { id: deterministicMessageId(fact, sha256), tenant: settings.tenant, at: completion.achievedAt }));
+      messages.push(
+        createMessage("emails.achievement_due", payload, { id: deterministicMessageId(fact, sha256), tenant: settings.tenant, at: completion.achievedAt }),
+      );
     }
   }
   const pointsEvents = events.pointsEvents ?? [];
@@ -438,7 +472,12 @@ export function messagesForUserEvents(
     } else {
       add(
         "points.level_changed",
-        () => ({ user: u(), points: { ...pointsSystemPayload(system), total: e.total }, previousLevel: levelPayload(e.previousLevel), newLevel: levelPayload(e.newLevel) }),
+        () => ({
+          user: u(),
+          points: { ...pointsSystemPayload(system), total: e.total },
+          previousLevel: levelPayload(e.previousLevel),
+          newLevel: levelPayload(e.newLevel),
+        }),
         at,
       );
     }
@@ -475,7 +514,13 @@ function lifecycleFact(tenant: string | null, userId: string, type: string, key:
  * (the reference's `timestamp`: when it was sent). Only types someone subscribes to; IDs derive
  * from the user and the period, so the same message always has the same ID.
  */
-export function lifecycleMessages(user: UserState, due: readonly DueLifecycleMessage[], settings: WebhookSettings | undefined, now: Date, sha256: Sha256): OutboxMessage[] {
+export function lifecycleMessages(
+  user: UserState,
+  due: readonly DueLifecycleMessage[],
+  settings: WebhookSettings | undefined,
+  now: Date,
+  sha256: Sha256,
+): OutboxMessage[] {
   if (!settings || due.length === 0) return [];
   const messages: OutboxMessage[] = [];
   const u = userPayload(user);

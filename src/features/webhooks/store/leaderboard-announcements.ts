@@ -32,7 +32,10 @@ export function changedAnnouncementId(tenantId: string, leaderboardId: string, r
 }
 
 /** Every announcement document of a tenant, by `_id` (one query). */
-export async function findAnnouncements(collection: Collection<LeaderboardAnnouncementDocument>, tenantId: string): Promise<Map<string, LeaderboardAnnouncementDocument>> {
+export async function findAnnouncements(
+  collection: Collection<LeaderboardAnnouncementDocument>,
+  tenantId: string,
+): Promise<Map<string, LeaderboardAnnouncementDocument>> {
   const docs = await collection.find({ tenantId }).toArray();
   return new Map(docs.map((d) => [d._id, d as LeaderboardAnnouncementDocument]));
 }
@@ -66,7 +69,13 @@ export async function recordChangeAnnouncement(
   version: number,
   announcedAt: Date,
 ): Promise<void> {
-  const doc: ChangedAnnouncement = { _id: changedAnnouncementId(scope.tenantId, scope.leaderboardId, scope.run, scope.group), kind: "changed", ...scope, version, announcedAt };
+  const doc: ChangedAnnouncement = {
+    _id: changedAnnouncementId(scope.tenantId, scope.leaderboardId, scope.run, scope.group),
+    kind: "changed",
+    ...scope,
+    version,
+    announcedAt,
+  };
   await upsert(() => collection.replaceOne({ _id: doc._id }, doc, { upsert: true }));
 }
 

@@ -22,12 +22,21 @@ export async function markOutboxPending(markers: Collection<PendingOutboxDocumen
 }
 
 /** Removes the marker once the outbox is empty as of `drainedVersion`. */
-export async function clearOutboxPending(markers: Collection<PendingOutboxDocument>, tenantId: string, userId: string, drainedVersion: number, mode: WriteMode): Promise<void> {
+export async function clearOutboxPending(
+  markers: Collection<PendingOutboxDocument>,
+  tenantId: string,
+  userId: string,
+  drainedVersion: number,
+  mode: WriteMode,
+): Promise<void> {
   const _id = `${tenantId}/${userId}`;
   // Single instance: the user's lock is held, no one can add messages meanwhile; a plain `_id` delete.
   await markers.deleteOne(mode === "versioned" ? { _id, version: { $lte: drainedVersion } } : { _id });
 }
 
 export async function findPendingOutboxes(markers: Collection<PendingOutboxDocument>, limit: number): Promise<Array<{ tenantId: string; userId: string }>> {
-  return markers.find({}, { projection: { tenantId: 1, userId: 1 } }).limit(limit).toArray();
+  return markers
+    .find({}, { projection: { tenantId: 1, userId: 1 } })
+    .limit(limit)
+    .toArray();
 }

@@ -102,18 +102,26 @@ export function deliveryId(messageId: string, endpointId: string): string {
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 
-export async function findEndpointViews(endpoints: Collection<WebhookEndpointDocument>, tenantId: string, page?: { limit: number; skip: number }): Promise<WebhookEndpointView[]> {
+export async function findEndpointViews(
+  endpoints: Collection<WebhookEndpointDocument>,
+  tenantId: string,
+  page?: { limit: number; skip: number },
+): Promise<WebhookEndpointView[]> {
   let cursor = endpoints.find({ tenantId }, { projection: ENDPOINT_VIEW_PROJECTION }).sort({ created: 1, _id: 1 });
   if (page) cursor = cursor.skip(page.skip).limit(page.limit);
-  return (await cursor.toArray());
+  return await cursor.toArray();
 }
 
 export async function findEndpointView(endpoints: Collection<WebhookEndpointDocument>, tenantId: string, id: string): Promise<WebhookEndpointView | null> {
-  return (await endpoints.findOne({ _id: id, tenantId }, { projection: ENDPOINT_VIEW_PROJECTION }));
+  return await endpoints.findOne({ _id: id, tenantId }, { projection: ENDPOINT_VIEW_PROJECTION });
 }
 
 /** The whole endpoint, secrets included: for signing and for admin changes only. */
-export async function findEndpointDocument(endpoints: Collection<WebhookEndpointDocument>, tenantId: string, id: string): Promise<WebhookEndpointDocument | null> {
+export async function findEndpointDocument(
+  endpoints: Collection<WebhookEndpointDocument>,
+  tenantId: string,
+  id: string,
+): Promise<WebhookEndpointDocument | null> {
   return endpoints.findOne({ _id: id, tenantId });
 }
 
@@ -184,13 +192,17 @@ async function logDeliveries(store: DeliveryStore, docs: readonly WebhookDeliver
       const headId = logHeadId(tenantId, endpointId);
       // FerretDB applies `$inc` as a read then a write: this process counts one append at a time.
       return store.locks.run(`webhook_endpoint_log:${headId}`, async () => {
-        const head = await retryOnDuplicate(() => log.findOneAndUpdate({ _id: headId }, { $inc: { seq: list.length }, $setOnInsert: { tenantId } }, { upsert: true, returnDocument: "after" }));
+        const head = await retryOnDuplicate(() =>
+          log.findOneAndUpdate({ _id: headId }, { $inc: { seq: list.length }, $setOnInsert: { tenantId } }, { upsert: true, returnDocument: "after" }),
+        );
         const first = head!.seq! - list.length;
         const pages = new Map<number, string[]>();
         list.forEach((d, i) => pages.set(Math.floor((first + i) / LOG_PAGE), [...(pages.get(Math.floor((first + i) / LOG_PAGE)) ?? []), d._id]));
         await Promise.all(
           [...pages].map(([page, ids]) =>
-            retryOnDuplicate(() => log.updateOne({ _id: logPageId(tenantId, endpointId, page) }, { $push: { ids: { $each: ids } }, $setOnInsert: { tenantId } }, { upsert: true })),
+            retryOnDuplicate(() =>
+              log.updateOne({ _id: logPageId(tenantId, endpointId, page) }, { $push: { ids: { $each: ids } }, $setOnInsert: { tenantId } }, { upsert: true }),
+            ),
           ),
         );
       });
@@ -213,11 +225,16 @@ async function listEndpointDeliveries(
   const seen = new Set<string>();
   for (let p = Math.floor((head.seq - 1) / LOG_PAGE); p >= floor && found.length < page.skip + page.limit; p--) {
     const ids = [...((await log.findOne({ _id: logPageId(tenantId, endpointId, p) }))?.ids ?? [])].reverse().filter((id) => !seen.has(id) && seen.add(id));
-    const live = (await Promise.all(ids.map((_id) => webhookDeliveries.findOne({ _id })))).filter((d): d is WebhookDeliveryDocument => d !== null && d.tenantId === tenantId);
+    const live = (await Promise.all(ids.map((_id) => webhookDeliveries.findOne({ _id })))).filter(
+      (d): d is WebhookDeliveryDocument => d !== null && d.tenantId === tenantId,
+    );
     if (ids.length > 0 && live.length === 0) {
       // Every delivery of this page is gone (retention): so are those of older pages.
       await log.updateOne({ _id: head._id }, { $max: { floor: p + 1 } });
-      await log.bulkWrite(Array.from({ length: p + 1 - floor }, (_, i) => ({ deleteOne: { filter: { _id: logPageId(tenantId, endpointId, floor + i) } } })), { ordered: false });
+      await log.bulkWrite(
+        Array.from({ length: p + 1 - floor }, (_, i) => ({ deleteOne: { filter: { _id: logPageId(tenantId, endpointId, floor + i) } } })),
+        { ordered: false },
+      );
       break;
     }
     found.push(...live.filter((d) => status === undefined || d.status === status));
@@ -231,7 +248,11 @@ async function listEndpointDeliveries(
  * above them, as a listing does; the newest page is left to the appends. Reads by `_id` only: the
  * pages deleted and, per page, its IDs until one is found. Returns how many pages it deleted.
  */
-export async function trimEndpointLog({ webhookDeliveries, webhookEndpointLog: log }: WebhookCollections, tenantId: string, endpointId: string): Promise<number> {
+export async function trimEndpointLog(
+  { webhookDeliveries, webhookEndpointLog: log }: WebhookCollections,
+  tenantId: string,
+  endpointId: string,
+): Promise<number> {
   const head = await log.findOne({ _id: logHeadId(tenantId, endpointId) });
   if (!head?.seq) return 0;
   const floor = head.floor ?? 0;
@@ -245,7 +266,10 @@ export async function trimEndpointLog({ webhookDeliveries, webhookEndpointLog: l
   }
   if (page === floor) return 0;
   await log.updateOne({ _id: head._id }, { $max: { floor: page } });
-  await log.bulkWrite(Array.from({ length: page - floor }, (_, i) => ({ deleteOne: { filter: { _id: logPageId(tenantId, endpointId, floor + i) } } })), { ordered: false });
+  await log.bulkWrite(
+    Array.from({ length: page - floor }, (_, i) => ({ deleteOne: { filter: { _id: logPageId(tenantId, endpointId, floor + i) } } })),
+    { ordered: false },
+  );
   return page - floor;
 }
 
@@ -294,7 +318,10 @@ async function writeMarkers(store: DeliveryStore, docs: readonly WebhookDelivery
   await Promise.all([
     ready.length > 0
       ? webhookReady
-          .bulkWrite(ready.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: { at }, upsert: true } })), { ordered: false })
+          .bulkWrite(
+            ready.map((d) => ({ replaceOne: { filter: { _id: d._id }, replacement: { at }, upsert: true } })),
+            { ordered: false },
+          )
           .catch((error) => {
             if (!onlyDuplicateKeys(error)) throw error; // written at the same moment by another writer
           })
@@ -343,7 +370,11 @@ export async function findReadyDeliveries(store: DeliveryStore, limit: number): 
   const isReady = (d: WebhookDeliveryDocument | null) => d !== null && d.status === "pending" && d.ready;
   const graceEnded = processNowMs() - READY_MARKER_GRACE_MS;
   const stale = markers.filter((m, i) => !isReady(docs[i]!) && (m.at?.getTime() ?? 0) < graceEnded);
-  if (stale.length > 0) await webhookReady.bulkWrite(stale.map((m) => ({ deleteOne: { filter: { _id: m._id } } })), { ordered: false });
+  if (stale.length > 0)
+    await webhookReady.bulkWrite(
+      stale.map((m) => ({ deleteOne: { filter: { _id: m._id } } })),
+      { ordered: false },
+    );
   return docs.filter((d): d is WebhookDeliveryDocument => isReady(d));
 }
 
@@ -382,9 +413,14 @@ export async function claimDelivery(
   const dueMinute = Math.floor(leaseUntil.getTime() / 60_000);
   const delivery = { ...doc, ready: false, leaseOwner: owner, dueMinute, updated: now, version: doc.version + 1 };
   await writeMarkers(store, [delivery]);
-  const claimed = await writeIfCurrent(store, doc._id, { version: doc.version, ready: true }, {
-    update: { $set: { ready: false, leaseOwner: owner, dueMinute, updated: now }, $inc: { version: 1 } },
-  });
+  const claimed = await writeIfCurrent(
+    store,
+    doc._id,
+    { version: doc.version, ready: true },
+    {
+      update: { $set: { ready: false, leaseOwner: owner, dueMinute, updated: now }, $inc: { version: 1 } },
+    },
+  );
   if (!claimed) {
     await releaseClaim(store, claimId);
     return null;
@@ -421,9 +457,14 @@ export async function clearDueMinute(store: DeliveryStore, bucketIds: readonly s
 /** Makes a waiting delivery ready (version-checked). */
 export async function markReady(store: DeliveryStore, id: string, version: number, now: Date): Promise<boolean> {
   await writeMarkers(store, [{ _id: id, status: "pending", ready: true, dueMinute: null, purgeDay: null } as WebhookDeliveryDocument]);
-  return writeIfCurrent(store, id, { version, status: "pending", ready: false }, {
-    update: { $set: { ready: true, dueMinute: null, leaseOwner: null, updated: now }, $inc: { version: 1 } },
-  });
+  return writeIfCurrent(
+    store,
+    id,
+    { version, status: "pending", ready: false },
+    {
+      update: { $set: { ready: true, dueMinute: null, leaseOwner: null, updated: now }, $inc: { version: 1 } },
+    },
+  );
 }
 
 export interface DeliveryFilter {
@@ -441,7 +482,8 @@ export async function listDeliveries(
   const { webhookDeliveries: deliveries, webhookEndpoints: endpoints } = collections;
   if (filter.messageId !== undefined) {
     // A message has one delivery per endpoint of its tenant, each at a known `_id`: no query needed.
-    const endpointIds = filter.endpointId !== undefined ? [filter.endpointId] : (await endpoints.find({ tenantId }, { projection: { _id: 1 } }).toArray()).map((e) => e._id);
+    const endpointIds =
+      filter.endpointId !== undefined ? [filter.endpointId] : (await endpoints.find({ tenantId }, { projection: { _id: 1 } }).toArray()).map((e) => e._id);
     const found = await Promise.all(endpointIds.map((endpointId) => deliveries.findOne({ _id: deliveryId(filter.messageId!, endpointId) })));
     return found
       .filter((d): d is WebhookDeliveryDocument => d !== null && d.tenantId === tenantId && (filter.status === undefined || d.status === filter.status))
@@ -454,7 +496,12 @@ export async function listDeliveries(
   return deliveries.find(query).sort({ created: -1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
 }
 
-export async function findDelivery(deliveries: Collection<WebhookDeliveryDocument>, tenantId: string, endpointId: string, messageId: string): Promise<WebhookDeliveryDocument | null> {
+export async function findDelivery(
+  deliveries: Collection<WebhookDeliveryDocument>,
+  tenantId: string,
+  endpointId: string,
+  messageId: string,
+): Promise<WebhookDeliveryDocument | null> {
   // By `_id` alone (the index), then the tenant checked here: an extra field in the filter is a scan on FerretDB.
   const delivery = await deliveries.findOne({ _id: deliveryId(messageId, endpointId) });
   return delivery?.tenantId === tenantId ? delivery : null;
