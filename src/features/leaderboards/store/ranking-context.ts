@@ -1,0 +1,167 @@
+import { randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { DecimalString } from "../../../engine/domain/decimal.js";
+import { DEFAULT_CHUNK_LIMITS, emptyIndex, type ChunkIndex, type ChunkLimits } from "../domain/leaderboard-ranking.js";
+import { batchInserts, type BatchedInsert } from "../../../engine/store/insert-batcher.js";
+import { KeyedLock } from "../../../engine/store/keyed-lock.js";
+import type { ChunkDocument, EntryChange, RankingCollections, RankingDocument, RankingScope, RankingStoreOptions } from "./leaderboard-rankings.js";
+
+/**
+ * What every part of the ranking store (leaderboard-rankings.ts) shares: the collections, the
+ * options resolved to their defaults, and the per-instance caches, write queues and locks. One
+ * context per `createLeaderboardRankings`; the functions of ranking-*.ts take it explicitly.
+ */
+export interface RankingContext {
+  rankings: RankingCollections["rankings"];
+  rankChunks: RankingCollections["rankChunks"];
+  userChunks: RankingCollections["userChunks"];
+  limits: ChunkLimits;
+  /** The most lines of a large and a small chunk patch (`patchOptions` in the domain). */
+  patchLimits: { large: number; small: number };
+  indexPatchMax: number;
+  garbageBatch: number;
+  maxAttempts: number;
+  batchSize: number;
+  attemptMs: number;
+  retainMs: number;
+  exclusive: boolean;
+  // The commits of several scopes at once (one event's leaderboards) share their round trips.
+  insertRankChunks: BatchedInsert<ChunkDocument>;
+  insertUserChunks: BatchedInsert<ChunkDocument>;
+  insertRoots: BatchedInsert<RankingDocument>;
+  groupLocks: KeyedLock;
+  /** Chunk lines by chunk ID. */
+  chunkCache: LRUCache<string, string[]>;
+  /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
+  rootCache: LRUCache<string, RankingDocument>;
+  rootFacts: LRUCache<string, RootFacts>;
+  /** The writes waiting for a commit, by scope key (ranking-write-queue.ts). */
+  queues: Map<string, Job[]>;
+}
+
+/** The longest a commit attempt may take from its first read to its root insert. */
+export const ATTEMPT_MS = 20_000;
+/** How long a superseded root is kept after its successor was committed. */
+export const RETAIN_MS = 120_000;
+/**
+ * A root's index patch, at most: a commit that edits one chunk of each list changes 2 entries (one
+ * line each, `diffIndexLines`), and a commit of the full profile about 3, so a base serves five or
+ * more commits. Measured with bench/ranking-bytes.ts at 20,000 participants: 12 and 16 write the
+ * least, 24 and 32 more (the patch, rewritten by every commit, grows faster than the bases saved).
+ */
+const INDEX_PATCH_MAX = 16;
+
+export function createRankingContext(collections: RankingCollections, options: RankingStoreOptions): RankingContext {
+  const { rankings, rankChunks, userChunks } = collections;
+  const limits = options.limits ?? DEFAULT_CHUNK_LIMITS;
+  const attemptMs = options.attemptMs ?? ATTEMPT_MS;
+  const retainMs = options.retainMs ?? RETAIN_MS;
+  if (retainMs < attemptMs) throw new RangeError("retainMs must be at least attemptMs");
+  return {
+    rankings,
+    rankChunks,
+    userChunks,
+    limits,
+    patchLimits: {
+      large: options.patchMax ?? Math.max(1, Math.floor(limits.max / 4)),
+      small: options.smallPatchMax ?? Math.max(1, Math.floor(limits.max / 64)),
+    },
+    indexPatchMax: options.indexPatchMax ?? INDEX_PATCH_MAX,
+    garbageBatch: Math.max(1, options.garbageBatch ?? 16),
+    maxAttempts: options.maxAttempts ?? 50,
+    batchSize: options.batchSize ?? 500,
+    attemptMs,
+    retainMs,
+    exclusive: options.exclusive ?? false,
+    insertRankChunks: batchInserts(rankChunks),
+    insertUserChunks: batchInserts(userChunks),
+    insertRoots: batchInserts(rankings),
+    groupLocks: new KeyedLock(),
+    chunkCache: new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 }),
+    rootCache: new LRUCache<string, RankingDocument>({ max: 4096 }),
+    rootFacts: new LRUCache<string, RootFacts>({ max: 16_384 }),
+    queues: new Map<string, Job[]>(),
+  };
+}
+
+/** Thrown when a write could not commit after `maxAttempts` (other instances kept winning). */
+export class RankingConflictError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RankingConflictError";
+  }
+}
+
+/** A root read a moment ago named a chunk that is gone: a later commit replaced it; read again. */
+export class StaleRead extends Error {}
+
+export interface RootState {
+  version: number;
+  createdAt: Date;
+  oldest: number;
+  participants: number;
+  rank: ChunkIndex;
+  users: ChunkIndex;
+  /** The chunk holding the base of the indexes (null: the root lists them whole). */
+  indexBase: string | null;
+  /** What this root's commit freed. */
+  freed: string[];
+  /** A root written before `freed`: its `garbage`, handed on to the next root's `freed`. */
+  legacyGarbage: string[];
+}
+
+/** What later commits need of a root to delete the one before it. */
+export interface RootFacts {
+  createdAt: Date;
+  freed: string[];
+}
+
+export interface Operation {
+  userId: string;
+  /** Erase (see `eraseEntry`): committed alone. */
+  erase?: boolean;
+  /** null: remove. */
+  value: DecimalString | null;
+  valueCode: string | null;
+  at: Date;
+  maxParticipants?: number;
+}
+
+export interface Job {
+  op: Operation;
+  resolve(change: EntryChange): void;
+  reject(error: unknown): void;
+}
+
+export const EMPTY_ROOT: RootState = {
+  version: 0,
+  createdAt: new Date(0),
+  oldest: 1,
+  participants: 0,
+  rank: emptyIndex(),
+  users: emptyIndex(),
+  indexBase: null,
+  freed: [],
+  legacyGarbage: [],
+};
+
+/** The scope as a string (JSON, so no two scopes share one). */
+export function scopeKey(scope: RankingScope): string {
+  return JSON.stringify([scope.tenantId, scope.leaderboardId, scope.run, scope.group]);
+}
+
+export const headId = (scope: string) => `h:${scope}`;
+export const groupsId = (tenantId: string, leaderboardId: string, run: string) => `g:${JSON.stringify([tenantId, leaderboardId, run])}`;
+export const rootId = (scope: string, version: number) => `r${version}:${scope}`;
+/** Chunk IDs say which collection holds them: "R…" rank chunks, "U…" user chunks. */
+export const newRankChunkId = () => "R" + randomBytes(9).toString("base64url");
+export const newUserChunkId = () => "U" + randomBytes(9).toString("base64url");
+
+/** A root that lists its indexes (whole or as base and patch), not a tombstone. */
+export function hasIndexes(doc: RankingDocument): boolean {
+  return doc.index !== undefined || (doc.rank !== undefined && doc.users !== undefined);
+}
+
+export function scopeFields(scope: RankingScope): Pick<RankingDocument, "tenantId" | "leaderboardId" | "run" | "group"> {
+  return { tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, run: scope.run, group: scope.group };
+}
