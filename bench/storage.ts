@@ -10,7 +10,9 @@
 //                         compares the full profile's p50 at 1,000 users with this size
 //   BENCH_CONCURRENCY     comma-separated concurrencies (default 1,8)
 //   BENCH_SECONDS         measured seconds per case (default 5), after BENCH_WARMUP (default 1)
-//   BENCH_IDLE_SECONDS    how long idle background load is counted (default 10)
+//   BENCH_IDLE_SECONDS    how long idle background load is counted (default 60: every minute the
+//                         scheduler and the webhook walker read one minute's buckets, so a shorter
+//                         window counts that walk or not by chance)
 //   BENCH_PROFILES        comma-separated profiles to measure (default bare,full)
 //   BENCH_CPU_PROFILE     a directory: each measured case of a profile writes a V8 CPU profile there
 //   MONGODB_URI           use this server (a fresh database is created and dropped) instead of FerretDB
@@ -50,7 +52,7 @@ const existingUsers = wholeNumber(env.BENCH_EXISTING_USERS ?? "20000", "BENCH_EX
 const concurrencies = (env.BENCH_CONCURRENCY ?? "1,8").split(",").map((s) => wholeNumber(s, "BENCH_CONCURRENCY"));
 const seconds = Number(env.BENCH_SECONDS ?? "5");
 const warmupSeconds = Number(env.BENCH_WARMUP ?? "1");
-const idleSeconds = Number(env.BENCH_IDLE_SECONDS ?? "10");
+const idleSeconds = Number(env.BENCH_IDLE_SECONDS ?? "60");
 const GROWTH_BASE = Math.min(1000, existingUsers);
 const ADMIN_KEY = `adm_bench${randomBytes(4).toString("hex")}.${randomBytes(32).toString("base64url")}`;
 const ALL_PROFILES = ["bare", "full"] as const;
