@@ -40,6 +40,37 @@ describe("leased loop: pacing", () => {
     await loop.stop();
   });
 
+  it("with firstPassAfterInterval the first pass waits one interval (start-up work first); a wake-up brings it forward", async () => {
+    let passes = 0;
+    const { loop } = loopWith(
+      async () => {
+        passes += 1;
+        return false;
+      },
+      { firstPassAfterInterval: true },
+    );
+    loop.start();
+    await vi.advanceTimersByTimeAsync(INTERVAL - 1);
+    expect(passes).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(passes).toBe(1);
+    await loop.stop();
+
+    passes = 0;
+    const early = loopWith(
+      async () => {
+        passes += 1;
+        return false;
+      },
+      { firstPassAfterInterval: true },
+    ).loop;
+    early.start();
+    early.wake();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(passes).toBe(1);
+    await early.stop();
+  });
+
   it("a wake-up ends the pause at once; one during a pass makes the next pass follow without a pause", async () => {
     let passes = 0;
     let hold = deferred();
