@@ -12,6 +12,8 @@ export interface DailyPurgeOptions {
   stopping: () => boolean;
   /** Deletes what expires on `day` (one equality delete per bucket). */
   purgeDay: (day: number) => Promise<unknown>;
+  /** Work of the round that is not filed by day, done under the same lease after the days. */
+  afterDays?: () => Promise<unknown>;
 }
 
 const PURGE_EVERY_MS = 3_600_000;
@@ -37,7 +39,7 @@ export function createDailyPurge(options: DailyPurgeOptions): { runIfDue(): Prom
         stopping: options.stopping,
       };
       const today = dayOf(at);
-      await walkCursor(pass, today - 1, today, options.purgeDay);
+      if (await walkCursor(pass, today - 1, today, options.purgeDay)) await options.afterDays?.();
     },
     release: () => leases.release(name, owner),
   };

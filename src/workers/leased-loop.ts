@@ -151,19 +151,22 @@ export function createLeasedLoop(options: LeasedLoopOptions): LeasedLoop {
 /**
  * Walks a lease's cursor forward one unit (minute, day) at a time up to `last`, visiting each unit
  * and then moving the cursor past it, so that a crash repeats at most the unit in progress. Ends
- * early when stopping or when the lease was lost. `start` is where a cursor that never moved stands.
+ * early when stopping or when the lease was lost; true when it reached `last`. `start` is where a
+ * cursor that never moved stands.
  */
 export async function walkCursor(
   pass: Pick<Pass, "lease" | "advance" | "stopping">,
   start: number,
   last: number,
   visit: (unit: number) => Promise<unknown>,
-): Promise<void> {
-  if (!pass.lease) return;
-  for (let unit = (pass.lease.cursor ?? start) + 1; unit <= last && !pass.stopping(); unit++) {
+): Promise<boolean> {
+  if (!pass.lease) return false;
+  for (let unit = (pass.lease.cursor ?? start) + 1; unit <= last; unit++) {
+    if (pass.stopping()) return false;
     await visit(unit);
-    if (!(await pass.advance(unit))) return;
+    if (!(await pass.advance(unit))) return false;
   }
+  return !pass.stopping();
 }
 
 /**

@@ -43,7 +43,7 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
   const buckets = dueUserBuckets(ctx);
   const owner = randomUUID();
   const leaseMs = options.leaseMs ?? 30_000;
-  const purgeIfDue = createRetentionPurge(ctx, owner, leaseMs);
+  const retention = createRetentionPurge(ctx, owner, leaseMs, () => loop.stopping());
   let visited = 0;
   const loop = createLeasedLoop({
     name: "scheduler tick",
@@ -53,7 +53,7 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
     now: ctx.now,
     lease: { store: leaseStore(ctx.database.collections.leases), name: LEASE_NAME, owner, ms: leaseMs },
     pass: async (pass) => {
-      await purgeIfDue().catch((error: unknown) => logger.error({ err: error }, "retention purge failed"));
+      await retention.runIfDue().catch((error: unknown) => logger.error({ err: error }, "retention purge failed"));
       visited = await walkDueMinutes(
         pass,
         ctx.now(),
