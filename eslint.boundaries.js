@@ -1,7 +1,6 @@
 // The layering rules, apart so that test/tooling/lint-boundaries.test.ts can check them on sample imports.
-// Matched on folder names rather than on today's paths, so that they hold once the code moves to
-// src/features/<feature>/{domain,store,api,...}: a specifier is "domain" when its last folder is
-// `domain`, "store" when it goes through a `store` folder.
+// Matched on folder names (src/features/<feature>/{domain,store,api}, src/engine/{domain,store}, ...):
+// a specifier is "domain" when its last folder is `domain`, "store" when it goes through a `store` folder.
 
 import { readdirSync } from "node:fs";
 
@@ -18,7 +17,7 @@ const STORE = String.raw`(^|/)store/`;
 export const boundaries = [
   {
     // The domain is pure: it imports other domain code, luxon and big.js, nothing else (no node:
-    // modules, no store, no pipeline, no generated protobuf code). Its unit tests may use vitest.
+    // modules, no store, no use cases, no generated protobuf code). Its unit tests may use vitest.
     files: ["src/**/domain/**/*.ts"],
     ignores: ["**/*.test.ts"],
     rules: {
@@ -36,7 +35,7 @@ export const boundaries = [
         {
           patterns: [
             {
-              regex: `^(?!(${DOMAIN_ALLOWED}|^vitest$|.*/(hashing|sha256)\\.js$)).*$`,
+              regex: `^(?!(${DOMAIN_ALLOWED}|^vitest$|.*/sha256\\.js$)).*$`,
               message: "Domain tests import only domain code, luxon, big.js, vitest and the SHA-256 adapter.",
             },
           ],
@@ -45,13 +44,13 @@ export const boundaries = [
     },
   },
   {
-    // API adapters (and the transport that will hold the guard and REST) reach stored data through
+    // API adapters (and the transport: guard, REST) reach stored data through
     // the use cases, never the store itself; types may be shared.
     files: ["src/**/api/**/*.ts", "src/**/transport/**/*.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [
         "error",
-        { patterns: [{ regex: STORE, allowTypeImports: true, message: "API code calls the use cases (pipeline), not the store." }] },
+        { patterns: [{ regex: STORE, allowTypeImports: true, message: "API code calls the use cases, not the store." }] },
       ],
     },
   },

@@ -127,8 +127,8 @@ function oneOf<const V extends string, F extends V | undefined>(shown: string, v
   );
 }
 
-function positiveNumber(fallback: number): VariableFactory<number> {
-  return parsed(`\`${fallback}\``, fallback, (raw, name) => {
+function positiveNumber<F extends number | null>(fallback: F, shown = `\`${fallback}\``): VariableFactory<number | F> {
+  return parsed<number | F>(shown, fallback, (raw, name) => {
     const value = Number(raw);
     return Number.isFinite(value) && value > 0 && raw.trim() !== "" ? value : { refused: `${name} must be a positive number, got "${raw}"` };
   });
@@ -216,10 +216,7 @@ const VARIABLES = {
   WEBHOOK_TIMEOUT_MS: positiveNumber(15_000),
   WEBHOOK_LOG_RETENTION_DAYS: positiveNumber(30),
   BATCH_RETENTION_DAYS: positiveNumber(7),
-  RANK_HISTORY_RETENTION_DAYS: parsed<number | null>("(by count: 100 per leaderboard)", null, (raw, name) => {
-    const value = Number(raw);
-    return Number.isFinite(value) && value > 0 && raw.trim() !== "" ? value : { refused: `${name} must be a positive number, got "${raw}"` };
-  }),
+  RANK_HISTORY_RETENTION_DAYS: positiveNumber(null, "(by count: 100 per leaderboard)"),
   RATE_LIMIT_PER_KEY: requestCount("(no limit)"),
   RATE_LIMIT_BURST: requestCount("`RATE_LIMIT_PER_KEY`"),
   RATE_LIMIT_TENANT: requestCount("(no limit)"),

@@ -24,7 +24,13 @@ const PURGE_EVERY_MS = 3_600_000;
  * purged (days missed while no instance ran are purged later). Nothing can be due before the first
  * run: retention starts when an item finishes, so a cursor that never moved starts at today.
  */
-export function createDailyPurge(options: DailyPurgeOptions): { runIfDue(): Promise<void>; release(): Promise<void> } {
+export interface DailyPurge {
+  runIfDue: () => Promise<void>;
+  /** Gives the lease up (clean shutdown). */
+  release: () => Promise<void>;
+}
+
+export function createDailyPurge(options: DailyPurgeOptions): DailyPurge {
   const { leases, name, owner, leaseMs, now } = options;
   const due = everyMs(PURGE_EVERY_MS, now);
   return {
@@ -33,7 +39,7 @@ export function createDailyPurge(options: DailyPurgeOptions): { runIfDue(): Prom
       const at = now();
       const lease = await leases.claim(name, owner, at, leaseMs);
       if (!lease) return;
-      const pass: Pick<Pass, "lease" | "advance" | "stopping"> = {
+      const pass: Pass = {
         lease,
         advance: (day) => leases.advance(lease, day, now(), leaseMs),
         stopping: options.stopping,

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { minuteOf } from "../engine/store/user-documents.js";
 import type { HeldLease, LeaseStore } from "./store/leases.js";
 
 /**
@@ -154,12 +155,7 @@ export function createLeasedLoop(options: LeasedLoopOptions): LeasedLoop {
  * early when stopping or when the lease was lost; true when it reached `last`. `start` is where a
  * cursor that never moved stands.
  */
-export async function walkCursor(
-  pass: Pick<Pass, "lease" | "advance" | "stopping">,
-  start: number,
-  last: number,
-  visit: (unit: number) => Promise<unknown>,
-): Promise<boolean> {
+export async function walkCursor(pass: Pass, start: number, last: number, visit: (unit: number) => Promise<unknown>): Promise<boolean> {
   if (!pass.lease) return false;
   for (let unit = (pass.lease.cursor ?? start) + 1; unit <= last; unit++) {
     if (pass.stopping()) return false;
@@ -167,6 +163,12 @@ export async function walkCursor(
     if (!(await pass.advance(unit))) return false;
   }
   return !pass.stopping();
+}
+
+/** Walks the fully elapsed minutes before `now` (everything due in them is due by now), starting `lookbackMinutes` back. */
+export function walkElapsedMinutes(pass: Pass, now: Date, lookbackMinutes: number, visit: (minute: number) => Promise<unknown>): Promise<boolean> {
+  const lastElapsed = minuteOf(now) - 1;
+  return walkCursor(pass, lastElapsed - lookbackMinutes, lastElapsed, visit);
 }
 
 /**

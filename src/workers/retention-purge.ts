@@ -1,6 +1,6 @@
 import { purgeIdempotencyRecords } from "../engine/store/idempotency-records.js";
 import { leaseStore } from "./store/leases.js";
-import { createDailyPurge } from "./daily-purge.js";
+import { createDailyPurge, type DailyPurge } from "./daily-purge.js";
 import { trimEndpointLog } from "../features/webhooks/store/webhook-store.js";
 import type { ServiceContext } from "../engine/context.js";
 
@@ -19,7 +19,7 @@ import type { ServiceContext } from "../engine/context.js";
  */
 const LEASE_NAME = "retention:purge";
 
-export function createRetentionPurge(ctx: ServiceContext, owner: string, leaseMs: number, stopping: () => boolean): { runIfDue(): Promise<void> } {
+export function createRetentionPurge(ctx: ServiceContext, owner: string, leaseMs: number, stopping: () => boolean): DailyPurge {
   const { leases, idempotencyKeys, idempotencyPurge, webhookEndpoints } = ctx.database.collections;
   return createDailyPurge({
     leases: leaseStore(leases),

@@ -2,9 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { leaseStore } from "./store/leases.js";
 import { clearDueBuckets, findDueUsers } from "./store/due-users.js";
-import { minuteOf } from "../engine/store/user-documents.js";
 import type { ServiceContext } from "../engine/context.js";
-import { createLeasedLoop, walkCursor, type Pass } from "./leased-loop.js";
+import { createLeasedLoop, walkElapsedMinutes, type Pass } from "./leased-loop.js";
 import { createRetentionPurge } from "./retention-purge.js";
 
 /** Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState). */
@@ -72,7 +71,10 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
       return visited;
     },
     start: loop.start,
-    stop: loop.stop,
+    async stop() {
+      await loop.stop();
+      await retention.release();
+    },
   };
 }
 
@@ -93,16 +95,15 @@ function dueUserBuckets(ctx: ServiceContext): DueUserBuckets {
  * past it only after all its users were visited. Returns how many users it visited.
  */
 export async function walkDueMinutes(
-  pass: Pick<Pass, "lease" | "advance" | "stopping">,
+  pass: Pass,
   now: Date,
   lookbackMinutes: number,
   buckets: DueUserBuckets,
   work: (tenantId: string, userId: string) => Promise<void>,
   logger: Logger,
 ): Promise<number> {
-  const lastElapsed = minuteOf(now) - 1;
   let visited = 0;
-  await walkCursor(pass, lastElapsed - lookbackMinutes, lastElapsed, async (minute) => {
+  await walkElapsedMinutes(pass, now, lookbackMinutes, async (minute) => {
     const { users, bucketIds } = await buckets.find(minute);
     const seen = new Set<string>();
     for (const { tenantId, userId } of users) {

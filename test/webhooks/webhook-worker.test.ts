@@ -9,7 +9,8 @@ import { ConfigCache } from "../../src/engine/store/config-cache.js";
 import { openDatabase, type Database } from "../../src/engine/store/database.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { createSecretCodec } from "../../src/features/webhooks/store/webhook-secrets.js";
-import { claimDelivery, dayOf, deliveryStore, insertDeliveries, saveEndpoint } from "../../src/features/webhooks/store/webhook-store.js";
+import { dayOf } from "../../src/engine/store/keyed-buckets.js";
+import { claimDelivery, deliveryStore, insertDeliveries, saveEndpoint } from "../../src/features/webhooks/store/webhook-store.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Collection } from "mongodb";
 import type { IdempotencyRecord } from "../domain/idempotency.js";
-import { addToBucket, clearBucket, dayOf, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
+import { addToBucket, clearBucket, purgeDayOf, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
 import type { KeyedLock } from "./keyed-lock.js";
 
 /** Idempotency records moved out of user documents; `_id` is `tenantId/userId/recordId`. */
@@ -83,11 +83,6 @@ export async function listForPurge(
   await Promise.all(batch.map((r) => addToBucket(buckets, locks, purgeDayOf(r.at, windowMs), documentId(tenantId, userId, r.id))));
 }
 
-/** The first whole day after a record's window: by then it has expired, whenever that day is purged. */
-function purgeDayOf(at: Date, windowMs: number): number {
-  return dayOf(new Date(at.getTime() + windowMs)) + 1;
-}
-
 /**
  * Deletes the records listed for `day` whose window has ended (a record still within a window
  * lengthened since is listed again for its new day), then the day's bucket. Returns how many it deleted.
@@ -102,12 +97,14 @@ export async function purgeIdempotencyRecords(
 ): Promise<number> {
   const { keys, documentIds } = await readBucket(buckets, day);
   let deleted = 0;
-  for (const _id of keys) {
-    const doc = await records.findOne({ _id }, { projection: { at: 1 } });
-    if (!doc) continue;
-    if (windowMs === null) continue; // the window was lifted: kept for ever
-    if (now.getTime() - doc.at.getTime() < windowMs) await addToBucket(buckets, locks, purgeDayOf(doc.at, windowMs), _id);
-    else deleted += (await records.deleteOne({ _id })).deletedCount;
+  // A window lifted since the records were listed: they are kept for ever, only the bucket goes.
+  if (windowMs !== null) {
+    for (const _id of keys) {
+      const doc = await records.findOne({ _id }, { projection: { at: 1 } });
+      if (!doc) continue;
+      if (now.getTime() - doc.at.getTime() < windowMs) await addToBucket(buckets, locks, purgeDayOf(doc.at, windowMs), _id);
+      else deleted += (await records.deleteOne({ _id })).deletedCount;
+    }
   }
   await clearBucket(buckets, documentIds);
   return deleted;

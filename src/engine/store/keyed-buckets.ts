@@ -24,6 +24,11 @@ export function dayOf(at: Date): number {
   return Math.floor(at.getTime() / 86_400_000);
 }
 
+/** The first whole day after `retainMs` from `at`: by then it has expired, whenever that day is purged. */
+export function purgeDayOf(at: Date, retainMs: number): number {
+  return dayOf(new Date(at.getTime() + retainMs)) + 1;
+}
+
 /** Spreads one bucket's keys over several documents, so no document grows with all of them. */
 export const BUCKET_SHARDS = 16;
 

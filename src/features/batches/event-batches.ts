@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { forEachLimited } from "../../engine/for-each-limited.js";
 import { BSON } from "mongodb";
 import type { Logger } from "pino";
 import { DomainError, invalidArgument, notFound } from "../../engine/domain/errors.js";
@@ -23,7 +24,7 @@ import {
 } from "./store/batch-records.js";
 import { DEFAULT_RETENTION, type ServiceContext } from "../../engine/context.js";
 import { recordEvent, type EventInput } from "../../engine/record-event.js";
-import { dayOf } from "../../engine/store/keyed-buckets.js";
+import { purgeDayOf } from "../../engine/store/keyed-buckets.js";
 import { leaseStore } from "../../workers/store/leases.js";
 import { createDailyPurge } from "../../workers/daily-purge.js";
 import { createLeasedLoop } from "../../workers/leased-loop.js";
@@ -268,13 +269,7 @@ function storedBatchRun(ctx: ServiceContext, store: BatchStore, batch: EventBatc
     },
     release: async (progress, retryAt, lastError) => void (await releaseBatch(store, batch, progress, ctx.now(), retryAt, lastError)),
     complete: async (progress) =>
-      void (await completeBatch(
-        store,
-        batch,
-        progress,
-        ctx.now(),
-        dayOf(new Date(ctx.now().getTime() + (ctx.retention?.batchMs ?? DEFAULT_RETENTION.batchMs))) + 1,
-      )),
+      void (await completeBatch(store, batch, progress, ctx.now(), purgeDayOf(ctx.now(), ctx.retention?.batchMs ?? DEFAULT_RETENTION.batchMs))),
   };
 }
 
@@ -375,14 +370,6 @@ function pendingByUser(events: BatchEventInput[], outcomes: ReadonlyArray<unknow
     else byUser.set(e.user.id, [index]);
   });
   return [...byUser.values()];
-}
-
-async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(runners);
 }
 
 /** An error as the batch records it ("Error: message"), whatever was thrown. */

@@ -1,9 +1,11 @@
 import { sha256 } from "../../engine/sha256.js";
+import { forEachLimited } from "../../engine/for-each-limited.js";
 import type { Logger } from "pino";
 import type { UserState } from "../../engine/domain/user.js";
 import { HISTORY_LIMIT } from "../leaderboards/domain/leaderboard-entries.js";
 import { runStartsBetween } from "../leaderboards/domain/leaderboard-runs.js";
-import { bodyNamesUser, createMessage, deterministicMessageId } from "../webhooks/domain/webhooks.js";
+import { createMessage, deterministicMessageId } from "../webhooks/domain/webhooks.js";
+import { findDeliveriesNamingUser } from "../webhooks/store/webhook-store.js";
 import { applyStatsChanges } from "../achievements/store/achievement-stats.js";
 import type { RankingScope } from "../leaderboards/store/leaderboard-rankings.js";
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "./store/user-erasures.js";
@@ -148,8 +150,9 @@ async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: 
 async function eraseIdempotencyRecords(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const c = ctx.database.collections;
   const ids = (await c.idempotencyKeys.find({ tenantId, userId }, { projection: { _id: 1 } }).toArray()).map((r) => r._id);
-  if (ids.length > 0) await c.idempotencyPurge.updateMany({ keys: { $in: ids } }, { $pullAll: { keys: ids } });
-  await c.idempotencyKeys.deleteMany({ tenantId, userId });
+  // The user's lock is held: no record can appear between the read and the deletes.
+  if (ids.length === 0) return;
+  await Promise.all([c.idempotencyPurge.updateMany({ keys: { $in: ids } }, { $pullAll: { keys: ids } }), c.idempotencyKeys.deleteMany({ _id: { $in: ids } })]);
 }
 
 /** Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second. */
@@ -178,9 +181,8 @@ async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument
  */
 async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const { webhookDeliveries, webhookReady } = ctx.database.collections;
-  const found = await webhookDeliveries.find({ tenantId }, { projection: { _id: 1, type: 1, body: 1 } }).toArray();
   // `user.deleted` announces an erasure (a retried one keeps it).
-  const naming = found.filter((d) => d.type !== "user.deleted" && bodyNamesUser(d.body, userId)).map((d) => d._id);
+  const naming = (await findDeliveriesNamingUser(webhookDeliveries, tenantId, userId)).filter((d) => d.type !== "user.deleted").map((d) => d._id);
   if (naming.length === 0) return;
   const byId = (_id: string) => ({ deleteOne: { filter: { _id } } });
   await Promise.all([webhookDeliveries.bulkWrite(naming.map(byId), { ordered: false }), webhookReady.bulkWrite(naming.map(byId), { ordered: false })]);
@@ -215,12 +217,4 @@ async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: s
         ),
       ),
   );
-}
-
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -1,6 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { notFound } from "../../engine/domain/errors.js";
-import { bodyNamesUser } from "../webhooks/domain/webhooks.js";
+import { findDeliveriesNamingUser } from "../webhooks/store/webhook-store.js";
 import type { UserState } from "../../engine/domain/user.js";
 import { findErasure } from "./store/user-erasures.js";
 import { readStoredUser } from "../../engine/store/user-documents.js";
@@ -31,7 +31,7 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
     ctx.config.pointsConfig(tenantId),
     ctx.config.leaderboards(tenantId),
     c.idempotencyKeys.find({ tenantId, userId }).toArray(),
-    c.webhookDeliveries.find({ tenantId }).toArray(),
+    findDeliveriesNamingUser(c.webhookDeliveries, tenantId, userId),
   ]);
   const { state } = stored;
   return {
@@ -39,9 +39,7 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
     pointsSystemKeys: points.systems.filter((s) => state.points[s.system.id]).map((s) => s.system.key),
     leaderboardKeys: leaderboards.filter((l) => state.leaderboards[l.config.id]).map((l) => l.config.key),
     idempotencyRecords: records.map(({ _id, tenantId: _t, ...record }) => asJson(record)),
-    webhookDeliveries: deliveries
-      .filter((d) => bodyNamesUser(d.body, userId))
-      .map((d) => ({ messageId: d.messageId, endpointId: d.endpointId, type: d.type, status: d.status, body: d.body })),
+    webhookDeliveries: deliveries.map((d) => ({ messageId: d.messageId, endpointId: d.endpointId, type: d.type, status: d.status, body: d.body })),
   };
 }
 

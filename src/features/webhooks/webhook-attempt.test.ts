@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { minuteOf } from "../../engine/store/user-documents.js";
-import { dayOf, type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
+import { dayOf } from "../../engine/store/keyed-buckets.js";
+import { type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
 import { decideAttempt, deferDelivery, skipDelivery } from "./webhook-attempt.js";
 import { newDelivery } from "./webhook-outbox.js";
 import type { SendResult } from "./webhook-sender.js";

@@ -1,6 +1,7 @@
 import { classifyStatus, nextRetryDelay, parseRetryAfter } from "./webhook-delivery-policy.js";
 import { minuteOf } from "../../engine/store/user-documents.js";
-import { dayOf, MAX_LOGGED_ATTEMPTS, type WebhookAttempt, type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
+import { dayOf } from "../../engine/store/keyed-buckets.js";
+import { MAX_LOGGED_ATTEMPTS, type WebhookAttempt, type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
 import type { WebhookAttemptResult, WebhookOptions } from "../../engine/context.js";
 import type { SendResult } from "./webhook-sender.js";
 

@@ -3,7 +3,6 @@ import type { Logger } from "pino";
 import { REFERENCE_SIGNATURE_HEADER, referenceSignature, signatureHeader } from "./webhook-signing.js";
 import { leaseStore } from "../../workers/store/leases.js";
 import { findPendingOutboxes } from "./store/pending-outboxes.js";
-import { minuteOf } from "../../engine/store/user-documents.js";
 import {
   claimDelivery,
   clearDueMinute,
@@ -22,7 +21,7 @@ import {
 } from "./store/webhook-store.js";
 import type { ServiceContext, WebhookOptions } from "../../engine/context.js";
 import { createDailyPurge } from "../../workers/daily-purge.js";
-import { createLeasedLoop, everyMs, walkCursor, type Pass } from "../../workers/leased-loop.js";
+import { createLeasedLoop, everyMs, walkElapsedMinutes, type Pass } from "../../workers/leased-loop.js";
 import { decideAttempt, deferDelivery, skipDelivery, type AttemptDecision } from "./webhook-attempt.js";
 import { announceBoosts } from "./webhook-boosts.js";
 import { announceLeaderboards } from "./webhook-leaderboards.js";
@@ -201,8 +200,7 @@ async function handOverOutboxes({ ctx, log }: WorkerDeps): Promise<number> {
 
 /** Makes deliveries parked in elapsed minutes ready: retries due, and attempts a crash cut short. */
 async function walkRetryMinutes({ ctx, deliveries }: WorkerDeps, pass: Pass, lookbackMinutes: number): Promise<void> {
-  const lastElapsed = minuteOf(ctx.now()) - 1;
-  await walkCursor(pass, lastElapsed - lookbackMinutes, lastElapsed, async (minute) => {
+  await walkElapsedMinutes(pass, ctx.now(), lookbackMinutes, async (minute) => {
     const due = await findDeliveriesDueInMinute(deliveries, minute);
     for (const d of due.deliveries) {
       if (d.status === "pending" && !d.ready) await markReady(deliveries, d._id, d.version, ctx.now());

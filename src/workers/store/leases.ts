@@ -22,7 +22,7 @@ export interface HeldLease {
 }
 
 /** Claims (or renews) a lease; null when another owner holds it and it has not ended. */
-export async function claimLease(leases: Collection<LeaseDocument>, name: string, owner: string, now: Date, leaseMs: number): Promise<HeldLease | null> {
+async function claimLease(leases: Collection<LeaseDocument>, name: string, owner: string, now: Date, leaseMs: number): Promise<HeldLease | null> {
   const current = await leases.findOne({ _id: name });
   const until = new Date(now.getTime() + leaseMs);
   if (!current) {
@@ -40,7 +40,7 @@ export async function claimLease(leases: Collection<LeaseDocument>, name: string
 }
 
 /** Moves the cursor and extends the lease; false when the lease was lost meanwhile. */
-export async function advanceLease(leases: Collection<LeaseDocument>, lease: HeldLease, cursor: number, now: Date, leaseMs: number): Promise<boolean> {
+async function advanceLease(leases: Collection<LeaseDocument>, lease: HeldLease, cursor: number, now: Date, leaseMs: number): Promise<boolean> {
   const result = await leases.updateOne(
     { _id: lease.name, owner: lease.owner, version: lease.version },
     { $set: { cursor, leaseUntil: new Date(now.getTime() + leaseMs) }, $inc: { version: 1 } },
@@ -52,7 +52,7 @@ export async function advanceLease(leases: Collection<LeaseDocument>, lease: Hel
 }
 
 /** Gives the lease up at once (clean shutdown), so another instance can take over. */
-export async function releaseLease(leases: Collection<LeaseDocument>, lease: HeldLease): Promise<void> {
+async function releaseLease(leases: Collection<LeaseDocument>, lease: HeldLease): Promise<void> {
   await leases.updateOne({ _id: lease.name, owner: lease.owner, version: lease.version }, { $set: { leaseUntil: new Date(0) }, $inc: { version: 1 } });
 }
 

@@ -1,5 +1,5 @@
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from "mongodb";
-import type { WebhookEventType } from "../domain/webhooks.js";
+import { bodyNamesUser, type WebhookEventType } from "../domain/webhooks.js";
 import { isDuplicateKeyError, onlyDuplicateKeys, retryOnDuplicate, type Collections, type Database } from "../../../engine/store/database.js";
 import { writeIfCurrent as writeDeliveryIfCurrent } from "../../../engine/store/conditional-write.js";
 import { addToBucket, clearBucket, readBucket } from "../../../engine/store/keyed-buckets.js";
@@ -92,8 +92,6 @@ export interface WebhookDeliveryDocument {
 export const MAX_LOGGED_ATTEMPTS = 50;
 
 const ENDPOINT_VIEW_PROJECTION = { secret: 0, previousSecret: 0 } as const;
-
-export { dayOf } from "../../../engine/store/keyed-buckets.js";
 
 export function deliveryId(messageId: string, endpointId: string): string {
   return `${messageId}/${endpointId}`;
@@ -525,4 +523,17 @@ export async function purgeDeliveries(store: DeliveryStore, day: number): Promis
   }
   await clearBucket(webhookPurge, documentIds);
   return deleted;
+}
+
+/**
+ * The tenant's deliveries whose body names the user (privacy: export and erasure). A query on a field:
+ * on FerretDB a scan of the deliveries, acceptable for these rare admin calls (docs/privacy.md).
+ */
+export async function findDeliveriesNamingUser(
+  deliveries: Collection<WebhookDeliveryDocument>,
+  tenantId: string,
+  userId: string,
+): Promise<WebhookDeliveryDocument[]> {
+  const found = await deliveries.find({ tenantId }).toArray();
+  return found.filter((d) => bodyNamesUser(d.body, userId));
 }
