@@ -32,6 +32,8 @@ export interface RankingContext {
   groupLocks: KeyedLock;
   /** Chunk lines by chunk ID. */
   chunkCache: LRUCache<string, string[]>;
+  /** Chunk reads in progress, by chunk ID, so that parallel callers share one. */
+  chunkReads: Map<string, Promise<readonly string[]>>;
   /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
   rootCache: LRUCache<string, RankingDocument>;
   rootFacts: LRUCache<string, RootFacts>;
@@ -78,6 +80,7 @@ export function createRankingContext(collections: RankingCollections, options: R
     insertRoots: batchInserts(rankings),
     groupLocks: new KeyedLock(),
     chunkCache: new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 }),
+    chunkReads: new Map(),
     rootCache: new LRUCache<string, RankingDocument>({ max: 4096 }),
     rootFacts: new LRUCache<string, RootFacts>({ max: 16_384 }),
     queues: new Map<string, Job[]>(),

@@ -103,6 +103,15 @@ export async function fetchChunks(ctx: RankingContext, collection: Collection<Ch
 export async function chunkLines(ctx: RankingContext, collection: Collection<ChunkDocument>, id: string): Promise<readonly string[]> {
   const cached = ctx.chunkCache.get(id);
   if (cached) return cached;
+  // Parallel callers of one commit (chunks patched on one base, writes patching one document) share a read.
+  const inFlight = ctx.chunkReads.get(id);
+  if (inFlight) return inFlight;
+  const reading = readChunk(ctx, collection, id).finally(() => ctx.chunkReads.delete(id));
+  ctx.chunkReads.set(id, reading);
+  return reading;
+}
+
+async function readChunk(ctx: RankingContext, collection: Collection<ChunkDocument>, id: string): Promise<readonly string[]> {
   const { base, patch } = chunkParts(id);
   const storedLines = async (docId: string) => {
     const doc = await collection.findOne({ _id: docId });
@@ -118,8 +127,8 @@ export async function chunkLines(ctx: RankingContext, collection: Collection<Chu
 export async function lineAtPosition(ctx: RankingContext, collection: Collection<ChunkDocument>, index: ChunkIndex, position: number): Promise<string | null> {
   const found = chunkAtPosition(index.counts, position);
   if (!found) return null;
-  const [lines] = await fetchChunks(ctx, collection, [index.ids[found.chunk]!]);
-  return lines![position - found.before - 1] ?? null;
+  const lines = await chunkLines(ctx, collection, index.ids[found.chunk]!);
+  return lines[position - found.before - 1] ?? null;
 }
 
 /** Runs a read again when a commit replaced what it was reading. */
