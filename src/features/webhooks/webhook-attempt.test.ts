@@ -32,7 +32,7 @@ describe("what an attempt's answer decides", () => {
       dueMinute: null,
       nextAttemptAt: null,
       finishedAt: FINISHED,
-      purgeDay: dayOf(FINISHED) + 30,
+      purgeDay: dayOf(FINISHED) + 31, // the first whole day after the 30 days that start at FINISHED
       attemptCount: 1,
       roundAttempts: 1,
       lastError: null,
@@ -41,6 +41,15 @@ describe("what an attempt's answer decides", () => {
     expect(d.next.attempts).toEqual([{ at: STARTED, durationMs: 250, responseStatus: 204, succeeded: true, error: null }]);
     expect(d.disableEndpoint).toBe(false);
     expect(d.readyAgainInMs).toBeNull();
+  });
+
+  it("a delivery finished late in a day is still kept its whole retention period", () => {
+    for (const finishedAt of [new Date("2026-06-01T00:00:00Z"), new Date("2026-06-01T23:59:59Z")]) {
+      const d = decideAttempt(claimed(), answer(204), STARTED, finishedAt, SETTINGS, half);
+      // The purge runs during its day: that day starts no earlier than the end of the retention.
+      expect(d.next.purgeDay! * 86_400_000).toBeGreaterThanOrEqual(finishedAt.getTime() + SETTINGS.retentionMs);
+      expect(d.next.purgeDay).toBe(dayOf(finishedAt) + 31);
+    }
   });
 
   it("410 Gone: failed for good and the endpoint disabled", () => {

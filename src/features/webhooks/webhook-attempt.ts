@@ -1,6 +1,6 @@
 import { classifyStatus, nextRetryDelay, parseRetryAfter } from "./webhook-delivery-policy.js";
 import { minuteOf } from "../../engine/store/user-documents.js";
-import { dayOf } from "../../engine/store/keyed-buckets.js";
+import { purgeDayOf } from "../../engine/store/keyed-buckets.js";
 import { MAX_LOGGED_ATTEMPTS, type WebhookAttempt, type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
 import type { WebhookAttemptResult, WebhookOptions } from "../../engine/context.js";
 import type { SendResult } from "./webhook-sender.js";
@@ -34,8 +34,9 @@ function released(claimed: WebhookDeliveryDocument, now: Date): WebhookDeliveryD
   return { ...claimed, leaseOwner: null, ready: false, updated: now };
 }
 
+/** Kept for the whole retention period: purged on the first whole day after it ends. */
 function finished(settings: RetentionSettings, at: Date) {
-  return { dueMinute: null, nextAttemptAt: null, finishedAt: at, purgeDay: dayOf(at) + Math.ceil(settings.retentionMs / 86_400_000) };
+  return { dueMinute: null, nextAttemptAt: null, finishedAt: at, purgeDay: purgeDayOf(at, settings.retentionMs) };
 }
 
 const decision = (next: WebhookDeliveryDocument, result: WebhookAttemptResult | null, more: Partial<AttemptDecision> = {}): AttemptDecision => ({
