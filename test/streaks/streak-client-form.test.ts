@@ -180,6 +180,23 @@ describe("streak settings in the published clients' form (PATCH)", () => {
     // Back to one daily metric, words >= 1, for the tests below.
     await server.rest("PUT", PATH, { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }] } });
   });
+
+  it("concurrent PATCHes of different fields all take effect (none overwrites another with what it read)", async () => {
+    for (let round = 0; round < 5; round++) {
+      const mode = round % 2 === 0 ? "any" : "all";
+      const customizationEnabled = round % 2 === 0;
+      const days = round % 2 === 0 ? [6] : [0];
+      const answers = await Promise.all([
+        server.rest("PATCH", PATH, { body: { evaluationMode: mode } }),
+        server.rest("PATCH", PATH, { body: { customizationEnabled } }),
+        server.rest("PATCH", PATH, { body: { daysOff: days } }),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+      expect((await server.rest("GET", PATH)).body).toMatchObject({ evaluationMode: mode, customizationEnabled, daysOff: days });
+    }
+    await server.rest("PATCH", PATH, { body: { evaluationMode: "all", customizationEnabled: false, daysOff: [] } });
+    await server.rest("PUT", PATH, { body: { frequency: "daily", metrics: [{ metricId: words, threshold: 1 }] } });
+  });
 });
 
 describe("user preferences", () => {

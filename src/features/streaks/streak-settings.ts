@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Document } from "mongodb";
-import { invalidArgument, notFound } from "../../engine/domain/errors.js";
+import { DomainError, invalidArgument, notFound } from "../../engine/domain/errors.js";
 import {
   checkStreakReferences,
   checkStreakSettings,
@@ -35,40 +35,8 @@ export async function getStreakSettings(ctx: ServiceContext, tenantId: string): 
  * Replaces the tenant's streak settings, or sets them the first time (`created` true). Invalid
  * settings are refused as a whole and change nothing.
  */
-export async function putStreakSettings(
-  ctx: ServiceContext,
-  tenantId: string,
-  draft: StreakSettingsDraft,
-): Promise<{ settings: StreakSettings; created: boolean }> {
-  const problem = checkStreakSettings(draft);
-  if (problem) throw invalidArgument(problem);
-  const settings = streakSettings(draft);
-  const metricIds = settings.metrics.map((m) => m.metricId);
-  const found = await ctx.database.collections.metrics.find({ tenantId, _id: { $in: metricIds } }, { projection: { _id: 1 } }).toArray();
-  const unknown = checkStreakReferences(settings, new Set(found.map((m) => m._id)));
-  if (unknown) throw invalidArgument(unknown);
-
-  const collection = ctx.database.collections.streakSettings;
-  const now = ctx.now();
-  // Replace the existing document, or insert the first one; a concurrent first insert loses on the
-  // unique index and then replaces the winner's document.
-  for (let attempt = 0; ; attempt++) {
-    const current = await collection.findOne({ tenantId });
-    try {
-      if (current) {
-        await collection.replaceOne(
-          { _id: current._id, tenantId },
-          { tenantId, name: DOCUMENT_NAME, ...settings, created: current.created as Date, updated: now },
-        );
-      } else {
-        await collection.insertOne({ _id: randomUUID() as never, tenantId, name: DOCUMENT_NAME, ...settings, created: now, updated: now });
-      }
-      ctx.config.invalidate();
-      return { settings, created: !current };
-    } catch (error) {
-      if (!isDuplicateKeyError(error) || attempt > 0) throw error;
-    }
-  }
+export function putStreakSettings(ctx: ServiceContext, tenantId: string, draft: StreakSettingsDraft): Promise<{ settings: StreakSettings; created: boolean }> {
+  return writeStreakSettings(ctx, tenantId, () => draft);
 }
 
 /**
@@ -76,11 +44,59 @@ export async function putStreakSettings(
  * theirs, the others keep their values (see `patchStreakSettings`); without settings yet, the
  * frequency and metrics must be given. `created` as for PUT.
  */
-export async function patchStreakSettingsOf(
+export function patchStreakSettingsOf(
   ctx: ServiceContext,
   tenantId: string,
   patch: StreakSettingsPatch,
 ): Promise<{ settings: StreakSettings; created: boolean }> {
-  const doc = await ctx.database.collections.streakSettings.findOne({ tenantId });
-  return putStreakSettings(ctx, tenantId, patchStreakSettings(doc ? fromDocument(doc) : null, patch));
+  return writeStreakSettings(ctx, tenantId, (current) => patchStreakSettings(current, patch));
+}
+
+/** Attempts of a settings write that keeps losing to concurrent writers before it gives up (409). */
+const WRITE_ATTEMPTS = 5;
+
+/**
+ * Reads the settings, derives the next ones from them and writes those only if nothing was written
+ * in between (the replace names the `updated` it read; a first insert loses on the unique index),
+ * else derives them again from what won: two concurrent PATCHes of different fields both take effect.
+ * Writers of this instance take turns (FerretDB applies a replace as a read then a write).
+ */
+function writeStreakSettings(
+  ctx: ServiceContext,
+  tenantId: string,
+  next: (current: StreakSettings | null) => StreakSettingsDraft,
+): Promise<{ settings: StreakSettings; created: boolean }> {
+  const collection = ctx.database.collections.streakSettings;
+  return ctx.userLocks.run(`${collection.collectionName}:${tenantId}`, async () => {
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      const current = await collection.findOne({ tenantId });
+      const draft = next(current ? fromDocument(current) : null);
+      const problem = checkStreakSettings(draft);
+      if (problem) throw invalidArgument(problem);
+      const settings = streakSettings(draft);
+      const metricIds = settings.metrics.map((m) => m.metricId);
+      const found = await ctx.database.collections.metrics.find({ tenantId, _id: { $in: metricIds } }, { projection: { _id: 1 } }).toArray();
+      const unknown = checkStreakReferences(settings, new Set(found.map((m) => m._id)));
+      if (unknown) throw invalidArgument(unknown);
+
+      const now = ctx.now();
+      if (current) {
+        const replaced = await collection.replaceOne(
+          { _id: current._id, tenantId, updated: current.updated as Date },
+          { tenantId, name: DOCUMENT_NAME, ...settings, created: current.created as Date, updated: now },
+        );
+        if (replaced.matchedCount === 0) continue;
+      } else {
+        try {
+          await collection.insertOne({ _id: randomUUID() as never, tenantId, name: DOCUMENT_NAME, ...settings, created: now, updated: now });
+        } catch (error) {
+          if (isDuplicateKeyError(error)) continue;
+          throw error;
+        }
+      }
+      ctx.config.invalidate();
+      return { settings, created: !current };
+    }
+    throw new DomainError("conflict", "The streak settings kept changing while this request wrote them; send it again");
+  });
 }
