@@ -30,7 +30,9 @@
 // with 20,000 users most events miss it, as for a real customer's long tail.
 // Per case: events/s, p50, p99, database commands per event (by collection), bytes sent in write
 // commands per event, ratio to the raw baseline. Idle: commands per second the background loops
-// send with no traffic. Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
+// send with no traffic. Leaderboard page: p50 of 100 top-100 reads (GET /v1/leaderboards/{key}) of the
+// full profile's metric leaderboard at 1,000 and at BENCH_EXISTING_USERS ranked users, as a ratio.
+// Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -367,6 +369,21 @@ async function measureIdle(users: number): Promise<void> {
   idle.push({ users, commandsPerSecond: Object.values(byCollection).reduce((a, b) => a + b, 0), byCollection });
 }
 
+/** p50 of READ_PAGES sequential top-100 page reads of the metric leaderboard (`GET /v1/leaderboards/{key}`) of a full tenant. */
+const READ_PAGES = 100;
+async function measurePage(tenantHeader: string, users: number): Promise<void> {
+  const headers: Record<string, string> = { "x-api-key": ADMIN_KEY, "tenant-id": tenantHeader };
+  const read = async () => {
+    const response = await fetch(`${baseUrl}/v1/leaderboards/words-board?limit=100`, { headers });
+    const body = (await response.json()) as { rankings?: unknown[] };
+    if (response.status !== 200 || body.rankings?.length !== 100) throw new Error(`leaderboard page: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+  };
+  const m = await drive(1, 0, READ_PAGES, read);
+  if (m.errors > 0) throw new Error(`leaderboard page: ${m.errors} failed reads, first: ${m.firstError}`);
+  pages.push({ users, p50Ms: m.p50Ms });
+}
+const pages: Array<{ users: number; p50Ms: number }> = [];
+
 const f = (n: number, digits = 1) => n.toFixed(digits);
 try {
   console.log(
@@ -387,6 +404,7 @@ try {
     await seedFullTenant(fullTenants.small, GROWTH_BASE);
     small = { ...(await measure("full", 1, event("full-small", GROWTH_BASE))), users: GROWTH_BASE };
     rows.push(small);
+    await measurePage("full-small", GROWTH_BASE);
   }
   await measureIdle(GROWTH_BASE);
   await seedUsers(existingUsers);
@@ -399,6 +417,7 @@ try {
     rows.push({ ...before, ratio: 1 }, ...measured.map((r) => ({ ...r, ratio: r.eventsPerSecond / baseRate })), { ...after, ratio: 1 });
   }
   await measureIdle(seeded);
+  if (PROFILES.includes("full")) await measurePage("full", seeded);
 
   console.log(`| users | case | conc | events/s | p50 ms | p99 ms | ratio | db cmds/event | bytes written/event | ms/event: service loop + db cpu |`);
   console.log(`|---|---|---|---|---|---|---|---|---|---|`);
@@ -409,6 +428,12 @@ try {
   }
   const large = rows.find((r) => r.profile === "full" && r.concurrency === 1 && r.users === existingUsers);
   if (large && small) console.log(`\ngrowth: full profile p50 at ${existingUsers} users ÷ p50 at ${GROWTH_BASE} users = ${f(large.p50Ms / small.p50Ms, 2)}`);
+  if (pages.length === 2) {
+    const [base, large] = pages as [{ users: number; p50Ms: number }, { users: number; p50Ms: number }];
+    console.log(
+      `leaderboard page (GET top 100, one at a time): p50 ${f(base.p50Ms)} ms at ${base.users} users, ${f(large.p50Ms)} ms at ${large.users}: ratio ${f(large.p50Ms / base.p50Ms, 2)}`,
+    );
+  }
   for (const i of idle)
     console.log(
       `idle at ${i.users} users: ${f(i.commandsPerSecond, 2)} database commands/s (${Object.entries(i.byCollection)
@@ -438,7 +463,7 @@ try {
   const file = join(dir, `storage-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle }, null, 2) + "\n",
+    JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle, pages }, null, 2) + "\n",
   );
   console.log(`\nresults: ${file}`);
 } finally {
