@@ -24,7 +24,8 @@
 //         by streak).
 // Existing users are inserted directly as the store writes them (engine/store/user-documents.ts userDocument); in
 // the full profile each is ranked on the three leaderboards (rankings built with the store's bulkLoad),
-// so ranking writes work on rankings of that size;
+// so ranking writes work on rankings of that size, and listed as due at the next midnight (as every
+// daily streak is late in a day), so an event's due listing meets a bucket of that size;
 // measured events go to users picked at random among them (one in twenty to a new user). The
 // service keeps recently used users in memory (USER_CACHE_ENTRIES, 5,000) in single-instance mode:
 // with 20,000 users most events miss it, as for a real customer's long tail.
@@ -46,7 +47,9 @@ import { createUserState, type UserState } from "../src/engine/domain/user.js";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
 import { rankingScope, rankingsOf } from "../src/features/leaderboards/ranking-updates.js";
-import { userDocument, type UserDocument } from "../src/engine/store/user-documents.js";
+import { minuteOf, userDocument, type UserDocument } from "../src/engine/store/user-documents.js";
+import { forEachLimited } from "../src/engine/for-each-limited.js";
+import { addToBucket } from "../src/engine/store/keyed-buckets.js";
 import { drive, driveHttp, monitoredUriOf, type HttpLoad } from "./drive.js";
 
 const env = process.env;
@@ -255,6 +258,15 @@ async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
     }));
     await rankings.bulkLoad(rankingScope(full.id, board.id, RUN, ""), standings);
   }
+  // Late in a day every user with a daily streak is listed as due at the next midnight (their
+  // streak's end), so an event's own listing there meets a bucket of that size.
+  const now = new Date();
+  const nextMidnight = minuteOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)));
+  const { database, userLocks } = service.context;
+  const ids = Array.from({ length: count }, (_, i) => `user-${i}`);
+  // Straight into the buckets (as workers/store/due-users.ts keys them), past the service's memory of
+  // its own recent additions, which would spare the measured events their listing.
+  await forEachLimited(ids, 8, (id) => addToBucket(database.collections.dueUsers, userLocks, nextMidnight, `${full.id}/${id}`));
 }
 
 // ---- measurement ---------------------------------------------------------------------------------
