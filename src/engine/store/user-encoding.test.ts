@@ -120,16 +120,17 @@ describe("fields at their defaults", () => {
     ]);
     expect(Object.values(xp.awardParts).find((p: any) => p.type === "metric")).not.toHaveProperty("status");
     expect(Object.values(xp.awardParts).find((p: any) => p.type === "metric")).not.toHaveProperty("userAttributes");
+    expect(Object.values(xp.awardParts).find((p: any) => p.type === "metric")).not.toHaveProperty("updated");
     expect(Object.keys(stored.streak)).not.toEqual(expect.arrayContaining(["pauses"]));
     expect(stored.streak).not.toHaveProperty("lastLost");
     expect(stored.leaderboards.lb).not.toHaveProperty("value");
     expect(roundTrip(richState())).toEqual(richState());
   });
 
-  it("are kept when they are not the default: an inactive trigger, filters, a high-water mark above the total, a value apart from the history", () => {
+  it("are kept when they are not the default: an inactive, edited trigger with filters, a high-water mark above the total, a value apart from the history", () => {
     const state = richState();
     const xp = state.points.xp!;
-    const snapshot = { ...trigger, status: "inactive" as const, userAttributes: [{ key: "plan", value: "pro" }] };
+    const snapshot = { ...trigger, status: "inactive" as const, userAttributes: [{ key: "plan", value: "pro" }], updated: new Date("2026-01-01T01:00:00Z") };
     state.points.xp = {
       ...xp,
       awards: xp.awards.map((a) => ({ ...a, trigger: snapshot })),
@@ -138,7 +139,9 @@ describe("fields at their defaults", () => {
     };
     state.leaderboards.lb = { ...state.leaderboards.lb!, value: null };
     const stored = encodeUserState(state) as any;
-    expect(Object.values(stored.points.xp.awardParts)).toContainEqual(expect.objectContaining({ status: "inactive", userAttributes: snapshot.userAttributes }));
+    expect(Object.values(stored.points.xp.awardParts)).toContainEqual(
+      expect.objectContaining({ status: "inactive", userAttributes: snapshot.userAttributes, updated: snapshot.updated }),
+    );
     expect(stored.points.xp.metricProgress["trg-1"].highWater).toBe("7");
     expect(stored.leaderboards.lb.value).toBeNull();
     expect(roundTrip(state)).toEqual(state);

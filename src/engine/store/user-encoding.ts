@@ -25,9 +25,11 @@ import type { UserMetricState, UserState } from "../domain/user.js";
  * and each award names its parts.
  *
  * Fields that hold their default are left out and read back as it (`withoutDefaults`): empty maps
- * and lists, nulls, a linked list's first `_p`, a trigger snapshot's "active" status and empty
- * attribute filters, a metric trigger's high-water mark equal to its total, and a leaderboard
- * entry's value equal to its latest history item's. Documents written with them read the same.
+ * and lists, nulls, a linked list's first `_p`, a trigger snapshot's "active" status, empty
+ * attribute filters and `updated` equal to `created`, an award's empty boosts. So are two derived
+ * fields: a metric trigger's high-water mark equal to its total, and a leaderboard entry's value
+ * equal to its latest history item's (see `derivedFieldsStored` for documents that hold them).
+ * Documents written with any of them read the same.
  */
 export type StoredUserState = Record<string, unknown>;
 
@@ -167,19 +169,25 @@ const storedAward = remembered((a: PointsAward): StoredAward => {
 
 /**
  * A trigger snapshot (one taken since status, filters and timestamps are kept) without an "active"
- * status and empty filters; boosts as they are. Keys stay those of the whole snapshot.
+ * status, empty filters, and `updated` when it is `created` (a trigger never edited); boosts as
+ * they are. Keys stay those of the whole snapshot.
  */
 const storedPart = remembered((part: AwardPart): Record<string, unknown> => {
   if (!("type" in part) || part.created === undefined) return part as unknown as Record<string, unknown>;
-  const { status, userAttributes, ...rest } = part;
-  return { ...rest, ...(status !== "active" && { status }), ...(userAttributes?.length !== 0 && { userAttributes }) };
+  const { status, userAttributes, updated, ...rest } = part;
+  return {
+    ...rest,
+    ...(status !== "active" && { status }),
+    ...(userAttributes?.length !== 0 && { userAttributes }),
+    ...(updated?.getTime() !== part.created.getTime() && { updated }),
+  };
 });
 
 /** A stored snapshot as it was taken: trigger fields in the order the points rules write them (its key hashes them). */
 function decodePart(stored: Record<string, unknown>): AwardPart {
   if (!("type" in stored) || stored.created === undefined) return stored as unknown as AwardPart;
-  const { id, type, points, status = "active", userAttributes = [], ...rest } = stored;
-  return { id, type, points, status, userAttributes, ...rest } as unknown as AwardPart;
+  const { id, type, points, status = "active", userAttributes = [], created, updated = created, ...rest } = stored;
+  return { id, type, points, status, userAttributes, created, updated, ...rest } as unknown as AwardPart;
 }
 
 /** A metric trigger's progress: the high-water mark left out while it equals the total. */
