@@ -43,7 +43,6 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BSON, MongoClient, type CommandStartedEvent } from "mongodb";
 import pino from "pino";
-import { createUserState, type UserState } from "../src/engine/domain/user.js";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
 import { rankingScope, rankingsOf } from "../src/features/leaderboards/ranking-updates.js";
@@ -51,6 +50,7 @@ import { minuteOf, userDocument, type UserDocument } from "../src/engine/store/u
 import { forEachLimited } from "../src/engine/for-each-limited.js";
 import { addToBucket } from "../src/engine/store/keyed-buckets.js";
 import { drive, driveHttp, monitoredUriOf, type HttpLoad } from "./drive.js";
+import { configureFull, existingUser, existingValue, RUN, type FullTenant } from "./full-profile.js";
 
 const env = process.env;
 const existingUsers = wholeNumber(env.BENCH_EXISTING_USERS ?? "20000", "BENCH_EXISTING_USERS");
@@ -139,77 +139,10 @@ async function call(method: string, path: string, body: unknown, tenant?: string
 
 // ---- configuration of the two profiles ------------------------------------------------------------
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-/** A tenant of the full profile: its ID and the leaderboards whose rankings seeding fills. */
-interface FullTenant {
-  id: string;
-  boards: Array<{ id: string; rankBy: "metric" | "points" | "streak" }>;
-}
-async function configureFull(customerId: string): Promise<FullTenant> {
-  const [tenant] = (await call("POST", "/admin/v1/tenants", [{ customerId, name: `Full profile (${customerId})` }])).created;
-  const [words] = (await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }], customerId)).created;
-  await call(
-    "POST",
-    "/admin/v1/achievements",
-    [10, 100, 1000].map((v) => ({ name: `Words ${v}`, key: `words-${v}`, trigger: "metric", metricId: words.id, metricValue: v, status: "active" })),
-    customerId,
-  );
-  await call(
-    "PUT",
-    "/admin/v1/streaks/settings",
-    { frequency: "daily", metrics: [{ metricId: words.id, threshold: 1 }], evaluationMode: "all", freezes: { initialGrant: 1, maxFreezes: 2 } },
-    customerId,
-  );
-  const systems = (
-    await call(
-      "POST",
-      "/admin/v1/points",
-      [
-        { key: "xp", name: "XP" },
-        { key: "coins", name: "Coins" },
-      ],
-      customerId,
-    )
-  ).created;
-  for (const system of systems) {
-    await call(
-      "POST",
-      `/admin/v1/points/${system.id}/triggers`,
-      [{ type: "metric", points: 10, metricId: words.id, metricThreshold: 1, status: "active" }],
-      customerId,
-    );
-    await call(
-      "POST",
-      `/admin/v1/points/${system.id}/levels`,
-      [
-        { name: "Bronze", key: "bronze", points: 0 },
-        { name: "Silver", key: "silver", points: 100 },
-        { name: "Gold", key: "gold", points: 1000 },
-      ],
-      customerId,
-    );
-  }
-  await call("POST", `/admin/v1/points/${systems[0].id}/boosts`, [{ name: "Double XP", start: day(-1), end: day(30), multiplier: 2 }], customerId);
-  const boards = (
-    await call(
-      "POST",
-      "/admin/v1/leaderboards",
-      [
-        { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: RUN },
-        { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: RUN },
-        { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: RUN },
-      ],
-      customerId,
-    )
-  ).created;
-  return { id: tenant.id, boards: boards.map((b: { id: string }, i: number) => ({ id: b.id, rankBy: (["metric", "points", "streak"] as const)[i]! })) };
-}
-/** The leaderboards' one run (perpetual, started yesterday). */
-const RUN = day(-1);
 await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }]);
 // The growth figure's 1,000 users live in a tenant of their own, so each full tenant's rankings are
 // filled once, with all its users, before any event reaches them.
-const fullTenants = { small: await configureFull("full-small"), large: await configureFull("full") };
+const fullTenants = { small: await configureFull(call, "full-small"), large: await configureFull(call, "full") };
 const tenantIds: Record<Profile, string> = { bare: "default", full: fullTenants.large.id };
 const tenantHeader: Record<Profile, string | undefined> = { bare: undefined, full: "full" };
 
@@ -218,15 +151,6 @@ const tenantHeader: Record<Profile, string | undefined> = { bare: undefined, ful
 let seeded = 0;
 const PAD = "x".repeat(1500); // the baseline's documents weigh about what a user document does
 const created = new Date(Date.now() - 86_400_000);
-/** An existing user of a profile; in the full profile ranked on its three leaderboards with these values. */
-function existingUser(id: string, i: number, full: FullTenant | null): UserState {
-  const user = { ...createUserState(id, created), name: `User ${id}` };
-  if (!full) return user;
-  const value = (rankBy: string) => String(rankBy === "streak" ? 1 + (i % 30) : 5 * (1 + ((i * 7919) % 2000)));
-  const leaderboards = Object.fromEntries(full.boards.map((b) => [b.id, { run: RUN, group: "", value: value(b.rankBy), history: [] }]));
-  return { ...user, leaderboards };
-}
-
 /** Brings the bare tenant, the large full tenant and the baseline collection to `target` existing users. */
 async function seedUsers(target: number): Promise<void> {
   const users = db.collection<UserDocument>("users");
@@ -234,7 +158,7 @@ async function seedUsers(target: number): Promise<void> {
   for (let from = seeded; from < target; from += 1000) {
     const ids = Array.from({ length: Math.min(1000, target - from) }, (_, i) => `user-${from + i}`);
     await Promise.all([
-      users.insertMany(ids.map((id, i) => userDocument(tenantIds.bare, existingUser(id, from + i, null)))),
+      users.insertMany(ids.map((id, i) => userDocument(tenantIds.bare, existingUser(id, from + i, null, created)))),
       baseline.insertMany(ids.map((id) => ({ _id: id, total: 0, pad: PAD }))),
     ]);
   }
@@ -247,13 +171,13 @@ async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
   const users = db.collection<UserDocument>("users");
   for (let from = 0; from < count; from += 1000) {
     const ids = Array.from({ length: Math.min(1000, count - from) }, (_, i) => `user-${from + i}`);
-    await users.insertMany(ids.map((id, i) => userDocument(full.id, existingUser(id, from + i, full))));
+    await users.insertMany(ids.map((id, i) => userDocument(full.id, existingUser(id, from + i, full, created))));
   }
   const rankings = rankingsOf(service.context);
   for (const board of full.boards) {
     const standings = Array.from({ length: count }, (_, i) => ({
       userId: `user-${i}`,
-      value: existingUser(`user-${i}`, i, full).leaderboards[board.id]!.value!,
+      value: existingValue(board.rankBy, i),
       reachedAt: created,
     }));
     await rankings.bulkLoad(rankingScope(full.id, board.id, RUN, ""), standings);

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import { createUserState, type UserState } from "../domain/user.js";
-import { decodeUserState, encodeUserState, PATH_SEGMENT, type StoredUserState } from "./user-encoding.js";
+import { decodeUserState, derivedFieldsStored, encodeUserState, PATH_SEGMENT, type StoredUserState } from "./user-encoding.js";
 
 /**
  * One document per user and tenant: the user's whole game state (laid out as engine/store/user-encoding.ts
@@ -36,6 +36,8 @@ export interface VersionedUser {
   version: number;
   /** Stored in an earlier layout (lists as arrays): the next write replaces changed fields whole. */
   earlierLayout?: boolean;
+  /** Fields stored explicitly that the layout now derives (`derivedFieldsStored`): the next write unsets them. */
+  derivedStored?: string[];
 }
 
 /** Tenant IDs never contain "/", so the pair is unambiguous. */
@@ -95,7 +97,8 @@ export async function readStoredUser(users: Collection<UserDocument>, tenantId: 
   const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc;
   // Fields added after a document was written take their defaults.
   const state = { ...createUserState(userId, stored.created as Date), ...decodeUserState(stored) };
-  return { state, version, ...(isEarlierLayout(stored) && { earlierLayout: true }) };
+  const derived = derivedFieldsStored(stored);
+  return { state, version, ...(isEarlierLayout(stored) && { earlierLayout: true }), ...(derived.length > 0 && { derivedStored: derived }) };
 }
 /** Lists an earlier version stored as arrays, now linked maps (see engine/store/user-encoding.ts). */
 function isEarlierLayout(stored: Record<string, unknown>): boolean {
@@ -119,8 +122,15 @@ function isEarlierLayout(stored: Record<string, unknown>): boolean {
  * goes down into nested maps (per metric, per day, per points system, per award, ...) as long as
  * their keys can be update paths, so a write sends what an event changed, never the user's whole
  * history. `wholeFields`: replace changed top-level fields whole (a document in an earlier layout).
+ * `derivedStored`: paths the document holds that the layout now derives; unset unless the state
+ * after holds them or a change replaces what contains them.
  */
-export function userChanges(before: UserState, after: UserState, wholeFields = false): { set: Record<string, unknown>; unset: Record<string, ""> } {
+export function userChanges(
+  before: UserState,
+  after: UserState,
+  wholeFields = false,
+  derivedStored: readonly string[] = [],
+): { set: Record<string, unknown>; unset: Record<string, ""> } {
   const set: Record<string, unknown> = {};
   const unset: Record<string, ""> = {};
   const diff = (old: Record<string, unknown>, next: Record<string, unknown>, prefix: string, descend: boolean) => {
@@ -136,7 +146,13 @@ export function userChanges(before: UserState, after: UserState, wholeFields = f
       else set[path] = b;
     }
   };
-  diff(encodeUserState(before), encodeUserState(after), "", !wholeFields);
+  const stored = encodeUserState(after);
+  diff(encodeUserState(before), stored, "", !wholeFields);
+  const written = [...Object.keys(set), ...Object.keys(unset)];
+  for (const path of derivedStored) {
+    const held = path.split(".").reduce<unknown>((value, key) => (isPlainObject(value) ? value[key] : undefined), stored);
+    if (held === undefined && !written.some((w) => w === path || path.startsWith(`${w}.`))) unset[path] = "";
+  }
   return { set, unset };
 }
 
@@ -188,7 +204,7 @@ async function writeUser(
       throw error;
     }
   }
-  const { set, unset } = userChanges(previous.state, next, previous.earlierLayout);
+  const { set, unset } = userChanges(previous.state, next, previous.earlierLayout, previous.derivedStored);
   if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return previous.version;
   const _id = userDocumentId(tenantId, next.userId);
   const filter = mode === "versioned" ? { _id, version: previous.version } : { _id };

@@ -3,6 +3,7 @@ import type { PointsAward, PointsState } from "../../features/points/domain/poin
 import { createUserState, type UserState } from "../domain/user.js";
 import { decodeUserState, encodeUserState } from "./user-encoding.js";
 import { userChanges } from "./user-documents.js";
+import { richState, storedBeforeDefaultsWereLeftOut } from "../../../test/helpers/user-layouts.js";
 
 const T0 = new Date("2026-01-01T00:00:00Z");
 const trigger = {
@@ -69,15 +70,14 @@ describe("the stored layout of a user", () => {
     expect(Object.values(stored.points.xp.awards as Record<string, { trigger: string }>).map((a) => a.trigger)).toEqual(Array(3).fill(expect.any(String)));
   });
 
-  it("writes one entry when a capped list moves on by one: the new award set, the oldest unset, its successor relinked", () => {
+  it("writes one entry when a capped list moves on by one: the new award set, the oldest unset, its successor's link unset (now first)", () => {
     const before = withHistory([award(1), award(2), award(3)], ["a"]);
     const after = withHistory([award(2), award(3), award(4)], ["a"]);
     const { set, unset } = userChanges(before, after);
-    const paths = Object.keys(set).sort((a, b) => a.length - b.length);
-    expect(paths).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/), expect.stringMatching(/^points\.xp\.awards\.[^.]+\._p$/)]);
-    expect(set[paths[0]!]).toMatchObject({ id: "aw4", _p: expect.any(String) });
-    expect(set[paths[1]!]).toBeNull(); // aw2 is now first
-    expect(Object.keys(unset)).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/)]);
+    expect(Object.keys(set)).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/)]);
+    expect(Object.values(set)[0]).toMatchObject({ id: "aw4", _p: expect.any(String) });
+    const unsetPaths = Object.keys(unset).sort((a, b) => a.length - b.length);
+    expect(unsetPaths).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/), expect.stringMatching(/^points\.xp\.awards\.[^.]+\._p$/)]);
   });
 
   it("packs daily changes per month and reads them back, days stored one by one by an earlier version too", () => {
@@ -105,5 +105,72 @@ describe("the stored layout of a user", () => {
     const state = withHistory([award(1), award(2)], ["a", "b"]);
     const earlier = { ...state } as Record<string, unknown>; // the state itself was the stored layout
     expect({ ...createUserState("u1", T0), ...decodeUserState(structuredClone(earlier)) }).toEqual(state);
+  });
+});
+
+describe("fields at their defaults", () => {
+  it("are left out of the document and read back", () => {
+    const stored = encodeUserState(richState()) as any;
+    const xp = stored.points.xp;
+    expect(Object.keys(xp).sort()).toEqual(["awardParts", "awards", "daily", "metricProgress", "total"]);
+    expect(xp.metricProgress["trg-1"]).toEqual({ metricId: "m1", total: "7" });
+    expect(Object.values(xp.awards).map((a: any) => [a._p === undefined, a.boosts === undefined])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(Object.values(xp.awardParts).find((p: any) => p.type === "metric")).not.toHaveProperty("status");
+    expect(Object.values(xp.awardParts).find((p: any) => p.type === "metric")).not.toHaveProperty("userAttributes");
+    expect(Object.values(xp.awardParts).find((p: any) => p.type === "metric")).not.toHaveProperty("updated");
+    expect(Object.keys(stored.streak)).not.toEqual(expect.arrayContaining(["pauses"]));
+    expect(stored.streak).not.toHaveProperty("lastLost");
+    expect(stored.leaderboards.lb).not.toHaveProperty("value");
+    expect(roundTrip(richState())).toEqual(richState());
+  });
+
+  it("are kept when they are not the default: an inactive, edited trigger with filters, a high-water mark above the total, a value apart from the history", () => {
+    const state = richState();
+    const xp = state.points.xp!;
+    const snapshot = { ...trigger, status: "inactive" as const, userAttributes: [{ key: "plan", value: "pro" }], updated: new Date("2026-01-01T01:00:00Z") };
+    state.points.xp = {
+      ...xp,
+      awards: xp.awards.map((a) => ({ ...a, trigger: snapshot })),
+      metricProgress: { "trg-1": { metricId: "m1", total: "4", highWater: "7" } },
+      timeSettledAt: { t: T0 },
+    };
+    state.leaderboards.lb = { ...state.leaderboards.lb!, value: null };
+    const stored = encodeUserState(state) as any;
+    expect(Object.values(stored.points.xp.awardParts)).toContainEqual(
+      expect.objectContaining({ status: "inactive", userAttributes: snapshot.userAttributes, updated: snapshot.updated }),
+    );
+    expect(stored.points.xp.metricProgress["trg-1"].highWater).toBe("7");
+    expect(stored.leaderboards.lb.value).toBeNull();
+    expect(roundTrip(state)).toEqual(state);
+  });
+
+  it("are unset when a field returns to its default, and set when it leaves it", () => {
+    const before = richState();
+    const apart = { ...before, points: { xp: { ...before.points.xp!, metricProgress: { "trg-1": { metricId: "m1", total: "4", highWater: "7" } } } } };
+    expect(userChanges(before, apart)).toEqual({
+      set: { "points.xp.metricProgress.trg-1.total": "4", "points.xp.metricProgress.trg-1.highWater": "7" },
+      unset: {},
+    });
+    const settled = { ...before, points: { xp: { ...before.points.xp!, timeSettledAt: { t: T0 } } } };
+    expect(userChanges(before, settled)).toEqual({ set: { "points.xp.timeSettledAt": { t: T0 } }, unset: {} });
+    expect(userChanges(settled, before)).toEqual({ set: {}, unset: { "points.xp.timeSettledAt": "" } });
+    const back = { ...apart, points: { xp: { ...apart.points.xp, metricProgress: { "trg-1": { metricId: "m1", total: "7", highWater: "7" } } } } };
+    expect(userChanges(apart, back)).toEqual({
+      set: { "points.xp.metricProgress.trg-1.total": "7" },
+      unset: { "points.xp.metricProgress.trg-1.highWater": "" },
+    });
+  });
+
+  it("read a document stored before they were left out exactly as it was written, and keep its keys", () => {
+    const stored = storedBeforeDefaultsWereLeftOut();
+    expect({ ...createUserState("u1", T0), ...decodeUserState(structuredClone(stored)) }).toEqual(richState());
+    // The snapshots hash as they did, so the next write names the same parts and awards.
+    const again = encodeUserState({ ...createUserState("u1", T0), ...decodeUserState(structuredClone(stored)) }) as any;
+    const old = stored.points as any;
+    expect(Object.keys(again.points.xp.awardParts).sort()).toEqual(Object.keys(old.xp.awardParts).sort());
+    expect(Object.keys(again.points.xp.awards)).toEqual(Object.keys(old.xp.awards));
   });
 });

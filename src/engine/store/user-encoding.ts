@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { PointsAward, PointsAwardBoost, PointsAwardTrigger, PointsState } from "../../features/points/domain/points.js";
+import type { MetricTriggerProgress, PointsAward, PointsAwardBoost, PointsAwardTrigger, PointsState } from "../../features/points/domain/points.js";
 import type { DailyChanges } from "../domain/history.js";
 import type { LeaderboardEntry } from "../../features/leaderboards/domain/leaderboard-entries.js";
 import type { StreakState } from "../../features/streaks/domain/streak.js";
@@ -23,6 +23,13 @@ import type { UserMetricState, UserState } from "../domain/user.js";
  * Points awards carry a snapshot of their trigger and boosts, nearly always the same few: the
  * snapshots are stored once per points system (`awardParts`, keyed by a hash of their content)
  * and each award names its parts.
+ *
+ * Fields that hold their default are left out and read back as it (`withoutDefaults`): empty maps
+ * and lists, nulls, a linked list's first `_p`, a trigger snapshot's "active" status, empty
+ * attribute filters and `updated` equal to `created`, an award's empty boosts. So are two derived
+ * fields: a metric trigger's high-water mark equal to its total, and a leaderboard entry's value
+ * equal to its latest history item's (see `derivedFieldsStored` for documents that hold them).
+ * Documents written with any of them read the same.
  */
 export type StoredUserState = Record<string, unknown>;
 
@@ -36,7 +43,8 @@ function shortHash(text: string, length = 8): string {
   return createHash("sha1").update(text).digest("base64url").slice(0, length).replace(/^[$]/, "_");
 }
 
-type Linked<T> = Record<string, T & { [PREV]: string | null }>;
+/** The first element has no `_p` (earlier versions stored null). */
+type Linked<T> = Record<string, T & { [PREV]?: string | null }>;
 
 /**
  * A state and its next share every object a change did not touch, so encodings are remembered per
@@ -62,8 +70,8 @@ function linkList<T extends object>(list: readonly T[], keyOf: (item: T) => stri
     let known = elementKeys.get(item);
     const key = known?.key ?? shortHash(keyOf(item));
     if (!PATH_SEGMENT.test(key) || key in linked) return [...list];
-    if (!known || known.prev !== prev) elementKeys.set(item, (known = { key, prev, entry: { ...item, [PREV]: prev } }));
-    linked[key] = known.entry as T & { [PREV]: string | null };
+    if (!known || known.prev !== prev) elementKeys.set(item, (known = { key, prev, entry: prev === null ? { ...item } : { ...item, [PREV]: prev } }));
+    linked[key] = known.entry as T & { [PREV]?: string | null };
     prev = key;
   }
   return linked;
@@ -76,7 +84,7 @@ function unlinkList<T>(stored: unknown): T[] {
   const entries = stored as Record<string, Record<string, unknown>>;
   const next = new Map<string | null, string>();
   for (const [key, value] of Object.entries(entries)) {
-    const prev = value[PREV] as string | null;
+    const prev = (value[PREV] ?? null) as string | null;
     next.set(prev !== null && prev in entries ? prev : null, key);
   }
   const list: T[] = [];
@@ -122,28 +130,103 @@ function unpackDaily(stored: Record<string, string>): DailyChanges {
   return daily;
 }
 
-interface StoredAward extends Omit<PointsAward, "trigger" | "boosts"> {
-  trigger: string;
-  boosts: string[];
+/**
+ * A field's value left out of the document when it equals `defaults`' (an empty map or list, or
+ * null), and put back on reading. Only for fields every reader reads through `decodeUserState`.
+ */
+function withoutDefaults<T extends object>(value: T, defaults: Partial<Record<keyof T, unknown>>): Partial<T> {
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [field, empty] of Object.entries(defaults)) if (isEmptyAs(out[field], empty)) delete out[field];
+  return out as Partial<T>;
 }
 
-const storedAward = remembered((a: PointsAward): StoredAward => ({ ...a, trigger: partKey(a.trigger), boosts: a.boosts.map(partKey) }));
+function isEmptyAs(value: unknown, empty: unknown): boolean {
+  if (empty === null) return value === null;
+  if (Array.isArray(empty)) return Array.isArray(value) && value.length === 0;
+  return typeof value === "object" && value !== null && !(value instanceof Date) && Object.keys(value).length === 0;
+}
+
+/** Fresh copies of the defaults for the fields a stored object lacks. */
+function withDefaults<T>(stored: Record<string, unknown>, defaults: Record<string, unknown>): T {
+  const out = { ...stored };
+  for (const [field, empty] of Object.entries(defaults)) if (!(field in out)) out[field] = structuredClone(empty);
+  return out as T;
+}
+
+const POINTS_DEFAULTS = { levelId: null, metricProgress: {}, timeSettledAt: {}, userCreationAwardedAt: {} };
+const STREAK_DEFAULTS = { pauses: [], lastLost: null, history: {} };
+
+interface StoredAward extends Omit<PointsAward, "trigger" | "boosts"> {
+  trigger: string;
+  /** Absent: none. */
+  boosts?: string[];
+}
+
+const storedAward = remembered((a: PointsAward): StoredAward => {
+  const { boosts, ...rest } = a;
+  return { ...rest, trigger: partKey(a.trigger), ...(boosts.length > 0 && { boosts: boosts.map(partKey) }) };
+});
+
+/**
+ * A trigger snapshot (one taken since status, filters and timestamps are kept) without an "active"
+ * status, empty filters, and `updated` when it is `created` (a trigger never edited); boosts as
+ * they are. Keys stay those of the whole snapshot.
+ */
+const storedPart = remembered((part: AwardPart): Record<string, unknown> => {
+  if (!("type" in part) || part.created === undefined) return part as unknown as Record<string, unknown>;
+  const { status, userAttributes, updated, ...rest } = part;
+  return {
+    ...rest,
+    ...(status !== "active" && { status }),
+    ...(userAttributes?.length !== 0 && { userAttributes }),
+    ...(updated?.getTime() !== part.created.getTime() && { updated }),
+  };
+});
+
+/** A stored snapshot as it was taken: trigger fields in the order the points rules write them (its key hashes them). */
+function decodePart(stored: Record<string, unknown>): AwardPart {
+  if (!("type" in stored) || stored.created === undefined) return stored as unknown as AwardPart;
+  const { id, type, points, status = "active", userAttributes = [], created, updated = created, ...rest } = stored;
+  return { id, type, points, status, userAttributes, created, updated, ...rest } as unknown as AwardPart;
+}
+
+/** A metric trigger's progress: the high-water mark left out while it equals the total. */
+const storedProgress = remembered((p: MetricTriggerProgress): Partial<MetricTriggerProgress> =>
+  p.highWater === p.total ? { metricId: p.metricId, total: p.total } : p,
+);
 
 const encodePoints = remembered((state: PointsState): Record<string, unknown> => {
-  const parts: Record<string, AwardPart> = {};
-  for (const a of state.awards) for (const part of [a.trigger, ...a.boosts]) parts[partKey(part)] = part;
-  return { ...state, daily: packDaily(state.daily), awards: linkList(state.awards.map(storedAward), (a) => a.id), awardParts: parts };
+  const parts: Record<string, unknown> = {};
+  for (const a of state.awards) for (const part of [a.trigger, ...a.boosts]) parts[partKey(part)] = storedPart(part);
+  return withoutDefaults(
+    {
+      ...state,
+      metricProgress: mapValues(state.metricProgress, storedProgress),
+      daily: packDaily(state.daily),
+      awards: linkList(state.awards.map(storedAward), (a) => a.id),
+      awardParts: parts,
+    },
+    POINTS_DEFAULTS,
+  );
 });
 
 function decodePoints(stored: Record<string, unknown>): PointsState {
-  const { awardParts, awards, daily, ...stateFields } = stored as Record<string, unknown> & { awardParts?: Record<string, AwardPart> };
-  const rest = { ...stateFields, daily: unpackDaily(daily as Record<string, string>) };
+  const { awardParts, awards, daily, metricProgress, ...stateFields } = withDefaults<Record<string, unknown>>(stored, POINTS_DEFAULTS) as Record<
+    string,
+    unknown
+  > & { awardParts?: Record<string, Record<string, unknown>>; metricProgress: Record<string, Partial<MetricTriggerProgress>> };
+  const rest = {
+    ...stateFields,
+    metricProgress: mapValues(metricProgress, (p) => ({ ...p, highWater: p.highWater ?? p.total })),
+    daily: unpackDaily(daily as Record<string, string>),
+  };
   const list = unlinkList<PointsAward | StoredAward>(awards);
   if (!awardParts) return { ...(rest as unknown as PointsState), awards: list as PointsAward[] };
+  const parts = mapValues(awardParts, decodePart);
   const decoded = (list as StoredAward[]).map((a): PointsAward => ({
     ...a,
-    trigger: awardParts[a.trigger] as PointsAwardTrigger,
-    boosts: a.boosts.map((key) => awardParts[key] as PointsAwardBoost),
+    trigger: parts[a.trigger] as PointsAwardTrigger,
+    boosts: (a.boosts ?? []).map((key) => parts[key] as PointsAwardBoost),
   }));
   return { ...(rest as unknown as PointsState), awards: decoded };
 }
@@ -153,8 +236,47 @@ function mapValues<T, U>(record: Record<string, T>, f: (value: T) => U): Record<
 }
 
 const encodeMetric = remembered((metric: UserMetricState) => ({ ...metric, daily: packDaily(metric.daily) }));
-const encodeLeaderboardEntry = remembered((entry: LeaderboardEntry) => ({ ...entry, history: linkList(entry.history, (h) => `${h.run}_${h.date}`) }));
-const encodeStreak = remembered((streak: StreakState) => ({ ...streak, history: linkList(streak.history, (p) => p.periodStart) }));
+
+/** A leaderboard entry; its value left out while it equals its latest history item's (both change together). */
+const encodeLeaderboardEntry = remembered((entry: LeaderboardEntry) => {
+  const { value, ...rest } = entry;
+  const stored = { ...rest, history: linkList(entry.history, (h) => `${h.run}_${h.date}`) };
+  return entry.history.length > 0 && entry.history.at(-1)!.value === value ? stored : { ...rest, value, history: stored.history };
+});
+
+function decodeLeaderboardEntry(stored: Record<string, unknown>): LeaderboardEntry {
+  const history = unlinkList<LeaderboardEntry["history"][number]>(stored.history);
+  return {
+    ...(stored as unknown as LeaderboardEntry),
+    value: "value" in stored ? (stored.value as LeaderboardEntry["value"]) : (history.at(-1)?.value ?? null),
+    history,
+  };
+}
+
+const encodeStreak = remembered((streak: StreakState) =>
+  withoutDefaults({ ...streak, history: linkList(streak.history, (p) => p.periodStart) }, STREAK_DEFAULTS),
+);
+
+/**
+ * Paths of fields the layout now derives (a high-water mark equal to its total, a leaderboard value
+ * equal to its latest history item's) that a document written before holds explicitly. Left there,
+ * they would be read back after the field they follow moved on: the next write unsets them
+ * (engine/store/user-documents.ts `userChanges`). Only paths whose keys can be update paths: a map
+ * with any other key is written whole when it changes.
+ */
+export function derivedFieldsStored(stored: StoredUserState): string[] {
+  const paths: string[] = [];
+  const entries = (map: unknown) => Object.entries((map ?? {}) as Record<string, Record<string, unknown>>).filter(([key]) => PATH_SEGMENT.test(key));
+  for (const [id, entry] of entries(stored.leaderboards)) {
+    if ("value" in entry && unlinkList<{ value: unknown }>(entry.history).at(-1)?.value === entry.value) paths.push(`leaderboards.${id}.value`);
+  }
+  for (const [id, system] of entries(stored.points)) {
+    for (const [trigger, progress] of entries(system.metricProgress)) {
+      if (progress.highWater !== undefined && progress.highWater === progress.total) paths.push(`points.${id}.metricProgress.${trigger}.highWater`);
+    }
+  }
+  return paths;
+}
 
 /** The document fields of a state (without `_id`, `tenantId` and `version`). */
 export function encodeUserState(state: UserState): StoredUserState {
@@ -182,12 +304,12 @@ export function decodeUserState(stored: StoredUserState): Partial<UserState> {
   if (stored.activity) state.activity = unpackDaily(stored.activity as Record<string, string>);
   if (stored.points) state.points = mapValues(stored.points as Record<string, Record<string, unknown>>, decodePoints);
   if (stored.leaderboards) {
-    state.leaderboards = mapValues(stored.leaderboards as Record<string, Record<string, unknown>>, (entry) => ({
-      ...entry,
-      history: unlinkList(entry.history),
-    }));
+    state.leaderboards = mapValues(stored.leaderboards as Record<string, Record<string, unknown>>, decodeLeaderboardEntry);
   }
   const streak = stored.streak as Record<string, unknown> | null | undefined;
-  if (streak) state.streak = { ...streak, history: unlinkList(streak.history) };
+  if (streak) {
+    const full = withDefaults<Record<string, unknown>>(streak, STREAK_DEFAULTS);
+    state.streak = { ...full, history: unlinkList(full.history) };
+  }
   return state;
 }
