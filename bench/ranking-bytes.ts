@@ -15,9 +15,10 @@ import { mkdtemp } from "node:fs/promises";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BSON, type CommandStartedEvent } from "mongodb";
+import { BSON, type Binary, type CommandStartedEvent } from "mongodb";
 import { openDatabase } from "../src/engine/store/database.js";
 import { createLeaderboardRankings, rankingCollectionsOf, type RankingScope } from "../src/features/leaderboards/store/leaderboard-rankings.js";
+import { unpackLines } from "../src/features/leaderboards/store/chunk-content.js";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { monitoredUriOf } from "./drive.js";
 
@@ -48,8 +49,8 @@ database.client.on("commandStarted", (event: CommandStartedEvent) => {
     bytes.set(key + " (command overhead)", (bytes.get(key + " (command overhead)") ?? 0) + BSON.calculateObjectSize({ ...event.command, documents: [] }));
     for (const doc of docs)
       for (const [field, v] of Object.entries(doc)) {
-        const text = String(v);
-        const k = `  ${key} .${field}${field === "lines" ? (text.startsWith("r\x01") ? " index base" : /^[+-]/.test(text) ? " patch" : " whole") : ""}`;
+        const text = field === "packed" ? unpackLines(v as Binary).join("\n") : String(v);
+        const k = `  ${key} .${field}${field === "lines" || field === "packed" ? (text.startsWith("r\x01") ? " index base" : /^[+-]/.test(text) ? " patch" : " whole") : ""}`;
         bytes.set(k, (bytes.get(k) ?? 0) + BSON.calculateObjectSize({ [field]: v }) - 5);
       }
   }
