@@ -19,6 +19,7 @@ import {
   type RankingCollections,
   type RankingDocument,
   type RankingScope,
+  versionOfRoot,
 } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
 import { linesOfContent, unpackLines } from "../../src/features/leaderboards/store/chunk-content.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
@@ -114,9 +115,9 @@ describe("leaderboard rankings on the database", () => {
     const roots = (await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId }).toArray()).filter((r) =>
       r._id.endsWith(`:${key}`),
     );
-    const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
+    const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => versionOfRoot(b) - versionOfRoot(a))[0]!;
     expect(hasIndexes(latest)).toBe(true);
-    expect(latest._id).toBe(`r${latest.version}:${key}`);
+    expect(latest._id).toBe(`r${versionOfRoot(latest)}:${key}`);
     // A patched chunk (`base~patch`) is two documents; a patched index names its base.
     const indexes = await rootIndexes(latest);
     const named = new Set([...indexes.ids.flatMap((id) => id.split("~")), ...indexes.indexDocs]);
@@ -398,7 +399,7 @@ describe("leaderboard rankings on the database", () => {
     const store = createLeaderboardRankings(collections);
     for (let i = 0; i < 5; i++) await store.upsertEntry(scope, `u${i}`, i, new Date(T0));
     const headId = `h:${scopeKey(scope)}`;
-    const latest = (await collections.rankings.findOne({ _id: headId }))!.version;
+    const latest = (await collections.rankings.findOne({ _id: headId }))!.version!;
     // The head two versions behind (both those roots already deleted), or gone altogether.
     await collections.rankings.updateOne({ _id: headId }, { $set: { version: latest - 2 } });
     expect((await store.rankOf(scope, "u4"))!.position).toBe(1);
@@ -489,9 +490,9 @@ describe("leaderboard rankings on the database", () => {
       Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })),
     );
     const latestRoot = async () =>
-      (await collections.rankings.find({ leaderboardId: scope.leaderboardId, version: { $gt: 0 } }).toArray())
+      (await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray())
         .filter((d) => d._id.startsWith("r"))
-        .sort((a, b) => b.version - a.version)[0]!;
+        .sort((a, b) => versionOfRoot(b) - versionOfRoot(a))[0]!;
     expect((await latestRoot()).rank).toBeDefined(); // a bulk load lists the indexes whole
     const roots: RankingDocument[] = [];
     // Newcomers at the top: each commit edits the first rank chunk and one user chunk, so the patch
@@ -542,7 +543,7 @@ describe("leaderboard rankings on the database", () => {
     const docs = await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray();
     const roots = docs.filter((d) => d._id.startsWith("r"));
     const live = roots.filter(hasIndexes);
-    expect(live.map((d) => d.version)).toEqual([Math.max(...roots.map((d) => d.version))]); // one root with an index: the latest
+    expect(live.map(versionOfRoot)).toEqual([Math.max(...roots.map(versionOfRoot))]); // one root with an index: the latest
     // Tombstones of the last few commits: at most a batch waiting, and the five younger than 50 ms.
     expect(roots.length).toBeLessThanOrEqual(10 + 6);
     const indexes = await rootIndexes(live[0]!);
@@ -604,6 +605,11 @@ describe("leaderboard rankings on the database", () => {
     const store = createLeaderboardRankings(collections, { garbageBatch: 1, retainMs: 200, attemptMs: 200 });
     expect((await store.page(scope, 0, 10)).entries.map((e) => e.userId)).toEqual(["a", "b"]);
     expect(await store.upsertEntry(scope, "c", 3, new Date(T0))).toMatchObject({ position: 1, participants: 3 });
+    // Later roots leave their version to the _id and their participants to the index's counts.
+    const root2 = (await collections.rankings.findOne({ _id: `r2:${key}` }))!;
+    expect(root2).not.toHaveProperty("version");
+    expect(root2).not.toHaveProperty("participants");
+    expect(await createLeaderboardRankings(collections).participants(scope)).toBe(3);
     // The next root hands the old garbage on as what it freed; the commit after deletes it with root 1.
     expect((await collections.rankings.findOne({ _id: `r2:${key}` }))!.freed!.split(" ")).toEqual(expect.arrayContaining(["Rleft1", "Uleft1"]));
     expect(await collections.rankChunks.findOne({ _id: "Rleft1" })).not.toBeNull();

@@ -9,7 +9,7 @@ import { submit } from "./ranking-write-queue.js";
 import { bulkLoad } from "./ranking-bulk-load.js";
 import { deleteLeaderboardRankings } from "./ranking-writes.js";
 
-export { ATTEMPT_MS, RankingConflictError, RETAIN_MS, scopeKey } from "./ranking-context.js";
+export { ATTEMPT_MS, RankingConflictError, RETAIN_MS, scopeKey, versionOfRoot } from "./ranking-context.js";
 
 /**
  * Leaderboard rankings in the database: one ranking per leaderboard, run and breakdown group (a
@@ -81,8 +81,9 @@ export interface RankingDocument {
   /** On heads, the groups document (run only), bulk-loaded and older roots; a committed root has them in its _id only. */
   run?: string;
   group?: string;
-  version: number;
-  /** Root versions only. */
+  /** On heads; roots written before the version was left to their `_id` (`versionOfRoot`) also carry it. */
+  version?: number;
+  /** Roots written before it was left to the rank index's counts. */
   participants?: number;
   /** The indexes written whole (roots before index patches, and bulk loads). */
   rank?: PackedIndex;

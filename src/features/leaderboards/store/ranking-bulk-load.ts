@@ -27,8 +27,6 @@ export async function bulkLoad(ctx: RankingContext, scope: RankingScope, standin
   await ctx.rankings.insertOne({
     _id: rootId(key, 1),
     ...scopeFields(scope),
-    version: 1,
-    participants: lines.length,
     rank: packIndex(rank.index),
     users: packIndex(user.index),
     createdAt: processNow(),

@@ -139,8 +139,7 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
     // The scope's run and group are in the _id and on its head; tenant and leaderboard stay for deletes.
     tenantId: scope.tenantId,
     leaderboardId: scope.leaderboardId,
-    version,
-    participants: ranks.total,
+    // Its version is in the _id, and its participants are the sum of the rank index's counts.
     ...indexed.fields,
     ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),
     createdAt: processNow(),
