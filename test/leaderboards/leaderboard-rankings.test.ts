@@ -12,6 +12,7 @@ import {
 } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
+  leaderboardRankingsFilter,
   rankingCollections,
   scopeKey,
   type EntryChange,
@@ -112,7 +113,7 @@ describe("leaderboard rankings on the database", () => {
    */
   async function expectNoLostChunks(scope: RankingScope): Promise<void> {
     const key = scopeKey(scope);
-    const roots = (await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId }).toArray()).filter((r) =>
+    const roots = (await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray()).filter((r) =>
       r._id.endsWith(`:${key}`),
     );
     const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => versionOfRoot(b) - versionOfRoot(a))[0]!;
@@ -490,7 +491,7 @@ describe("leaderboard rankings on the database", () => {
       Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })),
     );
     const latestRoot = async () =>
-      (await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray())
+      (await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray())
         .filter((d) => d._id.startsWith("r"))
         .sort((a, b) => versionOfRoot(b) - versionOfRoot(a))[0]!;
     expect((await latestRoot()).rank).toBeDefined(); // a bulk load lists the indexes whole
@@ -540,7 +541,7 @@ describe("leaderboard rankings on the database", () => {
       await store.upsertEntry(scope, `u${i % 30}`, i, new Date(T0 + i));
       if (i % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 60));
     }
-    const docs = await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray();
+    const docs = await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray();
     const roots = docs.filter((d) => d._id.startsWith("r"));
     const live = roots.filter(hasIndexes);
     expect(live.map(versionOfRoot)).toEqual([Math.max(...roots.map(versionOfRoot))]); // one root with an index: the latest
@@ -556,9 +557,17 @@ describe("leaderboard rankings on the database", () => {
     expect(stored - chunkCount).toBeLessThanOrEqual(freed.length);
     expect(freed.length).toBeLessThanOrEqual(4 * roots.length);
     await expectNoLostChunks(scope);
+    // A leaderboard whose ID starts with this one's (its roots' _ids too) is another leaderboard.
+    const neighbour = { ...scope, leaderboardId: `${scope.leaderboardId}x` };
+    await store.upsertEntry(neighbour, "u0", 1, new Date(T0));
+    // Roots name their leaderboard in their _id only: the filter finds them there.
+    const rankingDocs = await collections.rankings.find(leaderboardRankingsFilter(TENANT, scope.leaderboardId)).toArray();
+    expect(rankingDocs.filter((d) => d._id.startsWith("r") && d.leaderboardId === undefined).length).toBeGreaterThan(0);
     await store.deleteLeaderboard(TENANT, scope.leaderboardId);
+    expect(await store.page(neighbour, 0, 10)).toMatchObject({ participants: 1 });
+    expect(await collections.rankings.countDocuments({ _id: { $in: rankingDocs.map((d) => d._id) } })).toBe(0);
     expect(await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
-    expect(await collections.rankings.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
+    expect(await collections.rankings.countDocuments(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId))).toBe(0);
   });
 
   it("reads and continues a ranking stored before compression and `freed`: plain lines, a root's accumulated garbage", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { unpackIndex } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
+  leaderboardRankingsFilter,
   rankingCollections,
   scopeKey,
   type RankingCollections,
@@ -33,7 +34,10 @@ describe("erasing a participant from a ranking", () => {
 
   /** The documents of a leaderboard's rankings that name `text` (compressed content decoded). */
   async function documentsNaming(leaderboardId: string, text: string, which: (doc: object) => boolean = () => true): Promise<string[]> {
-    const all = await Promise.all([collections.rankings, collections.rankChunks, collections.userChunks].map((c) => c.find({ leaderboardId }).toArray()));
+    const all = await Promise.all([
+      collections.rankings.find(leaderboardRankingsFilter(TENANT, leaderboardId)).toArray(),
+      ...[collections.rankChunks, collections.userChunks].map((c) => c.find({ leaderboardId }).toArray()),
+    ]);
     return all
       .flat()
       .filter((d) => which(d) && storedText(d).includes(text))
@@ -136,7 +140,7 @@ describe("erasing a participant from a ranking", () => {
     } finally {
       vi.useRealTimers();
     }
-    const rootsBefore = await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray();
+    const rootsBefore = await collections.rankings.find(leaderboardRankingsFilter(TENANT, scope.leaderboardId)).toArray();
     expect(rootsBefore.filter((r) => r._id.startsWith("r")).length).toBeLessThan(10); // expired roots were deleted
     expect(rootsBefore.some((r) => r.freed !== undefined)).toBe(true); // and later ones wait with what they freed
     expect(await namingWhenDecoded(scope.leaderboardId, ERASED)).not.toEqual([]);

@@ -9,7 +9,7 @@ import { submit } from "./ranking-write-queue.js";
 import { bulkLoad } from "./ranking-bulk-load.js";
 import { deleteLeaderboardRankings } from "./ranking-writes.js";
 
-export { ATTEMPT_MS, RankingConflictError, RETAIN_MS, scopeKey, versionOfRoot } from "./ranking-context.js";
+export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS, scopeKey, versionOfRoot } from "./ranking-context.js";
 
 /**
  * Leaderboard rankings in the database: one ranking per leaderboard, run and breakdown group (a
@@ -77,7 +77,8 @@ export interface RankingScope {
 export interface RankingDocument {
   _id: string;
   tenantId: string;
-  leaderboardId: string;
+  /** On heads, the groups document and roots written before a root left it to its `_id` (`leaderboardRankingsFilter`). */
+  leaderboardId?: string;
   /** On heads, the groups document (run only), bulk-loaded and older roots; a committed root has them in its _id only. */
   run?: string;
   group?: string;

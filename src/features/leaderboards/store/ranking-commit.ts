@@ -136,9 +136,8 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
   }
   const committed = {
     _id: rootId(key, version),
-    // The scope's run and group are in the _id and on its head; tenant and leaderboard stay for deletes.
+    // The scope is in the _id (and on its head); the tenant stays for deleting the tenant's documents.
     tenantId: scope.tenantId,
-    leaderboardId: scope.leaderboardId,
     // Its version is in the _id, and its participants are the sum of the rank index's counts.
     ...indexed.fields,
     ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),

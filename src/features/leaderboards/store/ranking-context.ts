@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import type { Filter } from "mongodb";
 import type { DecimalString } from "../../../engine/domain/decimal.js";
 import { DEFAULT_CHUNK_LIMITS, emptyIndex, type ChunkIndex, type ChunkLimits } from "../domain/leaderboard-ranking.js";
 import { batchInserts, type BatchedInsert } from "../../../engine/store/insert-batcher.js";
@@ -156,6 +157,18 @@ export function scopeKey(scope: RankingScope): string {
 export const headId = (scope: string) => `h:${scope}`;
 export const groupsId = (tenantId: string, leaderboardId: string, run: string) => `g:${JSON.stringify([tenantId, leaderboardId, run])}`;
 export const rootId = (scope: string, version: number) => `r${version}:${scope}`;
+/**
+ * The `leaderboard_rankings` documents of a leaderboard: heads, groups and roots written before
+ * roots left it to their `_id` by `leaderboardId`, later roots by their `_id` (the scope key's
+ * leading tenant and leaderboard). A scan on FerretDB, as any filter but `_id` equality is; rare
+ * (a leaderboard deleted).
+ */
+export function leaderboardRankingsFilter(tenantId: string, leaderboardId: string): Filter<RankingDocument> {
+  const scopePrefix = JSON.stringify([tenantId, leaderboardId]).slice(0, -1) + ",";
+  return { tenantId, $or: [{ leaderboardId }, { _id: { $regex: `^r[0-9]+:${escapeRegExp(scopePrefix)}` } }] };
+}
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** A root's version, from its `_id` (`rootId`). */
 export const versionOfRoot = (doc: Pick<RankingDocument, "_id">) => Number(doc._id.slice(1, doc._id.indexOf(":")));
 /**

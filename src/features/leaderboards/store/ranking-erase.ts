@@ -69,7 +69,6 @@ export async function tryErase(ctx: RankingContext, scope: RankingScope, key: st
   const committed = {
     _id: rootId(key, version),
     tenantId: scope.tenantId,
-    leaderboardId: scope.leaderboardId,
     rank: packIndex(rank.index),
     users: packIndex(users.index),
     ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),
