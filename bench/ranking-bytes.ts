@@ -7,7 +7,7 @@
 //   BENCH_PARTICIPANTS=5000 BENCH_EVENTS=500 npx tsx bench/ranking-bytes.ts
 //
 // BENCH_STORE_OPTIONS (JSON) passes store options (e.g. {"patchMax":150,"smallPatchMax":12}) to
-// compare settings; BENCH_FIELDS=1 also lists the bytes of each inserted document field (listed
+// compare settings (the users written are the same in every run: BENCH_SEED); BENCH_FIELDS=1 also lists the bytes of each inserted document field (listed
 // beside the totals, so the total line then counts them twice). Bytes and commands are exact and
 // repeatable, unlike timings on a shared machine.
 import { randomBytes } from "node:crypto";
@@ -65,6 +65,9 @@ const scope = (leaderboardId: string): RankingScope => ({ tenantId, leaderboardI
 const loaded = ["a", "b", "c"].map((n) => scope(`${n}${randomBytes(15).toString("hex")}`));
 const empty = [scope("streaks:active"), scope("streaks:longest")];
 const created = new Date("2026-01-05T00:00:00Z");
+// The users written come from a seeded generator (BENCH_SEED, default 1): runs comparing settings
+// write the same users, so their bytes differ by the settings alone.
+const nextRandom = random(Number(process.env.BENCH_SEED ?? "1"));
 const values = loaded.map(() => new Map<string, number>());
 for (const [b, s] of loaded.entries()) {
   await store.bulkLoad(
@@ -78,7 +81,7 @@ for (const [b, s] of loaded.entries()) {
 counting = true;
 const t0 = performance.now();
 for (let e = 0; e < events; e++) {
-  const user = `user-${Math.floor(Math.random() * participants)}`;
+  const user = `user-${Math.floor(nextRandom() * participants)}`;
   const at = new Date(created.getTime() + 86_400_000 + e * 1000);
   await Promise.all([
     ...loaded.map((s, b) => {
@@ -99,3 +102,14 @@ for (const [key, n] of [...commands].sort((a, b) => b[1] - a[1])) console.log(` 
 await database.close();
 await stop();
 process.exit(0);
+
+/** A small deterministic random source (mulberry32), as in bench/leaderboards.ts. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
