@@ -574,7 +574,11 @@ describe("leaderboard rankings on the database", () => {
     const scope = newScope();
     const key = scopeKey(scope);
     const fields = { tenantId: TENANT, leaderboardId: scope.leaderboardId };
-    // Version 1 as an earlier release wrote it: uncompressed chunks, indexes whole, pending garbage.
+    // Version 1 as an earlier release wrote it: uncompressed chunks, indexes whole, pending garbage,
+    // a patch of whole lines ("-line", "+line") on each list moving b from 1 to 1.5.
+    const [oldB, newB] = ["1", "1.5"].map((value) => rankLine({ userId: "b", value, reachedAt: new Date(T0) }));
+    await collections.rankChunks.insertOne({ _id: "Rop", ...fields, lines: `+${newB}\n-${oldB}` });
+    await collections.userChunks.insertOne({ _id: "Uop", ...fields, lines: `+${userLine(newB!)}\n-${userLine(oldB!)}` });
     await collections.rankChunks.insertMany([
       {
         _id: "Rold",
@@ -604,15 +608,19 @@ describe("leaderboard rankings on the database", () => {
       group: scope.group,
       version: 1,
       participants: 2,
-      rank: packIndex({ ids: ["Rold"], fences: [""], counts: [2] }),
-      users: packIndex({ ids: ["Uold"], fences: [""], counts: [2] }),
+      rank: packIndex({ ids: ["Rold~Rop"], fences: [""], counts: [2] }),
+      users: packIndex({ ids: ["Uold~Uop"], fences: [""], counts: [2] }),
       garbage: "Rleft1 Uleft1",
       createdAt: new Date(),
       oldest: 1,
     });
     await collections.rankings.insertOne({ _id: `h:${key}`, ...fields, run: scope.run, group: scope.group, version: 1 });
     const store = createLeaderboardRankings(collections, { garbageBatch: 1, retainMs: 200, attemptMs: 200 });
-    expect((await store.page(scope, 0, 10)).entries.map((e) => e.userId)).toEqual(["a", "b"]);
+    expect((await store.page(scope, 0, 10)).entries.map((e) => [e.userId, e.value])).toEqual([
+      ["a", "2"],
+      ["b", "1.5"],
+    ]);
+    expect(await store.rankOf(scope, "b")).toMatchObject({ position: 2, value: "1.5" });
     expect(await store.upsertEntry(scope, "c", 3, new Date(T0))).toMatchObject({ position: 1, participants: 3 });
     // Later roots leave their version to the _id and their participants to the index's counts.
     const root2 = (await collections.rankings.findOne({ _id: `r2:${key}` }))!;

@@ -11,6 +11,7 @@ import {
   compareStandings,
   decodeValue,
   diffIndexLines,
+  diffChunkLines,
   diffSortedLines,
   emptyIndex,
   encodeValue,
@@ -221,8 +222,7 @@ class MemoryList {
       expect(origin.lines).toEqual(this.stored.get(origin.id));
       expect(draft.replaced).toContain(origin.id);
     }
-    for (const chunk of written)
-      if (chunk.origin) expect(applyPatch(chunk.origin.lines, diffSortedLines(chunk.origin.lines, chunk.lines))).toEqual(chunk.lines);
+    for (const chunk of written) if (chunk.origin) expect(applyPatch(chunk.origin.lines, diffChunkLines(chunk.origin.lines, chunk.lines))).toEqual(chunk.lines);
     this.edits += origins.length;
     for (const id of draft.replaced) this.stored.delete(id);
     for (const chunk of written) this.stored.set(chunk.id, chunk.lines);
@@ -378,6 +378,23 @@ describe("patches", () => {
       expect(patch.filter((e) => e.startsWith("-")).map((e) => e.slice(1))).toEqual(removed);
     }
     expect(diffSortedLines(["a", "c"], ["a", "b", "c"])).toEqual(["+b"]);
+  });
+
+  it("a chunk patch from diffChunkLines names removed lines by their place in the base, and applies as a patch of whole lines does", () => {
+    const next = random(11);
+    for (let round = 0; round < 500; round++) {
+      const pool = Array.from({ length: 80 }, (_, i) => `line-${String(i).padStart(2, "0")}`);
+      const pick = () => pool.filter(() => next() < 0.5);
+      const [base, lines] = [pick(), pick()];
+      const patch = diffChunkLines(base, lines);
+      expect(applyPatch(base, patch)).toEqual(lines);
+      expect(patch.length).toBe(diffSortedLines(base, lines).length);
+      expect(patch.filter((e) => e.startsWith("#")).map((e) => base[parseInt(e.slice(1), 36)])).toEqual(base.filter((l) => !lines.includes(l)));
+    }
+    const base = Array.from({ length: 40 }, (_, i) => `u${String(i).padStart(2, "0")}`);
+    // u37 (place 37, "11" in base 36) leaves, u37b arrives: no removed line is written out.
+    expect(diffChunkLines(base, [...base.slice(0, 37), "u37b", ...base.slice(38)])).toEqual(["#11", "+u37b"]);
+    expect(() => applyPatch(["a"], ["#1"])).toThrow();
   });
 
   it("patches index lines by entry: a changed entry is one line, and old patches of whole lines apply the same", () => {

@@ -699,13 +699,45 @@ export function diffSortedLines(base: readonly string[], lines: readonly string[
   return patch;
 }
 
-/** Sorted `base` with a patch from `diffSortedLines` applied. */
+/**
+ * A chunk's patch: as `diffSortedLines`, but a line removed is named by its place in `base`
+ * ("#" and the 0-based place in base 36) rather than written out: the reader holds `base`, and a
+ * commit's patch is mostly pairs of a participant's old and new line, so this halves what it
+ * stores. Patches written before hold "-line" entries, which `applyPatch` still reads.
+ */
+export function diffChunkLines(base: readonly string[], lines: readonly string[]): string[] {
+  const patch: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < base.length || j < lines.length) {
+    const a = base[i];
+    const b = lines[j];
+    if (a !== undefined && a === b) {
+      i++;
+      j++;
+    } else if (b === undefined || (a !== undefined && a < b)) {
+      patch.push(REMOVED_AT + i.toString(36));
+      i++;
+    } else {
+      patch.push("+" + b);
+      j++;
+    }
+  }
+  return patch;
+}
+const REMOVED_AT = "#";
+
+/** Sorted `base` with a patch from `diffChunkLines` or `diffSortedLines` applied. */
 export function applyPatch(base: readonly string[], patch: readonly string[]): string[] {
   const removed = new Set<string>();
   const added: string[] = [];
   for (const entry of patch) {
     if (entry[0] === "-") removed.add(entry.slice(1));
-    else added.push(entry.slice(1));
+    else if (entry[0] === REMOVED_AT) {
+      const line = base[parseInt(entry.slice(1), 36)];
+      if (line === undefined) throw new Error(`patch removes line ${entry.slice(1)} of ${base.length}`);
+      removed.add(line);
+    } else added.push(entry.slice(1));
   }
   const kept = removed.size === 0 ? base : base.filter((line) => !removed.has(line));
   if (added.length === 0) return [...kept];

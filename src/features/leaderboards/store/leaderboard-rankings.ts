@@ -21,12 +21,20 @@ export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS,
  *   `lines` the chunk's lines joined by "\n", or `packed`, the same compressed (chunk-content.ts). A chunk is never changed: a change writes a new chunk,
  *   or, when it edits a few lines, a PATCH on the chunk it edits (`chunkParts` in the domain: the
  *   index names it `base~patch`, or `base~patch~patch` with a small patch on a patched chunk, and
- *   a patch document's lines are the lines added and removed), so a commit writes a few lines per
- *   list rather than whole chunks of up to 1,000 lines.
- * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, leaderboardId, version,
- *   participants, rank, users, freed, createdAt, oldest}` (`rank` and `users` the packed
- *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
- *   GROUPS document `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups.
+ *   a patch document's lines are the lines added, "+line", and the places in the patched chunk of
+ *   the lines removed, "#place": `diffChunkLines`; patches written before list removed lines
+ *   whole, "-line"), so a commit writes a few lines per list rather than whole chunks of up to
+ *   1,000 lines. Chunk IDs are "R" or "U", the writing process's random token and a counter
+ *   (`newRankChunkId`): unique as random IDs are, but the IDs one root lists share their token and
+ *   compress to a few bytes each.
+ * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, index,
+ *   indexPatch, freed, createdAt, oldest}` and its HEAD `{_id: "h:<scope>", tenantId, leaderboardId,
+ *   run, group, version}`, a hint of the latest version; per run, the GROUPS document
+ *   `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups. A root's version
+ *   and leaderboard are in its `_id` only (`versionOfRoot`, `leaderboardRankingsFilter`), its
+ *   number of participants is the sum of its rank index's counts; roots written before carry
+ *   `leaderboardId`, `version` and `participants` too, and roots written before index patches (and
+ *   bulk loads, erasures) list the indexes whole in `rank` and `users`.
  *
  * Commit. A change loads the latest root and the chunks it touches, applies the change in memory,
  * inserts the changed chunks under new IDs, then INSERTS the root of the next version. The unique
@@ -79,7 +87,7 @@ export interface RankingDocument {
   tenantId: string;
   /** On heads, the groups document and roots written before a root left it to its `_id` (`leaderboardRankingsFilter`). */
   leaderboardId?: string;
-  /** On heads, the groups document (run only), bulk-loaded and older roots; a committed root has them in its _id only. */
+  /** On heads and the groups document (run only); a root has them in its _id only (older roots carry them too). */
   run?: string;
   group?: string;
   /** On heads; roots written before the version was left to their `_id` (`versionOfRoot`) also carry it. */

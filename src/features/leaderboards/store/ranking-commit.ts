@@ -2,7 +2,7 @@ import type { Collection } from "mongodb";
 import {
   chunkDocuments,
   diffIndexLines,
-  diffSortedLines,
+  diffChunkLines,
   indexLines,
   parseRankLine,
   patchedChunkId,
@@ -208,7 +208,7 @@ async function chunkWrites(
     written.map(async (chunk) => {
       for (const { on, max } of chunk.origin ? patchOptions(chunk.origin.id, ctx.patchLimits) : []) {
         const onLines = on === chunk.origin!.id ? chunk.origin!.lines : await chunkLines(ctx, collection, on);
-        const diff = diffSortedLines(onLines, chunk.lines);
+        const diff = diffChunkLines(onLines, chunk.lines);
         if (diff.length <= max) {
           const docId = newId();
           const id = patchedChunkId(on, docId);
