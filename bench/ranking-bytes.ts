@@ -50,7 +50,7 @@ database.client.on("commandStarted", (event: CommandStartedEvent) => {
     for (const doc of docs)
       for (const [field, v] of Object.entries(doc)) {
         const text = field === "packed" ? unpackLines(v as Binary).join("\n") : String(v);
-        const k = `  ${key} .${field}${field === "lines" || field === "packed" ? (text.startsWith("r\x01") ? " index base" : /^[+-]/.test(text) ? " patch" : " whole") : ""}`;
+        const k = `  ${key} .${field}${field === "lines" || field === "packed" ? (text.startsWith("r\x01") ? " index base" : /^[+#-]/.test(text) ? " patch" : " whole") : ""}`;
         bytes.set(k, (bytes.get(k) ?? 0) + BSON.calculateObjectSize({ [field]: v }) - 5);
       }
   }
@@ -80,6 +80,7 @@ for (const [b, s] of loaded.entries()) {
 }
 counting = true;
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 for (let e = 0; e < events; e++) {
   const user = `user-${Math.floor(nextRandom() * participants)}`;
   const at = new Date(created.getTime() + 86_400_000 + e * 1000);
@@ -93,10 +94,14 @@ for (let e = 0; e < events; e++) {
   ]);
 }
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 const total = [...bytes.values()].reduce((a, b) => a + b, 0);
 console.log(
   `${participants} participants, ${events} events (${(events / seconds).toFixed(0)}/s): ${(total / events).toFixed(0)} bytes written per event, ${([...commands.values()].reduce((a, b) => a + b, 0) / events).toFixed(2)} commands per event`,
 );
+// This process's CPU (the store: lines, patches, compression, BSON; not the database's; BENCH_FIELDS adds its own
+// decoding): less noisy than the rate on a shared machine.
+console.log(`  CPU of this process: ${((cpu.user + cpu.system) / 1000 / events).toFixed(2)} ms per event`);
 for (const [key, n] of [...bytes].sort((a, b) => b[1] - a[1])) console.log(`  ${key.padEnd(40)} ${(n / events).toFixed(0)} B`);
 for (const [key, n] of [...commands].sort((a, b) => b[1] - a[1])) console.log(`  ${key.padEnd(40)} ${(n / events).toFixed(2)} cmds`);
 await database.close();
