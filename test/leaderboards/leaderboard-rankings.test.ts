@@ -2,6 +2,7 @@ import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   applyIndexPatch,
+  chunkDocuments,
   indexesOfLines,
   packIndex,
   rankLine,
@@ -121,7 +122,7 @@ describe("leaderboard rankings on the database", () => {
     expect(latest._id).toBe(`r${versionOfRoot(latest)}:${key}`);
     // A patched chunk (`base~patch`) is two documents; a patched index names its base.
     const indexes = await rootIndexes(latest);
-    const named = new Set([...indexes.ids.flatMap((id) => id.split("~")), ...indexes.indexDocs]);
+    const named = new Set([...indexes.ids.flatMap(chunkDocuments), ...indexes.indexDocs]);
     const garbage = new Set(roots.flatMap((r) => `${r.freed ?? ""} ${r.garbage ?? ""}`.split(" ")).filter(Boolean));
     const stored = [
       ...(await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
@@ -455,9 +456,14 @@ describe("leaderboard rankings on the database", () => {
       Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })),
     );
     const storedLines = async () => {
-      // Rank chunks only: index bases (lines "r\x01…") are counted by the test below.
-      const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).map((d) => ({ _id: d._id, lines: linesOfContent(d) }));
-      return new Map(docs.filter((d) => !d.lines[0]?.startsWith("r\x01")).map((d) => [d._id, d.lines.length]));
+      // The rank lines each document holds (a rank chunk, or a commit's patch document, whose user
+      // section is left out: user lines start with the user ID); index bases ("r\x01…") hold none.
+      const rankLines = (lines: string[]) => lines.filter((line) => /^\+?[123]/.test(line)).length;
+      const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).map((d) => ({
+        _id: d._id,
+        lines: rankLines(linesOfContent(d)),
+      }));
+      return new Map(docs.filter((d) => d.lines > 0).map((d) => [d._id, d.lines]));
     };
     let before = await storedLines();
     const written: number[] = []; // lines of the rank document each commit inserted
@@ -548,7 +554,7 @@ describe("leaderboard rankings on the database", () => {
     // Tombstones of the last few commits: at most a batch waiting, and the five younger than 50 ms.
     expect(roots.length).toBeLessThanOrEqual(10 + 6);
     const indexes = await rootIndexes(live[0]!);
-    const chunkCount = indexes.ids.flatMap((id) => id.split("~")).length + indexes.indexDocs.length;
+    const chunkCount = new Set(indexes.ids.flatMap(chunkDocuments)).size + indexes.indexDocs.length;
     const stored =
       (await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })) +
       (await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId }));

@@ -24,7 +24,9 @@ import {
   packIndex,
   parseRankLine,
   patchedChunkId,
+  patchInDocument,
   patchOptions,
+  sectionOf,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -418,6 +420,17 @@ describe("patches", () => {
     // A small patch on a patched chunk: the chunk it patches is the patched one.
     expect(chunkParts("Rabc~Rdef~Rghi")).toEqual({ base: "Rabc~Rdef", patch: "Rghi" });
     expect(chunkDocuments("Rabc~Rdef~Rghi")).toEqual(["Rabc", "Rdef", "Rghi"]);
+    // Patches in sections of a commit's patch document: the IDs name the document.
+    const patched = patchedChunkId(patchedChunkId("Rabc", patchInDocument("Rdef", 0)), patchInDocument("Rghi", 3));
+    expect(patched).toBe("Rabc~Rdef.0~Rghi.3");
+    expect(chunkParts(patched)).toEqual({ base: "Rabc~Rdef.0", patch: "Rghi.3" });
+    expect(chunkDocuments(patched)).toEqual(["Rabc", "Rdef", "Rghi"]);
+    expect(sectionOf("Rghi.3")).toEqual({ doc: "Rghi", section: 3 });
+    expect(sectionOf("Rghi")).toEqual({ doc: "Rghi", section: null });
+    expect(patchOptions(patched, { small: 1, large: 2 })).toEqual([
+      { on: "Rabc~Rdef.0", max: 1 },
+      { on: "Rabc", max: 2 },
+    ]);
   });
 
   it("patches an edit small on its one-patch-deep ancestor, else large on its base", () => {

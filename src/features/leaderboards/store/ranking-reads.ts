@@ -11,13 +11,14 @@ import {
   lowerBound,
   parseRankLine,
   rankLineOfUserLine,
+  sectionOf,
   unpackIndex,
   userKeyOf,
   userProbe,
   type ChunkIndex,
   type RankedStanding,
 } from "../domain/leaderboard-ranking.js";
-import { linesOfContent, unpackLines } from "./chunk-content.js";
+import { linesOfContent, sectionLines, unpackLines } from "./chunk-content.js";
 import {
   EMPTY_ROOT,
   groupsId,
@@ -124,10 +125,12 @@ export async function chunkLines(ctx: RankingContext, collection: Collection<Chu
 
 async function readChunk(ctx: RankingContext, collection: Collection<ChunkDocument>, id: string): Promise<readonly string[]> {
   const { base, patch } = chunkParts(id);
-  const storedLines = async (docId: string) => {
-    const doc = await collection.findOne({ _id: docId });
+  const storedLines = async (part: string) => {
+    // A patch may be a section of a commit's patch document, stored with the rank chunks.
+    const { doc: docId, section } = sectionOf(part);
+    const doc = await (section === null ? collection : ctx.rankChunks).findOne({ _id: docId });
     if (!doc) throw new StaleRead();
-    return linesOfContent(doc);
+    return section === null ? linesOfContent(doc) : sectionLines(doc, section);
   };
   const lines =
     patch === null ? await storedLines(id) : await Promise.all([chunkLines(ctx, collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));
