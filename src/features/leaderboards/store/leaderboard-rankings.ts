@@ -24,7 +24,11 @@ export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS,
  *   a patch document's lines are the lines added, "+line", and the places in the patched chunk of
  *   the lines removed, "#place": `diffChunkLines`; patches written before list removed lines
  *   whole, "-line"), so a commit writes a few lines per list rather than whole chunks of up to
- *   1,000 lines. Chunk IDs are "R" or "U", the writing process's random token and a counter
+ *   1,000 lines. A commit's patches, of both lists, are the sections of ONE patch document stored
+ *   with the rank chunks (`sectionsContent`; the index names a patch `doc.section`, and the
+ *   document is freed once no index entry names it): one document and one insert per commit, not
+ *   one per list and chunk (patches written before are documents of their own, in their list's
+ *   collection). Chunk IDs are "R" or "U", the writing process's random token and a counter
  *   (`newRankChunkId`): unique as random IDs are, but the IDs one root lists share their token and
  *   compress to a few bytes each.
  * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, index,
