@@ -7,9 +7,9 @@ import { createRankingContext, scopeKey } from "./ranking-context.js";
 import { readAgainOnStale, loadRoot, readGroupsOfRun, readPage, readRankOf, readThreshold, readVersion } from "./ranking-reads.js";
 import { submit } from "./ranking-write-queue.js";
 import { bulkLoad } from "./ranking-bulk-load.js";
-import { deleteLeaderboardRankings } from "./ranking-writes.js";
+import { deleteLeaderboardRankings, deleteTenantRankings } from "./ranking-writes.js";
 
-export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS, scopeKey, versionOfRoot } from "./ranking-context.js";
+export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS, scopeKey, tenantRankingsFilter, versionOfRoot } from "./ranking-context.js";
 
 /**
  * Leaderboard rankings in the database: one ranking per leaderboard, run and breakdown group (a
@@ -31,14 +31,15 @@ export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS,
  *   collection). Chunk IDs are "R" or "U", the writing process's random token and a counter
  *   (`newRankChunkId`): unique as random IDs are, but the IDs one root lists share their token and
  *   compress to a few bytes each.
- * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, index,
+ * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", index,
  *   indexPatch, freed, createdAt, oldest}` and its HEAD `{_id: "h:<scope>", tenantId, leaderboardId,
  *   run, group, version}`, a hint of the latest version; per run, the GROUPS document
- *   `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups. A root's version
- *   and leaderboard are in its `_id` only (`versionOfRoot`, `leaderboardRankingsFilter`), its
- *   number of participants is the sum of its rank index's counts; roots written before carry
- *   `leaderboardId`, `version` and `participants` too, and roots written before index patches (and
- *   bulk loads, erasures) list the indexes whole in `rank` and `users`.
+ *   `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups. A root's version,
+ *   tenant and leaderboard are in its `_id` only (`versionOfRoot`; deletes match them there:
+ *   `leaderboardRankingsFilter`, `tenantRankingsFilter`), its number of participants is the sum
+ *   of its rank index's counts; roots written before carry `tenantId`, `leaderboardId`, `version`
+ *   and `participants` too, and roots written before index patches (and bulk loads, erasures) list
+ *   the indexes whole in `rank` and `users`.
  *
  * Commit. A change loads the latest root and the chunks it touches, applies the change in memory,
  * inserts the changed chunks under new IDs, then INSERTS the root of the next version. The unique
@@ -88,7 +89,8 @@ export interface RankingScope {
 
 export interface RankingDocument {
   _id: string;
-  tenantId: string;
+  /** On heads, the groups document and roots written before a root left it to its `_id` (`tenantRankingsFilter`). */
+  tenantId?: string;
   /** On heads, the groups document and roots written before a root left it to its `_id` (`leaderboardRankingsFilter`). */
   leaderboardId?: string;
   /** On heads and the groups document (run only); a root has them in its _id only (older roots carry them too). */
@@ -215,6 +217,11 @@ export interface LeaderboardRankings {
   bulkLoad(scope: RankingScope, standings: readonly Standing[]): Promise<void>;
   /** Deletes every ranking of a leaderboard (all runs and groups). */
   deleteLeaderboard(tenantId: string, leaderboardId: string): Promise<void>;
+  /**
+   * Deletes every ranking of a tenant (the tenant deleted): roots name their tenant in their `_id`
+   * only, so a delete of the tenant's documents by `tenantId` leaves them.
+   */
+  deleteTenant(tenantId: string): Promise<void>;
   /** The groups of a run that have a ranking (from their heads), by group, with the head's version (a hint). */
   groupsOfRun(tenantId: string, leaderboardId: string, run: string): Promise<Array<{ group: string; version: number }>>;
   /**
@@ -294,6 +301,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
 
     bulkLoad: (scope, standings) => bulkLoad(ctx, scope, standings),
     deleteLeaderboard: (tenantId, leaderboardId) => deleteLeaderboardRankings(ctx, tenantId, leaderboardId),
+    deleteTenant: (tenantId) => deleteTenantRankings(ctx, tenantId),
     groupsOfRun: (tenantId, leaderboardId, run) => readGroupsOfRun(ctx, tenantId, leaderboardId, run),
     version: (scope, known) => readVersion(ctx, scope, known),
   };

@@ -26,7 +26,6 @@ export async function bulkLoad(ctx: RankingContext, scope: RankingScope, standin
   await Promise.all([write(ctx.rankChunks, rank.chunks), write(ctx.userChunks, user.chunks), registerGroup(ctx, scope)]);
   await ctx.rankings.insertOne({
     _id: rootId(key, 1),
-    tenantId: scope.tenantId,
     rank: packIndex(rank.index),
     users: packIndex(user.index),
     createdAt: processNow(),

@@ -146,8 +146,7 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
   }
   const committed = {
     _id: rootId(key, version),
-    // The scope is in the _id (and on its head); the tenant stays for deleting the tenant's documents.
-    tenantId: scope.tenantId,
+    // The scope is in the _id only (and on its head): `leaderboardRankingsFilter`, `tenantRankingsFilter`.
     // Its version is in the _id, and its participants are the sum of the rank index's counts.
     ...indexed.fields,
     ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),

@@ -159,13 +159,22 @@ export const groupsId = (tenantId: string, leaderboardId: string, run: string) =
 export const rootId = (scope: string, version: number) => `r${version}:${scope}`;
 /**
  * The `leaderboard_rankings` documents of a leaderboard: heads, groups and roots written before
- * roots left it to their `_id` by `leaderboardId`, later roots by their `_id` (the scope key's
- * leading tenant and leaderboard). A scan on FerretDB, as any filter but `_id` equality is; rare
- * (a leaderboard deleted).
+ * roots left the scope to their `_id` by `tenantId` and `leaderboardId`, later roots by their
+ * `_id` (the scope key's leading tenant and leaderboard). A scan on FerretDB, as any filter but
+ * `_id` equality is; rare (a leaderboard deleted).
  */
 export function leaderboardRankingsFilter(tenantId: string, leaderboardId: string): Filter<RankingDocument> {
-  const scopePrefix = JSON.stringify([tenantId, leaderboardId]).slice(0, -1) + ",";
-  return { tenantId, $or: [{ leaderboardId }, { _id: { $regex: `^r[0-9]+:${escapeRegExp(scopePrefix)}` } }] };
+  return { $or: [{ tenantId, leaderboardId }, { _id: { $regex: rootsOf([tenantId, leaderboardId]) } }] };
+}
+
+/** The same for a tenant (the tenant deleted): every ranking document of every leaderboard. */
+export function tenantRankingsFilter(tenantId: string): Filter<RankingDocument> {
+  return { $or: [{ tenantId }, { _id: { $regex: rootsOf([tenantId]) } }] };
+}
+
+/** A pattern of the `_id`s of the roots whose scope key starts with `leading` (`scopeKey`). */
+function rootsOf(leading: string[]): string {
+  return `^r[0-9]+:${escapeRegExp(JSON.stringify(leading).slice(0, -1) + ",")}`;
 }
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
