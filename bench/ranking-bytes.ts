@@ -7,7 +7,7 @@
 //   BENCH_PARTICIPANTS=5000 BENCH_EVENTS=500 npx tsx bench/ranking-bytes.ts
 //
 // BENCH_STORE_OPTIONS (JSON) passes store options (e.g. {"patchMax":150,"smallPatchMax":12}) to
-// compare settings; BENCH_FIELDS=1 also lists the bytes of each inserted document field (listed
+// compare settings (the users written are the same in every run: BENCH_SEED); BENCH_FIELDS=1 also lists the bytes of each inserted document field (listed
 // beside the totals, so the total line then counts them twice). Bytes and commands are exact and
 // repeatable, unlike timings on a shared machine.
 import { randomBytes } from "node:crypto";
@@ -15,9 +15,10 @@ import { mkdtemp } from "node:fs/promises";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BSON, type CommandStartedEvent } from "mongodb";
+import { BSON, type Binary, type CommandStartedEvent } from "mongodb";
 import { openDatabase } from "../src/engine/store/database.js";
 import { createLeaderboardRankings, rankingCollectionsOf, type RankingScope } from "../src/features/leaderboards/store/leaderboard-rankings.js";
+import { unpackLines } from "../src/features/leaderboards/store/chunk-content.js";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { monitoredUriOf } from "./drive.js";
 
@@ -48,8 +49,8 @@ database.client.on("commandStarted", (event: CommandStartedEvent) => {
     bytes.set(key + " (command overhead)", (bytes.get(key + " (command overhead)") ?? 0) + BSON.calculateObjectSize({ ...event.command, documents: [] }));
     for (const doc of docs)
       for (const [field, v] of Object.entries(doc)) {
-        const text = String(v);
-        const k = `  ${key} .${field}${field === "lines" ? (text.startsWith("r\x01") ? " index base" : /^[+-]/.test(text) ? " patch" : " whole") : ""}`;
+        const text = field === "packed" ? unpackLines(v as Binary).join("\n") : String(v);
+        const k = `  ${key} .${field}${field === "lines" || field === "packed" ? (text.startsWith("r\x01") ? " index base" : /^[+#-]/.test(text) ? " patch" : " whole") : ""}`;
         bytes.set(k, (bytes.get(k) ?? 0) + BSON.calculateObjectSize({ [field]: v }) - 5);
       }
   }
@@ -64,6 +65,9 @@ const scope = (leaderboardId: string): RankingScope => ({ tenantId, leaderboardI
 const loaded = ["a", "b", "c"].map((n) => scope(`${n}${randomBytes(15).toString("hex")}`));
 const empty = [scope("streaks:active"), scope("streaks:longest")];
 const created = new Date("2026-01-05T00:00:00Z");
+// The users written come from a seeded generator (BENCH_SEED, default 1): runs comparing settings
+// write the same users, so their bytes differ by the settings alone.
+const nextRandom = random(Number(process.env.BENCH_SEED ?? "1"));
 const values = loaded.map(() => new Map<string, number>());
 for (const [b, s] of loaded.entries()) {
   await store.bulkLoad(
@@ -76,8 +80,9 @@ for (const [b, s] of loaded.entries()) {
 }
 counting = true;
 const t0 = performance.now();
+const cpu0 = process.cpuUsage();
 for (let e = 0; e < events; e++) {
-  const user = `user-${Math.floor(Math.random() * participants)}`;
+  const user = `user-${Math.floor(nextRandom() * participants)}`;
   const at = new Date(created.getTime() + 86_400_000 + e * 1000);
   await Promise.all([
     ...loaded.map((s, b) => {
@@ -89,12 +94,27 @@ for (let e = 0; e < events; e++) {
   ]);
 }
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
 const total = [...bytes.values()].reduce((a, b) => a + b, 0);
 console.log(
   `${participants} participants, ${events} events (${(events / seconds).toFixed(0)}/s): ${(total / events).toFixed(0)} bytes written per event, ${([...commands.values()].reduce((a, b) => a + b, 0) / events).toFixed(2)} commands per event`,
 );
+// This process's CPU (the store: lines, patches, compression, BSON; not the database's; BENCH_FIELDS adds its own
+// decoding): less noisy than the rate on a shared machine.
+console.log(`  CPU of this process: ${((cpu.user + cpu.system) / 1000 / events).toFixed(2)} ms per event`);
 for (const [key, n] of [...bytes].sort((a, b) => b[1] - a[1])) console.log(`  ${key.padEnd(40)} ${(n / events).toFixed(0)} B`);
 for (const [key, n] of [...commands].sort((a, b) => b[1] - a[1])) console.log(`  ${key.padEnd(40)} ${(n / events).toFixed(2)} cmds`);
 await database.close();
 await stop();
 process.exit(0);
+
+/** A small deterministic random source (mulberry32), as in bench/leaderboards.ts. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

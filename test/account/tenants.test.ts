@@ -104,6 +104,21 @@ describe("tenants", () => {
 
   it("deleting a tenant deletes its data", async () => {
     const [tenant] = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.filter((t: { customerId: string }) => t.customerId === "tenant-a");
+    // A leaderboard with a ranking: its roots name the tenant in their _id only.
+    const [metric] = (await server.rest("GET", "/admin/v1/metrics", { tenantId: "tenant-a" })).body;
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const board = { key: "steps-board", name: "Steps", rankBy: "metric", metricId: metric.id, status: "active", start: yesterday };
+    expect((await server.rest("POST", "/admin/v1/leaderboards", { tenantId: "tenant-a", body: [board] })).status).toBe(201);
+    const event = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "tenant-a", body: { user: { id: "u" }, value: 1 } });
+    expect(event.body.leaderboards["steps-board"].rank).toBe(1);
+    const { collections } = server.service.context.database;
+    const rankingDocs = async () =>
+      [
+        ...(await collections.leaderboardRankings.find({}).toArray()),
+        ...(await collections.leaderboardRankChunks.find({ tenantId: tenant.id }).toArray()),
+        ...(await collections.leaderboardUserChunks.find({ tenantId: tenant.id }).toArray()),
+      ].filter((d) => JSON.stringify(d).includes(tenant.id));
+    expect((await rankingDocs()).filter((d) => d._id.startsWith("r") && d.tenantId === undefined)).not.toEqual([]);
     const deleted = await server.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id},missing`);
     expect(deleted.body).toEqual({
       deleted: [{ id: tenant.id }],
@@ -111,5 +126,6 @@ describe("tenants", () => {
     });
     const users = server.service.context.database.collections.users;
     expect(await users.countDocuments({ tenantId: tenant.id })).toBe(0);
+    expect(await rankingDocs()).toEqual([]);
   });
 });

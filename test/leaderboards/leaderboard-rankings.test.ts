@@ -2,6 +2,7 @@ import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   applyIndexPatch,
+  chunkDocuments,
   indexesOfLines,
   packIndex,
   rankLine,
@@ -12,6 +13,7 @@ import {
 } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
+  leaderboardRankingsFilter,
   rankingCollections,
   scopeKey,
   type EntryChange,
@@ -19,6 +21,7 @@ import {
   type RankingCollections,
   type RankingDocument,
   type RankingScope,
+  versionOfRoot,
 } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
 import { linesOfContent, unpackLines } from "../../src/features/leaderboards/store/chunk-content.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
@@ -111,15 +114,15 @@ describe("leaderboard rankings on the database", () => {
    */
   async function expectNoLostChunks(scope: RankingScope): Promise<void> {
     const key = scopeKey(scope);
-    const roots = (await collections.rankings.find({ tenantId: scope.tenantId, leaderboardId: scope.leaderboardId }).toArray()).filter((r) =>
+    const roots = (await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray()).filter((r) =>
       r._id.endsWith(`:${key}`),
     );
-    const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => b.version - a.version)[0]!;
+    const latest = roots.filter((r) => r._id.startsWith("r")).sort((a, b) => versionOfRoot(b) - versionOfRoot(a))[0]!;
     expect(hasIndexes(latest)).toBe(true);
-    expect(latest._id).toBe(`r${latest.version}:${key}`);
+    expect(latest._id).toBe(`r${versionOfRoot(latest)}:${key}`);
     // A patched chunk (`base~patch`) is two documents; a patched index names its base.
     const indexes = await rootIndexes(latest);
-    const named = new Set([...indexes.ids.flatMap((id) => id.split("~")), ...indexes.indexDocs]);
+    const named = new Set([...indexes.ids.flatMap(chunkDocuments), ...indexes.indexDocs]);
     const garbage = new Set(roots.flatMap((r) => `${r.freed ?? ""} ${r.garbage ?? ""}`.split(" ")).filter(Boolean));
     const stored = [
       ...(await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }, { projection: { _id: 1 } }).toArray()),
@@ -398,7 +401,7 @@ describe("leaderboard rankings on the database", () => {
     const store = createLeaderboardRankings(collections);
     for (let i = 0; i < 5; i++) await store.upsertEntry(scope, `u${i}`, i, new Date(T0));
     const headId = `h:${scopeKey(scope)}`;
-    const latest = (await collections.rankings.findOne({ _id: headId }))!.version;
+    const latest = (await collections.rankings.findOne({ _id: headId }))!.version!;
     // The head two versions behind (both those roots already deleted), or gone altogether.
     await collections.rankings.updateOne({ _id: headId }, { $set: { version: latest - 2 } });
     expect((await store.rankOf(scope, "u4"))!.position).toBe(1);
@@ -453,9 +456,14 @@ describe("leaderboard rankings on the database", () => {
       Array.from({ length: 2000 }, (_, i): Standing => ({ userId: `u${i}`, value: String(i), reachedAt: new Date(T0) })),
     );
     const storedLines = async () => {
-      // Rank chunks only: index bases (lines "r\x01…") are counted by the test below.
-      const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).map((d) => ({ _id: d._id, lines: linesOfContent(d) }));
-      return new Map(docs.filter((d) => !d.lines[0]?.startsWith("r\x01")).map((d) => [d._id, d.lines.length]));
+      // The rank lines each document holds (a rank chunk, or a commit's patch document, whose user
+      // section is left out: user lines start with the user ID); index bases ("r\x01…") hold none.
+      const rankLines = (lines: string[]) => lines.filter((line) => /^\+?[123]/.test(line)).length;
+      const docs = (await collections.rankChunks.find({ leaderboardId: scope.leaderboardId }).toArray()).map((d) => ({
+        _id: d._id,
+        lines: rankLines(linesOfContent(d)),
+      }));
+      return new Map(docs.filter((d) => d.lines > 0).map((d) => [d._id, d.lines]));
     };
     let before = await storedLines();
     const written: number[] = []; // lines of the rank document each commit inserted
@@ -489,9 +497,9 @@ describe("leaderboard rankings on the database", () => {
       Array.from({ length: 3000 }, (_, i): Standing => ({ userId: `u${String(i).padStart(4, "0")}`, value: String(i), reachedAt: new Date(T0) })),
     );
     const latestRoot = async () =>
-      (await collections.rankings.find({ leaderboardId: scope.leaderboardId, version: { $gt: 0 } }).toArray())
+      (await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray())
         .filter((d) => d._id.startsWith("r"))
-        .sort((a, b) => b.version - a.version)[0]!;
+        .sort((a, b) => versionOfRoot(b) - versionOfRoot(a))[0]!;
     expect((await latestRoot()).rank).toBeDefined(); // a bulk load lists the indexes whole
     const roots: RankingDocument[] = [];
     // Newcomers at the top: each commit edits the first rank chunk and one user chunk, so the patch
@@ -539,14 +547,14 @@ describe("leaderboard rankings on the database", () => {
       await store.upsertEntry(scope, `u${i % 30}`, i, new Date(T0 + i));
       if (i % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 60));
     }
-    const docs = await collections.rankings.find({ leaderboardId: scope.leaderboardId }).toArray();
+    const docs = await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray();
     const roots = docs.filter((d) => d._id.startsWith("r"));
     const live = roots.filter(hasIndexes);
-    expect(live.map((d) => d.version)).toEqual([Math.max(...roots.map((d) => d.version))]); // one root with an index: the latest
+    expect(live.map(versionOfRoot)).toEqual([Math.max(...roots.map(versionOfRoot))]); // one root with an index: the latest
     // Tombstones of the last few commits: at most a batch waiting, and the five younger than 50 ms.
     expect(roots.length).toBeLessThanOrEqual(10 + 6);
     const indexes = await rootIndexes(live[0]!);
-    const chunkCount = indexes.ids.flatMap((id) => id.split("~")).length + indexes.indexDocs.length;
+    const chunkCount = new Set(indexes.ids.flatMap(chunkDocuments)).size + indexes.indexDocs.length;
     const stored =
       (await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })) +
       (await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId }));
@@ -555,16 +563,28 @@ describe("leaderboard rankings on the database", () => {
     expect(stored - chunkCount).toBeLessThanOrEqual(freed.length);
     expect(freed.length).toBeLessThanOrEqual(4 * roots.length);
     await expectNoLostChunks(scope);
+    // A leaderboard whose ID starts with this one's (its roots' _ids too) is another leaderboard.
+    const neighbour = { ...scope, leaderboardId: `${scope.leaderboardId}x` };
+    await store.upsertEntry(neighbour, "u0", 1, new Date(T0));
+    // Roots name their leaderboard in their _id only: the filter finds them there.
+    const rankingDocs = await collections.rankings.find(leaderboardRankingsFilter(TENANT, scope.leaderboardId)).toArray();
+    expect(rankingDocs.filter((d) => d._id.startsWith("r") && d.leaderboardId === undefined).length).toBeGreaterThan(0);
     await store.deleteLeaderboard(TENANT, scope.leaderboardId);
+    expect(await store.page(neighbour, 0, 10)).toMatchObject({ participants: 1 });
+    expect(await collections.rankings.countDocuments({ _id: { $in: rankingDocs.map((d) => d._id) } })).toBe(0);
     expect(await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
-    expect(await collections.rankings.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
+    expect(await collections.rankings.countDocuments(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId))).toBe(0);
   });
 
   it("reads and continues a ranking stored before compression and `freed`: plain lines, a root's accumulated garbage", async () => {
     const scope = newScope();
     const key = scopeKey(scope);
     const fields = { tenantId: TENANT, leaderboardId: scope.leaderboardId };
-    // Version 1 as an earlier release wrote it: uncompressed chunks, indexes whole, pending garbage.
+    // Version 1 as an earlier release wrote it: uncompressed chunks, indexes whole, pending garbage,
+    // a patch of whole lines ("-line", "+line") on each list moving b from 1 to 1.5.
+    const [oldB, newB] = ["1", "1.5"].map((value) => rankLine({ userId: "b", value, reachedAt: new Date(T0) }));
+    await collections.rankChunks.insertOne({ _id: "Rop", ...fields, lines: `+${newB}\n-${oldB}` });
+    await collections.userChunks.insertOne({ _id: "Uop", ...fields, lines: `+${userLine(newB!)}\n-${userLine(oldB!)}` });
     await collections.rankChunks.insertMany([
       {
         _id: "Rold",
@@ -594,16 +614,25 @@ describe("leaderboard rankings on the database", () => {
       group: scope.group,
       version: 1,
       participants: 2,
-      rank: packIndex({ ids: ["Rold"], fences: [""], counts: [2] }),
-      users: packIndex({ ids: ["Uold"], fences: [""], counts: [2] }),
+      rank: packIndex({ ids: ["Rold~Rop"], fences: [""], counts: [2] }),
+      users: packIndex({ ids: ["Uold~Uop"], fences: [""], counts: [2] }),
       garbage: "Rleft1 Uleft1",
       createdAt: new Date(),
       oldest: 1,
     });
     await collections.rankings.insertOne({ _id: `h:${key}`, ...fields, run: scope.run, group: scope.group, version: 1 });
     const store = createLeaderboardRankings(collections, { garbageBatch: 1, retainMs: 200, attemptMs: 200 });
-    expect((await store.page(scope, 0, 10)).entries.map((e) => e.userId)).toEqual(["a", "b"]);
+    expect((await store.page(scope, 0, 10)).entries.map((e) => [e.userId, e.value])).toEqual([
+      ["a", "2"],
+      ["b", "1.5"],
+    ]);
+    expect(await store.rankOf(scope, "b")).toMatchObject({ position: 2, value: "1.5" });
     expect(await store.upsertEntry(scope, "c", 3, new Date(T0))).toMatchObject({ position: 1, participants: 3 });
+    // Later roots leave their version to the _id and their participants to the index's counts.
+    const root2 = (await collections.rankings.findOne({ _id: `r2:${key}` }))!;
+    expect(root2).not.toHaveProperty("version");
+    expect(root2).not.toHaveProperty("participants");
+    expect(await createLeaderboardRankings(collections).participants(scope)).toBe(3);
     // The next root hands the old garbage on as what it freed; the commit after deletes it with root 1.
     expect((await collections.rankings.findOne({ _id: `r2:${key}` }))!.freed!.split(" ")).toEqual(expect.arrayContaining(["Rleft1", "Uleft1"]));
     expect(await collections.rankChunks.findOne({ _id: "Rleft1" })).not.toBeNull();

@@ -6,6 +6,7 @@ import { checkCustomerId, checkTenantName, type TenantConfig } from "./domain/te
 import { isDuplicateKeyError } from "../../engine/store/database.js";
 import { tenantFromDocument } from "./store/tenants.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { rankingsOf } from "../leaderboards/ranking-updates.js";
 
 export async function createTenants(ctx: ServiceContext, drafts: Array<{ customerId: string; name: string }>): Promise<BulkResult<TenantConfig>> {
   const result: BulkResult<TenantConfig> = { done: [], issues: [] };
@@ -80,12 +81,14 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
       result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
       continue;
     }
-    // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null).
-    await Promise.all(
-      Object.entries(collections)
+    // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null);
+    // ranking roots name their tenant in their _id only.
+    await Promise.all([
+      ...Object.entries(collections)
         .filter(([name]) => name !== "tenants" && name !== "leases")
         .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
-    );
+      rankingsOf(ctx).deleteTenant(id),
+    ]);
     forgetCachedTenant(collections.users, id);
     result.done.push({ id });
   }

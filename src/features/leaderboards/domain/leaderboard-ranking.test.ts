@@ -11,6 +11,7 @@ import {
   compareStandings,
   decodeValue,
   diffIndexLines,
+  diffChunkLines,
   diffSortedLines,
   emptyIndex,
   encodeValue,
@@ -23,7 +24,9 @@ import {
   packIndex,
   parseRankLine,
   patchedChunkId,
+  patchInDocument,
   patchOptions,
+  sectionOf,
   rankLine,
   rankLineOfUserLine,
   rankListDraft,
@@ -221,8 +224,7 @@ class MemoryList {
       expect(origin.lines).toEqual(this.stored.get(origin.id));
       expect(draft.replaced).toContain(origin.id);
     }
-    for (const chunk of written)
-      if (chunk.origin) expect(applyPatch(chunk.origin.lines, diffSortedLines(chunk.origin.lines, chunk.lines))).toEqual(chunk.lines);
+    for (const chunk of written) if (chunk.origin) expect(applyPatch(chunk.origin.lines, diffChunkLines(chunk.origin.lines, chunk.lines))).toEqual(chunk.lines);
     this.edits += origins.length;
     for (const id of draft.replaced) this.stored.delete(id);
     for (const chunk of written) this.stored.set(chunk.id, chunk.lines);
@@ -380,6 +382,23 @@ describe("patches", () => {
     expect(diffSortedLines(["a", "c"], ["a", "b", "c"])).toEqual(["+b"]);
   });
 
+  it("a chunk patch from diffChunkLines names removed lines by their place in the base, and applies as a patch of whole lines does", () => {
+    const next = random(11);
+    for (let round = 0; round < 500; round++) {
+      const pool = Array.from({ length: 80 }, (_, i) => `line-${String(i).padStart(2, "0")}`);
+      const pick = () => pool.filter(() => next() < 0.5);
+      const [base, lines] = [pick(), pick()];
+      const patch = diffChunkLines(base, lines);
+      expect(applyPatch(base, patch)).toEqual(lines);
+      expect(patch.length).toBe(diffSortedLines(base, lines).length);
+      expect(patch.filter((e) => e.startsWith("#")).map((e) => base[parseInt(e.slice(1), 36)])).toEqual(base.filter((l) => !lines.includes(l)));
+    }
+    const base = Array.from({ length: 40 }, (_, i) => `u${String(i).padStart(2, "0")}`);
+    // u37 (place 37, "11" in base 36) leaves, u37b arrives: no removed line is written out.
+    expect(diffChunkLines(base, [...base.slice(0, 37), "u37b", ...base.slice(38)])).toEqual(["#11", "+u37b"]);
+    expect(() => applyPatch(["a"], ["#1"])).toThrow();
+  });
+
   it("patches index lines by entry: a changed entry is one line, and old patches of whole lines apply the same", () => {
     const rank = { ids: ["R1", "R2", "R3"], fences: ["", "m", "t"], counts: [5, 6, 7] };
     const users = { ids: ["U1"], fences: [""], counts: [18] };
@@ -401,6 +420,17 @@ describe("patches", () => {
     // A small patch on a patched chunk: the chunk it patches is the patched one.
     expect(chunkParts("Rabc~Rdef~Rghi")).toEqual({ base: "Rabc~Rdef", patch: "Rghi" });
     expect(chunkDocuments("Rabc~Rdef~Rghi")).toEqual(["Rabc", "Rdef", "Rghi"]);
+    // Patches in sections of a commit's patch document: the IDs name the document.
+    const patched = patchedChunkId(patchedChunkId("Rabc", patchInDocument("Rdef", 0)), patchInDocument("Rghi", 3));
+    expect(patched).toBe("Rabc~Rdef.0~Rghi.3");
+    expect(chunkParts(patched)).toEqual({ base: "Rabc~Rdef.0", patch: "Rghi.3" });
+    expect(chunkDocuments(patched)).toEqual(["Rabc", "Rdef", "Rghi"]);
+    expect(sectionOf("Rghi.3")).toEqual({ doc: "Rghi", section: 3 });
+    expect(sectionOf("Rghi")).toEqual({ doc: "Rghi", section: null });
+    expect(patchOptions(patched, { small: 1, large: 2 })).toEqual([
+      { on: "Rabc~Rdef.0", max: 1 },
+      { on: "Rabc", max: 2 },
+    ]);
   });
 
   it("patches an edit small on its one-patch-deep ancestor, else large on its base", () => {

@@ -642,6 +642,11 @@ export function chunkSortedLines(
  * of patches had to choose between a patch that grows to the limit and frequent whole rewrites.
  * Bases and patches are written once and never changed, like every chunk; a reader reads the
  * documents an ID names (`chunkDocuments`) at once and applies the patches in order.
+ *
+ * A commit stores all the patches it writes (of both lists) in ONE document, a section each: a
+ * patch in an ID is then `doc.section` (`patchInDocument`), so a commit inserts one patch
+ * document, not one per chunk it edits, and each patch's document is shared (deleted once no ID
+ * names it). Patches written before are whole documents (no section).
  */
 export function chunkParts(id: string): { base: string; patch: string | null } {
   const at = id.lastIndexOf("~");
@@ -652,9 +657,22 @@ export function patchedChunkId(base: string, patch: string): string {
   return `${base}~${patch}`;
 }
 
-/** The stored documents a chunk ID names: its base, then its patches in the order they apply. */
+/** The stored documents a chunk ID names: its base, then its patches' documents in the order they apply. */
 export function chunkDocuments(id: string): string[] {
-  return id.split("~");
+  return id.split("~").map((part) => sectionOf(part).doc);
+}
+
+const SECTION = ".";
+
+/** A patch stored as section `section` of the document `doc` (a commit's patch document). */
+export function patchInDocument(doc: string, section: number): string {
+  return `${doc}${SECTION}${section}`;
+}
+
+/** Where a part of a chunk ID is stored: a document, and the section of it (null: the whole document). */
+export function sectionOf(part: string): { doc: string; section: number | null } {
+  const at = part.indexOf(SECTION);
+  return at < 0 ? { doc: part, section: null } : { doc: part.slice(0, at), section: Number(part.slice(at + 1)) };
 }
 
 export interface PatchLimits {
@@ -670,10 +688,10 @@ export interface PatchLimits {
  * then its base with a large one.
  */
 export function patchOptions(id: string, limits: PatchLimits): Array<{ on: string; max: number }> {
-  const documents = chunkDocuments(id);
+  const parts = id.split("~");
   const options: Array<{ on: string; max: number }> = [];
-  if (documents.length >= 2) options.push({ on: documents.slice(0, 2).join("~"), max: limits.small });
-  options.push({ on: documents[0]!, max: limits.large });
+  if (parts.length >= 2) options.push({ on: parts.slice(0, 2).join("~"), max: limits.small });
+  options.push({ on: parts[0]!, max: limits.large });
   return options;
 }
 
@@ -699,13 +717,45 @@ export function diffSortedLines(base: readonly string[], lines: readonly string[
   return patch;
 }
 
-/** Sorted `base` with a patch from `diffSortedLines` applied. */
+/**
+ * A chunk's patch: as `diffSortedLines`, but a line removed is named by its place in `base`
+ * ("#" and the 0-based place in base 36) rather than written out: the reader holds `base`, and a
+ * commit's patch is mostly pairs of a participant's old and new line, so this halves what it
+ * stores. Patches written before hold "-line" entries, which `applyPatch` still reads.
+ */
+export function diffChunkLines(base: readonly string[], lines: readonly string[]): string[] {
+  const patch: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < base.length || j < lines.length) {
+    const a = base[i];
+    const b = lines[j];
+    if (a !== undefined && a === b) {
+      i++;
+      j++;
+    } else if (b === undefined || (a !== undefined && a < b)) {
+      patch.push(REMOVED_AT + i.toString(36));
+      i++;
+    } else {
+      patch.push("+" + b);
+      j++;
+    }
+  }
+  return patch;
+}
+const REMOVED_AT = "#";
+
+/** Sorted `base` with a patch from `diffChunkLines` or `diffSortedLines` applied. */
 export function applyPatch(base: readonly string[], patch: readonly string[]): string[] {
   const removed = new Set<string>();
   const added: string[] = [];
   for (const entry of patch) {
     if (entry[0] === "-") removed.add(entry.slice(1));
-    else added.push(entry.slice(1));
+    else if (entry[0] === REMOVED_AT) {
+      const line = base[parseInt(entry.slice(1), 36)];
+      if (line === undefined) throw new Error(`patch removes line ${entry.slice(1)} of ${base.length}`);
+      removed.add(line);
+    } else added.push(entry.slice(1));
   }
   const kept = removed.size === 0 ? base : base.filter((line) => !removed.has(line));
   if (added.length === 0) return [...kept];

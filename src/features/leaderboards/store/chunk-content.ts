@@ -30,6 +30,26 @@ export function linesOfContent(content: ChunkContent): string[] {
   return text === "" ? [] : text.split("\n");
 }
 
+/**
+ * Several patches in one document (a commit's patches: `patchInDocument` in the domain): their
+ * lines, the sections apart by an empty line (no patch line is empty, and no section is).
+ */
+export function sectionsContent(sections: ReadonlyArray<readonly string[]>): ChunkContent {
+  return chunkContent(sections.flatMap((lines, i) => (i === 0 ? [...lines] : ["", ...lines])));
+}
+
+/** The lines of one section of such a document. */
+export function sectionLines(content: ChunkContent, section: number): string[] {
+  const lines = linesOfContent(content);
+  let from = 0;
+  for (let s = 0; s < section; s++) {
+    from = lines.indexOf("", from) + 1;
+    if (from === 0) throw new Error(`no section ${section} in a patch document of ${s + 1}`);
+  }
+  const end = lines.indexOf("", from);
+  return lines.slice(from, end < 0 ? lines.length : end);
+}
+
 /** The same for one field: the joined lines, or their compressed form when that is smaller. */
 export function packLines(lines: readonly string[]): string | Binary {
   const content = chunkContent(lines);

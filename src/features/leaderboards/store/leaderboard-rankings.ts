@@ -7,9 +7,9 @@ import { createRankingContext, scopeKey } from "./ranking-context.js";
 import { readAgainOnStale, loadRoot, readGroupsOfRun, readPage, readRankOf, readThreshold, readVersion } from "./ranking-reads.js";
 import { submit } from "./ranking-write-queue.js";
 import { bulkLoad } from "./ranking-bulk-load.js";
-import { deleteLeaderboardRankings } from "./ranking-writes.js";
+import { deleteLeaderboardRankings, deleteTenantRankings } from "./ranking-writes.js";
 
-export { ATTEMPT_MS, RankingConflictError, RETAIN_MS, scopeKey } from "./ranking-context.js";
+export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS, scopeKey, tenantRankingsFilter, versionOfRoot } from "./ranking-context.js";
 
 /**
  * Leaderboard rankings in the database: one ranking per leaderboard, run and breakdown group (a
@@ -21,12 +21,25 @@ export { ATTEMPT_MS, RankingConflictError, RETAIN_MS, scopeKey } from "./ranking
  *   `lines` the chunk's lines joined by "\n", or `packed`, the same compressed (chunk-content.ts). A chunk is never changed: a change writes a new chunk,
  *   or, when it edits a few lines, a PATCH on the chunk it edits (`chunkParts` in the domain: the
  *   index names it `base~patch`, or `base~patch~patch` with a small patch on a patched chunk, and
- *   a patch document's lines are the lines added and removed), so a commit writes a few lines per
- *   list rather than whole chunks of up to 1,000 lines.
- * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", tenantId, leaderboardId, version,
- *   participants, rank, users, freed, createdAt, oldest}` (`rank` and `users` the packed
- *   indexes) and its HEAD `{_id: "h:<scope>", version}`, a hint of the latest version; per run, the
- *   GROUPS document `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups.
+ *   a patch document's lines are the lines added, "+line", and the places in the patched chunk of
+ *   the lines removed, "#place": `diffChunkLines`; patches written before list removed lines
+ *   whole, "-line"), so a commit writes a few lines per list rather than whole chunks of up to
+ *   1,000 lines. A commit's patches, of both lists, are the sections of ONE patch document stored
+ *   with the rank chunks (`sectionsContent`; the index names a patch `doc.section`, and the
+ *   document is freed once no index entry names it): one document and one insert per commit, not
+ *   one per list and chunk (patches written before are documents of their own, in their list's
+ *   collection). Chunk IDs are "R" or "U", the writing process's random token and a counter
+ *   (`newRankChunkId`): unique as random IDs are, but the IDs one root lists share their token and
+ *   compress to a few bytes each.
+ * - `leaderboard_rankings`: the scope's ROOT versions `{_id: "r<version>:<scope>", index,
+ *   indexPatch, freed, createdAt, oldest}` and its HEAD `{_id: "h:<scope>", tenantId, leaderboardId,
+ *   run, group, version}`, a hint of the latest version; per run, the GROUPS document
+ *   `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups. A root's version,
+ *   tenant and leaderboard are in its `_id` only (`versionOfRoot`; deletes match them there:
+ *   `leaderboardRankingsFilter`, `tenantRankingsFilter`), its number of participants is the sum
+ *   of its rank index's counts; roots written before carry `tenantId`, `leaderboardId`, `version`
+ *   and `participants` too, and roots written before index patches (and bulk loads, erasures) list
+ *   the indexes whole in `rank` and `users`.
  *
  * Commit. A change loads the latest root and the chunks it touches, applies the change in memory,
  * inserts the changed chunks under new IDs, then INSERTS the root of the next version. The unique
@@ -76,13 +89,16 @@ export interface RankingScope {
 
 export interface RankingDocument {
   _id: string;
-  tenantId: string;
-  leaderboardId: string;
-  /** On heads, the groups document (run only), bulk-loaded and older roots; a committed root has them in its _id only. */
+  /** On heads, the groups document and roots written before a root left it to its `_id` (`tenantRankingsFilter`). */
+  tenantId?: string;
+  /** On heads, the groups document and roots written before a root left it to its `_id` (`leaderboardRankingsFilter`). */
+  leaderboardId?: string;
+  /** On heads and the groups document (run only); a root has them in its _id only (older roots carry them too). */
   run?: string;
   group?: string;
-  version: number;
-  /** Root versions only. */
+  /** On heads; roots written before the version was left to their `_id` (`versionOfRoot`) also carry it. */
+  version?: number;
+  /** Roots written before it was left to the rank index's counts. */
   participants?: number;
   /** The indexes written whole (roots before index patches, and bulk loads). */
   rank?: PackedIndex;
@@ -201,6 +217,11 @@ export interface LeaderboardRankings {
   bulkLoad(scope: RankingScope, standings: readonly Standing[]): Promise<void>;
   /** Deletes every ranking of a leaderboard (all runs and groups). */
   deleteLeaderboard(tenantId: string, leaderboardId: string): Promise<void>;
+  /**
+   * Deletes every ranking of a tenant (the tenant deleted): roots name their tenant in their `_id`
+   * only, so a delete of the tenant's documents by `tenantId` leaves them.
+   */
+  deleteTenant(tenantId: string): Promise<void>;
   /** The groups of a run that have a ranking (from their heads), by group, with the head's version (a hint). */
   groupsOfRun(tenantId: string, leaderboardId: string, run: string): Promise<Array<{ group: string; version: number }>>;
   /**
@@ -280,6 +301,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
 
     bulkLoad: (scope, standings) => bulkLoad(ctx, scope, standings),
     deleteLeaderboard: (tenantId, leaderboardId) => deleteLeaderboardRankings(ctx, tenantId, leaderboardId),
+    deleteTenant: (tenantId) => deleteTenantRankings(ctx, tenantId),
     groupsOfRun: (tenantId, leaderboardId, run) => readGroupsOfRun(ctx, tenantId, leaderboardId, run),
     version: (scope, known) => readVersion(ctx, scope, known),
   };

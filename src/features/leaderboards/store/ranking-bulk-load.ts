@@ -2,7 +2,7 @@ import type { Collection } from "mongodb";
 import { packIndex, rankLine, userKeyOf, userLine, type Standing } from "../domain/leaderboard-ranking.js";
 import { chunkContent } from "./chunk-content.js";
 import { processNow } from "../../../engine/process-clock.js";
-import { newRankChunkId, newUserChunkId, rootId, scopeFields, scopeKey, type RankingContext } from "./ranking-context.js";
+import { newRankChunkId, newUserChunkId, rootId, scopeKey, type RankingContext } from "./ranking-context.js";
 import { loadRoot } from "./ranking-reads.js";
 import { moveHead, registerGroup, wholeList } from "./ranking-writes.js";
 import type { ChunkDocument, RankingScope } from "./leaderboard-rankings.js";
@@ -26,9 +26,6 @@ export async function bulkLoad(ctx: RankingContext, scope: RankingScope, standin
   await Promise.all([write(ctx.rankChunks, rank.chunks), write(ctx.userChunks, user.chunks), registerGroup(ctx, scope)]);
   await ctx.rankings.insertOne({
     _id: rootId(key, 1),
-    ...scopeFields(scope),
-    version: 1,
-    participants: lines.length,
     rank: packIndex(rank.index),
     users: packIndex(user.index),
     createdAt: processNow(),

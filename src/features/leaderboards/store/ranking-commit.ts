@@ -2,10 +2,11 @@ import type { Collection } from "mongodb";
 import {
   chunkDocuments,
   diffIndexLines,
-  diffSortedLines,
+  diffChunkLines,
   indexLines,
   parseRankLine,
   patchedChunkId,
+  patchInDocument,
   patchOptions,
   rankLine,
   rankLineOfUserLine,
@@ -19,7 +20,7 @@ import {
   type ChunkListDraft,
   type WrittenChunk,
 } from "../domain/leaderboard-ranking.js";
-import { chunkContent, packLines } from "./chunk-content.js";
+import { chunkContent, packLines, sectionsContent, type ChunkContent } from "./chunk-content.js";
 import { isDuplicateKeyError } from "../../../engine/store/database.js";
 import { processNow } from "../../../engine/process-clock.js";
 import { newRankChunkId, newUserChunkId, rootId, StaleRead, type Operation, type RankingContext, type RootState } from "./ranking-context.js";
@@ -106,29 +107,38 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
   // 4. Write the new chunks, then claim the next version by inserting its root.
   const rank = ranks.finish(newRankChunkId);
   const user = users.finish(newUserChunkId);
-  const [rankWrites, userWrites] = await Promise.all([
-    chunkWrites(ctx, rankChunks, rank.written, rank.index, newRankChunkId),
-    chunkWrites(ctx, userChunks, user.written, user.index, newUserChunkId),
-  ]);
-  // After chunkWrites: the index names the patched chunks.
+  const [rankWrites, userWrites] = await Promise.all([chunkWrites(ctx, rankChunks, rank.written), chunkWrites(ctx, userChunks, user.written)]);
+  // The patches of both lists go into one document, a section each; the indexes name them.
+  const patchDocId = newRankChunkId();
+  const sections: string[][] = [];
+  const stored = (writes: ChunkWrite[], index: ChunkIndex) =>
+    writes.map(({ chunk, patch }) => {
+      if (patch === null) return { id: chunk.id, lines: chunk.lines, whole: true };
+      // No difference left (lines added and taken out again): the chunk is the one it would patch.
+      const id = patch.lines.length === 0 ? patch.on : patchedChunkId(patch.on, patchInDocument(patchDocId, sections.push(patch.lines) - 1));
+      index.ids[index.ids.indexOf(chunk.id)] = id;
+      return { id, lines: chunk.lines, whole: false };
+    });
+  const [rankStored, userStored] = [stored(rankWrites, rank.index), stored(userWrites, user.index)];
+  // After the patches are named: the index names the patched chunks.
   const indexed = await indexFields(ctx, root, rank.index, user.index);
-  const indexWrites = indexed.written
-    ? [{ id: indexed.written.docId, docId: indexed.written.docId, stored: indexed.written.lines, lines: indexed.written.lines }]
-    : [];
-  const chunkDoc = (c: { docId: string; stored: string[] }): ChunkDocument => ({
-    _id: c.docId,
-    tenantId: scope.tenantId,
-    leaderboardId: scope.leaderboardId,
-    ...chunkContent(c.stored),
-  });
-  await Promise.all([ctx.insertRankChunks([...rankWrites, ...indexWrites].map(chunkDoc)), ctx.insertUserChunks(userWrites.map(chunkDoc))]);
+  const doc = (_id: string, content: ChunkContent): ChunkDocument => ({ _id, tenantId: scope.tenantId, leaderboardId: scope.leaderboardId, ...content });
+  const wholeDocs = (chunks: Array<{ id: string; lines: string[]; whole: boolean }>) =>
+    chunks.filter((c) => c.whole).map((c) => doc(c.id, chunkContent(c.lines)));
+  const rankDocs = [
+    ...wholeDocs(rankStored),
+    ...(sections.length > 0 ? [doc(patchDocId, sectionsContent(sections))] : []),
+    ...(indexed.written ? [doc(indexed.written.docId, chunkContent(indexed.written.lines))] : []),
+  ];
+  const userDocs = wholeDocs(userStored);
+  await Promise.all([ctx.insertRankChunks(rankDocs), ctx.insertUserChunks(userDocs)]);
   // A replaced index base is garbage like a replaced chunk (readers of older roots may still read it a while).
   const replacedBase = indexed.written && root.indexBase !== null ? [root.indexBase] : [];
   const freed = [...root.legacyGarbage, ...replacedBase, ...documentsFreed([...ranks.replaced, ...users.replaced], rank.index, user.index)];
   const expired = await expiredRoots(ctx, key, root);
   const version = root.version + 1;
   if (version === 1) await registerGroup(ctx, scope);
-  const written = [...rankWrites, ...indexWrites, ...userWrites].map((c) => c.docId);
+  const written = [...rankDocs, ...userDocs].map((d) => d._id);
   if (performance.now() - started > ctx.attemptMs) {
     // Too slow: the version after the one read may be committed and deleted by now (see leaderboard-rankings.ts).
     await deleteChunks(ctx, written);
@@ -136,11 +146,8 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
   }
   const committed = {
     _id: rootId(key, version),
-    // The scope's run and group are in the _id and on its head; tenant and leaderboard stay for deletes.
-    tenantId: scope.tenantId,
-    leaderboardId: scope.leaderboardId,
-    version,
-    participants: ranks.total,
+    // The scope is in the _id only (and on its head): `leaderboardRankingsFilter`, `tenantRankingsFilter`.
+    // Its version is in the _id, and its participants are the sum of the rank index's counts.
     ...indexed.fields,
     ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),
     createdAt: processNow(),
@@ -154,7 +161,8 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
     await deleteChunks(ctx, written);
     return null;
   }
-  for (const c of [...rankWrites, ...indexWrites, ...userWrites]) ctx.chunkCache.set(c.id, c.lines);
+  for (const c of [...rankStored, ...userStored]) ctx.chunkCache.set(c.id, c.lines);
+  if (indexed.written) ctx.chunkCache.set(indexed.written.docId, indexed.written.lines);
   ctx.rootFacts.set(committed._id, { createdAt: committed.createdAt, freed });
   if (exclusive) ctx.rootCache.set(key, committed);
 
@@ -194,31 +202,25 @@ async function indexFields(
   return { fields: { index: docId, indexPatch: "" }, written: { docId, lines } };
 }
 
+/** A chunk a list's draft wrote, and the patch it is stored as (null: written whole). */
+interface ChunkWrite {
+  chunk: WrittenChunk;
+  patch: { on: string; lines: string[] } | null;
+}
+
 /**
- * What a commit inserts for the chunks a list's draft wrote: a chunk that edits a stored one
- * becomes a patch when one of its `patchOptions` holds the difference, any other is written
- * whole. Renames the patched chunks in `index`.
+ * How a commit stores the chunks a list's draft wrote: a chunk that edits a stored one becomes a
+ * patch when one of its `patchOptions` holds the difference, any other is written whole.
  */
-async function chunkWrites(
-  ctx: RankingContext,
-  collection: Collection<ChunkDocument>,
-  written: readonly WrittenChunk[],
-  index: ChunkIndex,
-  newId: () => string,
-): Promise<Array<{ id: string; docId: string; stored: string[]; lines: string[] }>> {
+async function chunkWrites(ctx: RankingContext, collection: Collection<ChunkDocument>, written: readonly WrittenChunk[]): Promise<ChunkWrite[]> {
   return Promise.all(
     written.map(async (chunk) => {
       for (const { on, max } of chunk.origin ? patchOptions(chunk.origin.id, ctx.patchLimits) : []) {
         const onLines = on === chunk.origin!.id ? chunk.origin!.lines : await chunkLines(ctx, collection, on);
-        const diff = diffSortedLines(onLines, chunk.lines);
-        if (diff.length <= max) {
-          const docId = newId();
-          const id = patchedChunkId(on, docId);
-          index.ids[index.ids.indexOf(chunk.id)] = id;
-          return { id, docId, stored: diff, lines: chunk.lines };
-        }
+        const diff = diffChunkLines(onLines, chunk.lines);
+        if (diff.length <= max) return { chunk, patch: { on, lines: diff } };
       }
-      return { id: chunk.id, docId: chunk.id, stored: chunk.lines, lines: chunk.lines };
+      return { chunk, patch: null };
     }),
   );
 }

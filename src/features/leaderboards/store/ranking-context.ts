@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import type { Filter } from "mongodb";
 import type { DecimalString } from "../../../engine/domain/decimal.js";
 import { DEFAULT_CHUNK_LIMITS, emptyIndex, type ChunkIndex, type ChunkLimits } from "../domain/leaderboard-ranking.js";
 import { batchInserts, type BatchedInsert } from "../../../engine/store/insert-batcher.js";
@@ -156,9 +157,41 @@ export function scopeKey(scope: RankingScope): string {
 export const headId = (scope: string) => `h:${scope}`;
 export const groupsId = (tenantId: string, leaderboardId: string, run: string) => `g:${JSON.stringify([tenantId, leaderboardId, run])}`;
 export const rootId = (scope: string, version: number) => `r${version}:${scope}`;
-/** Chunk IDs say which collection holds them: "R…" rank chunks, "U…" user chunks. */
-export const newRankChunkId = () => "R" + randomBytes(9).toString("base64url");
-export const newUserChunkId = () => "U" + randomBytes(9).toString("base64url");
+/**
+ * The `leaderboard_rankings` documents of a leaderboard: heads, groups and roots written before
+ * roots left the scope to their `_id` by `tenantId` and `leaderboardId`, later roots by their
+ * `_id` (the scope key's leading tenant and leaderboard). A scan on FerretDB, as any filter but
+ * `_id` equality is; rare (a leaderboard deleted).
+ */
+export function leaderboardRankingsFilter(tenantId: string, leaderboardId: string): Filter<RankingDocument> {
+  return { $or: [{ tenantId, leaderboardId }, { _id: { $regex: rootsOf([tenantId, leaderboardId]) } }] };
+}
+
+/** The same for a tenant (the tenant deleted): every ranking document of every leaderboard. */
+export function tenantRankingsFilter(tenantId: string): Filter<RankingDocument> {
+  return { $or: [{ tenantId }, { _id: { $regex: rootsOf([tenantId]) } }] };
+}
+
+/** A pattern of the `_id`s of the roots whose scope key starts with `leading` (`scopeKey`). */
+function rootsOf(leading: string[]): string {
+  return `^r[0-9]+:${escapeRegExp(JSON.stringify(leading).slice(0, -1) + ",")}`;
+}
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A root's version, from its `_id` (`rootId`). */
+export const versionOfRoot = (doc: Pick<RankingDocument, "_id">) => Number(doc._id.slice(1, doc._id.indexOf(":")));
+/**
+ * Chunk IDs say which collection holds them: "R…" rank chunks, "U…" user chunks. The rest is this
+ * process's random token (48 bits, drawn once) and a counter, so IDs are unique across writers as
+ * random ones are, yet the IDs a root lists share the token and close counters: the index patch,
+ * rewritten by every commit, compresses to a few bytes per ID instead of the 9 random bytes an ID
+ * held before. A collision (two processes drawing one token) fails an insert; it never overwrites.
+ */
+const processToken = randomBytes(6).toString("base64url");
+let chunkCounter = 0;
+const nextChunkKey = () => processToken + (chunkCounter++).toString(36);
+export const newRankChunkId = () => "R" + nextChunkKey();
+export const newUserChunkId = () => "U" + nextChunkKey();
 
 /** A root that lists its indexes (whole or as base and patch), not a tombstone. */
 export function hasIndexes(doc: RankingDocument): boolean {

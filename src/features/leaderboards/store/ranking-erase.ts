@@ -68,10 +68,6 @@ export async function tryErase(ctx: RankingContext, scope: RankingScope, key: st
   const freed = [...new Set([...named, ...(root.indexBase === null ? [] : [root.indexBase]), ...root.legacyGarbage, ...waiting])];
   const committed = {
     _id: rootId(key, version),
-    tenantId: scope.tenantId,
-    leaderboardId: scope.leaderboardId,
-    version,
-    participants: keptRank.length,
     rank: packIndex(rank.index),
     users: packIndex(users.index),
     ...(freed.length > 0 ? { freed: freed.join(" ") } : {}),

@@ -11,14 +11,26 @@ import {
   lowerBound,
   parseRankLine,
   rankLineOfUserLine,
+  sectionOf,
   unpackIndex,
   userKeyOf,
   userProbe,
   type ChunkIndex,
   type RankedStanding,
 } from "../domain/leaderboard-ranking.js";
-import { linesOfContent, unpackLines } from "./chunk-content.js";
-import { EMPTY_ROOT, groupsId, hasIndexes, headId, rootId, scopeKey, StaleRead, type RankingContext, type RootState } from "./ranking-context.js";
+import { linesOfContent, sectionLines, unpackLines } from "./chunk-content.js";
+import {
+  EMPTY_ROOT,
+  groupsId,
+  hasIndexes,
+  headId,
+  rootId,
+  scopeKey,
+  StaleRead,
+  versionOfRoot,
+  type RankingContext,
+  type RootState,
+} from "./ranking-context.js";
 import type { ChunkDocument, RankingDocument, RankingPage, RankingScope } from "./leaderboard-rankings.js";
 
 /**
@@ -56,7 +68,7 @@ async function readRoot(ctx: RankingContext, scope: string): Promise<RootState> 
   for (; latest === null && probe < version + 2 + ROOT_PROBE_LIMIT; probe++) latest = await rankings.findOne({ _id: rootId(scope, probe) });
   if (latest === null) throw new Error(`no ranking root found after version ${version} of ${scope}`);
   for (;;) {
-    const later: RankingDocument | null = await rankings.findOne({ _id: rootId(scope, latest.version + 1) });
+    const later: RankingDocument | null = await rankings.findOne({ _id: rootId(scope, versionOfRoot(latest) + 1) });
     if (!later) return remember(ctx, scope, latest);
     latest = later;
   }
@@ -79,10 +91,10 @@ async function toRootState(ctx: RankingContext, doc: RankingDocument): Promise<R
     indexes = indexesOfLines(patch.length > 0 ? applyIndexPatch(base, patch) : base);
   } else indexes = { rank: unpackIndex(doc.rank!), users: unpackIndex(doc.users!) };
   return {
-    version: doc.version,
+    version: versionOfRoot(doc),
     createdAt: doc.createdAt ?? new Date(0),
     oldest: doc.oldest ?? 1,
-    participants: doc.participants ?? 0,
+    participants: doc.participants ?? indexes.rank.counts.reduce((sum, n) => sum + n, 0),
     ...indexes,
     indexBase: doc.index ?? null,
     freed: doc.freed ? doc.freed.split(" ") : [],
@@ -113,10 +125,12 @@ export async function chunkLines(ctx: RankingContext, collection: Collection<Chu
 
 async function readChunk(ctx: RankingContext, collection: Collection<ChunkDocument>, id: string): Promise<readonly string[]> {
   const { base, patch } = chunkParts(id);
-  const storedLines = async (docId: string) => {
-    const doc = await collection.findOne({ _id: docId });
+  const storedLines = async (part: string) => {
+    // A patch may be a section of a commit's patch document, stored with the rank chunks.
+    const { doc: docId, section } = sectionOf(part);
+    const doc = await (section === null ? collection : ctx.rankChunks).findOne({ _id: docId });
     if (!doc) throw new StaleRead();
-    return linesOfContent(doc);
+    return section === null ? linesOfContent(doc) : sectionLines(doc, section);
   };
   const lines =
     patch === null ? await storedLines(id) : await Promise.all([chunkLines(ctx, collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));

@@ -1,6 +1,6 @@
 import { chunkSortedLines } from "../domain/leaderboard-ranking.js";
 import { retryOnDuplicate } from "../../../engine/store/database.js";
-import { groupsId, headId, scopeFields, type RankingContext } from "./ranking-context.js";
+import { groupsId, headId, leaderboardRankingsFilter, scopeFields, tenantRankingsFilter, type RankingContext } from "./ranking-context.js";
 import type { RankingScope } from "./leaderboard-rankings.js";
 
 /** Writes shared by commits, erasures and bulk loads: the groups list, the head, deleting chunks, whole lists. */
@@ -50,11 +50,21 @@ export function wholeList(ctx: RankingContext, sorted: readonly string[], keyOf:
   return { chunks, index: { ids: chunks.map((c) => c.id), fences: chunks.map((c) => c.fence), counts: chunks.map((c) => c.lines.length) } };
 }
 
+/** Deletes every ranking of a tenant. */
+export async function deleteTenantRankings(ctx: RankingContext, tenantId: string): Promise<void> {
+  ctx.rootCache.clear();
+  await Promise.all([
+    ctx.rankings.deleteMany(tenantRankingsFilter(tenantId)),
+    ctx.rankChunks.deleteMany({ tenantId }),
+    ctx.userChunks.deleteMany({ tenantId }),
+  ]);
+}
+
 /** Deletes every ranking of a leaderboard (all runs and groups). */
 export async function deleteLeaderboardRankings(ctx: RankingContext, tenantId: string, leaderboardId: string): Promise<void> {
   ctx.rootCache.clear(); // rare: forget every cached root rather than find this leaderboard's
   await Promise.all([
-    ctx.rankings.deleteMany({ tenantId, leaderboardId }),
+    ctx.rankings.deleteMany(leaderboardRankingsFilter(tenantId, leaderboardId)),
     ctx.rankChunks.deleteMany({ tenantId, leaderboardId }),
     ctx.userChunks.deleteMany({ tenantId, leaderboardId }),
   ]);
