@@ -29,6 +29,7 @@ import { openDatabase, type Database } from "../src/engine/store/database.js";
 import { createLeaderboardRankings, rankingCollectionsOf, type RankingScope } from "../src/features/leaderboards/store/leaderboard-rankings.js";
 import { startFerretDb, type EmbeddedDatabase } from "../src/server/embedded-db.js";
 import { monitoredUriOf } from "./drive.js";
+import { seededRandom } from "../test/helpers/seeded-random.js";
 
 const env = process.env;
 const sizes = (env.BENCH_SIZES ?? "1000,10000,100000").split(",").map((s) => positiveInt(s, "BENCH_SIZES"));
@@ -69,17 +70,6 @@ function latency(samples: number[]): Latency {
   const sorted = [...samples].sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
   return { p50: pct(50), p99: pct(99), mean: sorted.reduce((a, b) => a + b, 0) / sorted.length };
-}
-
-/** A small deterministic random source (mulberry32), so every run loads the same leaderboards. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 let serverUri: string;
@@ -124,7 +114,7 @@ try {
     const store = createLeaderboardRankings(rankingCollectionsOf(database.collections));
     const scope: RankingScope = { tenantId: randomBytes(16).toString("hex"), leaderboardId: randomBytes(16).toString("hex"), run: "2026-01-05", group: "" };
 
-    const next = random(size);
+    const next = seededRandom(size);
     const start = Date.parse("2026-01-05T00:00:00Z");
     const userId = (i: number) => `user-${String(i).padStart(7, "0")}`;
     const standings: Standing[] = Array.from({ length: size }, (_, i) => ({

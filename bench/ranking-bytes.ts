@@ -21,6 +21,7 @@ import { createLeaderboardRankings, rankingCollectionsOf, type RankingScope } fr
 import { unpackLines } from "../src/features/leaderboards/store/chunk-content.js";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { monitoredUriOf } from "./drive.js";
+import { seededRandom } from "../test/helpers/seeded-random.js";
 
 const participants = Number(process.env.BENCH_PARTICIPANTS ?? "20000");
 const events = Number(process.env.BENCH_EVENTS ?? "1000");
@@ -67,7 +68,7 @@ const empty = [scope("streaks:active"), scope("streaks:longest")];
 const created = new Date("2026-01-05T00:00:00Z");
 // The users written come from a seeded generator (BENCH_SEED, default 1): runs comparing settings
 // write the same users, so their bytes differ by the settings alone.
-const nextRandom = random(Number(process.env.BENCH_SEED ?? "1"));
+const nextRandom = seededRandom(Number(process.env.BENCH_SEED ?? "1"));
 const values = loaded.map(() => new Map<string, number>());
 for (const [b, s] of loaded.entries()) {
   await store.bulkLoad(
@@ -107,14 +108,3 @@ for (const [key, n] of [...commands].sort((a, b) => b[1] - a[1])) console.log(` 
 await database.close();
 await stop();
 process.exit(0);
-
-/** A small deterministic random source (mulberry32), as in bench/leaderboards.ts. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -25,17 +25,7 @@ import {
 } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
 import { linesOfContent, unpackLines } from "../../src/features/leaderboards/store/chunk-content.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
-
-/** A small deterministic random source (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../helpers/seeded-random.js";
 
 const T0 = Date.parse("2026-01-05T00:00:00Z");
 const TENANT = "6c0f1c4e-0000-4000-8000-000000000001";
@@ -142,7 +132,7 @@ describe("leaderboard rankings on the database", () => {
       // Small chunks, so 2,500 participants make hundreds of chunks that split and merge all the time.
       const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 16, exclusive, cachedChunks: 64 });
       const truth = new BruteForce();
-      const next = random(7);
+      const next = seededRandom(7);
       const users = Array.from({ length: 2500 }, (_, i) => `user-${i}`);
       let clock = T0;
       for (let wave = 0; wave < 24; wave++) {
@@ -426,7 +416,7 @@ describe("leaderboard rankings on the database", () => {
     const scope = newScope();
     const store = createLeaderboardRankings(collections, { limits: { max: 40, min: 10 } });
     const truth = new BruteForce();
-    const next = random(9);
+    const next = seededRandom(9);
     const standings = Array.from({ length: 700 }, (_, i): Standing => ({
       userId: `u${i}`,
       value: String(Math.floor(next() * 50)),
