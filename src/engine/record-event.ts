@@ -46,8 +46,9 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
   if (input.timestamp && input.timestamp.getTime() > ctx.now().getTime() + MAX_FUTURE_MS) {
     throw invalidArgument(`timestamp ${input.timestamp.toISOString()} is in the future`);
   }
-  const fingerprint = fingerprintRequest(input);
   const recordId = input.idempotencyKey ? idempotencyRecordId(metric.id, input.idempotencyKey) : null;
+  // Only a request with a key is remembered and compared (a hash per event otherwise spent for nothing).
+  const fingerprint = recordId ? fingerprintRequest(input) : "";
   const event: MetricEvent = {
     eventId: randomUUID(),
     metricId: metric.id,
