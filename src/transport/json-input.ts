@@ -45,19 +45,25 @@ export function parseJsonBody(bytes: Uint8Array): JsonValue {
   } catch {
     throw invalid("Invalid request: the body is not valid UTF-8");
   }
-  checkDepth(text);
+  const keys = checkDepth(text);
   let parsed: JsonValue;
   try {
     parsed = JSON.parse(text) as JsonValue;
   } catch (error) {
     throw invalid(`Malformed JSON body: ${(error as Error).message}`);
   }
-  checkDuplicateKeys(text);
+  // JSON.parse keeps one property per distinct key of an object: as many properties as keys in the
+  // text means no key is repeated, without a second parse of the text to find which.
+  if (propertyCount(parsed) !== keys) checkDuplicateKeys(text);
   return parsed;
 }
 
-/** Counts nesting outside strings; refuses before any recursive parser sees the text. */
-function checkDepth(text: string): void {
+/**
+ * Counts nesting outside strings; refuses before any recursive parser sees the text. Returns the
+ * number of object keys in the text (in valid JSON, every colon outside a string follows one).
+ */
+function checkDepth(text: string): number {
+  let keys = 0;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -72,8 +78,19 @@ function checkDepth(text: string): void {
       if (++depth > MAX_JSON_DEPTH) throw invalid(`Invalid request: the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`);
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
+    } else if (c === 0x3a) {
+      keys++;
     }
   }
+  return keys;
+}
+
+function propertyCount(value: JsonValue): number {
+  if (typeof value !== "object" || value === null) return 0;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  let count = Array.isArray(value) ? 0 : items.length;
+  for (const item of items) count += propertyCount(item);
+  return count;
 }
 
 function checkDuplicateKeys(text: string): void {
