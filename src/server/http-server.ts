@@ -364,13 +364,20 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
       info,
     );
   }
-  const controller = new AbortController();
   // A client gone before its answer aborts the call; after a complete answer there is nothing to abort
   // (and an abort would build an error object for every request).
+  let clientGone = false;
+  let abortCall: (() => void) | undefined;
   res.once("close", () => {
-    if (!res.writableFinished) controller.abort();
+    if (res.writableFinished) return;
+    clientGone = true;
+    abortCall?.();
   });
-  const response = await options.rest.serve(route, { method, url, headers: req.headers, body, signal: controller.signal, caller: admitted.caller, info });
+  const whenClientGone = (abort: () => void) => {
+    if (clientGone) abort();
+    else abortCall = abort;
+  };
+  const response = await options.rest.serve(route, { method, url, headers: req.headers, body, whenClientGone, caller: admitted.caller, info });
   writeJson(req, res, { ...response, headers: { ...admitted.headers, ...response.headers } }, info);
 }
 

@@ -24,7 +24,11 @@ export interface RestRequest {
   url: URL;
   headers: IncomingHttpHeaders;
   body: Buffer;
-  signal: AbortSignal;
+  /**
+   * Hands over the call's abort, for the transport to run should the client go away before its
+   * answer (at once when it is gone already). The call's own signal is the only one made per request.
+   */
+  whenClientGone(abort: () => void): void;
   /** The caller the transport admitted. */
   caller: Caller;
   /** The request's ID and logger (absent when called outside the HTTP server). */
@@ -150,10 +154,10 @@ async function invoke(route: RestRoute, request: RestRequest): Promise<{ status:
     protocolName: "rest",
     requestMethod: request.method,
     url: request.url.toString(),
-    requestSignal: request.signal,
     requestHeader: headersOf(request.headers),
     contextValues,
   });
+  request.whenClientGone(() => ctx.abort());
   const result = await route.impl(message, ctx);
   const output = create(route.method.output, result);
   const rendered = toRestJson(route.method.output, toJson(route.method.output, output, { alwaysEmitImplicit: true }) as JsonObject);
@@ -223,11 +227,12 @@ function responseField(route: RestRoute, rendered: JsonObject): JsonValue {
   return rendered[field.jsonName] ?? null;
 }
 
-function headersOf(headers: IncomingHttpHeaders): Headers {
-  const out = new Headers();
+/** The request's headers as pairs: the handler context builds its `Headers` from them (once, not from a copy). */
+function headersOf(headers: IncomingHttpHeaders): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(headers)) {
     if (name.startsWith(":") || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) out.append(name, v);
+    for (const v of Array.isArray(value) ? value : [value]) out.push([name, v]);
   }
   return out;
 }
