@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
 import type { Logger } from "pino";
@@ -78,7 +78,7 @@ function createAuthenticator(services: ServiceContext): (key: string | null) => 
   const cache = new Map<string, { caller: Promise<Caller | null>; expires: number }>();
   return async (key) => {
     if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
-    const id = createHash("sha256").update(key).digest("base64");
+    const id = hash("sha256", key, "base64");
     const now = processNowMs();
     let entry = cache.get(id);
     if (!entry || entry.expires <= now) {

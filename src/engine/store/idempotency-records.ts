@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Collection } from "mongodb";
 import type { IdempotencyRecord } from "../domain/idempotency.js";
 import { addToBucket, clearBucket, purgeDayOf, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
@@ -13,7 +13,7 @@ export interface IdempotencyDocument extends Omit<IdempotencyRecord, "id"> {
 
 /** The record ID of a key on a metric (`metricId/sha256(key)`); the key is hashed so any length or character is safe. */
 export function idempotencyRecordId(metricId: string, key: string): string {
-  return `${metricId}/${createHash("sha256").update(key).digest("base64url")}`;
+  return `${metricId}/${hash("sha256", key, "base64url")}`;
 }
 
 /**
@@ -26,7 +26,7 @@ export function fingerprintRequest(request: { value: number; attributes: Record<
     Object.entries(request.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     request.timestamp?.toISOString() ?? null,
   ]);
-  return createHash("sha256").update(canonical).digest("hex").slice(0, 16);
+  return hash("sha256", canonical, "hex").slice(0, 16);
 }
 
 function documentId(tenantId: string, userId: string, recordId: string): string {

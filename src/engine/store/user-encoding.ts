@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { MetricTriggerProgress, PointsAward, PointsAwardBoost, PointsAwardTrigger, PointsState } from "../../features/points/domain/points.js";
 import type { DailyChanges } from "../domain/history.js";
 import type { LeaderboardEntry } from "../../features/leaderboards/domain/leaderboard-entries.js";
@@ -40,7 +40,7 @@ const PREV = "_p";
 
 /** A short, path-safe hash (48 bits: a collision in one list is unlikely and only costs the array layout). */
 function shortHash(text: string, length = 8): string {
-  return createHash("sha1").update(text).digest("base64url").slice(0, length).replace(/^[$]/, "_");
+  return hash("sha1", text, "base64url").slice(0, length).replace(/^[$]/, "_");
 }
 
 /** The first element has no `_p` (earlier versions stored null). */
