@@ -695,8 +695,15 @@ export function patchOptions(id: string, limits: PatchLimits): Array<{ on: strin
   return options;
 }
 
-/** The patch turning sorted `base` into sorted `lines`: "+line" added, "-line" removed, in order. */
-export function diffSortedLines(base: readonly string[], lines: readonly string[]): string[] {
+/**
+ * The patch turning sorted `base` into sorted `lines`: "+line" added, and each line removed as
+ * `removed` writes it ("-line" by default), in order.
+ */
+export function diffSortedLines(
+  base: readonly string[],
+  lines: readonly string[],
+  removed: (line: string, place: number) => string = (line) => "-" + line,
+): string[] {
   const patch: string[] = [];
   let i = 0;
   let j = 0;
@@ -707,7 +714,7 @@ export function diffSortedLines(base: readonly string[], lines: readonly string[
       i++;
       j++;
     } else if (b === undefined || (a !== undefined && a < b)) {
-      patch.push("-" + a);
+      patch.push(removed(a!, i));
       i++;
     } else {
       patch.push("+" + b);
@@ -724,24 +731,7 @@ export function diffSortedLines(base: readonly string[], lines: readonly string[
  * stores. Patches written before hold "-line" entries, which `applyPatch` still reads.
  */
 export function diffChunkLines(base: readonly string[], lines: readonly string[]): string[] {
-  const patch: string[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < base.length || j < lines.length) {
-    const a = base[i];
-    const b = lines[j];
-    if (a !== undefined && a === b) {
-      i++;
-      j++;
-    } else if (b === undefined || (a !== undefined && a < b)) {
-      patch.push(REMOVED_AT + i.toString(36));
-      i++;
-    } else {
-      patch.push("+" + b);
-      j++;
-    }
-  }
-  return patch;
+  return diffSortedLines(base, lines, (_line, place) => REMOVED_AT + place.toString(36));
 }
 const REMOVED_AT = "#";
 
