@@ -18,8 +18,8 @@ export const day = (offset: number) => new Date(Date.now() + offset * 86_400_000
 /** The leaderboards' one run (perpetual, started yesterday). */
 export const RUN = day(-1);
 
-/** Creates a tenant of the full profile for `customerId`. */
-export async function configureFull(call: AdminCall, customerId: string): Promise<FullTenant> {
+/** Creates a tenant of the full profile for `customerId`; its leaderboards' run and its boost start on `since`. */
+export async function configureFull(call: AdminCall, customerId: string, since = RUN): Promise<FullTenant> {
   const [tenant] = (await call("POST", "/admin/v1/tenants", [{ customerId, name: `Full profile (${customerId})` }])).created;
   const [words] = (await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }], customerId)).created;
   await call(
@@ -63,15 +63,15 @@ export async function configureFull(call: AdminCall, customerId: string): Promis
       customerId,
     );
   }
-  await call("POST", `/admin/v1/points/${systems[0].id}/boosts`, [{ name: "Double XP", start: day(-1), end: day(30), multiplier: 2 }], customerId);
+  await call("POST", `/admin/v1/points/${systems[0].id}/boosts`, [{ name: "Double XP", start: since, end: day(30), multiplier: 2 }], customerId);
   const boards = (
     await call(
       "POST",
       "/admin/v1/leaderboards",
       [
-        { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: RUN },
-        { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: RUN },
-        { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: RUN },
+        { key: "words-board", name: "Words", rankBy: "metric", metricId: words.id, status: "active", start: since },
+        { key: "xp-board", name: "XP", rankBy: "points", pointsSystemId: systems[0].id, status: "active", start: since },
+        { key: "streak-board", name: "Streaks", rankBy: "streak", status: "active", start: since },
       ],
       customerId,
     )

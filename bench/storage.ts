@@ -14,6 +14,8 @@
 //                         scheduler and the webhook walker read one minute's buckets, so a shorter
 //                         window counts that walk or not by chance)
 //   BENCH_PROFILES        comma-separated profiles to measure (default bare,full)
+//   BENCH_HISTORY_DAYS    days of use behind the users of the "full-history" case (default 120, past the
+//                         100 kept awards and rank-history days; 0: no such case)
 //   BENCH_CPU_PROFILE     a directory: each measured case of a profile writes a V8 CPU profile there
 //   MONGODB_URI           use this server (a fresh database is created and dropped) instead of FerretDB
 //
@@ -33,7 +35,9 @@
 // commands per event, ratio to the raw baseline. Idle: commands per second the background loops
 // send with no traffic. Leaderboard page: p50 of 100 top-100 reads (GET /v1/leaderboards/{key}) of the
 // full profile's metric leaderboard at 1,000 and at BENCH_EXISTING_USERS ranked users, as a ratio.
-// Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
+// full-history: the full profile for 16 users with BENCH_HISTORY_DAYS days of use behind them (one
+// backdated event a day, every seventh day skipped), so the cost of a long history shows; their
+// documents' size is printed. Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -50,7 +54,7 @@ import { minuteOf, userDocument, type UserDocument } from "../src/engine/store/u
 import { forEachLimited } from "../src/engine/for-each-limited.js";
 import { addToBucket } from "../src/engine/store/keyed-buckets.js";
 import { drive, driveHttp, monitoredUriOf, type HttpLoad } from "./drive.js";
-import { configureFull, existingUser, existingValue, RUN, type FullTenant } from "./full-profile.js";
+import { configureFull, day, existingUser, existingValue, RUN, type FullTenant } from "./full-profile.js";
 
 const env = process.env;
 const existingUsers = wholeNumber(env.BENCH_EXISTING_USERS ?? "20000", "BENCH_EXISTING_USERS");
@@ -62,6 +66,8 @@ const GROWTH_BASE = Math.min(1000, existingUsers);
 const ADMIN_KEY = `adm_bench${randomBytes(4).toString("hex")}.${randomBytes(32).toString("base64url")}`;
 const ALL_PROFILES = ["bare", "full"] as const;
 type Profile = (typeof ALL_PROFILES)[number];
+const historyDays = Number(env.BENCH_HISTORY_DAYS ?? "120");
+if (!Number.isInteger(historyDays) || historyDays < 0) throw new Error(`BENCH_HISTORY_DAYS: "${env.BENCH_HISTORY_DAYS}" is not a whole number`);
 const PROFILES = (env.BENCH_PROFILES ?? ALL_PROFILES.join(",")).split(",").map((name) => {
   const profile = ALL_PROFILES.find((p) => p === name.trim());
   if (!profile) throw new Error(`BENCH_PROFILES: "${name}" is not one of ${ALL_PROFILES.join(", ")}`);
@@ -143,6 +149,8 @@ await call("POST", "/admin/v1/metrics", [{ key: "words", name: "Words" }]);
 // The growth figure's 1,000 users live in a tenant of their own, so each full tenant's rankings are
 // filled once, with all its users, before any event reaches them.
 const fullTenants = { small: await configureFull(call, "full-small"), large: await configureFull(call, "full") };
+const HISTORY_USERS = 16;
+const historyTenant = PROFILES.includes("full") && historyDays > 0 ? await configureFull(call, "full-history", day(-historyDays - 1)) : null;
 const tenantIds: Record<Profile, string> = { bare: "default", full: fullTenants.large.id };
 const tenantHeader: Record<Profile, string | undefined> = { bare: undefined, full: "full" };
 
@@ -193,6 +201,24 @@ async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
   await forEachLimited(ids, 8, (id) => addToBucket(database.collections.dueUsers, userLocks, nextMidnight, `${full.id}/${id}`));
 }
 
+/**
+ * The full-history case's users (`user-0` ...): `historyDays` days of use, one event a day at noon
+ * UTC (every seventh day skipped, so streaks break and start again), sent backdated with the admin
+ * key through the service. Answers their documents' average stored size in bytes.
+ */
+async function buildHistories(tenant: FullTenant): Promise<number> {
+  const ids = Array.from({ length: HISTORY_USERS }, (_, i) => `user-${i}`);
+  await forEachLimited(ids, HISTORY_USERS, async (id) => {
+    for (let d = historyDays; d >= 1; d--) {
+      if (d % 7 === 0) continue;
+      await call("POST", "/api/metrics/words/event", { user: { id }, value: 5, timestamp: `${day(-d)}T12:00:00Z` }, "full-history");
+    }
+  });
+  const users = db.collection<UserDocument>("users");
+  const sizes = await Promise.all(ids.map(async (id) => BSON.calculateObjectSize((await users.findOne({ _id: `${tenant.id}/${id}` }))!)));
+  return sizes.reduce((a, b) => a + b, 0) / sizes.length;
+}
+
 // ---- measurement ---------------------------------------------------------------------------------
 
 /**
@@ -228,7 +254,7 @@ async function startCpuProfile(): Promise<(file: string) => Promise<void>> {
 
 interface Row {
   users: number;
-  profile: Profile | "baseline";
+  profile: Profile | "baseline" | "full-history";
   concurrency: number;
   eventsPerSecond: number;
   p50Ms: number;
@@ -354,6 +380,16 @@ try {
   }
   await measureIdle(seeded);
   if (PROFILES.includes("full")) await measurePage("full", seeded);
+  let historyBytes: number | null = null;
+  if (historyTenant) {
+    historyBytes = await buildHistories(historyTenant);
+    for (const concurrency of concurrencies) {
+      const baselines = rows.filter((r) => r.profile === "baseline" && r.concurrency === concurrency);
+      const baseRate = baselines.reduce((a, r) => a + r.eventsPerSecond, 0) / baselines.length;
+      const r = await measure("full-history", concurrency, event("full-history", HISTORY_USERS));
+      rows.push({ ...r, users: HISTORY_USERS, ratio: r.eventsPerSecond / baseRate });
+    }
+  }
 
   console.log(`| users | case | conc | events/s | p50 ms | p99 ms | ratio | db cmds/event | bytes written/event | ms/event: service loop + db cpu |`);
   console.log(`|---|---|---|---|---|---|---|---|---|---|`);
@@ -370,6 +406,8 @@ try {
       `leaderboard page (GET top 100, one at a time): p50 ${f(base.p50Ms)} ms at ${base.users} users, ${f(large.p50Ms)} ms at ${large.users}: ratio ${f(large.p50Ms / base.p50Ms, 2)}`,
     );
   }
+  if (historyBytes !== null)
+    console.log(`full-history: ${HISTORY_USERS} users with ${historyDays} days of use behind them, documents of ${f(historyBytes / 1024)} KB on average`);
   for (const i of idle)
     console.log(
       `idle at ${i.users} users: ${f(i.commandsPerSecond, 2)} database commands/s (${Object.entries(i.byCollection)
@@ -399,7 +437,8 @@ try {
   const file = join(dir, `storage-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle, pages }, null, 2) + "\n",
+    JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle, pages, historyBytes }, null, 2) +
+      "\n",
   );
   console.log(`\nresults: ${file}`);
 } finally {
