@@ -67,17 +67,40 @@ describe("the stored layout of a user", () => {
   it("stores each trigger and boost snapshot once per points system", () => {
     const stored = encodeUserState(withHistory([award(1), award(2), award(3)], [])) as any;
     expect(Object.keys(stored.points.xp.awardParts)).toHaveLength(2);
-    expect(Object.values(stored.points.xp.awards as Record<string, { trigger: string }>).map((a) => a.trigger)).toEqual(Array(3).fill(expect.any(String)));
+    const awards = Object.values(stored.points.xp.awards as Record<string, string>).map((a) => JSON.parse(a) as { trigger: string });
+    expect(awards.map((a) => a.trigger)).toEqual(Array(3).fill(expect.any(String)));
   });
 
-  it("writes one entry when a capped list moves on by one: the new award set, the oldest unset, its successor's link unset (now first)", () => {
+  it("writes what a capped list moving on by one changes: the new award, its successor's entry (now first, without a link), the oldest unset", () => {
     const before = withHistory([award(1), award(2), award(3)], ["a"]);
     const after = withHistory([award(2), award(3), award(4)], ["a"]);
     const { set, unset } = userChanges(before, after);
-    expect(Object.keys(set)).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/)]);
-    expect(Object.values(set)[0]).toMatchObject({ id: "aw4", _p: expect.any(String) });
-    const unsetPaths = Object.keys(unset).sort((a, b) => a.length - b.length);
-    expect(unsetPaths).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/), expect.stringMatching(/^points\.xp\.awards\.[^.]+\._p$/)]);
+    expect(Object.keys(set)).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/), expect.stringMatching(/^points\.xp\.awards\.[^.]+$/)]);
+    const entries = Object.values(set).map((entry) => JSON.parse(entry as string) as { id: string; _p?: string });
+    expect(entries.map((e) => [e.id, e._p === undefined]).sort()).toEqual([
+      ["aw2", true],
+      ["aw4", false],
+    ]);
+    expect(Object.keys(unset)).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/)]);
+  });
+
+  it("stores each list entry as one JSON string (dates kept), and still reads entries stored as subdocuments", () => {
+    const state = withHistory([award(1), award(2)], ["a"]);
+    const stored = encodeUserState(state) as any;
+    const entries = Object.values(stored.points.xp.awards);
+    expect(entries.every((e) => typeof e === "string")).toBe(true);
+    expect(roundTrip(state)).toEqual(state);
+    const asSubdocuments = {
+      ...stored,
+      points: {
+        xp: {
+          ...stored.points.xp,
+          awards: Object.fromEntries(Object.entries(stored.points.xp.awards as Record<string, string>).map(([k, v]) => [k, unpackForTest(v)])),
+        },
+      },
+    };
+    expect(decodeUserState(asSubdocuments).points).toEqual(decodeUserState(stored).points);
+    expect(decodeUserState(stored).points!.xp!.awards.map((a) => a.date)).toEqual([award(1).date, award(2).date]);
   });
 
   it("packs daily changes per month and reads them back, days stored one by one by an earlier version too", () => {
@@ -114,7 +137,11 @@ describe("fields at their defaults", () => {
     const xp = stored.points.xp;
     expect(Object.keys(xp).sort()).toEqual(["awardParts", "awards", "daily", "metricProgress", "total"]);
     expect(xp.metricProgress["trg-1"]).toEqual({ metricId: "m1", total: "7" });
-    expect(Object.values(xp.awards).map((a: any) => [a._p === undefined, a.boosts === undefined])).toEqual([
+    expect(
+      Object.values(xp.awards)
+        .map((a: any) => JSON.parse(a))
+        .map((a: any) => [a._p === undefined, a.boosts === undefined]),
+    ).toEqual([
       [true, false],
       [false, true],
     ]);
@@ -174,3 +201,10 @@ describe("fields at their defaults", () => {
     expect(Object.keys(again.points.xp.awards)).toEqual(Object.keys(old.xp.awards));
   });
 });
+
+/** A packed list entry as earlier versions stored it: a subdocument, dates as dates. */
+function unpackForTest(entry: string): Record<string, unknown> {
+  return JSON.parse(entry, (_key, value: unknown) =>
+    typeof value === "object" && value !== null && "$d" in value ? new Date((value as { $d: number }).$d) : value,
+  ) as Record<string, unknown>;
+}

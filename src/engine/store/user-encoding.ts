@@ -14,7 +14,11 @@ import type { UserMetricState, UserState } from "../domain/user.js";
  * append would rewrite the whole list; stored as LINKED MAPS, `{ <key>: { ...element, _p: <key of
  * the element before> } }`, an append writes one entry and a drop unsets one (the write is a diff
  * of entries, engine/store/user-documents.ts `userChanges`). Keys are short hashes of the element's identity; a
- * list whose keys collide stays an array.
+ * list whose keys collide stays an array. Each entry is stored PACKED, as one JSON string (dates as
+ * `{"$d": <ms>}`), not as a subdocument: FerretDB decodes and re-encodes a whole document field by
+ * field on every read and update, and a document whose 600 history entries were subdocuments cost
+ * five times the CPU of the same entries as strings (measured: 38 against 8 ms to read, 46 against
+ * 9 ms to update). Entries stored as subdocuments by earlier versions still read.
  *
  * Daily changes (per metric and per points system, up to HISTORY_DAYS days) are packed per month,
  * `{ "2026-01": "5,,2.5,..." }` (the day's change at its day of the month, empty when none): a
@@ -43,9 +47,6 @@ function shortHash(text: string, length = 8): string {
   return hash("sha1", text, "base64url").slice(0, length).replace(/^[$]/, "_");
 }
 
-/** The first element has no `_p` (earlier versions stored null). */
-type Linked<T> = Record<string, T & { [PREV]?: string | null }>;
-
 /**
  * A state and its next share every object a change did not touch, so encodings are remembered per
  * source object: encoding the two costs little more than the change, and the diff skips shared
@@ -61,27 +62,43 @@ function remembered<K extends object, V>(encode: (source: K) => V): (source: K) 
 }
 
 /** An element's key and its stored entry (for the predecessor it had when last encoded). */
-const elementKeys = new WeakMap<object, { key: string; prev: string | null; entry: object }>();
+const elementKeys = new WeakMap<object, { key: string; prev: string | null; entry: string }>();
 
-function linkList<T extends object>(list: readonly T[], keyOf: (item: T) => string): Linked<T> | T[] {
-  const linked: Linked<T> = {};
+function linkList<T extends object>(list: readonly T[], keyOf: (item: T) => string): Record<string, string> | T[] {
+  const linked: Record<string, string> = {};
   let prev: string | null = null;
   for (const item of list) {
     let known = elementKeys.get(item);
     const key = known?.key ?? shortHash(keyOf(item));
     if (!PATH_SEGMENT.test(key) || key in linked) return [...list];
-    if (!known || known.prev !== prev) elementKeys.set(item, (known = { key, prev, entry: prev === null ? { ...item } : { ...item, [PREV]: prev } }));
-    linked[key] = known.entry as T & { [PREV]?: string | null };
+    if (!known || known.prev !== prev) elementKeys.set(item, (known = { key, prev, entry: packEntry(prev === null ? item : { ...item, [PREV]: prev }) }));
+    linked[key] = known.entry;
     prev = key;
   }
   return linked;
+}
+
+/** One list entry as stored: a JSON string, dates as `{"$d": <ms>}` (JSON would make them text). */
+function packEntry(entry: object): string {
+  return JSON.stringify(entry, function (this: Record<string, unknown>, key: string, value: unknown) {
+    const raw = this[key];
+    return raw instanceof Date ? { $d: raw.getTime() } : value;
+  });
+}
+
+function unpackEntry(stored: unknown): Record<string, unknown> {
+  if (typeof stored !== "string") return stored as Record<string, unknown>; // a subdocument (earlier versions)
+  return JSON.parse(stored, (_key, value: unknown) => {
+    const date = value as { $d?: unknown } | null;
+    return typeof date === "object" && date !== null && typeof date.$d === "number" && Object.keys(date).length === 1 ? new Date(date.$d) : value;
+  }) as Record<string, unknown>;
 }
 
 /** The list back in order: from the one element whose predecessor is not in the map, along the links. */
 function unlinkList<T>(stored: unknown): T[] {
   if (Array.isArray(stored)) return stored as T[];
   if (stored === null || typeof stored !== "object") return [];
-  const entries = stored as Record<string, Record<string, unknown>>;
+  const entries = Object.fromEntries(Object.entries(stored as Record<string, unknown>).map(([key, value]) => [key, unpackEntry(value)]));
   const next = new Map<string | null, string>();
   for (const [key, value] of Object.entries(entries)) {
     const prev = (value[PREV] ?? null) as string | null;
