@@ -97,7 +97,7 @@ export async function readStoredUser(users: Collection<UserDocument>, tenantId: 
   const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc;
   // Fields added after a document was written take their defaults.
   const state = { ...createUserState(userId, stored.created as Date), ...decodeUserState(stored) };
-  const derived = derivedFieldsStored(stored);
+  const derived = derivedFieldsStored(stored, state);
   return { state, version, ...(isEarlierLayout(stored) && { earlierLayout: true }), ...(derived.length > 0 && { derivedStored: derived }) };
 }
 /** Lists an earlier version stored as arrays, now linked maps (see engine/store/user-encoding.ts). */

@@ -279,13 +279,14 @@ const encodeStreak = remembered((streak: StreakState) =>
  * equal to its latest history item's) that a document written before holds explicitly. Left there,
  * they would be read back after the field they follow moved on: the next write unsets them
  * (engine/store/user-documents.ts `userChanges`). Only paths whose keys can be update paths: a map
- * with any other key is written whole when it changes.
+ * with any other key is written whole when it changes. `decoded`: the state read from `stored`.
  */
-export function derivedFieldsStored(stored: StoredUserState): string[] {
+export function derivedFieldsStored(stored: StoredUserState, decoded: Pick<UserState, "leaderboards">): string[] {
   const paths: string[] = [];
   const entries = (map: unknown) => Object.entries((map ?? {}) as Record<string, Record<string, unknown>>).filter(([key]) => PATH_SEGMENT.test(key));
   for (const [id, entry] of entries(stored.leaderboards)) {
-    if ("value" in entry && unlinkList<{ value: unknown }>(entry.history).at(-1)?.value === entry.value) paths.push(`leaderboards.${id}.value`);
+    // The decoded history (not the stored one unpacked a second time).
+    if ("value" in entry && decoded.leaderboards[id]?.history.at(-1)?.value === entry.value) paths.push(`leaderboards.${id}.value`);
   }
   for (const [id, system] of entries(stored.points)) {
     for (const [trigger, progress] of entries(system.metricProgress)) {
