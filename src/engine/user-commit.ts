@@ -77,7 +77,7 @@ export async function commitUserChange(
     write.outbox.length > 0 && storedOutbox.length === 0 ? markOutboxPending(pendingOutboxes, tenantId, write.userId, version) : null,
   ]);
   await ctx.atPipelinePoint?.("before-user-write", attempt);
-  if (!(await saveUser(users, tenantId, stored, write, database.writeMode))) return false;
+  if (!(await saveUser(users, database.collections.userPages, tenantId, stored, write, database.writeMode))) return false;
   await ctx.atPipelinePoint?.("after-user-write", attempt);
   const counted = statsChanges(stored?.state ?? null, write);
   if (counted.size > 0) await applyStatsChanges(database.collections.achievementStats, ctx.userLocks, tenantId, counted);

@@ -129,7 +129,9 @@ describe("the user document", () => {
     expect(applied).toBeGreaterThan(8000);
 
     const { users } = server.service.context.database.collections;
-    expect(await saveUser(users, tenantId, null, state, server.service.context.database.writeMode)).toBe(true);
+    expect(await saveUser(users, server.service.context.database.collections.userPages, tenantId, null, state, server.service.context.database.writeMode)).toBe(
+      true,
+    );
     const stored = await users.findOne({ _id: userDocumentId(tenantId, "long-history") });
     const bytes = BSON.calculateObjectSize(stored!);
     expect(bytes, breakdown(state)).toBeLessThanOrEqual(MAX_DOCUMENT_BYTES);

@@ -32,7 +32,7 @@ describe("a user document in the layout before defaults were left out", () => {
       points: { xp: { ...before.points.xp!, metricProgress: { "trg-1": { metricId: "m1", total: "9", highWater: "9" } } } },
       leaderboards: { lb: { ...lb, value: "9", history: [lb.history[0]!, { ...lb.history[1]!, rank: 1, value: "9" }] } },
     };
-    expect(await saveUser(users, "t1", read, next, "single-instance")).toBe(true);
+    expect(await saveUser(users, database.db.collection("user_pages"), "t1", read, next, "single-instance")).toBe(true);
     const again = await readStoredUser(users, "t1", "u1");
     expect(again!.state).toEqual(next);
     expect(again!.derivedStored).toBeUndefined();

@@ -123,10 +123,17 @@ beforeAll(async () => {
   appKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: ERASED }] })).body.created[0].key;
   await play(ERASED, 10);
   for (const [userId, lessonsDone] of OTHERS) await play(userId, lessonsDone);
-  // More idempotency keys than a user document keeps: the older ones move to their collection.
-  for (let i = 0; i < 52; i++) await event("steps", ERASED, 0, `key-${i}`);
+  // More idempotency keys than a user document keeps: the older ones move to their collection. Each
+  // awards a coin: more awards than the document keeps, the older ones in pages of their own.
+  for (let i = 0; i < 52; i++) await event("steps", ERASED, 1, `key-${i}`);
   // The user's webhooks were delivered (and their bodies are stored with the deliveries).
   await receiver.waitFor("/hooks", (got) => got.some((r) => r.json?.user?.id === ERASED && r.json?.type === "achievement.completed"), 20_000);
+  // ... up to the last coin (3 + 1 + 52), so no delivery naming them is still being handed over.
+  await receiver.waitFor(
+    "/hooks",
+    (got) => got.some((r) => r.json?.user?.id === ERASED && r.json?.type === "points.changed" && r.json?.points?.total === 56),
+    20_000,
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -151,6 +158,13 @@ describe("exporting a user", () => {
     expect(body.streak).toEqual(await read(`${base}/streak?historyPeriods=100`));
     expect(body.preferences).toEqual(await read(`${base}/preferences`));
     expect(body.points).toEqual([await read(`${base}/points/xp?awards=100`), await read(`${base}/points/coins?awards=100`)]);
+    // Every coin award (yesterday's, play's, the 52 keyed events'), the older ones read from their pages.
+    expect(body.points[1].awards).toHaveLength(54);
+    expect(
+      Object.values(body.state.points as Record<string, { awards: unknown[] }>)
+        .map((p) => p.awards.length)
+        .sort((a, b) => a - b),
+    ).toEqual([1, 54]);
     expect(body.leaderboards).toEqual(
       await Promise.all(["lessons-board", "xp-board", "daily-steps"].map((key) => read(`${base}/leaderboards/${key}?numEvents=100`))),
     );
@@ -187,6 +201,7 @@ describe("erasing a user", () => {
     const namingBefore = new Set((await documentsNaming(ERASED)).map((d) => d.split(":")[0]));
     expect(namingBefore).toContain("leaderboard_rank_chunks");
     expect(namingBefore).toContain("leaderboard_user_chunks");
+    expect(namingBefore).toContain("user_pages");
     expect((await server.rest("GET", `/v1/users/${ERASED}`, { apiKey: appKey })).status).toBe(200);
 
     expect(await server.rest("DELETE", `/admin/v1/users/${ERASED}`)).toEqual({ status: 200, body: { id: ERASED, erased: true } });

@@ -23,6 +23,7 @@ import type {
   WebhookReadyDocument,
 } from "../../features/webhooks/store/webhook-store.js";
 import type { KeyedBucketDocument } from "./keyed-buckets.js";
+import type { UserPageDocument } from "./list-pages.js";
 import type { UserErasureDocument } from "../../features/privacy/store/user-erasures.js";
 
 /** A tenant's account settings (features/account/domain/settings.ts), read and written by `_id` only. */
@@ -39,6 +40,8 @@ export interface Collections {
   metrics: Collection<MetricDocument>;
   apiKeys: Collection<ApiKeyDocument>;
   users: Collection<UserDocument>;
+  /** The older items of users' long lists, in pages by `_id` `tenant/user/list/page` (see engine/store/list-pages.ts). */
+  userPages: Collection<UserPageDocument>;
   /** Users whose outbox holds messages not yet handed over (pending work; see features/webhooks/store/pending-outboxes.ts). */
   pendingOutboxes: Collection<PendingOutboxDocument>;
   /** Which user holds a streak pause, by pause ID (see features/streaks/store/streak-pauses.ts). */
@@ -130,6 +133,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     metrics: db.collection("metrics"),
     apiKeys: db.collection("api_keys"),
     users: db.collection("users"),
+    userPages: db.collection("user_pages"),
     pendingOutboxes: db.collection("pending_outboxes"),
     dueUsers: db.collection("due_users"),
     streakPauseOwners: db.collection("streak_pause_owners"),

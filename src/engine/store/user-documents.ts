@@ -2,16 +2,20 @@ import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import { createUserState, type UserState } from "../domain/user.js";
-import { decodeUserState, derivedFieldsStored, encodeUserState, PATH_SEGMENT, type StoredUserState } from "./user-encoding.js";
+import { decodeUserState, derivedFieldsStored, encodeUserState, packList, PATH_SEGMENT, unpackList, type StoredUserState } from "./user-encoding.js";
+import { possiblePageIds, readPages, rotateList, storePages, TAIL_MAX, PAGE_SIZE, type PageIndex, type Rotation, type UserPageDocument } from "./list-pages.js";
+import { MAX_RECENT_AWARDS, type PointsAward } from "../../features/points/domain/points.js";
 
 /**
  * One document per user and tenant: the user's whole game state (laid out as engine/store/user-encoding.ts
- * describes) plus a version for compare-and-set.
+ * describes) plus a version for compare-and-set. The older part of each points system's awards is
+ * kept in pages of its own (`pages` names them; engine/store/list-pages.ts).
  */
 export interface UserDocument extends StoredUserState {
   _id: string;
   tenantId: string;
   version: number;
+  pages?: PageIndex;
 }
 
 /**
@@ -38,6 +42,11 @@ export interface VersionedUser {
   earlierLayout?: boolean;
   /** Fields stored explicitly that the layout now derives (`derivedFieldsStored`): the next write unsets them. */
   derivedStored?: string[];
+  /**
+   * The pages holding the older items of the state's paged lists (absent: none). The state holds
+   * only each list's recent items; reads that show more call `withPagedItems`.
+   */
+  pages?: PageIndex;
 }
 
 /** Tenant IDs never contain "/", so the pair is unambiguous. */
@@ -94,11 +103,90 @@ export async function readStoredUser(users: Collection<UserDocument>, tenantId: 
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
   if (!doc) return null;
   // `dueMinute` and `outboxPending` were stored by earlier versions; they are not state.
-  const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, ...stored } = doc;
+  const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, pages, ...stored } = doc;
   // Fields added after a document was written take their defaults.
   const state = { ...createUserState(userId, stored.created as Date), ...decodeUserState(stored) };
   const derived = derivedFieldsStored(stored, state);
-  return { state, version, ...(isEarlierLayout(stored) && { earlierLayout: true }), ...(derived.length > 0 && { derivedStored: derived }) };
+  return {
+    state,
+    version,
+    ...(isEarlierLayout(stored) && { earlierLayout: true }),
+    ...(derived.length > 0 && { derivedStored: derived }),
+    ...(pages && Object.keys(pages).length > 0 && { pages }),
+  };
+}
+
+/** The paged list of a points system's awards. */
+const awardsKey = (systemId: string) => `awards:${systemId}`;
+const AWARDS_PREFIX = "awards:";
+
+/**
+ * Keeps each points system's awards in the document to their recent TAIL_MAX or fewer, the older
+ * ones in pages (engine/store/list-pages.ts; the reads show MAX_RECENT_AWARDS), and drops the pages
+ * of systems the state no longer holds. Unchanged parts stay the same objects.
+ */
+export function rotatePagedLists(
+  state: UserState,
+  index: PageIndex | undefined,
+): { state: UserState; index: PageIndex | undefined; changes: Array<{ key: string } & Rotation<unknown>> } {
+  const changes: Array<{ key: string } & Rotation<unknown>> = [];
+  const nextIndex: PageIndex = {};
+  let points: UserState["points"] | null = null;
+  for (const [systemId, system] of Object.entries(state.points)) {
+    const key = awardsKey(systemId);
+    const range = index?.[key];
+    if (system.awards.length <= TAIL_MAX && !range) continue;
+    const rotation = rotateList(system.awards, range, MAX_RECENT_AWARDS);
+    if (rotation.range) nextIndex[key] = rotation.range;
+    if (rotation.written.length === 0 && rotation.dropped.length === 0) continue;
+    changes.push({ key, ...rotation });
+    points ??= { ...state.points };
+    points[systemId] = { ...system, awards: rotation.tail };
+  }
+  for (const [key, range] of Object.entries(index ?? {})) {
+    if (key.startsWith(AWARDS_PREFIX) && !state.points[key.slice(AWARDS_PREFIX.length)]) {
+      const dropped = Array.from({ length: range.next - range.first }, (_, i) => range.first + i);
+      changes.push({ key, tail: [], range: null, written: [], dropped });
+    }
+  }
+  return {
+    state: points ? { ...state, points } : state,
+    index: Object.keys(nextIndex).length > 0 ? nextIndex : undefined,
+    changes,
+  };
+}
+
+/**
+ * The user's state with each points system's awards whole again (the paged older ones before the
+ * recent ones, MAX_RECENT_AWARDS at most): for reads that show more than the recent ones. `only`:
+ * the systems whose awards are needed (default all).
+ */
+export async function withPagedItems(pages: Collection<UserPageDocument>, tenantId: string, user: VersionedUser, only?: string[]): Promise<UserState> {
+  const { state } = user;
+  const wanted = Object.entries(user.pages ?? {}).filter(
+    ([key]) => key.startsWith(AWARDS_PREFIX) && state.points[key.slice(AWARDS_PREFIX.length)] && (!only || only.includes(key.slice(AWARDS_PREFIX.length))),
+  );
+  if (wanted.length === 0) return state;
+  const points = { ...state.points };
+  await Promise.all(
+    wanted.map(async ([key, range]) => {
+      const systemId = key.slice(AWARDS_PREFIX.length);
+      const older = (await readPages(pages, tenantId, state.userId, key, range, unpackList)) as PointsAward[];
+      points[systemId] = { ...points[systemId]!, awards: [...older, ...points[systemId]!.awards].slice(-MAX_RECENT_AWARDS) };
+    }),
+  );
+  return { ...state, points };
+}
+
+/**
+ * Every page a user may have: those their document names, and past them the few a write stopped
+ * by a crash may have left (also for lists the document names no pages of yet).
+ */
+export function userPageIds(tenantId: string, user: VersionedUser): string[] {
+  const perWrite = Math.ceil(MAX_RECENT_AWARDS / PAGE_SIZE) + 1;
+  const ranges: PageIndex = Object.fromEntries(Object.keys(user.state.points).map((id) => [awardsKey(id), { first: 0, next: 0 }]));
+  Object.assign(ranges, user.pages);
+  return Object.entries(ranges).flatMap(([key, range]) => possiblePageIds(tenantId, user.state.userId, key, range, perWrite));
 }
 /** Lists an earlier version stored as arrays, now linked maps (see engine/store/user-encoding.ts). */
 function isEarlierLayout(stored: Record<string, unknown>): boolean {
@@ -168,6 +256,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export async function saveUser(
   users: Collection<UserDocument>,
+  pages: Collection<UserPageDocument>,
   tenantId: string,
   previous: VersionedUser | null,
   next: UserState,
@@ -176,8 +265,11 @@ export async function saveUser(
   const _id = userDocumentId(tenantId, next.userId);
   const cache = caches.get(users);
   try {
-    const version = await writeUser(users, tenantId, previous, next, mode);
-    if (version !== null) cache?.set(_id, structuredClone({ state: next, version }));
+    // Pages first: the document that names them is written after them.
+    const rotated = rotatePagedLists(next, previous?.pages);
+    if (rotated.changes.length > 0) await storePages(pages, tenantId, next.userId, rotated.changes, packList);
+    const version = await writeUser(users, tenantId, previous, rotated.state, mode, rotated.index);
+    if (version !== null) cache?.set(_id, structuredClone({ state: rotated.state, version, ...(rotated.index && { pages: rotated.index }) }));
     else cache?.delete(_id);
     return version !== null;
   } catch (error) {
@@ -194,10 +286,11 @@ async function writeUser(
   previous: VersionedUser | null,
   next: UserState,
   mode: WriteMode,
+  pages: PageIndex | undefined,
 ): Promise<number | null> {
   if (!previous) {
     try {
-      await users.insertOne(userDocument(tenantId, next));
+      await users.insertOne({ ...userDocument(tenantId, next), ...(pages && { pages }) });
       return 1;
     } catch (error) {
       if ((error as { code?: unknown }).code === 11000) return null;
@@ -205,6 +298,10 @@ async function writeUser(
     }
   }
   const { set, unset } = userChanges(previous.state, next, previous.earlierLayout, previous.derivedStored);
+  if (!isDeepStrictEqual(pages, previous.pages)) {
+    if (pages) set.pages = pages;
+    else unset.pages = "";
+  }
   if (Object.keys(set).length === 0 && Object.keys(unset).length === 0) return previous.version;
   const _id = userDocumentId(tenantId, next.userId);
   const filter = mode === "versioned" ? { _id, version: previous.version } : { _id };

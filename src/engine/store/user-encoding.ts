@@ -94,6 +94,11 @@ function unpackEntry(stored: unknown): Record<string, unknown> {
   }) as Record<string, unknown>;
 }
 
+/** A list's items as one string, as its entries are stored (for pages: engine/store/list-pages.ts). */
+export const packList = (items: unknown[]): string => packEntry(items);
+
+export const unpackList = (stored: string): unknown[] => unpackEntry(stored) as unknown as unknown[];
+
 /** The list back in order: from the one element whose predecessor is not in the map, along the links. */
 function unlinkList<T>(stored: unknown): T[] {
   if (Array.isArray(stored)) return stored as T[];

@@ -16,6 +16,7 @@ import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } f
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { checkAttributeKeys, readUser } from "../../engine/user-access.js";
+import { findUser, withPagedItems } from "../../engine/store/user-documents.js";
 
 /** Whether a read still answers for an archived system. */
 type ArchivedSystems = "include" | "exclude";
@@ -36,17 +37,25 @@ export async function findPointsSystem(
   return { snapshot, config };
 }
 
-/** A user and their state in one system (empty when the system never touched them). */
+/**
+ * A user and their state in one system (empty when the system never touched them), with at least
+ * its `awards` most recent awards when it has that many (older ones are read from their pages).
+ */
 export async function readUserPoints(
   ctx: ServiceContext,
   tenantId: string,
   userId: string,
   key: string,
+  awards = 0,
 ): Promise<{ snapshot: PointsSystemSnapshot; config: PointsConfig; user: UserState; state: PointsState }> {
   // The system first: an unknown key answers the same whoever the user is.
   const { snapshot, config } = await findPointsSystem(ctx, tenantId, key, "include");
-  const user = await readUser(ctx, tenantId, userId);
-  return { snapshot, config, user, state: user.points[snapshot.system.id] ?? emptyPointsState() };
+  const systemId = snapshot.system.id;
+  const found = await findUser(ctx.database.collections.users, tenantId, userId);
+  if (!found) throw notFound(`User "${userId}" not found`);
+  const recent = found.state.points[systemId]?.awards.length ?? 0;
+  const user = recent < awards ? await withPagedItems(ctx.database.collections.userPages, tenantId, found, [systemId]) : found.state;
+  return { snapshot, config, user, state: user.points[systemId] ?? emptyPointsState() };
 }
 
 /** A user's points changes per period, in the user's time zone (the metric summary's rules). */

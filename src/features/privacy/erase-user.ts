@@ -9,7 +9,7 @@ import { findDeliveriesNamingUser } from "../webhooks/store/webhook-store.js";
 import { applyStatsChanges } from "../achievements/store/achievement-stats.js";
 import type { RankingScope } from "../leaderboards/store/leaderboard-rankings.js";
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "./store/user-erasures.js";
-import { deleteUserDocument, readStoredUser } from "../../engine/store/user-documents.js";
+import { deleteUserDocument, readStoredUser, userPageIds } from "../../engine/store/user-documents.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
 import { handOverMessages } from "../webhooks/webhook-outbox.js";
@@ -46,6 +46,9 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
     const erasure: UserErasureDocument = { _id: erasureId(tenantId, userId), tenantId, userId, started: unfinished?.started ?? ctx.now(), scopes };
     await saveErasure(userErasures, erasure);
     await ctx.atPipelinePoint?.("erase-step", 1);
+
+    // Before the document that names them (a retry after a crash reads it again).
+    if (stored) await Promise.all(userPageIds(tenantId, stored).map((_id) => ctx.database.collections.userPages.deleteOne({ _id })));
 
     if (await deleteUserDocument(users, tenantId, userId)) await uncount(ctx, tenantId, stored?.state ?? null);
     await ctx.atPipelinePoint?.("erase-step", 2);

@@ -34,7 +34,8 @@ export function createPointsMethods(services: ServiceContext): ScopedService<typ
   return {
     async getUserPoints(req: ps.GetUserPointsRequest, scope: CallScope): Promise<MessageInitShape<typeof ps.GetUserPointsResponseSchema>> {
       checkUserScope(scope, req.id);
-      const { snapshot, state } = await reads.readUserPoints(services, scope.tenantId, req.id, req.key);
+      const awards = req.awards ?? DEFAULT_AWARDS;
+      const { snapshot, state } = await reads.readUserPoints(services, scope.tenantId, req.id, req.key, awards);
       const level = levelForTotal(state.total, snapshot.levels);
       return {
         points: {
@@ -42,7 +43,7 @@ export function createPointsMethods(services: ServiceContext): ScopedService<typ
           key: snapshot.system.key,
           total: BigInt(state.total),
           level: level ? levelToProto(level) : undefined,
-          awards: recentAwards(state, req.awards ?? DEFAULT_AWARDS).map(awardToProto),
+          awards: recentAwards(state, awards).map(awardToProto),
         },
       };
     },

@@ -1,0 +1,112 @@
+import type { Collection } from "mongodb";
+
+/**
+ * The older part of a long list of a user's state, kept in pages of its own so the user document
+ * holds only the recent part (its TAIL) however long the user's history is. FerretDB reads and
+ * rewrites a whole document on every update, so a document that carries a hundred awards per
+ * points system costs several times the database CPU of one that carries a few dozen.
+ *
+ * A list named `key` (e.g. `awards:<points system ID>`) has pages `first` .. `next - 1`, each of
+ * PAGE_SIZE items in order, oldest first, then the tail in the user document. When a write's tail
+ * grows past TAIL_MAX items, its oldest PAGE_SIZE items move to page `next`; pages no longer needed
+ * to show `keep` items are deleted. A page's content is a function of the tail it was cut from, so
+ * writers that start from the same stored state write the same pages (a writer that loses a version
+ * conflict on MongoDB rewrites a page with what the winner wrote), and a write that a crash stopped
+ * before the user document leaves a page the next rotation writes again.
+ */
+export const PAGE_SIZE = 16;
+export const TAIL_MAX = 32;
+
+/** Per list, the pages that hold its older items: `first` .. `next - 1`. */
+export type PageIndex = Record<string, { first: number; next: number }>;
+
+export interface UserPageDocument {
+  _id: string;
+  /** For deleting a tenant's documents with the tenant. */
+  tenantId: string;
+  /** The page's items as one JSON string (FerretDB's cost is per field; see engine/store/user-encoding.ts). */
+  items: string;
+}
+
+/** What a write must do to keep one list's tail short. */
+export interface Rotation<T> {
+  tail: T[];
+  range: { first: number; next: number } | null;
+  written: Array<{ page: number; items: T[] }>;
+  dropped: number[];
+}
+
+/**
+ * Cuts a list's tail down to TAIL_MAX items or fewer: the oldest PAGE_SIZE items at a time become
+ * the next pages. Pages go once the later pages and the tail hold `keep` items without them.
+ */
+export function rotateList<T>(tail: readonly T[], range: { first: number; next: number } | undefined, keep: number): Rotation<T> {
+  let { first, next } = range ?? { first: 0, next: 0 };
+  let rest = [...tail];
+  const written: Rotation<T>["written"] = [];
+  while (rest.length > TAIL_MAX) {
+    written.push({ page: next++, items: rest.slice(0, PAGE_SIZE) });
+    rest = rest.slice(PAGE_SIZE);
+  }
+  const dropped: number[] = [];
+  while (first < next && (next - first - 1) * PAGE_SIZE + rest.length >= keep) dropped.push(first++);
+  // A page cut and dropped by the same write is never stored.
+  const kept = written.filter(({ page }) => page >= first);
+  return {
+    tail: rest,
+    range: first === next && range === undefined ? null : { first, next },
+    written: kept,
+    dropped: dropped.filter((page) => page < (range?.next ?? 0)),
+  };
+}
+
+export function pageId(tenantId: string, userId: string, key: string, page: number): string {
+  return `${tenantId}/${userId}/${key}/${page}`;
+}
+
+/**
+ * The page IDs a user may have for a list: those of its range, and the few past it that a write
+ * stopped by a crash may have left (at most one write's worth) — an erasure deletes them all.
+ */
+export function possiblePageIds(tenantId: string, userId: string, key: string, range: { first: number; next: number }, maxPerWrite: number): string[] {
+  const ids: string[] = [];
+  for (let page = range.first; page < range.next + maxPerWrite; page++) ids.push(pageId(tenantId, userId, key, page));
+  return ids;
+}
+
+/**
+ * Writes pages (each replaced whole, created if new) and deletes dropped ones, all by `_id` and at
+ * once: a crash before the user write leaves either a page the next rotation writes again or a
+ * dropped page the user document still names, which reads as empty until that write.
+ */
+export async function storePages(
+  pages: Collection<UserPageDocument>,
+  tenantId: string,
+  userId: string,
+  changes: Array<{ key: string; written: Array<{ page: number; items: unknown[] }>; dropped: number[] }>,
+  pack: (items: unknown[]) => string,
+): Promise<void> {
+  const writes = changes.flatMap(({ key, written }) =>
+    written.map(({ page, items }) => {
+      const _id = pageId(tenantId, userId, key, page);
+      return pages.replaceOne({ _id }, { tenantId, items: pack(items) }, { upsert: true });
+    }),
+  );
+  const deletes = changes.flatMap(({ key, dropped }) => dropped.map((page) => pages.deleteOne({ _id: pageId(tenantId, userId, key, page) })));
+  await Promise.all([...writes, ...deletes]);
+}
+
+/** A list's paged items in order (a page a crash left deleted before its range moved reads as empty). */
+export async function readPages(
+  pages: Collection<UserPageDocument>,
+  tenantId: string,
+  userId: string,
+  key: string,
+  range: { first: number; next: number },
+  unpack: (items: string) => unknown[],
+): Promise<unknown[]> {
+  const ids = [];
+  for (let page = range.first; page < range.next; page++) ids.push(pageId(tenantId, userId, key, page));
+  const found = await Promise.all(ids.map((_id) => pages.findOne({ _id })));
+  return found.flatMap((doc) => (doc ? unpack(doc.items) : []));
+}
