@@ -6,7 +6,9 @@ import { isValidTimeZone } from "./domain/rules.js";
 import { checkUserUpsert, upsertUser, type UserState, type UserUpsert } from "./domain/user.js";
 import { eventsOf, newUserState, react } from "./domain/reactions.js";
 import { contributionOf } from "../features/leaderboards/domain/leaderboard-entries.js";
-import { findUser } from "./store/user-documents.js";
+import { findUser, withPagedItems, type VersionedUser } from "./store/user-documents.js";
+import { oldestKeptRankDate } from "./user-commit.js";
+import { trimRankHistory } from "./domain/retention.js";
 import { loadEngineConfig } from "./engine-config.js";
 import type { ServiceContext } from "./context.js";
 import { applyUserChange, changeUserState } from "./user-state.js";
@@ -60,6 +62,24 @@ export async function checkAttributeKeys(
   ]);
   const invalid = [...findUnknownKeys(values.event, eventKeys), ...findUnknownKeys(values.user, userKeys)];
   if (invalid.length > 0) throw invalidArgument(invalidAttributeKeysMessage(invalid));
+}
+
+/**
+ * A user's state with the older items of its paged lists (engine/store/user-documents.ts
+ * `withPagedItems`) for reads that show more than the recent ones; `only`: the lists needed
+ * (`pagedListKey`). Rank history older than the retention is left out, as the next write drops it.
+ */
+export async function withOlderItems(ctx: ServiceContext, tenantId: string, user: VersionedUser, only?: readonly string[]): Promise<UserState> {
+  const state = await withPagedItems(ctx.database.collections.userPages, tenantId, user, only);
+  const oldest = oldestKeptRankDate(ctx, ctx.now());
+  return oldest === null || state === user.state ? state : { ...state, leaderboards: trimRankHistory(state.leaderboards, oldest) };
+}
+
+/** A user's state, every paged list whole (`withOlderItems`). */
+export async function readWholeUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
+  const found = await findUser(ctx.database.collections.users, tenantId, userId);
+  if (!found) throw notFound(`User "${userId}" not found`);
+  return withOlderItems(ctx, tenantId, found);
 }
 
 export async function readUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {

@@ -55,7 +55,12 @@ export async function commitUserChange(
   const { database } = ctx;
   const { users, pendingOutboxes, dueUsers, metricUsage } = database.collections;
   const now = ctx.now();
-  let write = { ...next, dueAt: dueTimeToStore(next.dueAt, now), leaderboards: trimmedRankHistory(ctx, next, now) };
+  const oldestRankDate = oldestKeptRankDate(ctx, now);
+  let write = {
+    ...next,
+    dueAt: dueTimeToStore(next.dueAt, now),
+    leaderboards: oldestRankDate ? trimRankHistory(next.leaderboards, oldestRankDate) : next.leaderboards,
+  };
   const storedOutbox = stored?.state.outbox ?? [];
   if (storedOutbox.length >= OUTBOX_LIMIT) {
     // Only messages already committed may be handed over before the write; this call's own are not yet.
@@ -77,7 +82,7 @@ export async function commitUserChange(
     write.outbox.length > 0 && storedOutbox.length === 0 ? markOutboxPending(pendingOutboxes, tenantId, write.userId, version) : null,
   ]);
   await ctx.atPipelinePoint?.("before-user-write", attempt);
-  if (!(await saveUser(users, database.collections.userPages, tenantId, stored, write, database.writeMode))) return false;
+  if (!(await saveUser(users, database.collections.userPages, tenantId, stored, write, database.writeMode, oldestRankDate))) return false;
   await ctx.atPipelinePoint?.("after-user-write", attempt);
   const counted = statsChanges(stored?.state ?? null, write);
   if (counted.size > 0) await applyStatsChanges(database.collections.achievementStats, ctx.userLocks, tenantId, counted);
@@ -86,8 +91,8 @@ export async function commitUserChange(
   return true;
 }
 
-/** The rank history the write keeps (`retention.rankHistoryDays`; see engine/domain/retention.ts). */
-function trimmedRankHistory(ctx: ServiceContext, state: UserState, now: Date): UserState["leaderboards"] {
+/** The oldest date of rank history kept (`retention.rankHistoryDays`; see engine/domain/retention.ts); null: kept by count only. */
+export function oldestKeptRankDate(ctx: ServiceContext, now: Date): string | null {
   const days = ctx.retention?.rankHistoryDays ?? DEFAULT_RETENTION.rankHistoryDays;
-  return days === null ? state.leaderboards : trimRankHistory(state.leaderboards, oldestKeptDate(now, days));
+  return days === null ? null : oldestKeptDate(now, days);
 }

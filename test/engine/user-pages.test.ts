@@ -121,3 +121,32 @@ describe("a points system's older awards", () => {
     expect(ids((await withPagedItems(pages, "t4", after)).points.xp!.awards)).toEqual(expected(TAIL_MAX + 2));
   });
 });
+
+describe("a leaderboard's older rank history", () => {
+  const item = (i: number) => ({ run: "2026-01-01", date: day(i), previousRank: null, rank: 1, previousValue: null, value: String(i) });
+  const day = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+  const withItems = (state: UserState, from: number, to: number): UserState => {
+    const entry = state.leaderboards.lb!;
+    const added = Array.from({ length: to - from }, (_, i) => item(from + i));
+    return { ...state, leaderboards: { lb: { ...entry, value: String(to - 1), history: [...entry.history, ...added].slice(-100) } } };
+  };
+
+  it("moves to pages like awards, and pages entirely older than the retention's oldest date go", async () => {
+    const start: UserState = { ...richState(), leaderboards: { lb: { ...richState().leaderboards.lb!, history: [] } } };
+    expect(await saveUser(users, pages, "t5", null, start, "single-instance")).toBe(true);
+    for (let i = 0; i < 60; i++) {
+      const read = (await readStoredUser(users, "t5", "u1"))!;
+      expect(await saveUser(users, pages, "t5", read, withItems(read.state, i, i + 1), "single-instance")).toBe(true);
+    }
+    let read = (await readStoredUser(users, "t5", "u1"))!;
+    expect(read.state.leaderboards.lb!.history.length).toBeLessThanOrEqual(TAIL_MAX);
+    expect(read.pages!["history:lb"]).toEqual({ first: 0, next: 2, newest: [day(15), day(31)] });
+    expect((await withPagedItems(pages, "t5", read)).leaderboards.lb!.history.map((h) => h.date)).toEqual(Array.from({ length: 60 }, (_, i) => day(i)));
+
+    // Kept from day 16 on: page 0 (days 0-15) goes with the next write, page 1 (days 16-31) stays.
+    expect(await saveUser(users, pages, "t5", read, withItems(read.state, 60, 61), "single-instance", day(16))).toBe(true);
+    read = (await readStoredUser(users, "t5", "u1"))!;
+    expect(read.pages!["history:lb"]).toEqual({ first: 1, next: 2, newest: [day(31)] });
+    expect(await pageCount("t5")).toBe(1);
+  });
+});

@@ -469,6 +469,24 @@ describe("runs", () => {
   });
 });
 
+describe("a rank history longer than the user document keeps", () => {
+  it("reads its older days from their pages: numEvents up to 100, oldest first, the same on every protocol", async () => {
+    const [metricId] = await created("/admin/v1/metrics", [{ key: "visits", name: "Visits" }]);
+    await created("/admin/v1/leaderboards", [{ key: "long", name: "Long", rankBy: "metric", metricId, status: "active", start: day(-60) }]);
+    // One change a day for 50 days (the document keeps at most 32 items; the rest go to pages).
+    for (let n = 55; n >= 6; n--) await event("visits", { id: "hist" }, 1, at(-n, "12:00"));
+    const dates = (body: { history: Array<{ date: string }> }) => body.history.map((h) => h.date);
+    const all = Array.from({ length: 50 }, (_, i) => day(-55 + i));
+    const read = async (numEvents: number) => (await server.rest("GET", `/v1/users/hist/leaderboards/long?numEvents=${numEvents}`)).body;
+    expect(dates(await read(100))).toEqual(all);
+    expect((await read(100)).history.at(-1)).toMatchObject({ rank: 1, previousValue: 49, value: 50 });
+    expect(dates(await read(40))).toEqual(all.slice(-40));
+    expect(dates(await read(3))).toEqual(all.slice(-3));
+    const overConnect = await server.client("connect-json").leaderboardReads.getUserLeaderboard({ id: "hist", key: "long", numEvents: 45 });
+    expect(overConnect.leaderboard!.history.map((h) => h.date)).toEqual(all.slice(-45));
+  }, 120_000);
+});
+
 describe("time zones", () => {
   it("the same instant near midnight UTC falls in different runs of a daily leaderboard for users in Kiritimati and UTC", async () => {
     const instant = at(-1, "23:30"); // day(0) 13:30 in Pacific/Kiritimati (UTC+14)

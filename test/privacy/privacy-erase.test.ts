@@ -377,7 +377,12 @@ describe("erasing a user", () => {
     await event("visits", "other", 1, undefined, `${dayAgo(105)}T12:00:00.000Z`);
     for (let n = 105; n >= 4; n--) await event("visits", "veteran", 2, undefined, `${dayAgo(n)}T12:00:00.000Z`);
     const history = (await server.rest("GET", "/admin/v1/users/veteran/export")).body.state.leaderboards;
-    expect((Object.values(history)[0] as { history: Array<{ run: string }> }).history.map((h) => h.run)).not.toContain(dayAgo(105));
+    const kept = (Object.values(history)[0] as { history: Array<{ run: string }> }).history.map((h) => h.run);
+    expect(kept).not.toContain(dayAgo(105));
+    // All 100 kept, most of them read from the history's pages (the document keeps the recent ones).
+    expect(kept).toHaveLength(100);
+    expect(kept.at(0)).toBe(dayAgo(103));
+    expect((await documentsNaming("veteran")).filter((d) => d.startsWith("user_pages:")).length).toBeGreaterThan(3);
     expect(await ranking(`daily-visits?run=${dayAgo(105)}`)).toEqual([
       ["veteran", 1, 2],
       ["other", 2, 1],

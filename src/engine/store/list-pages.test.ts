@@ -44,4 +44,20 @@ describe("rotateList", () => {
     expect(rotation.range).toBeNull();
     expect(rotation.tail).toEqual(items(80, 100));
   });
+
+  it("with an expiry, stamps each page with its newest date and drops pages whose newest is older than the oldest kept", () => {
+    const newestOf = (page: readonly number[]) => `d${String(Math.max(...page)).padStart(3, "0")}`;
+    const first = rotateList(items(0, TAIL_MAX + PAGE_SIZE + 1), undefined, 1000, { newestOf, oldestKept: null });
+    expect(first.range).toEqual({ first: 0, next: 2, newest: ["d015", "d031"] });
+    // Page 0's newest is d015: kept from d015 on, dropped from d016 on; page 1 goes with d032.
+    expect(rotateList(first.tail, first.range!, 1000, { newestOf, oldestKept: "d015" }).dropped).toEqual([]);
+    expect(rotateList(first.tail, first.range!, 1000, { newestOf, oldestKept: "d016" })).toMatchObject({
+      dropped: [0],
+      range: { first: 1, next: 2, newest: ["d031"] },
+    });
+    expect(rotateList(first.tail, first.range!, 1000, { newestOf, oldestKept: "d032" })).toMatchObject({
+      dropped: [0, 1],
+      range: { first: 2, next: 2, newest: [] },
+    });
+  });
 });

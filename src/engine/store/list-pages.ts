@@ -17,8 +17,12 @@ import type { Collection } from "mongodb";
 export const PAGE_SIZE = 16;
 export const TAIL_MAX = 32;
 
-/** Per list, the pages that hold its older items: `first` .. `next - 1`. */
-export type PageIndex = Record<string, { first: number; next: number }>;
+/**
+ * Per list, the pages that hold its older items: `first` .. `next - 1`; for lists whose items
+ * expire by date, `newest` holds each of those pages' newest date, in order.
+ */
+export type PageRange = { first: number; next: number; newest?: string[] };
+export type PageIndex = Record<string, PageRange>;
 
 export interface UserPageDocument {
   _id: string;
@@ -31,30 +35,45 @@ export interface UserPageDocument {
 /** What a write must do to keep one list's tail short. */
 export interface Rotation<T> {
   tail: T[];
-  range: { first: number; next: number } | null;
+  range: PageRange | null;
   written: Array<{ page: number; items: T[] }>;
   dropped: number[];
 }
 
+/** For lists whose items expire: each page's newest date, and the oldest date still kept (null: none expire). */
+export interface Expiry<T> {
+  newestOf: (items: readonly T[]) => string;
+  oldestKept: string | null;
+}
+
 /**
  * Cuts a list's tail down to TAIL_MAX items or fewer: the oldest PAGE_SIZE items at a time become
- * the next pages. Pages go once the later pages and the tail hold `keep` items without them.
+ * the next pages. Pages go once the later pages and the tail hold `keep` items without them, or
+ * (with `expiry`) once everything on them is older than the oldest date kept.
  */
-export function rotateList<T>(tail: readonly T[], range: { first: number; next: number } | undefined, keep: number): Rotation<T> {
+export function rotateList<T>(tail: readonly T[], range: PageRange | undefined, keep: number, expiry?: Expiry<T>): Rotation<T> {
   let { first, next } = range ?? { first: 0, next: 0 };
+  const newest = expiry ? [...(range?.newest ?? [])] : undefined;
   let rest = [...tail];
   const written: Rotation<T>["written"] = [];
   while (rest.length > TAIL_MAX) {
-    written.push({ page: next++, items: rest.slice(0, PAGE_SIZE) });
+    const items = rest.slice(0, PAGE_SIZE);
+    written.push({ page: next++, items });
+    newest?.push(expiry!.newestOf(items));
     rest = rest.slice(PAGE_SIZE);
   }
+  const expired = () => expiry?.oldestKept != null && newest !== undefined && newest.length === next - first && newest[0]! < expiry.oldestKept;
   const dropped: number[] = [];
-  while (first < next && (next - first - 1) * PAGE_SIZE + rest.length >= keep) dropped.push(first++);
+  while (first < next && ((next - first - 1) * PAGE_SIZE + rest.length >= keep || expired())) {
+    dropped.push(first++);
+    newest?.shift();
+  }
   // A page cut and dropped by the same write is never stored.
   const kept = written.filter(({ page }) => page >= first);
+  const nextRange = { first, next, ...(newest && { newest }) };
   return {
     tail: rest,
-    range: first === next && range === undefined ? null : { first, next },
+    range: first === next && range === undefined ? null : nextRange,
     written: kept,
     dropped: dropped.filter((page) => page < (range?.next ?? 0)),
   };
@@ -68,7 +87,7 @@ export function pageId(tenantId: string, userId: string, key: string, page: numb
  * The page IDs a user may have for a list: those of its range, and the few past it that a write
  * stopped by a crash may have left (at most one write's worth) — an erasure deletes them all.
  */
-export function possiblePageIds(tenantId: string, userId: string, key: string, range: { first: number; next: number }, maxPerWrite: number): string[] {
+export function possiblePageIds(tenantId: string, userId: string, key: string, range: PageRange, maxPerWrite: number): string[] {
   const ids: string[] = [];
   for (let page = range.first; page < range.next + maxPerWrite; page++) ids.push(pageId(tenantId, userId, key, page));
   return ids;
@@ -102,7 +121,7 @@ export async function readPages(
   tenantId: string,
   userId: string,
   key: string,
-  range: { first: number; next: number },
+  range: PageRange,
   unpack: (items: string) => unknown[],
 ): Promise<unknown[]> {
   const ids = [];

@@ -5,6 +5,7 @@ import { createUserState, type UserState } from "../domain/user.js";
 import { decodeUserState, derivedFieldsStored, encodeUserState, packList, PATH_SEGMENT, unpackList, type StoredUserState } from "./user-encoding.js";
 import { possiblePageIds, readPages, rotateList, storePages, TAIL_MAX, PAGE_SIZE, type PageIndex, type Rotation, type UserPageDocument } from "./list-pages.js";
 import { MAX_RECENT_AWARDS, type PointsAward } from "../../features/points/domain/points.js";
+import { HISTORY_LIMIT, type LeaderboardHistoryItem } from "../../features/leaderboards/domain/leaderboard-entries.js";
 
 /**
  * One document per user and tenant: the user's whole game state (laid out as engine/store/user-encoding.ts
@@ -116,78 +117,132 @@ export async function readStoredUser(users: Collection<UserDocument>, tenantId: 
   };
 }
 
-/** The paged list of a points system's awards. */
-const awardsKey = (systemId: string) => `awards:${systemId}`;
-const AWARDS_PREFIX = "awards:";
+/**
+ * The lists of a state kept in pages past their recent items (engine/store/list-pages.ts): each
+ * points system's awards (the reads show MAX_RECENT_AWARDS) and each leaderboard's rank history
+ * (HISTORY_LIMIT, and none older than the retention's oldest date). Keyed `<kind>:<ID>`.
+ */
+interface PagedKind<T> {
+  prefix: string;
+  keep: number;
+  lists(state: UserState): Record<string, readonly T[]>;
+  /** The state with the lists given replaced (IDs the state holds). */
+  replace(state: UserState, lists: Record<string, T[]>): UserState;
+  /** Each page's newest date, for lists whose items expire (rank history). */
+  newestOf?: (items: readonly T[]) => string;
+}
+
+const awardsKind: PagedKind<PointsAward> = {
+  prefix: "awards:",
+  keep: MAX_RECENT_AWARDS,
+  lists: (state) => Object.fromEntries(Object.entries(state.points).map(([id, system]) => [id, system.awards])),
+  replace: (state, lists) => ({
+    ...state,
+    points: { ...state.points, ...Object.fromEntries(Object.entries(lists).map(([id, awards]) => [id, { ...state.points[id]!, awards }])) },
+  }),
+};
+
+const rankHistoryKind: PagedKind<LeaderboardHistoryItem> = {
+  prefix: "history:",
+  keep: HISTORY_LIMIT,
+  lists: (state) => Object.fromEntries(Object.entries(state.leaderboards).map(([id, entry]) => [id, entry.history])),
+  replace: (state, lists) => ({
+    ...state,
+    leaderboards: {
+      ...state.leaderboards,
+      ...Object.fromEntries(Object.entries(lists).map(([id, history]) => [id, { ...state.leaderboards[id]!, history }])),
+    },
+  }),
+  newestOf: (items) => items.reduce((max, item) => (item.date > max ? item.date : max), ""),
+};
+
+const PAGED_KINDS = [awardsKind, rankHistoryKind] as ReadonlyArray<PagedKind<unknown>>;
+
+/** One list's pages changed by a write. */
+export type PageChange = { key: string } & Rotation<unknown>;
 
 /**
- * Keeps each points system's awards in the document to their recent TAIL_MAX or fewer, the older
- * ones in pages (engine/store/list-pages.ts; the reads show MAX_RECENT_AWARDS), and drops the pages
- * of systems the state no longer holds. Unchanged parts stay the same objects.
+ * Keeps each paged list in the document to its recent TAIL_MAX items or fewer, the older ones in
+ * pages, and drops the pages no read needs: past the kind's count, older than `oldestRankDate`
+ * (rank history), or of lists the state no longer holds. Unchanged parts stay the same objects.
  */
 export function rotatePagedLists(
   state: UserState,
   index: PageIndex | undefined,
-): { state: UserState; index: PageIndex | undefined; changes: Array<{ key: string } & Rotation<unknown>> } {
-  const changes: Array<{ key: string } & Rotation<unknown>> = [];
+  oldestRankDate: string | null = null,
+): { state: UserState; index: PageIndex | undefined; changes: PageChange[] } {
+  const changes: PageChange[] = [];
   const nextIndex: PageIndex = {};
-  let points: UserState["points"] | null = null;
-  for (const [systemId, system] of Object.entries(state.points)) {
-    const key = awardsKey(systemId);
-    const range = index?.[key];
-    if (system.awards.length <= TAIL_MAX && !range) continue;
-    const rotation = rotateList(system.awards, range, MAX_RECENT_AWARDS);
-    if (rotation.range) nextIndex[key] = rotation.range;
-    if (rotation.written.length === 0 && rotation.dropped.length === 0) continue;
-    changes.push({ key, ...rotation });
-    points ??= { ...state.points };
-    points[systemId] = { ...system, awards: rotation.tail };
-  }
-  for (const [key, range] of Object.entries(index ?? {})) {
-    if (key.startsWith(AWARDS_PREFIX) && !state.points[key.slice(AWARDS_PREFIX.length)]) {
-      const dropped = Array.from({ length: range.next - range.first }, (_, i) => range.first + i);
-      changes.push({ key, tail: [], range: null, written: [], dropped });
+  let next = state;
+  for (const kind of PAGED_KINDS) {
+    const replaced: Record<string, unknown[]> = {};
+    const lists = kind.lists(state);
+    for (const [id, list] of Object.entries(lists)) {
+      const key = kind.prefix + id;
+      const range = index?.[key];
+      if (list.length <= TAIL_MAX && !range) continue;
+      const expiry = kind.newestOf && { newestOf: kind.newestOf, oldestKept: oldestRankDate };
+      const rotation = rotateList(list, range, kind.keep, expiry);
+      if (rotation.range) nextIndex[key] = rotation.range;
+      if (rotation.written.length === 0 && rotation.dropped.length === 0) continue;
+      changes.push({ key, ...rotation });
+      replaced[id] = rotation.tail;
     }
+    for (const [key, range] of Object.entries(index ?? {})) {
+      if (key.startsWith(kind.prefix) && !(key.slice(kind.prefix.length) in lists)) {
+        const dropped = Array.from({ length: range.next - range.first }, (_, i) => range.first + i);
+        changes.push({ key, tail: [], range: null, written: [], dropped });
+      }
+    }
+    if (Object.keys(replaced).length > 0) next = kind.replace(next, replaced);
   }
-  return {
-    state: points ? { ...state, points } : state,
-    index: Object.keys(nextIndex).length > 0 ? nextIndex : undefined,
-    changes,
-  };
+  return { state: next, index: Object.keys(nextIndex).length > 0 ? nextIndex : undefined, changes };
 }
 
 /**
- * The user's state with each points system's awards whole again (the paged older ones before the
- * recent ones, MAX_RECENT_AWARDS at most): for reads that show more than the recent ones. `only`:
- * the systems whose awards are needed (default all).
+ * The user's state with its paged lists whole again (the paged older items before the recent ones,
+ * each kind's count at most): for reads that show more than the recent items. `only`: the lists
+ * needed, as `<kind>:<ID>` keys (default all). Rank history older than the retention is the
+ * caller's to filter (engine/user-access.ts `withOlderItems`).
  */
-export async function withPagedItems(pages: Collection<UserPageDocument>, tenantId: string, user: VersionedUser, only?: string[]): Promise<UserState> {
-  const { state } = user;
-  const wanted = Object.entries(user.pages ?? {}).filter(
-    ([key]) => key.startsWith(AWARDS_PREFIX) && state.points[key.slice(AWARDS_PREFIX.length)] && (!only || only.includes(key.slice(AWARDS_PREFIX.length))),
-  );
-  if (wanted.length === 0) return state;
-  const points = { ...state.points };
-  await Promise.all(
-    wanted.map(async ([key, range]) => {
-      const systemId = key.slice(AWARDS_PREFIX.length);
-      const older = (await readPages(pages, tenantId, state.userId, key, range, unpackList)) as PointsAward[];
-      points[systemId] = { ...points[systemId]!, awards: [...older, ...points[systemId]!.awards].slice(-MAX_RECENT_AWARDS) };
-    }),
-  );
-  return { ...state, points };
+export async function withPagedItems(pages: Collection<UserPageDocument>, tenantId: string, user: VersionedUser, only?: readonly string[]): Promise<UserState> {
+  let state = user.state;
+  for (const kind of PAGED_KINDS) {
+    const lists = kind.lists(state);
+    const wanted = Object.entries(user.pages ?? {}).filter(
+      ([key]) => key.startsWith(kind.prefix) && key.slice(kind.prefix.length) in lists && (!only || only.includes(key)),
+    );
+    if (wanted.length === 0) continue;
+    const whole = await Promise.all(
+      wanted.map(async ([key, range]) => {
+        const id = key.slice(kind.prefix.length);
+        const older = await readPages(pages, tenantId, state.userId, key, range, unpackList);
+        return [id, [...older, ...lists[id]!].slice(-kind.keep)] as const;
+      }),
+    );
+    state = kind.replace(state, Object.fromEntries(whole));
+  }
+  return state;
 }
+
+/** The key of a points system's awards and of a leaderboard's rank history among the paged lists. */
+export const pagedListKey = {
+  awards: (systemId: string) => awardsKind.prefix + systemId,
+  rankHistory: (leaderboardId: string) => rankHistoryKind.prefix + leaderboardId,
+};
 
 /**
  * Every page a user may have: those their document names, and past them the few a write stopped
  * by a crash may have left (also for lists the document names no pages of yet).
  */
 export function userPageIds(tenantId: string, user: VersionedUser): string[] {
-  const perWrite = Math.ceil(MAX_RECENT_AWARDS / PAGE_SIZE) + 1;
-  const ranges: PageIndex = Object.fromEntries(Object.keys(user.state.points).map((id) => [awardsKey(id), { first: 0, next: 0 }]));
+  const ranges: PageIndex = {};
+  for (const kind of PAGED_KINDS) for (const id of Object.keys(kind.lists(user.state))) ranges[kind.prefix + id] = { first: 0, next: 0 };
   Object.assign(ranges, user.pages);
+  const perWrite = Math.ceil(Math.max(...PAGED_KINDS.map((k) => k.keep)) / PAGE_SIZE) + 1;
   return Object.entries(ranges).flatMap(([key, range]) => possiblePageIds(tenantId, user.state.userId, key, range, perWrite));
 }
+
 /** Lists an earlier version stored as arrays, now linked maps (see engine/store/user-encoding.ts). */
 function isEarlierLayout(stored: Record<string, unknown>): boolean {
   const points = Object.values((stored.points ?? {}) as Record<string, { awardParts?: unknown }>);
@@ -261,12 +316,14 @@ export async function saveUser(
   previous: VersionedUser | null,
   next: UserState,
   mode: WriteMode,
+  /** Rank history dated before this is not kept (the retention; null: kept by count only). */
+  oldestRankDate: string | null = null,
 ): Promise<boolean> {
   const _id = userDocumentId(tenantId, next.userId);
   const cache = caches.get(users);
   try {
     // Pages first: the document that names them is written after them.
-    const rotated = rotatePagedLists(next, previous?.pages);
+    const rotated = rotatePagedLists(next, previous?.pages, oldestRankDate);
     if (rotated.changes.length > 0) await storePages(pages, tenantId, next.userId, rotated.changes, packList);
     const version = await writeUser(users, tenantId, previous, rotated.state, mode, rotated.index);
     if (version !== null) cache?.set(_id, structuredClone({ state: rotated.state, version, ...(rotated.index && { pages: rotated.index }) }));

@@ -6,10 +6,10 @@ import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "./domain/l
 import type { DecimalString } from "../../engine/domain/decimal.js";
 import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
 import type { UserState } from "../../engine/domain/user.js";
-import { findUser } from "../../engine/store/user-documents.js";
+import { findUser, pagedListKey } from "../../engine/store/user-documents.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingScope, rankingsOf } from "./ranking-updates.js";
-import { readUser } from "../../engine/user-access.js";
+import { withOlderItems } from "../../engine/user-access.js";
 
 /** A leaderboard as the Application API shows it: with its status now. */
 export interface VisibleLeaderboard {
@@ -179,10 +179,19 @@ export async function readUserStanding(
   query: { run?: string; numEvents?: number },
 ): Promise<UserStanding> {
   const { leaderboard } = await findVisibleLeaderboard(ctx, tenantId, key);
-  const user = await readUser(ctx, tenantId, userId);
+  const found = await findUser(ctx.database.collections.users, tenantId, userId);
+  if (!found) throw notFound(`User "${userId}" not found`);
   const run = resolveRun(ctx, leaderboard, query.run);
+  const id = leaderboard.config.id;
+  const wanted = query.numEvents ?? DEFAULT_HISTORY;
+  // The run's older items are read from their pages only when the recent ones are too few.
+  const recent = historyOfRun(found.state.leaderboards[id], run.runStart, wanted);
+  const user =
+    recent.length < wanted && found.pages?.[pagedListKey.rankHistory(id)]
+      ? await withOlderItems(ctx, tenantId, found, [pagedListKey.rankHistory(id)])
+      : found.state;
   const groupValues = userGroup(leaderboard, run, user);
-  const history = historyOfRun(user.leaderboards[leaderboard.config.id], run.runStart, query.numEvents ?? DEFAULT_HISTORY);
+  const history = user === found.state ? recent : historyOfRun(user.leaderboards[id], run.runStart, wanted);
   if (groupValues === null) return { leaderboard, run, groupValues: [], rank: null, value: null, history };
   // Opted out: unranked (null rank), with their own value in the run from their document, as a
   // user beyond `maxParticipants` reads.

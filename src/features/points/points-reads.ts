@@ -15,8 +15,8 @@ import { boostStatus, type BoostStatus, type PointsBoostConfig } from "./domain/
 import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } from "./domain/points-summary.js";
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { checkAttributeKeys, readUser } from "../../engine/user-access.js";
-import { findUser, withPagedItems } from "../../engine/store/user-documents.js";
+import { checkAttributeKeys, readUser, withOlderItems } from "../../engine/user-access.js";
+import { findUser, pagedListKey } from "../../engine/store/user-documents.js";
 
 /** Whether a read still answers for an archived system. */
 type ArchivedSystems = "include" | "exclude";
@@ -54,7 +54,7 @@ export async function readUserPoints(
   const found = await findUser(ctx.database.collections.users, tenantId, userId);
   if (!found) throw notFound(`User "${userId}" not found`);
   const recent = found.state.points[systemId]?.awards.length ?? 0;
-  const user = recent < awards ? await withPagedItems(ctx.database.collections.userPages, tenantId, found, [systemId]) : found.state;
+  const user = recent < awards ? await withOlderItems(ctx, tenantId, found, [pagedListKey.awards(systemId)]) : found.state;
   return { snapshot, config, user, state: user.points[systemId] ?? emptyPointsState() };
 }
 

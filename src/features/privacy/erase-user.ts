@@ -11,6 +11,7 @@ import type { RankingScope } from "../leaderboards/store/leaderboard-rankings.js
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "./store/user-erasures.js";
 import { deleteUserDocument, readStoredUser, userPageIds } from "../../engine/store/user-documents.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
 import { handOverMessages } from "../webhooks/webhook-outbox.js";
 
@@ -42,7 +43,7 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
       return { erased: false };
     }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
-    const scopes = uniqueScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, stored.state) : []);
+    const scopes = uniqueScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, await withOlderItems(ctx, tenantId, stored)) : []);
     const erasure: UserErasureDocument = { _id: erasureId(tenantId, userId), tenantId, userId, started: unfinished?.started ?? ctx.now(), scopes };
     await saveErasure(userErasures, erasure);
     await ctx.atPipelinePoint?.("erase-step", 1);

@@ -3,7 +3,8 @@ import { notFound } from "../../engine/domain/errors.js";
 import { findDeliveriesNamingUser } from "../webhooks/store/webhook-store.js";
 import type { UserState } from "../../engine/domain/user.js";
 import { findErasure } from "./store/user-erasures.js";
-import { readStoredUser, withPagedItems } from "../../engine/store/user-documents.js";
+import { readStoredUser } from "../../engine/store/user-documents.js";
+import { withOlderItems } from "../../engine/user-access.js";
 import type { ServiceContext } from "../../engine/context.js";
 
 /** What is stored about a user beside what the Application API's reads show (see docs/privacy.md). */
@@ -33,7 +34,7 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
     c.idempotencyKeys.find({ tenantId, userId }).toArray(),
     findDeliveriesNamingUser(c.webhookDeliveries, tenantId, userId),
   ]);
-  const state = await withPagedItems(c.userPages, tenantId, stored);
+  const state = await withOlderItems(ctx, tenantId, stored);
   return {
     state,
     pointsSystemKeys: points.systems.filter((s) => state.points[s.system.id]).map((s) => s.system.key),

@@ -5,7 +5,7 @@ import type { UserState } from "../../engine/domain/user.js";
 import { wrappedOfUser, type Wrapped } from "./domain/wrapped.js";
 import { listUserAchievements, type AchievementView } from "../achievements/achievement-reads.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { readUser } from "../../engine/user-access.js";
+import { readWholeUser } from "../../engine/user-access.js";
 
 export interface WrappedRead {
   user: UserState;
@@ -22,7 +22,7 @@ export interface WrappedRead {
  * the tenant's configuration, nothing written. Unknown users are 404, unsupported years 400.
  */
 export async function readUserWrapped(ctx: ServiceContext, tenantId: string, userId: string, requestedYear: number | undefined): Promise<WrappedRead> {
-  const user = await readUser(ctx, tenantId, userId);
+  const user = await readWholeUser(ctx, tenantId, userId);
   const [metrics, points, achievements, leaderboards, streak] = await Promise.all([
     ctx.config.metrics(tenantId),
     ctx.config.pointsConfig(tenantId),
