@@ -469,20 +469,22 @@ describe("runs", () => {
   });
 });
 
-describe("a rank history longer than the user document keeps", () => {
+describe("a rank history longer than the user document keeps (own tenant)", () => {
+  const tenantId = "long-history";
   it("reads its older days from their pages: numEvents up to 100, oldest first, the same on every protocol", async () => {
-    const [metricId] = await created("/admin/v1/metrics", [{ key: "visits", name: "Visits" }]);
-    await created("/admin/v1/leaderboards", [{ key: "long", name: "Long", rankBy: "metric", metricId, status: "active", start: day(-60) }]);
+    await created("/admin/v1/tenants", [{ customerId: tenantId, name: "Long history" }]);
+    const [metricId] = await created("/admin/v1/metrics", [{ key: "visits", name: "Visits" }], tenantId);
+    await created("/admin/v1/leaderboards", [{ key: "long", name: "Long", rankBy: "metric", metricId, status: "active", start: day(-60) }], tenantId);
     // One change a day for 50 days (the document keeps at most 32 items; the rest go to pages).
-    for (let n = 55; n >= 6; n--) await event("visits", { id: "hist" }, 1, at(-n, "12:00"));
+    for (let n = 55; n >= 6; n--) await event("visits", { id: "hist" }, 1, at(-n, "12:00"), tenantId);
     const dates = (body: { history: Array<{ date: string }> }) => body.history.map((h) => h.date);
     const all = Array.from({ length: 50 }, (_, i) => day(-55 + i));
-    const read = async (numEvents: number) => (await server.rest("GET", `/v1/users/hist/leaderboards/long?numEvents=${numEvents}`)).body;
+    const read = async (numEvents: number) => (await server.rest("GET", `/v1/users/hist/leaderboards/long?numEvents=${numEvents}`, { tenantId })).body;
     expect(dates(await read(100))).toEqual(all);
     expect((await read(100)).history.at(-1)).toMatchObject({ rank: 1, previousValue: 49, value: 50 });
     expect(dates(await read(40))).toEqual(all.slice(-40));
     expect(dates(await read(3))).toEqual(all.slice(-3));
-    const overConnect = await server.client("connect-json").leaderboardReads.getUserLeaderboard({ id: "hist", key: "long", numEvents: 45 });
+    const overConnect = await server.client("connect-json", { tenantId }).leaderboardReads.getUserLeaderboard({ id: "hist", key: "long", numEvents: 45 });
     expect(overConnect.leaderboard!.history.map((h) => h.date)).toEqual(all.slice(-45));
   }, 120_000);
 });

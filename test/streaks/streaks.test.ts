@@ -78,6 +78,26 @@ describe("streaks", () => {
     expect(stored.streak!.length).toBe(0);
   });
 
+  it("show more periods than the user document keeps, the older ones from their pages; the read that stores a caught-up state still does", async () => {
+    // 45 days met in a row, ending 3 days ago; of the two missed days since, the one freeze holds the first: lost on read.
+    for (let n = 47; n >= 3; n--) expect((await practise("dee", 10, noon(-n))).status).toBe(201);
+    const stored = (await readStoredUser(server.service.context.database.collections.users, "default", "dee"))!;
+    expect(stored.state.streak!.history.length).toBeLessThanOrEqual(32);
+    expect(stored.pages?.["streak:history"]).toBeDefined();
+    const read = await server.rest("GET", "/v1/users/dee/streak?historyPeriods=100");
+    expect(read.status).toBe(200);
+    const periods = read.body.streakHistory as Array<{ periodStart: string; length: number }>;
+    // Every day from the first event to today, oldest first, the current period last.
+    expect(periods.map((p) => p.periodStart)).toEqual(Array.from({ length: 48 }, (_, i) => date(-47 + i)));
+    expect(periods.slice(0, 45).map((p) => p.length)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
+    expect(read.body).toMatchObject({ length: 0 });
+    // The read stored the caught-up (lost) streak, and the same periods read again.
+    expect((await readStoredUser(server.service.context.database.collections.users, "default", "dee"))!.state.streak!.length).toBe(0);
+    expect((await server.rest("GET", "/v1/users/dee/streak?historyPeriods=100")).body.streakHistory).toEqual(periods);
+    const few = await server.client("connect-json").application.getUserStreak({ id: "dee", historyPeriods: 40 });
+    expect(few.streak!.streakHistory.map((p) => p.periodStart)).toEqual(periods.slice(-40).map((p) => p.periodStart));
+  }, 120_000);
+
   it("count days in the user's own time zone", async () => {
     // 23:30 in Los Angeles is already the next day in UTC: both events fall on one local day.
     // Yesterday in Los Angeles, so the later event is in the past at any hour the test runs.

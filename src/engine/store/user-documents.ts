@@ -6,11 +6,12 @@ import { decodeUserState, derivedFieldsStored, encodeUserState, packList, PATH_S
 import { possiblePageIds, readPages, rotateList, storePages, TAIL_MAX, PAGE_SIZE, type PageIndex, type Rotation, type UserPageDocument } from "./list-pages.js";
 import { MAX_RECENT_AWARDS, type PointsAward } from "../../features/points/domain/points.js";
 import { HISTORY_LIMIT, type LeaderboardHistoryItem } from "../../features/leaderboards/domain/leaderboard-entries.js";
+import { longestStreak, STREAK_HISTORY_LIMIT, type StreakPeriodRecord } from "../../features/streaks/domain/streak.js";
 
 /**
  * One document per user and tenant: the user's whole game state (laid out as engine/store/user-encoding.ts
- * describes) plus a version for compare-and-set. The older part of each points system's awards is
- * kept in pages of its own (`pages` names them; engine/store/list-pages.ts).
+ * describes) plus a version for compare-and-set. The older part of its long lists (awards, rank
+ * history, streak periods) is kept in pages of its own (`pages` names them; `rotatePagedLists`).
  */
 export interface UserDocument extends StoredUserState {
   _id: string;
@@ -119,8 +120,9 @@ export async function readStoredUser(users: Collection<UserDocument>, tenantId: 
 
 /**
  * The lists of a state kept in pages past their recent items (engine/store/list-pages.ts): each
- * points system's awards (the reads show MAX_RECENT_AWARDS) and each leaderboard's rank history
- * (HISTORY_LIMIT, and none older than the retention's oldest date). Keyed `<kind>:<ID>`.
+ * points system's awards (the reads show MAX_RECENT_AWARDS), each leaderboard's rank history
+ * (HISTORY_LIMIT, and none older than the retention's oldest date) and the streak's judged periods
+ * (STREAK_HISTORY_LIMIT). Keyed `<kind>:<ID>`.
  */
 interface PagedKind<T> {
   prefix: string;
@@ -156,7 +158,18 @@ const rankHistoryKind: PagedKind<LeaderboardHistoryItem> = {
   newestOf: (items) => items.reduce((max, item) => (item.date > max ? item.date : max), ""),
 };
 
-const PAGED_KINDS = [awardsKind, rankHistoryKind] as ReadonlyArray<PagedKind<unknown>>;
+const streakHistoryKind: PagedKind<StreakPeriodRecord> = {
+  prefix: "streak:",
+  keep: STREAK_HISTORY_LIMIT,
+  lists: (state): Record<string, readonly StreakPeriodRecord[]> => (state.streak ? { history: state.streak.history } : {}),
+  // States stored before the longest length was kept derive it from their history: kept before periods move.
+  replace: (state, lists) => ({
+    ...state,
+    streak: { ...state.streak!, history: lists.history!, longest: state.streak!.longest ?? longestStreak(state.streak!) },
+  }),
+};
+
+const PAGED_KINDS = [awardsKind, rankHistoryKind, streakHistoryKind] as ReadonlyArray<PagedKind<unknown>>;
 
 /** One list's pages changed by a write. */
 export type PageChange = { key: string } & Rotation<unknown>;
@@ -229,6 +242,7 @@ export async function withPagedItems(pages: Collection<UserPageDocument>, tenant
 export const pagedListKey = {
   awards: (systemId: string) => awardsKind.prefix + systemId,
   rankHistory: (leaderboardId: string) => rankHistoryKind.prefix + leaderboardId,
+  streakHistory: `${streakHistoryKind.prefix}history`,
 };
 
 /**

@@ -1,8 +1,9 @@
 import { notFound } from "../../engine/domain/errors.js";
 import type { EngineConfig } from "../../engine/domain/reactions.js";
-import { createStreakState, noStreakView, readStreak, type StreakDomainEvent, type StreakReadView, type StreakState } from "./domain/streak.js";
+import { createStreakState, noStreakView, readStreak, streakHistory, type StreakDomainEvent, type StreakReadView, type StreakState } from "./domain/streak.js";
 import type { UserState } from "../../engine/domain/user.js";
-import { findUser } from "../../engine/store/user-documents.js";
+import { findUser, pagedListKey } from "../../engine/store/user-documents.js";
+import { withOlderItems } from "../../engine/user-access.js";
 import { effectiveStreakSettings } from "../users/domain/preferences.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
@@ -24,15 +25,25 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
     if (!(await findUser(ctx.database.collections.users, tenantId, userId))) throw notFound(`User "${userId}" not found`);
     return { ...noStreakView(), extended: null, streakHistory: [], pauses: [] };
   }
+  const periods = historyPeriods ?? DEFAULT_HISTORY_PERIODS;
   return changeUserState(ctx, tenantId, userId, async (stored, now) => {
     if (!stored) throw notFound(`User "${userId}" not found`);
     const user = stored.state;
     const mine = effectiveStreakSettings(settings, user.preferences)!;
-    const read = readStreak(user.streak ?? createStreakState(mine, user.created, now), mine, user.tzHistory, now, historyPeriods ?? DEFAULT_HISTORY_PERIODS);
-    if (read.events.length === 0) return { write: null, result: read.streak };
+    const read = readStreak(user.streak ?? createStreakState(mine, user.created, now), mine, user.tzHistory, now, periods);
+    // More periods than the document keeps: the older ones from their pages (shown, never written).
+    const key = pagedListKey.streakHistory;
+    const result =
+      read.streak.streakHistory.length < periods && stored.pages?.[key]
+        ? {
+            ...read.streak,
+            streakHistory: streakHistory((await withOlderItems(ctx, tenantId, { ...stored, state: { ...user, streak: read.state } }, [key])).streak!, periods),
+          }
+        : read.streak;
+    if (read.events.length === 0) return { write: null, result };
     // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
     // and a lost streak leaves streak leaderboards now.
-    return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now), result: read.streak };
+    return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now), result };
   });
 }
 
