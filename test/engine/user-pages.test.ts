@@ -122,6 +122,31 @@ describe("a points system's older awards", () => {
   });
 });
 
+describe("two instances writing the same user at once (versioned mode)", () => {
+  it("the loser of the version race wrote the same pages as the winner; its retry from the winner's state reads right", async () => {
+    await saveUser(
+      users,
+      pages,
+      "t6",
+      null,
+      withAwards({ ...richState(), points: { xp: { ...richState().points.xp!, awards: [] } } }, 0, TAIL_MAX),
+      "versioned",
+    );
+    const read = (await readStoredUser(users, "t6", "u1"))!;
+    // Both add an award to the same stored state, so both cut page 0 from it.
+    const winner = withAwards(read.state, TAIL_MAX, TAIL_MAX + 1);
+    const loser = { ...read.state, points: { xp: { ...read.state.points.xp!, awards: [...read.state.points.xp!.awards, award(900)] } } };
+    expect(await saveUser(users, pages, "t6", read, winner, "versioned")).toBe(true);
+    expect(await saveUser(users, pages, "t6", read, loser, "versioned")).toBe(false);
+    const again = (await readStoredUser(users, "t6", "u1"))!;
+    expect(ids((await withPagedItems(pages, "t6", again)).points.xp!.awards)).toEqual(expected(TAIL_MAX + 1));
+    expect(await saveUser(users, pages, "t6", again, withAwards(again.state, TAIL_MAX + 1, TAIL_MAX + 2), "versioned")).toBe(true);
+    const last = (await readStoredUser(users, "t6", "u1"))!;
+    expect(ids((await withPagedItems(pages, "t6", last)).points.xp!.awards)).toEqual(expected(TAIL_MAX + 2));
+    expect(await pageCount("t6")).toBe(1);
+  });
+});
+
 describe("a leaderboard's older rank history", () => {
   const item = (i: number) => ({ run: "2026-01-01", date: day(i), previousRank: null, rank: 1, previousValue: null, value: String(i) });
   const day = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
