@@ -19,7 +19,8 @@ import { createUserState, type UserState } from "../../src/engine/domain/user.js
 import { loadEngineConfig } from "../../src/engine/engine-config.js";
 import { RECENT_IDEMPOTENCY_LIMIT } from "../../src/engine/record-event.js";
 import { encodeUserState } from "../../src/engine/store/user-encoding.js";
-import { rotatePagedLists, saveUser, userChanges, userDocument, userDocumentId } from "../../src/engine/store/user-documents.js";
+import { saveUser, userChanges, userDocument, userDocumentId } from "../../src/engine/store/user-documents.js";
+import { rotatePagedLists } from "../../src/engine/store/user-pages.js";
 import { packList } from "../../src/engine/store/user-encoding.js";
 import type { PageIndex } from "../../src/engine/store/list-pages.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";

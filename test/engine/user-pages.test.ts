@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { UserState } from "../../src/engine/domain/user.js";
 import { MAX_RECENT_AWARDS, type PointsAward } from "../../src/features/points/domain/points.js";
 import { PAGE_SIZE, TAIL_MAX, type UserPageDocument } from "../../src/engine/store/list-pages.js";
-import { readStoredUser, saveUser, userPageIds, withPagedItems, type UserDocument, type VersionedUser } from "../../src/engine/store/user-documents.js";
+import { readStoredUser, saveUser, type UserDocument, type VersionedUser } from "../../src/engine/store/user-documents.js";
+import { userPageIds, withPagedItems } from "../../src/engine/store/user-pages.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { richState, trigger } from "../helpers/user-layouts.js";
 

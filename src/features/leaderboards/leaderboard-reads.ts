@@ -6,7 +6,8 @@ import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "./domain/l
 import type { DecimalString } from "../../engine/domain/decimal.js";
 import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
 import type { UserState } from "../../engine/domain/user.js";
-import { findUser, pagedListKey } from "../../engine/store/user-documents.js";
+import { findUser } from "../../engine/store/user-documents.js";
+import { pagedListKey } from "../../engine/store/user-pages.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingScope, rankingsOf } from "./ranking-updates.js";
 import { withOlderItems } from "../../engine/user-access.js";

@@ -16,7 +16,8 @@ import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } f
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { checkAttributeKeys, readUser, withOlderItems } from "../../engine/user-access.js";
-import { findUser, pagedListKey } from "../../engine/store/user-documents.js";
+import { findUser } from "../../engine/store/user-documents.js";
+import { pagedListKey } from "../../engine/store/user-pages.js";
 
 /** Whether a read still answers for an archived system. */
 type ArchivedSystems = "include" | "exclude";
