@@ -23,8 +23,18 @@ readonly BIN="$CACHE/bin/$BIN_NAME"
 
 log() { echo "ensure-ferretdb: $*" >&2; }
 
+# Whether a binary reports VERSION. Its output is read whole before grep looks at it: `--version`
+# prints more lines after the version, and with `grep -q` in a pipe (pipefail) the binary could be
+# killed by SIGPIPE when grep stopped reading first, failing the check at random on a busy machine
+# (which then rebuilt FerretDB, or failed a test run).
+reports_version() {
+  local out
+  out="$("$1" --version 2>/dev/null)" || return 1
+  grep -qx "version: $VERSION" <<<"$out"
+}
+
 is_ready() {
-  [[ -x "$BIN" ]] && "$BIN" --version 2>/dev/null | grep -qx "version: $VERSION"
+  [[ -x "$BIN" ]] && reports_version "$BIN"
 }
 
 mkdir -p "$CACHE/bin"
@@ -114,7 +124,7 @@ apply_patches
 go mod edit -replace "$MODULE=./src"
 
 run_go build -o "$tmp_bin" "$MODULE/cmd/ferretdb"
-if ! "$tmp_bin" --version 2>/dev/null | grep -qx "version: $VERSION"; then
+if ! reports_version "$tmp_bin"; then
   rm -f "$tmp_bin"
   log "the freshly built binary does not report version $VERSION"
   exit 1
