@@ -30,7 +30,9 @@
 // daily streak is late in a day), so an event's due listing meets a bucket of that size;
 // measured events go to users picked at random among them (one in twenty to a new user). The
 // service keeps recently used users in memory (USER_CACHE_ENTRIES, 5,000) in single-instance mode:
-// with 20,000 users most events miss it, as for a real customer's long tail.
+// with 20,000 users most events miss it, as for a real customer's long tail. The "in memory" rows
+// send the same calls to 2,000 of them, each read once before (as active users are): what an event
+// costs without the user read (not a target figure).
 // Per case: events/s, p50, p99, database commands per event (by collection), bytes sent in write
 // commands per event, ratio to the raw baseline. Idle: commands per second the background loops
 // send with no traffic. Leaderboard page: p50 of 100 top-100 reads (GET /v1/leaderboards/{key}) of the
@@ -63,6 +65,8 @@ const seconds = Number(env.BENCH_SECONDS ?? "5");
 const warmupSeconds = Number(env.BENCH_WARMUP ?? "1");
 const idleSeconds = Number(env.BENCH_IDLE_SECONDS ?? "60");
 const GROWTH_BASE = Math.min(1000, existingUsers);
+/** Users the "in memory" rows send events to: fewer than the service keeps in memory (USER_CACHE_ENTRIES, 5,000). */
+const IN_MEMORY_USERS = Math.min(2000, existingUsers);
 const ADMIN_KEY = `adm_bench${randomBytes(4).toString("hex")}.${randomBytes(32).toString("base64url")}`;
 const ALL_PROFILES = ["bare", "full"] as const;
 type Profile = (typeof ALL_PROFILES)[number];
@@ -254,7 +258,7 @@ async function startCpuProfile(): Promise<(file: string) => Promise<void>> {
 
 interface Row {
   users: number;
-  profile: Profile | "baseline" | "full-history";
+  profile: Profile | `${Profile} in memory` | "baseline" | "full-history";
   concurrency: number;
   eventsPerSecond: number;
   p50Ms: number;
@@ -295,7 +299,7 @@ async function measure(profile: Row["profile"], concurrency: number, run: (() =>
   const cpuBefore = cpuMs();
   const m = await go(seconds);
   const cpuAfter = cpuMs();
-  await profiling?.(join(env.BENCH_CPU_PROFILE!, `${profile}-${seeded}-c${concurrency}.cpuprofile`));
+  await profiling?.(join(env.BENCH_CPU_PROFILE!, `${profile.replaceAll(" ", "-")}-${seeded}-c${concurrency}.cpuprofile`));
   if (m.errors > 0) console.error(`${profile}: ${m.errors} errors, first: ${m.firstError}`);
   const perEvent = (n: number) => n / Math.max(1, m.events);
   const byCollection: Record<string, number> = {};
@@ -377,6 +381,21 @@ try {
     const after = await measure("baseline", concurrency, baselineCall);
     const baseRate = (before.eventsPerSecond + after.eventsPerSecond) / 2;
     rows.push({ ...before, ratio: 1 }, ...measured.map((r) => ({ ...r, ratio: r.eventsPerSecond / baseRate })), { ...after, ratio: 1 });
+  }
+  // The same calls when the users are in the service's memory (read recently, as active users are):
+  // the event is one write and no read. Not a target figure: it shows what the cold rows' user read costs.
+  for (const concurrency of concurrencies) {
+    const baselines = rows.filter((r) => r.profile === "baseline" && r.concurrency === concurrency);
+    const baseRate = baselines.reduce((a, r) => a + r.eventsPerSecond, 0) / baselines.length;
+    for (const profile of PROFILES) {
+      await forEachLimited(
+        Array.from({ length: IN_MEMORY_USERS }, (_, i) => i),
+        8,
+        (i) => call("GET", `/v1/users/user-${i}`, undefined, tenantHeader[profile]),
+      );
+      const r = await measure(`${profile} in memory`, concurrency, event(tenantHeader[profile], IN_MEMORY_USERS));
+      rows.push({ ...r, users: IN_MEMORY_USERS, ratio: r.eventsPerSecond / baseRate });
+    }
   }
   await measureIdle(seeded);
   if (PROFILES.includes("full")) await measurePage("full", seeded);
