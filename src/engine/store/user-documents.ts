@@ -63,7 +63,11 @@ export function userDocument(tenantId: string, state: UserState, version = 1): U
  * Single-instance mode only: the latest written state of recently used users, so an event costs one
  * write and no read. It is exact because this instance is the database's only writer (the lease);
  * in versioned mode other instances write too, and every load reads the database. Entries are
- * copies (callers may change what they get), dropped on any failed write, and bounded by count.
+ * dropped on any failed write, and bounded by count. A cached state is shared with the callers
+ * that load it, not copied (copying every list of a user twice per event cost more than the
+ * engine's own work on it): the engine builds each next state without changing the one it read,
+ * and the cache freezes what it holds (`freezeState`), so code that changed a loaded state would
+ * fail at once rather than change the cache.
  */
 const caches = new WeakMap<Collection<UserDocument>, LRUCache<string, VersionedUser>>();
 
@@ -91,11 +95,26 @@ export async function deleteUserDocument(users: Collection<UserDocument>, tenant
 
 export async function findUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const _id = userDocumentId(tenantId, userId);
-  const cached = caches.get(users)?.get(_id);
-  if (cached) return structuredClone(cached);
+  const cache = caches.get(users);
+  const cached = cache?.get(_id);
+  if (cached) return { ...cached };
   const found = await readStoredUser(users, tenantId, userId);
-  if (found) caches.get(users)?.set(_id, structuredClone(found));
+  if (found && cache) cache.set(_id, freezeState({ ...found }));
   return found;
+}
+
+/**
+ * Freezes a cache entry (the state, the page index) and every object and array in it, but not what
+ * is already frozen: a next state shares what an event left unchanged with the frozen one it was
+ * built from, so only the new parts are walked. (Freezing leaves a Date's time settable; no code
+ * sets one in place.)
+ */
+function freezeState<T>(value: T): T {
+  // Bytes (a buffer's elements) cannot be frozen.
+  if (typeof value !== "object" || value === null || Object.isFrozen(value) || ArrayBuffer.isView(value)) return value;
+  Object.freeze(value);
+  for (const inner of Object.values(value)) freezeState(inner);
+  return value;
 }
 
 /** The user as stored in the database, past any cache. */
@@ -199,7 +218,7 @@ export async function saveUser(
     const rotated = rotatePagedLists(next, previous?.pages, oldestRankDate);
     if (rotated.changes.length > 0) await storePages(pages, tenantId, next.userId, rotated.changes, packList);
     const version = await writeUser(users, tenantId, previous, rotated.state, mode, rotated.index);
-    if (version !== null) cache?.set(_id, structuredClone({ state: rotated.state, version, ...(rotated.index && { pages: rotated.index }) }));
+    if (version !== null) cache?.set(_id, freezeState({ state: rotated.state, version, ...(rotated.index && { pages: rotated.index }) }));
     else cache?.delete(_id);
     return version !== null;
   } catch (error) {
