@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { HandlerContext } from "@connectrpc/connect";
+import { AchievementAdminService } from "../gen/gamification/v1/achievement_admin_service_pb.js";
+import { AdminService } from "../gen/gamification/v1/admin_service_pb.js";
 import { ApplicationService } from "../gen/gamification/v1/application_service_pb.js";
+import { LeaderboardAdminService } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
+import { LeaderboardService } from "../gen/gamification/v1/leaderboard_service_pb.js";
+import { PointsAdminService } from "../gen/gamification/v1/points_admin_service_pb.js";
+import { PointsService } from "../gen/gamification/v1/points_service_pb.js";
+import { StreakAdminService } from "../gen/gamification/v1/streak_admin_service_pb.js";
+import { WebhookAdminService } from "../gen/gamification/v1/webhook_admin_service_pb.js";
 import type { Caller } from "../features/account/store/api-keys.js";
 import type { GuardedMethod } from "./guard.js";
-import { createRestRouter, type RestRequest } from "./rest.js";
+import { createRestRouter, type RestMatch, type RestRequest, type RestRoute } from "./rest.js";
 
 /** A router over the Application API whose every method reports whether its call was aborted when it ran. */
 function routerSeeingAborts(seen: boolean[]) {
@@ -38,5 +46,50 @@ describe("REST router: a client gone before its answer", () => {
     ); // gone before the call started
     expect(seen).toEqual([false, true]);
     expect(handedOver).toBeTypeOf("function");
+  });
+});
+
+describe("REST router: matching a path", () => {
+  const services = [
+    ApplicationService,
+    AdminService,
+    AchievementAdminService,
+    LeaderboardAdminService,
+    LeaderboardService,
+    PointsAdminService,
+    PointsService,
+    StreakAdminService,
+    WebhookAdminService,
+  ];
+  const method: GuardedMethod = async () => ({});
+  const methods = new Proxy({}, { get: () => method }) as Record<string, GuardedMethod>;
+  const router = createRestRouter(services.map((service) => ({ service, methods })));
+
+  /** What matching was before routes were indexed by their segments: every route's pattern tested. */
+  function testingEveryRoute(httpMethod: string, pathname: string): RestMatch {
+    const candidates = router.routes.filter((r) => r.pattern.test(pathname));
+    if (candidates.length === 0) return { kind: "none" };
+    const literals = Math.max(...candidates.map((r) => r.literals));
+    const owners = candidates.filter((r) => r.literals === literals);
+    const route = owners.find((r) => r.httpMethod === httpMethod);
+    return route ? { kind: "route", route } : { kind: "wrong-method", allowed: [...new Set(owners.map((r) => r.httpMethod))] };
+  }
+  const described = (m: RestMatch) => (m.kind === "route" ? `${m.route.httpMethod} ${m.route.template}` : JSON.stringify(m));
+
+  it("finds what testing every route's pattern finds, for every template and its near misses", () => {
+    const paths = router.routes.flatMap((r: RestRoute) => {
+      const path = r.template.replace(/\{[^}]+\}/g, "x");
+      const shorter = path.slice(0, path.lastIndexOf("/"));
+      return [path, `${path}/`, `${path}/y`, shorter, path.replace("/x", "/"), path.replace("/x", "/x%2Fy"), `${path}x`];
+    });
+    expect(router.routes.length).toBeGreaterThan(80);
+    let routesFound = 0;
+    for (const path of new Set(paths))
+      for (const httpMethod of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const found = router.match(httpMethod, path);
+        expect(described(found), `${httpMethod} ${path}`).toBe(described(testingEveryRoute(httpMethod, path)));
+        if (found.kind === "route") routesFound++;
+      }
+    expect(routesFound).toBeGreaterThanOrEqual(router.routes.length);
   });
 });

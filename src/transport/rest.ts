@@ -87,10 +87,21 @@ export function createRestRouter(services: RestService[]): RestRouter {
     }),
   );
 
+  // A path is tested only against the patterns of the routes with as many segments and the same
+  // literal ones (`null`: a variable), not against every route's.
+  const bySegmentCount = new Map<number, Array<{ route: RestRoute; segments: Array<string | null> }>>();
+  for (const route of routes) {
+    const segments = route.template.split("/").map((segment) => (segment.startsWith("{") ? null : segment));
+    bySegmentCount.set(segments.length, [...(bySegmentCount.get(segments.length) ?? []), { route, segments }]);
+  }
+
   return {
     routes,
     match(method, pathname) {
-      const candidates = routes.filter((r) => r.pattern.test(pathname));
+      const parts = pathname.split("/");
+      const candidates = (bySegmentCount.get(parts.length) ?? [])
+        .filter(({ route, segments }) => segments.every((s, i) => s === null || s === parts[i]) && route.pattern.test(pathname))
+        .map(({ route }) => route);
       if (candidates.length === 0) return { kind: "none" };
       const literals = Math.max(...candidates.map((r) => r.literals));
       const owners = candidates.filter((r) => r.literals === literals);
