@@ -84,6 +84,11 @@ describe("calendar periods", () => {
     ["2026-03-01", "Not/AZone", "2026-03-01T00:00:00.000Z"], // unknown zones count as UTC
   ])("%s begins in %s at %s", (date, zone, instant) => {
     expect(startOfDateIn(date, zone).toISOString()).toBe(instant);
+    // Asked again (from the computed starts kept), the same instant, in a Date of the caller's own.
+    const again = startOfDateIn(date, zone);
+    expect(again.toISOString()).toBe(instant);
+    again.setTime(0);
+    expect(startOfDateIn(date, zone).toISOString()).toBe(instant);
   });
 
   it("finds the zone in force at an instant and the local date there", () => {
