@@ -66,7 +66,7 @@ export async function checkAttributeKeys(
 }
 
 /**
- * A user's state with the older items of its paged lists (engine/store/user-documents.ts
+ * A user's state with the older items of its paged lists (engine/store/user-pages.ts
  * `withPagedItems`) for reads that show more than the recent ones; `only`: the lists needed
  * (`pagedListKey`). Rank history older than the retention is left out, as the next write drops it.
  */

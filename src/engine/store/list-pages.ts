@@ -1,4 +1,5 @@
-import type { Collection } from "mongodb";
+import type { AnyBulkWriteOperation, Collection } from "mongodb";
+import { packList, unpackList } from "./user-encoding.js";
 
 /**
  * The older part of a long list of a user's state, kept in pages of its own so the user document
@@ -94,8 +95,8 @@ export function possiblePageIds(tenantId: string, userId: string, key: string, r
 }
 
 /**
- * Writes pages (each replaced whole, created if new) and deletes dropped ones, all by `_id` and at
- * once: a crash before the user write leaves either a page the next rotation writes again or a
+ * Writes pages (each replaced whole, created if new) and deletes dropped ones, all by `_id` in one
+ * bulk write: a crash before the user write leaves either a page the next rotation writes again or a
  * dropped page the user document still names, which reads as empty until that write.
  */
 export async function storePages(
@@ -103,29 +104,29 @@ export async function storePages(
   tenantId: string,
   userId: string,
   changes: Array<{ key: string; written: Array<{ page: number; items: unknown[] }>; dropped: number[] }>,
-  pack: (items: unknown[]) => string,
 ): Promise<void> {
-  const writes = changes.flatMap(({ key, written }) =>
-    written.map(({ page, items }) => {
-      const _id = pageId(tenantId, userId, key, page);
-      return pages.replaceOne({ _id }, { tenantId, items: pack(items) }, { upsert: true });
-    }),
+  const writes = changes.flatMap(({ key, written }): Array<AnyBulkWriteOperation<UserPageDocument>> =>
+    written.map(({ page, items }) => ({
+      replaceOne: { filter: { _id: pageId(tenantId, userId, key, page) }, replacement: { tenantId, items: packList(items) }, upsert: true },
+    })),
   );
-  const deletes = changes.flatMap(({ key, dropped }) => dropped.map((page) => pages.deleteOne({ _id: pageId(tenantId, userId, key, page) })));
-  await Promise.all([...writes, ...deletes]);
+  const deletes = changes.flatMap(({ key, dropped }) => dropped.map((page) => ({ deleteOne: { filter: { _id: pageId(tenantId, userId, key, page) } } })));
+  if (writes.length + deletes.length > 0) await pages.bulkWrite([...writes, ...deletes], { ordered: false });
+}
+
+/** Deletes pages by `_id` (each statement keyed; one command), those that exist or not. */
+export async function deletePages(pages: Collection<UserPageDocument>, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0)
+    await pages.bulkWrite(
+      ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
+      { ordered: false },
+    );
 }
 
 /** A list's paged items in order (a page a crash left deleted before its range moved reads as empty). */
-export async function readPages(
-  pages: Collection<UserPageDocument>,
-  tenantId: string,
-  userId: string,
-  key: string,
-  range: PageRange,
-  unpack: (items: string) => unknown[],
-): Promise<unknown[]> {
+export async function readPages(pages: Collection<UserPageDocument>, tenantId: string, userId: string, key: string, range: PageRange): Promise<unknown[]> {
   const ids = [];
   for (let page = range.first; page < range.next; page++) ids.push(pageId(tenantId, userId, key, page));
   const found = await Promise.all(ids.map((_id) => pages.findOne({ _id })));
-  return found.flatMap((doc) => (doc ? unpack(doc.items) : []));
+  return found.flatMap((doc) => (doc ? unpackList(doc.items) : []));
 }

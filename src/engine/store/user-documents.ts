@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import { createUserState, type UserState } from "../domain/user.js";
-import { decodeUserState, derivedFieldsStored, encodeUserState, packList, PATH_SEGMENT, type StoredUserState } from "./user-encoding.js";
+import { decodeUserState, derivedFieldsStored, encodeUserState, PATH_SEGMENT, type StoredUserState } from "./user-encoding.js";
 import { storePages, type PageIndex, type UserPageDocument } from "./list-pages.js";
 import { rotatePagedLists } from "./user-pages.js";
 
@@ -216,7 +216,7 @@ export async function saveUser(
   try {
     // Pages first: the document that names them is written after them.
     const rotated = rotatePagedLists(next, previous?.pages, oldestRankDate);
-    if (rotated.changes.length > 0) await storePages(pages, tenantId, next.userId, rotated.changes, packList);
+    if (rotated.changes.length > 0) await storePages(pages, tenantId, next.userId, rotated.changes);
     const version = await writeUser(users, tenantId, previous, rotated.state, mode, rotated.index);
     if (version !== null) cache?.set(_id, freezeState({ state: rotated.state, version, ...(rotated.index && { pages: rotated.index }) }));
     else cache?.delete(_id);

@@ -1,6 +1,5 @@
 import type { Collection } from "mongodb";
 import type { UserState } from "../domain/user.js";
-import { unpackList } from "./user-encoding.js";
 import { possiblePageIds, readPages, rotateList, TAIL_MAX, PAGE_SIZE, type PageIndex, type Rotation, type UserPageDocument } from "./list-pages.js";
 import type { VersionedUser } from "./user-documents.js";
 import { MAX_RECENT_AWARDS, type PointsAward } from "../../features/points/domain/points.js";
@@ -118,7 +117,7 @@ export async function withPagedItems(pages: Collection<UserPageDocument>, tenant
     const whole = await Promise.all(
       wanted.map(async ([key, range]) => {
         const id = key.slice(kind.prefix.length);
-        const older = await readPages(pages, tenantId, state.userId, key, range, unpackList);
+        const older = await readPages(pages, tenantId, state.userId, key, range);
         return [id, [...older, ...lists[id]!].slice(-kind.keep)] as const;
       }),
     );

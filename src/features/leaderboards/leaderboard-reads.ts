@@ -186,13 +186,10 @@ export async function readUserStanding(
   const id = leaderboard.config.id;
   const wanted = query.numEvents ?? DEFAULT_HISTORY;
   // The run's older items are read from their pages only when the recent ones are too few.
-  const recent = historyOfRun(found.state.leaderboards[id], run.runStart, wanted);
-  const user =
-    recent.length < wanted && found.pages?.[pagedListKey.rankHistory(id)]
-      ? await withOlderItems(ctx, tenantId, found, [pagedListKey.rankHistory(id)])
-      : found.state;
+  const recent = historyOfRun(found.state.leaderboards[id], run.runStart, wanted).length;
+  const user = recent < wanted ? await withOlderItems(ctx, tenantId, found, [pagedListKey.rankHistory(id)]) : found.state;
   const groupValues = userGroup(leaderboard, run, user);
-  const history = user === found.state ? recent : historyOfRun(user.leaderboards[id], run.runStart, wanted);
+  const history = historyOfRun(user.leaderboards[id], run.runStart, wanted);
   if (groupValues === null) return { leaderboard, run, groupValues: [], rank: null, value: null, history };
   // Opted out: unranked (null rank), with their own value in the run from their document, as a
   // user beyond `maxParticipants` reads.

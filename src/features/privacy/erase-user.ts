@@ -11,6 +11,7 @@ import type { RankingScope } from "../leaderboards/store/leaderboard-rankings.js
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "./store/user-erasures.js";
 import { deleteUserDocument, readStoredUser } from "../../engine/store/user-documents.js";
 import { userPageIds } from "../../engine/store/user-pages.js";
+import { deletePages } from "../../engine/store/list-pages.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
@@ -50,7 +51,7 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
     await ctx.atPipelinePoint?.("erase-step", 1);
 
     // Before the document that names them (a retry after a crash reads it again).
-    if (stored) await Promise.all(userPageIds(tenantId, stored).map((_id) => ctx.database.collections.userPages.deleteOne({ _id })));
+    if (stored) await deletePages(ctx.database.collections.userPages, userPageIds(tenantId, stored));
 
     if (await deleteUserDocument(users, tenantId, userId)) await uncount(ctx, tenantId, stored?.state ?? null);
     await ctx.atPipelinePoint?.("erase-step", 2);

@@ -35,7 +35,7 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
     // More periods than the document keeps: the older ones from their pages (shown, never written).
     const key = pagedListKey.streakHistory;
     const result =
-      read.streak.streakHistory.length < periods && stored.pages?.[key]
+      read.streak.streakHistory.length < periods
         ? {
             ...read.streak,
             streakHistory: streakHistory((await withOlderItems(ctx, tenantId, { ...stored, state: { ...user, streak: read.state } }, [key])).streak!, periods),
