@@ -3,7 +3,8 @@ import { createUserState } from "../../src/engine/domain/user.js";
 import { applyStatsChanges, readAchievementStats, statsChanges } from "../../src/features/achievements/store/achievement-stats.js";
 import { openDatabase, type Database } from "../../src/engine/store/database.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
-import { userDocument } from "../../src/engine/store/user-documents.js";
+import { storedStatesOfTenant, userDocument } from "../../src/engine/store/user-documents.js";
+import { encodeUserState } from "../../src/engine/store/user-encoding.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 // The counters behind achievement rarity: kept by user writes from the first user on, and counted
@@ -37,12 +38,12 @@ describe("achievement counters", () => {
 
   it("count a database's earlier users once per tenant, then follow the writes", async () => {
     // Users stored before the counters existed: the start-up baseline says so.
-    await testDb.db
-      .collection("users")
-      .insertMany([
-        userDocument("t1", { ...createUserState("old-1", T0), achievements: { a1: completed } }),
-        userDocument("t1", createUserState("old-2", T0)),
-      ] as never[]);
+    await testDb.db.collection("users").insertMany([
+      // One as versions before packed states stored it, one packed.
+      { ...encodeUserState({ ...createUserState("old-1", T0), achievements: { a1: completed } }), _id: "t1/old-1", tenantId: "t1", version: 1 },
+      userDocument("t1", { ...createUserState("old-2", T0), achievements: { a1: completed } }),
+      userDocument("t1", createUserState("old-3", T0)),
+    ] as never[]);
     const database: Database = await openDatabase(testDb.uri, testDb.dbName);
     try {
       const { users, achievementStats } = database.collections;
@@ -50,14 +51,13 @@ describe("achievement counters", () => {
       let counts = 0;
       const countOnce = async () => {
         counts += 1;
-        return {
-          users: await users.countDocuments({ tenantId: "t1" }),
-          completions: new Map([["a1", await users.countDocuments({ tenantId: "t1", "achievements.a1": { $exists: true } })]]),
-        };
+        const states = [];
+        for await (const stored of storedStatesOfTenant(users, "t1", ["achievements"])) states.push(stored);
+        return { users: states.length, completions: new Map([["a1", states.filter((s) => Object.hasOwn(s.achievements ?? {}, "a1")).length]]) };
       };
-      expect(await readAchievementStats(achievementStats, locks, "t1", ["a1"], countOnce)).toEqual({ users: 2, completions: new Map([["a1", 1]]) });
-      await applyStatsChanges(achievementStats, locks, "t1", statsChanges(null, { ...createUserState("new", T0), achievements: { a1: completed } }));
       expect(await readAchievementStats(achievementStats, locks, "t1", ["a1"], countOnce)).toEqual({ users: 3, completions: new Map([["a1", 2]]) });
+      await applyStatsChanges(achievementStats, locks, "t1", statsChanges(null, { ...createUserState("new", T0), achievements: { a1: completed } }));
+      expect(await readAchievementStats(achievementStats, locks, "t1", ["a1"], countOnce)).toEqual({ users: 4, completions: new Map([["a1", 3]]) });
       expect(counts).toBe(1);
     } finally {
       await database.close();

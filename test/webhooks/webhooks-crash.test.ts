@@ -1,5 +1,6 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storedStateOf, type UserDocument } from "../../src/engine/store/user-documents.js";
 import { findFreePort } from "../../src/server/embedded-db.js";
 import { startChildServer, type ChildServer } from "../helpers/child-server.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
@@ -38,6 +39,12 @@ afterAll(async () => {
 const step = (server: ChildServer, user: string) => server.post("/api/metrics/steps/event", { user: { id: user }, value: 5 });
 const messagesFor = (user: string) => receiver.at("/hook").filter((r) => r.json.user.id === user);
 
+/** A user's outbox as its document holds it. */
+async function storedOutbox(userId: string): Promise<Array<{ id: string; type: string }>> {
+  const doc = await database.db.collection<UserDocument>("users").findOne({ userId });
+  return storedStateOf(doc!).outbox as Array<{ id: string; type: string }>;
+}
+
 describe("webhooks survive a crash", () => {
   it("killed right after the state write, before any hand-over: the restarted server delivers the message", async () => {
     const port = await findFreePort();
@@ -45,8 +52,8 @@ describe("webhooks survive a crash", () => {
     await expect(step(crashing, "crash-1")).rejects.toThrow(); // the connection dies with the process
     expect(await crashing.exited).toBe(null); // killed by a signal, no clean-up ran
 
-    const stored = await database.db.collection("users").findOne({ userId: "crash-1" });
-    expect(stored!.outbox.map((m: { type: string }) => m.type)).toEqual(["points.changed"]);
+    const stored = { outbox: await storedOutbox("crash-1") };
+    expect(stored.outbox.map((m) => m.type)).toEqual(["points.changed"]);
     // The pending-outbox marker was written before the user write: the worker will find the user.
     expect(await database.db.collection("pending_outboxes").findOne({ userId: "crash-1" })).not.toBeNull();
     expect(await database.db.collection("webhook_deliveries").countDocuments({})).toBe(0);
@@ -58,11 +65,10 @@ describe("webhooks survive a crash", () => {
       const [message] = messagesFor("crash-1");
       expect(new Webhook(secret).verify(message!.body, message!.headers as Record<string, string>)).toMatchObject({
         type: "points.changed",
-        id: stored!.outbox[0].id,
+        id: stored.outbox[0]!.id,
         points: { key: "xp", total: 5, added: 5 },
       });
-      const after = await database.db.collection("users").findOne({ userId: "crash-1" });
-      expect(after!.outbox).toEqual([]);
+      expect(await storedOutbox("crash-1")).toEqual([]);
       await expect.poll(() => database.db.collection("pending_outboxes").findOne({ userId: "crash-1" }), { timeout: 30_000 }).toBeNull();
     } finally {
       await restarted.stop();
@@ -75,17 +81,17 @@ describe("webhooks survive a crash", () => {
     expect((await step(crashing, "crash-2")).status).toBe(201);
     expect(await crashing.exited).toBe(null); // its worker died handing the message over
 
-    const stored = await database.db.collection("users").findOne({ userId: "crash-2" });
-    expect(stored!.outbox).toHaveLength(1);
-    expect(await database.db.collection("webhook_deliveries").countDocuments({ messageId: stored!.outbox[0].id })).toBe(1);
+    const stored = { outbox: await storedOutbox("crash-2") };
+    expect(stored.outbox).toHaveLength(1);
+    expect(await database.db.collection("webhook_deliveries").countDocuments({ messageId: stored.outbox[0]!.id })).toBe(1);
 
     const restarted = await startChildServer(database, port, ENV);
     try {
       await receiver.waitFor("/hook", () => messagesFor("crash-2").length >= 1);
       await new Promise((r) => setTimeout(r, 1_500)); // the outbox is handed over again: nothing new may follow
-      expect(messagesFor("crash-2").map((r) => r.headers["webhook-id"])).toEqual([stored!.outbox[0].id]);
-      expect(await database.db.collection("webhook_deliveries").countDocuments({ messageId: stored!.outbox[0].id })).toBe(1);
-      expect((await database.db.collection("users").findOne({ userId: "crash-2" }))!.outbox).toEqual([]);
+      expect(messagesFor("crash-2").map((r) => r.headers["webhook-id"])).toEqual([stored.outbox[0]!.id]);
+      expect(await database.db.collection("webhook_deliveries").countDocuments({ messageId: stored.outbox[0]!.id })).toBe(1);
+      expect(await storedOutbox("crash-2")).toEqual([]);
     } finally {
       await restarted.stop();
     }

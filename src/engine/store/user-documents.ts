@@ -2,21 +2,30 @@ import { isDeepStrictEqual } from "node:util";
 import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import { createUserState, type UserState } from "../domain/user.js";
-import { decodeUserState, derivedFieldsStored, encodeUserState, PATH_SEGMENT, type StoredUserState } from "./user-encoding.js";
+import { decodeUserState, encodeUserState, packUserFields, unpackUserFields, type PackedUserFields, type StoredUserState } from "./user-encoding.js";
 import { storePages, type PageIndex, type UserPageDocument } from "./list-pages.js";
 import { rotatePagedLists } from "./user-pages.js";
 
 /**
- * One document per user and tenant: the user's whole game state (laid out as engine/store/user-encoding.ts
- * describes) plus a version for compare-and-set. The older part of its long lists (awards, rank
- * history, streak periods) is kept in pages of its own (`pages` names them; `rotatePagedLists`).
+ * One document per user and tenant: the user's whole game state, packed (`s`, `p` and `e`, laid out as
+ * engine/store/user-encoding.ts describes), plus a version for compare-and-set. The older part of
+ * its long lists (awards, rank history, streak periods) is kept in pages of its own (`pages` names
+ * them; `rotatePagedLists`). Documents written before the state was packed hold the stored state's
+ * fields at the top level instead; they read the same, and their next write packs them.
  */
-export interface UserDocument extends StoredUserState {
+export interface UserDocument extends Partial<PackedUserFields> {
   _id: string;
   tenantId: string;
+  /** The user's ID, outside the packed state for the walks over a tenant's users (backdating). */
+  userId: string;
   version: number;
   pages?: PageIndex;
+  /** The stored state's fields, in documents written before it was packed. */
+  [earlierField: string]: unknown;
 }
+
+/** The document fields that are not the user's state. */
+const DOCUMENT_FIELDS = new Set(["_id", "tenantId", "userId", "version", "pages", "s", "p", "e"]);
 
 /**
  * How user writes are made safe.
@@ -38,10 +47,8 @@ export interface VersionedUser {
   state: UserState;
   /** 0 when the user does not exist yet. */
   version: number;
-  /** Stored in an earlier layout (lists as arrays): the next write replaces changed fields whole. */
-  earlierLayout?: boolean;
-  /** Fields stored explicitly that the layout now derives (`derivedFieldsStored`): the next write unsets them. */
-  derivedStored?: string[];
+  /** Stored before the state was packed: these top-level fields, which the next write unsets as it packs the state. */
+  unpackedFields?: string[];
   /**
    * The pages holding the older items of the state's paged lists (absent: none). The state holds
    * only each list's recent items; reads that show more call `withPagedItems` (engine/store/user-pages.ts).
@@ -54,9 +61,39 @@ export function userDocumentId(tenantId: string, userId: string): string {
   return `${tenantId}/${userId}`;
 }
 
+/** A state's packed fields, kept per state: the state a write starts from is the one the last write packed. */
+const packedStates = new WeakMap<UserState, PackedUserFields>();
+
+function packedFieldsOf(state: UserState): PackedUserFields {
+  let packed = packedStates.get(state);
+  if (!packed) packedStates.set(state, (packed = packUserFields(encodeUserState(state))));
+  return packed;
+}
+
 /** The stored document of a user's state at a version. */
 export function userDocument(tenantId: string, state: UserState, version = 1): UserDocument {
-  return { ...encodeUserState(state), _id: userDocumentId(tenantId, state.userId), tenantId, version };
+  const { s, p, e } = packedFieldsOf(state);
+  return { _id: userDocumentId(tenantId, state.userId), tenantId, userId: state.userId, version, s, p, ...(Object.keys(e).length > 0 && { e }) };
+}
+
+/**
+ * The stored states of a tenant's users, one pass over its documents (an aggregate read, never on a
+ * hot path), without what accumulates: packed states without their entries (`e`), documents stored
+ * before states were packed with `fields` only.
+ */
+export async function* storedStatesOfTenant(users: Collection<UserDocument>, tenantId: string, fields: readonly string[]): AsyncGenerator<StoredUserState> {
+  const projection: Record<string, 0 | 1> = { _id: 0, s: 1, p: 1 };
+  for (const field of fields) projection[field] = 1;
+  for await (const doc of users.find({ tenantId }, { projection })) yield storedStateOf(doc);
+}
+
+/** The stored state of a document, packed or in a layout from before (`decodeUserState` reads either). */
+export function storedStateOf(doc: Partial<UserDocument>): StoredUserState {
+  if (typeof doc.s === "string") return unpackUserFields({ s: doc.s, p: doc.p, e: doc.e });
+  const stored: StoredUserState = {};
+  for (const [field, value] of Object.entries(doc))
+    if (!DOCUMENT_FIELDS.has(field) && field !== "dueMinute" && field !== "outboxPending") stored[field] = value;
+  return stored;
 }
 
 /**
@@ -121,78 +158,48 @@ function freezeState<T>(value: T): T {
 export async function readStoredUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
   if (!doc) return null;
-  // `dueMinute` and `outboxPending` were stored by earlier versions; they are not state.
-  const { _id: _stored, tenantId: _tenant, version, dueMinute: _due, outboxPending: _pending, pages, ...stored } = doc;
+  const stored = storedStateOf(doc);
   // Fields added after a document was written take their defaults.
   const state = { ...createUserState(userId, stored.created as Date), ...decodeUserState(stored) };
-  const derived = derivedFieldsStored(stored, state);
+  // The next write diffs against what the document holds.
+  if (typeof doc.s === "string") packedStates.set(state, { s: doc.s, p: doc.p ?? "", e: doc.e ?? {} });
+  const unpacked = typeof doc.s === "string" ? [] : Object.keys(doc).filter((field) => !DOCUMENT_FIELDS.has(field));
+  const { version, pages } = doc;
   return {
     state,
     version,
-    ...(isEarlierLayout(stored) && { earlierLayout: true }),
-    ...(derived.length > 0 && { derivedStored: derived }),
+    ...(unpacked.length > 0 && { unpackedFields: unpacked }),
     ...(pages && Object.keys(pages).length > 0 && { pages }),
   };
 }
 
-/** Lists an earlier version stored as arrays, now linked maps (see engine/store/user-encoding.ts). */
-function isEarlierLayout(stored: Record<string, unknown>): boolean {
-  const points = Object.values((stored.points ?? {}) as Record<string, { awardParts?: unknown }>);
-  const boards = Object.values((stored.leaderboards ?? {}) as Record<string, { history?: unknown }>);
-  const streak = stored.streak as { history?: unknown } | null | undefined;
-  const metrics = Object.values((stored.metrics ?? {}) as Record<string, { daily?: Record<string, unknown> }>);
-  const daysOneByOne = (daily: Record<string, unknown> | undefined) => Object.keys(daily ?? {}).some((key) => key.length !== 7);
-  return (
-    metrics.some((m) => daysOneByOne(m.daily)) ||
-    Object.values((stored.points ?? {}) as Record<string, { daily?: Record<string, unknown> }>).some((p) => daysOneByOne(p.daily)) ||
-    Array.isArray(stored.recentIdempotency) ||
-    points.some((p) => p.awardParts === undefined) ||
-    boards.some((b) => Array.isArray(b.history)) ||
-    Array.isArray(streak?.history)
-  );
-}
-
 /**
- * What changed between two states, as `$set` and `$unset` paths into the stored layout: the diff
- * goes down into nested maps (per metric, per day, per points system, per award, ...) as long as
- * their keys can be update paths, so a write sends what an event changed, never the user's whole
- * history. `wholeFields`: replace changed top-level fields whole (a document in an earlier layout).
- * `derivedStored`: paths the document holds that the layout now derives; unset unless the state
- * after holds them or a change replaces what contains them.
+ * What changed between two states, as `$set` and `$unset` paths of the document: the packed rest
+ * `s` and profile `p` when they differ, and each entry of `e` that was added, changed or dropped, so a write sends
+ * what an event changed, never the user's whole history. `unpackedFields`: the top-level fields of
+ * a document stored before the state was packed, unset as the write packs it (`e` is then set whole).
  */
 export function userChanges(
   before: UserState,
   after: UserState,
-  wholeFields = false,
-  derivedStored: readonly string[] = [],
+  unpackedFields: readonly string[] = [],
 ): { set: Record<string, unknown>; unset: Record<string, ""> } {
   const set: Record<string, unknown> = {};
   const unset: Record<string, ""> = {};
-  const diff = (old: Record<string, unknown>, next: Record<string, unknown>, prefix: string, descend: boolean) => {
-    for (const key of new Set([...Object.keys(old), ...Object.keys(next)])) {
-      const a = old[key];
-      const b = next[key];
-      if (a === b) continue;
-      const path = prefix + key;
-      if (descend && isPlainObject(a) && isPlainObject(b) && [...Object.keys(a), ...Object.keys(b)].every((k) => PATH_SEGMENT.test(k))) {
-        diff(a, b, `${path}.`, true);
-      } else if (isDeepStrictEqual(a, b)) continue;
-      else if (b === undefined) unset[path] = "";
-      else set[path] = b;
-    }
-  };
-  const stored = encodeUserState(after);
-  diff(encodeUserState(before), stored, "", !wholeFields);
-  const written = [...Object.keys(set), ...Object.keys(unset)];
-  for (const path of derivedStored) {
-    const held = path.split(".").reduce<unknown>((value, key) => (isPlainObject(value) ? value[key] : undefined), stored);
-    if (held === undefined && !written.some((w) => w === path || path.startsWith(`${w}.`))) unset[path] = "";
+  const old = packedFieldsOf(before);
+  const next = packedFieldsOf(after);
+  if (unpackedFields.length > 0) {
+    set.s = next.s;
+    set.p = next.p;
+    if (Object.keys(next.e).length > 0) set.e = next.e;
+    for (const field of unpackedFields) unset[field] = "";
+    return { set, unset };
   }
+  if (old.s !== next.s) set.s = next.s;
+  if (old.p !== next.p) set.p = next.p;
+  for (const key of Object.keys(old.e)) if (!(key in next.e)) unset[`e.${key}`] = "";
+  for (const [key, value] of Object.entries(next.e)) if (old.e[key] !== value) set[`e.${key}`] = value;
   return { set, unset };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 }
 
 /**
@@ -246,7 +253,7 @@ async function writeUser(
       throw error;
     }
   }
-  const { set, unset } = userChanges(previous.state, next, previous.earlierLayout, previous.derivedStored);
+  const { set, unset } = userChanges(previous.state, next, previous.unpackedFields);
   if (!isDeepStrictEqual(pages, previous.pages)) {
     if (pages) set.pages = pages;
     else unset.pages = "";

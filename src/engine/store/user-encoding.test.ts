@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PointsAward, PointsState } from "../../features/points/domain/points.js";
 import { createUserState, type UserState } from "../domain/user.js";
-import { decodeUserState, encodeUserState } from "./user-encoding.js";
+import { decodeUserState, encodeUserState, packUserFields, unpackUserFields } from "./user-encoding.js";
 import { userChanges } from "./user-documents.js";
 import { richState, storedBeforeDefaultsWereLeftOut } from "../../../test/helpers/user-layouts.js";
 
@@ -75,13 +75,14 @@ describe("the stored layout of a user", () => {
     const before = withHistory([award(1), award(2), award(3)], ["a"]);
     const after = withHistory([award(2), award(3), award(4)], ["a"]);
     const { set, unset } = userChanges(before, after);
-    expect(Object.keys(set)).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/), expect.stringMatching(/^points\.xp\.awards\.[^.]+$/)]);
+    const awardEntry = /^e\.pa\/[A-Za-z0-9_-]{6}\/[A-Za-z0-9_-]+$/;
+    expect(Object.keys(set)).toEqual([expect.stringMatching(awardEntry), expect.stringMatching(awardEntry)]);
     const entries = Object.values(set).map((entry) => JSON.parse(entry as string) as { id: string; _p?: string });
     expect(entries.map((e) => [e.id, e._p === undefined]).sort()).toEqual([
       ["aw2", true],
       ["aw4", false],
     ]);
-    expect(Object.keys(unset)).toEqual([expect.stringMatching(/^points\.xp\.awards\.[^.]+$/)]);
+    expect(Object.keys(unset)).toEqual([expect.stringMatching(awardEntry)]);
   });
 
   it("stores each list entry as one JSON string (dates kept), and still reads entries stored as subdocuments", () => {
@@ -174,21 +175,16 @@ describe("fields at their defaults", () => {
     expect(roundTrip(state)).toEqual(state);
   });
 
-  it("are unset when a field returns to its default, and set when it leaves it", () => {
+  it("are left out of the packed rest when a field returns to its default, and written when it leaves it", () => {
+    const restOf = (change: { set: Record<string, unknown> }) => (unpackUserFields({ s: change.set.s as string }) as any).points.xp;
     const before = richState();
     const apart = { ...before, points: { xp: { ...before.points.xp!, metricProgress: { "trg-1": { metricId: "m1", total: "4", highWater: "7" } } } } };
-    expect(userChanges(before, apart)).toEqual({
-      set: { "points.xp.metricProgress.trg-1.total": "4", "points.xp.metricProgress.trg-1.highWater": "7" },
-      unset: {},
-    });
+    expect(restOf(userChanges(before, apart)).metricProgress["trg-1"]).toEqual({ metricId: "m1", total: "4", highWater: "7" });
     const settled = { ...before, points: { xp: { ...before.points.xp!, timeSettledAt: { t: T0 } } } };
-    expect(userChanges(before, settled)).toEqual({ set: { "points.xp.timeSettledAt": { t: T0 } }, unset: {} });
-    expect(userChanges(settled, before)).toEqual({ set: {}, unset: { "points.xp.timeSettledAt": "" } });
+    expect(restOf(userChanges(before, settled)).timeSettledAt).toEqual({ t: T0 });
+    expect(restOf(userChanges(settled, before))).not.toHaveProperty("timeSettledAt");
     const back = { ...apart, points: { xp: { ...apart.points.xp, metricProgress: { "trg-1": { metricId: "m1", total: "7", highWater: "7" } } } } };
-    expect(userChanges(apart, back)).toEqual({
-      set: { "points.xp.metricProgress.trg-1.total": "7" },
-      unset: { "points.xp.metricProgress.trg-1.highWater": "" },
-    });
+    expect(restOf(userChanges(apart, back)).metricProgress["trg-1"]).toEqual({ metricId: "m1", total: "7" });
   });
 
   it("read a document stored before they were left out exactly as it was written, and keep its keys", () => {
@@ -208,3 +204,43 @@ function unpackForTest(entry: string): Record<string, unknown> {
     typeof value === "object" && value !== null && "$d" in value ? new Date((value as { $d: number }).$d) : value,
   ) as Record<string, unknown>;
 }
+
+describe("the packed document fields", () => {
+  const packedRoundTrip = (state: UserState) => ({
+    ...createUserState("u1", T0),
+    ...decodeUserState(unpackUserFields(structuredClone(packUserFields(encodeUserState(state))))),
+  });
+
+  it("read back exactly the state they hold (dates, award snapshots, linked lists, days)", () => {
+    expect(packedRoundTrip(richState())).toEqual(richState());
+    const state = withHistory([award(3), award(1), award(2, []), award(4)], ["a", "b", "c"]);
+    expect(packedRoundTrip(state)).toEqual(state);
+  });
+
+  it("hold each accumulating entry as a field of its own, named by its path, and the rest as one string", () => {
+    const { s, e } = packUserFields(encodeUserState(withHistory([award(1), award(2)], ["a"])));
+    const paths = Object.keys(e).map((path) => path.replace(/[A-Za-z0-9_-]{8,}$/, "<key>").replace(/\/[A-Za-z0-9_-]{6}\//, "/<id>/"));
+    expect(paths.sort()).toEqual(["i/<key>", "lh/<id>/<key>", "pa/<id>/<key>", "pa/<id>/<key>", "pp/<id>/<key>", "pp/<id>/<key>"]);
+    const rest = JSON.parse(s) as Record<string, any>;
+    expect(rest.points.xp.total).toBe(20);
+    expect(Object.keys(rest.points.xp)).not.toEqual(expect.arrayContaining(["awards"]));
+    expect(Object.keys(rest.points.xp)).not.toEqual(expect.arrayContaining(["awardParts"]));
+    expect(rest.leaderboards.lb).toEqual({ run: "2026-01-01", group: "" });
+    expect(rest).not.toHaveProperty("recentIdempotency");
+  });
+
+  it("are the same whether parts were packed before (shared with an earlier state) or not", () => {
+    let state = richState();
+    packUserFields(encodeUserState(state));
+    for (let i = 1; i <= 5; i++) {
+      const xp = state.points.xp!;
+      state = {
+        ...state,
+        updated: new Date(T0.getTime() + i * 86_400_000),
+        metrics: i % 2 ? { ...state.metrics, m1: { total: String(7 + i), daily: { ...state.metrics.m1!.daily, "2026-02-01": String(i) } } } : state.metrics,
+        points: i % 3 ? state.points : { xp: { ...xp, total: xp.total + 1, awards: [...xp.awards, award(10 + i)] } },
+      };
+      expect(packUserFields(encodeUserState(state))).toEqual(packUserFields(encodeUserState(structuredClone(state))));
+    }
+  });
+});

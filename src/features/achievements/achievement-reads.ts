@@ -7,7 +7,7 @@ import { eventsOf, newUserState, NO_REACTIONS, react, type Reactions } from "../
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { upsertUser, type UserUpsert } from "../../engine/domain/user.js";
 import { readAchievementStats } from "./store/achievement-stats.js";
-import { findUser } from "../../engine/store/user-documents.js";
+import { findUser, storedStatesOfTenant } from "../../engine/store/user-documents.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { applyUserChange, changeUserState, type UserChange } from "../../engine/user-state.js";
 import { checkAttributeKeys, writeUser } from "../../engine/user-access.js";
@@ -66,11 +66,13 @@ async function countCompletions(ctx: ServiceContext, tenantId: string, achieveme
   // Only for a database that had users before the counters existed, once per tenant.
   const countOnce = async () => {
     const all = await ctx.config.achievements(tenantId);
-    const [total, ...counts] = await Promise.all([
-      users.countDocuments({ tenantId }),
-      ...all.map((a) => users.countDocuments({ tenantId, [`achievements.${a.id}`]: { $exists: true } })),
-    ]);
-    return { users: total, completions: new Map(all.map((a, i) => [a.id, counts[i]!])) };
+    const completions = new Map(all.map((a) => [a.id, 0]));
+    let total = 0;
+    for await (const stored of storedStatesOfTenant(users, tenantId, ["achievements"])) {
+      total += 1;
+      for (const id of Object.keys(stored.achievements ?? {})) if (completions.has(id)) completions.set(id, completions.get(id)! + 1);
+    }
+    return { users: total, completions };
   };
   const stats = await readAchievementStats(
     achievementStats,
@@ -122,7 +124,7 @@ export async function backfillAchievement(ctx: ServiceContext, tenantId: string,
   let completed = 0;
   const cursor = ctx.database.collections.users.find({ tenantId }, { projection: { userId: 1 } });
   for await (const doc of cursor) {
-    const userId = doc.userId as string;
+    const userId = doc.userId;
     completed += await changeUserState(ctx, tenantId, userId, async (stored, now) => {
       // The control group earns nothing, backdated achievements included.
       if (!stored || stored.state.control || stored.state.achievements[achievement.id]) return { write: null, result: 0 };

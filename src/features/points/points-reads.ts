@@ -7,7 +7,6 @@
  * system that never existed; a user's own points in it (total, awards, history) stay readable,
  * frozen, which is what archiving instead of removing keeps them for.
  */
-import type { Document } from "mongodb";
 import { DomainError, notFound } from "../../engine/domain/errors.js";
 import { localDate, summarizeChanges, type Aggregation } from "../../engine/domain/history.js";
 import { applicableBoosts, emptyPointsState, type PointsConfig, type PointsState, type PointsSystemSnapshot } from "./domain/points.js";
@@ -16,7 +15,7 @@ import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } f
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { checkAttributeKeys, readUser, withOlderItems } from "../../engine/user-access.js";
-import { findUser } from "../../engine/store/user-documents.js";
+import { findUser, storedStatesOfTenant } from "../../engine/store/user-documents.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
 
 /** Whether a read still answers for an archived system. */
@@ -112,25 +111,25 @@ export async function pointsSummary(ctx: ServiceContext, tenantId: string, key: 
   const { snapshot } = await findPointsSystem(ctx, tenantId, key);
   const filters = parseAttributeFilter(userAttributes);
   await checkAttributeKeys(ctx, tenantId, { user: Object.fromEntries(filters.map((f) => [f.key, f.value])) });
-  // Known attribute keys are letters, digits, `-` and `_` only, so they are safe in a field path.
-  const match = Object.fromEntries(filters.map((f) => [`attributes.${f.key}`, f.value]));
-  return pointsRanges(await countTotals(ctx, tenantId, snapshot.system.id, match));
+  return pointsRanges(await countTotals(ctx, tenantId, snapshot.system.id, Object.fromEntries(filters.map((f) => [f.key, f.value]))));
 }
 
 /**
- * How many of the tenant's users (matching `match`) hold each total in the system; a user the
- * system never touched holds 0, as `GetUserPoints` shows them.
+ * How many of the tenant's users (those whose attributes hold every pair of `attributes`) hold each
+ * total in the system; a user the system never touched holds 0, as `GetUserPoints` shows them.
  *
  * This is an aggregate read: it scans the tenant's user documents (through the `tenantId` prefix of
- * the tenant/user index), fetching only the one total per user by projection, and counts in a map
- * of distinct totals. It costs one pass over the tenant's users per call; acceptable for dashboard
- * and histogram reads, not for a hot path.
+ * the tenant/user index), fetching only the packed state (and, in documents stored before it was
+ * packed, the total and the attributes) by projection, and counts in a map of distinct totals. It
+ * costs one pass over the tenant's users per call; acceptable for dashboard and histogram reads,
+ * not for a hot path.
  */
-async function countTotals(ctx: ServiceContext, tenantId: string, systemId: string, match: Document): Promise<TotalCounts> {
+async function countTotals(ctx: ServiceContext, tenantId: string, systemId: string, attributes: Record<string, string>): Promise<TotalCounts> {
   const counts = new Map<number, number>();
-  const cursor = ctx.database.collections.users.find({ tenantId, ...match }, { projection: { _id: 0, [`points.${systemId}.total`]: 1 } });
-  for await (const doc of cursor) {
-    const total = (doc as { points?: Record<string, { total?: number }> }).points?.[systemId]?.total ?? 0;
+  for await (const state of storedStatesOfTenant(ctx.database.collections.users, tenantId, [`points.${systemId}.total`, "attributes"])) {
+    const stored = state as { points?: Record<string, { total?: number }>; attributes?: Record<string, string> };
+    if (!Object.entries(attributes).every(([key, value]) => stored.attributes?.[key] === value)) continue;
+    const total = stored.points?.[systemId]?.total ?? 0;
     counts.set(total, (counts.get(total) ?? 0) + 1);
   }
   return counts;
