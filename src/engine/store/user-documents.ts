@@ -91,6 +91,7 @@ export async function* storedStatesOfTenant(users: Collection<UserDocument>, ten
 export function storedStateOf(doc: Partial<UserDocument>): StoredUserState {
   if (typeof doc.s === "string") return unpackUserFields({ s: doc.s, p: doc.p, e: doc.e });
   const stored: StoredUserState = {};
+  // `dueMinute` and `outboxPending` were stored by earlier versions; they are not state.
   for (const [field, value] of Object.entries(doc))
     if (!DOCUMENT_FIELDS.has(field) && field !== "dueMinute" && field !== "outboxPending") stored[field] = value;
   return stored;
