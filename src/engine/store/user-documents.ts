@@ -162,9 +162,10 @@ export async function readStoredUser(users: Collection<UserDocument>, tenantId: 
   const stored = storedStateOf(doc);
   // Fields added after a document was written take their defaults.
   const state = { ...createUserState(userId, stored.created as Date), ...decodeUserState(stored) };
-  // The next write diffs against what the document holds.
+  // The next write diffs against what the document holds, or packs a document stored before.
+  const unpacked: string[] = [];
   if (typeof doc.s === "string") packedStates.set(state, { s: doc.s, p: doc.p ?? "", e: doc.e ?? {} });
-  const unpacked = typeof doc.s === "string" ? [] : Object.keys(doc).filter((field) => !DOCUMENT_FIELDS.has(field));
+  else for (const field of Object.keys(doc)) if (!DOCUMENT_FIELDS.has(field)) unpacked.push(field);
   const { version, pages } = doc;
   return {
     state,

@@ -38,7 +38,7 @@ import type { UserMetricState, UserState } from "../domain/user.js";
 export type StoredUserState = Record<string, unknown>;
 
 /** A key that can be one segment of an update path. */
-export const PATH_SEGMENT = /^[^.$][^.]*$/;
+const PATH_SEGMENT = /^[^.$][^.]*$/;
 
 const PREV = "_p";
 
