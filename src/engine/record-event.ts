@@ -4,7 +4,14 @@ import { DomainError, invalidArgument } from "./domain/errors.js";
 import { applyEvent, validateEvent, type EventOutcome, type MetricEvent } from "./domain/event.js";
 import { isWithinWindow, type IdempotencyRecord } from "./domain/idempotency.js";
 import type { UserState, UserUpsert } from "./domain/user.js";
-import { findIdempotencyRecord, fingerprintRequest, idempotencyRecordId, listForPurge, saveIdempotencyRecords } from "./store/idempotency-records.js";
+import {
+  findIdempotencyRecord,
+  fingerprintRequest,
+  idempotencyRecordId,
+  listForPurge,
+  listMovedRecords,
+  saveIdempotencyRecords,
+} from "./store/idempotency-records.js";
 import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
 import { checkAttributeKeys, findMetricByKeyOrFail } from "./user-access.js";
 import type { ServiceContext } from "./context.js";
@@ -89,9 +96,9 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
       const contribution = contributionOf({ metricId: metric.id, value: input.value }, reactions.points, reactions.streak?.length);
       const { state, leaderboards } = await applyUserChange(ctx, tenantId, engine, { state: applied.state, events: eventsOf(reactions), contribution, at });
       const outcome = { ...applied.outcome, reactions: { ...reactions, leaderboards } };
-      const recent = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
+      const kept = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
       const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
-      return { write: { ...state, recentIdempotency: [...recent, ...record] }, result: { kind: "applied", outcome } };
+      return { write: { ...state, ...kept, recentIdempotency: [...kept.recentIdempotency, ...record] }, result: { kind: "applied", outcome } };
     },
     findMovedRecord,
   );
@@ -104,16 +111,25 @@ function findRecord(state: UserState, moved: IdempotencyRecord | null, recordId:
 }
 
 /**
- * Keeps the user document small: once it holds the limit of recent records, they are stored in
- * the idempotency collection (idempotent upserts) before the write that drops them from the document.
+ * Keeps the user document small: once it holds the limit of recent records, they are listed (for
+ * the user's export and erasure) and stored in the idempotency collection (idempotent upserts)
+ * before the write that drops them from the document and counts the move.
  */
-async function moveRecentRecordsIfFull(ctx: ServiceContext, tenantId: string, state: UserState, now: Date): Promise<IdempotencyRecord[]> {
+async function moveRecentRecordsIfFull(
+  ctx: ServiceContext,
+  tenantId: string,
+  state: UserState,
+  now: Date,
+): Promise<Pick<UserState, "recentIdempotency" | "idempotencyMoves">> {
   const live = state.recentIdempotency.filter((r) => isWithinWindow(r, now, ctx.idempotencyWindowMs));
-  if (live.length < RECENT_IDEMPOTENCY_LIMIT) return live;
-  await listForPurge(ctx.database.collections.idempotencyPurge, ctx.userLocks, tenantId, state.userId, live, ctx.idempotencyWindowMs);
-  await saveIdempotencyRecords(ctx.database.collections.idempotencyKeys, tenantId, state.userId, live);
+  if (live.length < RECENT_IDEMPOTENCY_LIMIT) return { recentIdempotency: live, idempotencyMoves: state.idempotencyMoves };
+  const c = ctx.database.collections;
+  const moves = state.idempotencyMoves;
+  if (moves !== null) await listMovedRecords(c.userPages, c.idempotencyPurge, ctx.userLocks, tenantId, state.userId, moves, live, ctx.idempotencyWindowMs);
+  await listForPurge(c.idempotencyPurge, ctx.userLocks, tenantId, state.userId, live, ctx.idempotencyWindowMs);
+  await saveIdempotencyRecords(c.idempotencyKeys, tenantId, state.userId, live);
   await ctx.atPipelinePoint?.("after-idempotency-flush", 0);
-  return [];
+  return { recentIdempotency: [], idempotencyMoves: moves === null ? null : moves + 1 };
 }
 
 function totalOf(state: UserState, metricId: string): DecimalString {

@@ -20,7 +20,7 @@ import type { ServiceContext } from "../engine/context.js";
 const LEASE_NAME = "retention:purge";
 
 export function createRetentionPurge(ctx: ServiceContext, owner: string, leaseMs: number, stopping: () => boolean): DailyPurge {
-  const { leases, idempotencyKeys, idempotencyPurge, webhookEndpoints } = ctx.database.collections;
+  const { leases, idempotencyKeys, idempotencyPurge, userPages, webhookEndpoints } = ctx.database.collections;
   return createDailyPurge({
     leases: leaseStore(leases),
     name: LEASE_NAME,
@@ -28,7 +28,7 @@ export function createRetentionPurge(ctx: ServiceContext, owner: string, leaseMs
     leaseMs,
     now: ctx.now,
     stopping,
-    purgeDay: (day) => purgeIdempotencyRecords(idempotencyKeys, idempotencyPurge, ctx.userLocks, day, ctx.idempotencyWindowMs, ctx.now()),
+    purgeDay: (day) => purgeIdempotencyRecords(idempotencyKeys, userPages, idempotencyPurge, ctx.userLocks, day, ctx.idempotencyWindowMs, ctx.now()),
     afterDays: async () => {
       const endpoints = await webhookEndpoints.find({}, { projection: { _id: 1, tenantId: 1 } }).toArray();
       for (const endpoint of endpoints) await trimEndpointLog(ctx.database.collections, endpoint.tenantId, endpoint._id);

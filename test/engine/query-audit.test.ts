@@ -50,8 +50,6 @@ const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId,attributes.*}": "points summary filtered by user attributes",
   // Erasing and exporting a user (docs/privacy.md): rare admin calls that look for what the user's
   // document cannot list (records and deliveries keyed by their own IDs).
-  "idempotency_keys find {tenantId,userId}": "a user export reads the idempotency records moved out of the user's document",
-  "idempotency_keys delete {tenantId,userId}": "a user erasure deletes the idempotency records moved out of the user's document",
   "streak_pause_owners delete {tenantId,userId}": "a user erasure deletes the owners of the user's pauses, past ones included",
   "webhook_deliveries find {tenantId}": "a user export or erasure finds the deliveries whose payload names the user",
   "metric_event_batches find {tenantId}": "a user erasure removes the user's ID from stored batch error messages",
@@ -246,8 +244,9 @@ describe("query audit", () => {
     ]);
 
     // An admin batch, processed in the background until completed.
+    // More keyed events for u3 than a user document keeps: the older records move out (listed for the export and erasure below).
     const batch = await ok("POST", "/admin/v1/metrics/events", [
-      { key: "words", user: { id: "u3" }, value: 5, idempotencyKey: "audit-1" },
+      ...Array.from({ length: 52 }, (_, i) => ({ key: "words", user: { id: "u3" }, value: 5, idempotencyKey: `audit-u3-${i}` })),
       { key: "words", user: { id: "u1" }, value: 5, idempotencyKey: "audit-2" },
     ]);
     await expect.poll(async () => (await call("GET", `/admin/v1/metrics/events/${batch.batchId}`)).body.status, { timeout: 60_000 }).toBe("completed");

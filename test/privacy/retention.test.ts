@@ -99,6 +99,12 @@ afterAll(async () => {
   await database?.close();
 });
 
+/** The records listed by each of a user's moves of idempotency records (`user_pages`). */
+async function movesListed(userId: string): Promise<number[]> {
+  const pages = await collections().userPages.find({}).toArray();
+  return pages.filter((p) => p._id.startsWith(`default/${userId}/idempotency-moves/`)).map((p) => (JSON.parse(p.items) as string[]).length);
+}
+
 describe("retention", () => {
   it("day 0: records are written, with rank history older than 3 days trimmed at the user's write", async () => {
     for (const offset of [-10, -5, -2, 0]) await event("hist", new Date(T0.getTime() + offset * DAY));
@@ -109,6 +115,8 @@ describe("retention", () => {
     // 55 events with idempotency keys for one user: the first 50 keys move to the idempotency collection.
     oldBatch = await submitBatch("idem-old", 55);
     expect(await collections().idempotencyKeys.countDocuments({ userId: "idem-old" })).toBe(50);
+    // The move is listed (for the user's export and erasure) in a page of its own.
+    expect(await movesListed("idem-old")).toEqual([50]);
     // Each loop has purged day 0 (nothing yet): its cursor says where the next server goes on.
     for (const lease of ["webhooks:purge", "event-batches:purge", "retention:purge"])
       await until(`lease ${lease}`, async () => (await leaseCursor(lease)) !== null);
@@ -128,6 +136,9 @@ describe("retention", () => {
     await until("old deliveries purged", async () => (await deliveriesOf("old-user")).length === 0);
     await until("old batch purged", async () => (await batchStatus(oldBatch)) === 404);
     await until("old idempotency keys purged", async () => (await collections().idempotencyKeys.countDocuments({ userId: "idem-old" })) === 0);
+    // Their listing goes with them; the new user's stays with its records.
+    await until("old listing purged", async () => (await movesListed("idem-old")).length === 0);
+    expect(await movesListed("idem-new")).toEqual([50]);
     expect(await rest("GET", `/admin/v1/metrics/events/${oldBatch}`)).toMatchObject({ status: 404, body: { error: expect.any(String) } });
 
     await until("new delivery", async () => (await deliveriesOf("new-user")).some((d) => d.status === "delivered"));

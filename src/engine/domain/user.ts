@@ -63,6 +63,12 @@ export interface UserState {
    * caused, so a crash can never separate the two. Moved to the idempotency collection in batches.
    */
   recentIdempotency: IdempotencyRecord[];
+  /**
+   * How many batches of records were moved to the idempotency collection, each listed by ID in a
+   * page of its own (engine/store/idempotency-records.ts), so an export or erasure finds them by `_id`.
+   * null: a state stored before moves were listed (its moved records are found by a query).
+   */
+  idempotencyMoves: number | null;
   /** When time-driven work (streak period ends, freeze earning, time triggers) is next due; null: none. */
   dueAt: Date | null;
   /**
@@ -121,6 +127,7 @@ export function createUserState(userId: string, now: Date, control = false): Use
     updated: now,
     lastEventAt: null,
     recentIdempotency: [],
+    idempotencyMoves: 0,
     dueAt: null,
     outbox: [],
     preferences: emptyPreferences(),

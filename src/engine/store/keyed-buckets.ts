@@ -15,8 +15,9 @@ import type { KeyedLock } from "./keyed-lock.js";
  * finished deliveries to purge on a day (`webhook_purge`), and the idempotency and batch purges.
  *
  * A key is added BEFORE the write that gives its document work in that bucket, so a crash in between
- * leaves an extra entry, never forgotten work; entries are never removed one by one: the loop checks
- * each listed document and leaves alone what has nothing to do in that bucket any more.
+ * leaves an extra entry, never forgotten work; entries are not removed one by one (only an erasure
+ * removes keys that name a user): the loop checks each listed document and leaves alone what has
+ * nothing to do in that bucket any more.
  */
 export interface KeyedBucketDocument {
   _id: string;
@@ -93,6 +94,23 @@ export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucke
   );
   const docs = shards.flat();
   return { keys: [...new Set(docs.flatMap((doc) => [...(doc.keys ?? []), ...(doc.users ?? [])]))], documentIds: docs.map((d) => d._id) };
+}
+
+/** Takes keys out of a bucket (a user's erasure: keys name the user), page by page along their shards' chains. */
+export async function removeFromBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: number, keys: readonly string[]): Promise<void> {
+  const byShard = new Map<string, string[]>();
+  for (const key of keys) {
+    const shard = `${bucket}/${shardOf(key)}`;
+    byShard.set(shard, [...(byShard.get(shard) ?? []), key]);
+  }
+  for (const [shard, shardKeys] of byShard) {
+    await locks.run(`${buckets.collectionName}:${shard}`, async () => {
+      for (let page = 0; ; page++) {
+        const result = await buckets.updateOne({ _id: pageId(shard, page) }, { $pullAll: { keys: shardKeys } });
+        if (result.matchedCount === 0) return;
+      }
+    });
+  }
 }
 
 /** Forgets a bucket's pages once their keys were all handled. */

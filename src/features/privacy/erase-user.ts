@@ -12,6 +12,7 @@ import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveEras
 import { deleteUserDocument, readStoredUser } from "../../engine/store/user-documents.js";
 import { userPageIds } from "../../engine/store/user-pages.js";
 import { deletePages } from "../../engine/store/list-pages.js";
+import { deleteMovedRecords } from "../../engine/store/idempotency-records.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
@@ -46,7 +47,14 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
     }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
     const scopes = uniqueScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, await withOlderItems(ctx, tenantId, stored)) : []);
-    const erasure: UserErasureDocument = { _id: erasureId(tenantId, userId), tenantId, userId, started: unfinished?.started ?? ctx.now(), scopes };
+    const erasure: UserErasureDocument = {
+      _id: erasureId(tenantId, userId),
+      tenantId,
+      userId,
+      started: unfinished?.started ?? ctx.now(),
+      scopes,
+      idempotencyMoves: laterMoves(unfinished ? (unfinished.idempotencyMoves ?? null) : 0, stored ? stored.state.idempotencyMoves : 0),
+    };
     await saveErasure(userErasures, erasure);
     await ctx.atPipelinePoint?.("erase-step", 1);
 
@@ -59,7 +67,7 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
     await forEachLimited(scopes, RANKINGS_AT_ONCE, (scope) => rankingsOf(ctx).eraseEntry(scope, userId));
     await ctx.atPipelinePoint?.("erase-step", 3);
 
-    await eraseStoredTraces(ctx, tenantId, userId);
+    await eraseStoredTraces(ctx, erasure);
     await announceErasure(ctx, erasure);
     await deleteErasure(userErasures, tenantId, userId);
     return { erased: true };
@@ -115,6 +123,14 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
   return uniqueScopes(...perBoard, streak);
 }
 
+/**
+ * The moves whose listings to read: a user seen again after an erasure was cut short listed their
+ * new moves in the same pages as the first user (listings add to what a page holds). null: unknown.
+ */
+function laterMoves(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : Math.max(a, b);
+}
+
 /** The scopes of the lists, each once. */
 function uniqueScopes(...lists: ReadonlyArray<readonly RankingScope[]>): RankingScope[] {
   const byKey = new Map(lists.flat().map((s) => [JSON.stringify([s.leaderboardId, s.run, s.group]), s]));
@@ -131,17 +147,29 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
 
 /**
  * What is stored about the user outside their document and the rankings. Keyed by `_id` where the
- * key follows from the user alone (the pending-outbox marker); the rest needs a query on a field
- * (a scan of the collection on FerretDB, see docs/privacy.md): idempotency records moved out of
- * the document, streak pause owners, application keys acting for the user, due-minute entries
- * (pending work only), webhook deliveries whose payload names the user (with their ready markers;
- * not `user.deleted`) and events of unfinished batches.
+ * key follows from the user alone (the pending-outbox marker) or from what the erasure read from
+ * their document (the idempotency records moved out of it, listed by the user's moves); the rest
+ * needs a query on a field (a scan of the collection on FerretDB, see docs/privacy.md): streak
+ * pause owners, application keys acting for the user, due-minute entries (pending work only),
+ * webhook deliveries whose payload names the user (with their ready markers; not `user.deleted`)
+ * and events of unfinished batches.
  */
-async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocument): Promise<void> {
   const c = ctx.database.collections;
+  const { tenantId, userId } = erasure;
   const key = `${tenantId}/${userId}`;
   await Promise.all([
-    eraseIdempotencyRecords(ctx, tenantId, userId),
+    // The user's lock is held: no record can be moved out meanwhile.
+    deleteMovedRecords(
+      c.idempotencyKeys,
+      c.userPages,
+      c.idempotencyPurge,
+      ctx.userLocks,
+      tenantId,
+      userId,
+      erasure.idempotencyMoves ?? null,
+      ctx.idempotencyWindowMs,
+    ),
     c.pendingOutboxes.deleteOne({ _id: key }),
     c.streakPauseOwners.deleteMany({ tenantId, userId }),
     deleteApplicationKeys(ctx, tenantId, userId),
@@ -150,15 +178,6 @@ async function eraseStoredTraces(ctx: ServiceContext, tenantId: string, userId: 
     eraseWebhookDeliveries(ctx, tenantId, userId),
     eraseBatchEvents(ctx, tenantId, userId),
   ]);
-}
-
-/** The records, and their listing in the retention purge's day buckets (which name them by `_id`). */
-async function eraseIdempotencyRecords(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
-  const c = ctx.database.collections;
-  const ids = (await c.idempotencyKeys.find({ tenantId, userId }, { projection: { _id: 1 } }).toArray()).map((r) => r._id);
-  // The user's lock is held: no record can appear between the read and the deletes.
-  if (ids.length === 0) return;
-  await Promise.all([c.idempotencyPurge.updateMany({ keys: { $in: ids } }, { $pullAll: { keys: ids } }), c.idempotencyKeys.deleteMany({ _id: { $in: ids } })]);
 }
 
 /** Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second. */

@@ -4,6 +4,7 @@ import { findDeliveriesNamingUser } from "../webhooks/store/webhook-store.js";
 import type { UserState } from "../../engine/domain/user.js";
 import { findErasure } from "./store/user-erasures.js";
 import { readStoredUser } from "../../engine/store/user-documents.js";
+import { findMovedRecords } from "../../engine/store/idempotency-records.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import type { ServiceContext } from "../../engine/context.js";
 
@@ -21,8 +22,9 @@ export interface StoredUserData {
 
 /**
  * Reads what is stored about a user for an export (GET /admin/v1/users/{id}/export). NOT_FOUND for
- * a user the tenant does not hold, or whose erasure is unfinished. The idempotency records and the
- * webhook deliveries are found by a query on a field (a scan on FerretDB; a rare admin read).
+ * a user the tenant does not hold, or whose erasure is unfinished. The idempotency records moved out
+ * of the user's document are read by `_id` from their listings; the webhook deliveries are found by
+ * a query on a field (a scan on FerretDB; a rare admin read).
  */
 export async function readStoredUserData(ctx: ServiceContext, tenantId: string, userId: string): Promise<StoredUserData> {
   const c = ctx.database.collections;
@@ -31,7 +33,7 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
   const [points, leaderboards, records, deliveries] = await Promise.all([
     ctx.config.pointsConfig(tenantId),
     ctx.config.leaderboards(tenantId),
-    c.idempotencyKeys.find({ tenantId, userId }).toArray(),
+    findMovedRecords(c.idempotencyKeys, c.userPages, tenantId, userId, stored.state.idempotencyMoves),
     findDeliveriesNamingUser(c.webhookDeliveries, tenantId, userId),
   ]);
   const state = await withOlderItems(ctx, tenantId, stored);

@@ -14,6 +14,11 @@ export interface UserErasureDocument {
   started: Date;
   /** The rankings that may hold the user (leaderboard runs and groups, the streak rankings). */
   scopes: RankingScope[];
+  /**
+   * The user's `idempotencyMoves` (their moved idempotency records are listed in that many pages);
+   * null or absent (an erasure started by an earlier version): found by a query on the user.
+   */
+  idempotencyMoves?: number | null;
 }
 
 export const erasureId = (tenantId: string, userId: string) => `${tenantId}/${userId}`;
