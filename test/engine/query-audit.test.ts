@@ -50,7 +50,6 @@ const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId,attributes.*}": "points summary filtered by user attributes",
   // Erasing and exporting a user (docs/privacy.md): rare admin calls that look for what the user's
   // document cannot list (records and deliveries keyed by their own IDs).
-  "streak_pause_owners delete {tenantId,userId}": "a user erasure deletes the owners of the user's pauses, past ones included",
   "webhook_deliveries find {tenantId}": "a user export or erasure finds the deliveries whose payload names the user",
   "metric_event_batches find {tenantId}": "a user erasure removes the user's ID from stored batch error messages",
 };

@@ -135,6 +135,18 @@ beforeAll(async () => {
     (got) => got.some((r) => r.json?.user?.id === ERASED && r.json?.type === "points.changed" && r.json?.points?.total === 56),
     20_000,
   );
+  // Two streak pauses; the first leaves the state as an ended pause does (its owner document stays).
+  const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  const paused = await server.rest("POST", "/admin/v1/streaks/pauses", {
+    body: { pauses: [ERASED, ERASED].map((userId, i) => ({ userId, start: inDays(2 + 3 * i), end: inDays(3 + 3 * i) })) },
+  });
+  expect(paused.body.created, JSON.stringify(paused.body)).toHaveLength(2);
+  const { users } = server.service.context.database.collections;
+  const _id = `${DEFAULT_SCOPE}/${ERASED}`;
+  const stored = JSON.parse((await users.findOne({ _id }))!.s!) as { streak: { pauses: Array<{ id: string }> } };
+  stored.streak.pauses = stored.streak.pauses.filter((p) => p.id !== paused.body.created[0].id);
+  await users.updateOne({ _id }, { $set: { s: JSON.stringify(stored) } });
+  forgetCachedTenant(users, DEFAULT_SCOPE);
 }, 120_000);
 
 afterAll(async () => {
@@ -204,6 +216,7 @@ describe("erasing a user", () => {
     expect(namingBefore).toContain("leaderboard_rank_chunks");
     expect(namingBefore).toContain("leaderboard_user_chunks");
     expect(namingBefore).toContain("user_pages");
+    expect((await documentsNaming(ERASED)).filter((d) => d.startsWith("streak_pause_owners:"))).toHaveLength(2);
     expect((await server.rest("GET", `/v1/users/${ERASED}`, { apiKey: appKey })).status).toBe(200);
 
     expect(await server.rest("DELETE", `/admin/v1/users/${ERASED}`)).toEqual({ status: 200, body: { id: ERASED, erased: true } });
@@ -369,17 +382,21 @@ describe("erasing a user", () => {
     expect(receiver.at("/deleted")).toHaveLength(1);
   }, 60_000);
 
-  it("finds the moved idempotency records of a document stored before moves were listed (by a query)", async () => {
+  it("finds the moved idempotency records and pause owners of a document stored before they were counted (by a query)", async () => {
     const legacy = "listed-never";
     for (let i = 0; i < 52; i++) await event("steps", legacy, 1, `legacy-${i}`);
-    // As an earlier version stored it: no count of moves in the state, no listing (once the webhook
+    const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    expect((await server.rest("POST", "/admin/v1/streaks/pauses", { body: { pauses: [{ userId: legacy, start: inDays(2), end: inDays(3) }] } })).status).toBe(
+      201,
+    );
+    // As an earlier version stored it: no count of moves or pauses in the state, no listing (once the webhook
     // worker's hand-over of the user's outbox has written the document, and out of the user cache).
     const { users, userPages, pendingOutboxes, idempotencyPurge } = server.service.context.database.collections;
     const _id = `${DEFAULT_SCOPE}/${legacy}`;
     await expect.poll(async () => pendingOutboxes.findOne({ _id }), { timeout: 20_000 }).toBeNull();
     const doc = await users.findOne({ _id });
-    const { idempotencyMoves, ...rest } = JSON.parse(doc!.s!) as Record<string, unknown>;
-    expect(idempotencyMoves).toBe(1);
+    const { idempotencyMoves, pausesCreated, ...rest } = JSON.parse(doc!.s!) as Record<string, unknown>;
+    expect([idempotencyMoves, pausesCreated]).toEqual([1, 1]);
     await users.updateOne({ _id }, { $set: { s: JSON.stringify(rest) } });
     forgetCachedTenant(users, DEFAULT_SCOPE);
     const listing = `${_id}/idempotency-moves/0`;

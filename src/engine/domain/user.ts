@@ -69,6 +69,12 @@ export interface UserState {
    * null: a state stored before moves were listed (its moved records are found by a query).
    */
   idempotencyMoves: number | null;
+  /**
+   * How many streak pauses were created for the user: pause number n has an ID derived from the
+   * user and n (features/streaks/store/streak-pauses.ts), so an erasure finds the owner documents of
+   * every pause the user ever had by `_id`. null: a state stored before (found by a query).
+   */
+  pausesCreated: number | null;
   /** When time-driven work (streak period ends, freeze earning, time triggers) is next due; null: none. */
   dueAt: Date | null;
   /**
@@ -128,6 +134,7 @@ export function createUserState(userId: string, now: Date, control = false): Use
     lastEventAt: null,
     recentIdempotency: [],
     idempotencyMoves: 0,
+    pausesCreated: 0,
     dueAt: null,
     outbox: [],
     preferences: emptyPreferences(),

@@ -160,8 +160,8 @@ export async function readStoredUser(users: Collection<UserDocument>, tenantId: 
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });
   if (!doc) return null;
   const stored = storedStateOf(doc);
-  // Fields added after a document was written take their defaults; the moves of records before they were listed are unknown.
-  const state = { ...createUserState(userId, stored.created as Date), idempotencyMoves: null, ...decodeUserState(stored) };
+  // Fields added after a document was written take their defaults; what was counted only since is unknown.
+  const state = { ...createUserState(userId, stored.created as Date), idempotencyMoves: null, pausesCreated: null, ...decodeUserState(stored) };
   // The next write diffs against what the document holds, or packs a document stored before.
   const unpacked: string[] = [];
   if (typeof doc.s === "string") packedStates.set(state, { s: doc.s, p: doc.p ?? "", e: doc.e ?? {} });

@@ -13,6 +13,7 @@ import { deleteUserDocument, readStoredUser } from "../../engine/store/user-docu
 import { userPageIds } from "../../engine/store/user-pages.js";
 import { deletePages } from "../../engine/store/list-pages.js";
 import { deleteMovedRecords } from "../../engine/store/idempotency-records.js";
+import { forgetPauseOwnersOf } from "../streaks/store/streak-pauses.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
@@ -53,7 +54,8 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
       userId,
       started: unfinished?.started ?? ctx.now(),
       scopes,
-      idempotencyMoves: laterMoves(unfinished ? (unfinished.idempotencyMoves ?? null) : 0, stored ? stored.state.idempotencyMoves : 0),
+      idempotencyMoves: larger(unfinished ? (unfinished.idempotencyMoves ?? null) : 0, stored ? stored.state.idempotencyMoves : 0),
+      pausesCreated: larger(unfinished ? (unfinished.pausesCreated ?? null) : 0, stored ? stored.state.pausesCreated : 0),
     };
     await saveErasure(userErasures, erasure);
     await ctx.atPipelinePoint?.("erase-step", 1);
@@ -124,10 +126,11 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
 }
 
 /**
- * The moves whose listings to read: a user seen again after an erasure was cut short listed their
- * new moves in the same pages as the first user (listings add to what a page holds). null: unknown.
+ * Of two counts (moves of idempotency records, pauses created), the one to erase up to: a user seen
+ * again after an erasure was cut short counts from 0 again, under the same IDs (listings add to
+ * what a page holds; a pause's owner is replaced). null: unknown.
  */
-function laterMoves(a: number | null, b: number | null): number | null {
+function larger(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : Math.max(a, b);
 }
 
@@ -148,9 +151,10 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
 /**
  * What is stored about the user outside their document and the rankings. Keyed by `_id` where the
  * key follows from the user alone (the pending-outbox marker) or from what the erasure read from
- * their document (the idempotency records moved out of it, listed by the user's moves); the rest
- * needs a query on a field (a scan of the collection on FerretDB, see docs/privacy.md): streak
- * pause owners, application keys acting for the user, due-minute entries (pending work only),
+ * their document (the idempotency records moved out of it, listed by the user's moves; the owners
+ * of their streak pauses, whose IDs follow from the user and their count); the rest needs a query
+ * on a field (a scan of the collection on FerretDB, see docs/privacy.md): application keys acting
+ * for the user, due-minute entries (pending work only),
  * webhook deliveries whose payload names the user (with their ready markers; not `user.deleted`)
  * and events of unfinished batches.
  */
@@ -171,7 +175,7 @@ async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocume
       ctx.idempotencyWindowMs,
     ),
     c.pendingOutboxes.deleteOne({ _id: key }),
-    c.streakPauseOwners.deleteMany({ tenantId, userId }),
+    forgetPauseOwnersOf(c.streakPauseOwners, tenantId, userId, erasure.pausesCreated ?? null),
     deleteApplicationKeys(ctx, tenantId, userId),
     c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
     c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),

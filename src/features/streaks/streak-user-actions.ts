@@ -17,9 +17,17 @@ import {
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
-import { findPauseOwner, forgetPauseOwner, recordPauseOwner } from "./store/streak-pauses.js";
+import { findPauseOwner, forgetPauseOwner, pauseIdOf, recordPauseOwner } from "./store/streak-pauses.js";
 import { applyStreakChange } from "./streak-reads.js";
 import { changeUserState } from "../../engine/user-state.js";
+
+/** A change of a user's streak: the next streak, what to answer, the events to announce, and the user's count of pauses when it created one. */
+interface StreakChange<T> {
+  streak: StreakState;
+  result: T;
+  events?: StreakDomainEvent[];
+  pausesCreated?: number;
+}
 
 /**
  * Changes one user's streak through the same compare-and-set path as events; the user must
@@ -30,7 +38,7 @@ async function changeStreak<T>(
   ctx: ServiceContext,
   tenantId: string,
   userId: string,
-  change: (streak: StreakState, user: UserState, now: Date, settings: StreakSettings) => { streak: StreakState; result: T; events?: StreakDomainEvent[] },
+  change: (streak: StreakState, user: UserState, now: Date, settings: StreakSettings) => StreakChange<T> | Promise<StreakChange<T>>,
 ): Promise<{ ok: true; result: T } | { ok: false; message: string }> {
   const engine = await loadEngineConfig(ctx, tenantId);
   const settings = engine.streak;
@@ -42,9 +50,10 @@ async function changeStreak<T>(
       if (user.control) throw new DomainError("unprocessable", "User is in the control group (experimentation settings), which has no streak");
       // The user's own rules (their preferences, when the tenant enables customization).
       const mine = effectiveStreakSettings(settings, user.preferences)!;
-      const changed = change(user.streak ?? createStreakState(mine, user.created, now), user, now, mine);
+      const changed = await change(user.streak ?? createStreakState(mine, user.created, now), user, now, mine);
+      const counted = changed.pausesCreated === undefined ? user : { ...user, pausesCreated: changed.pausesCreated };
       // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
-      return { write: await applyStreakChange(ctx, tenantId, engine, user, changed.streak, changed.events, now), result: changed.result };
+      return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, changed.events, now), result: changed.result };
     });
     return { ok: true, result };
   } catch (error) {
@@ -75,19 +84,19 @@ export async function createStreakPauses(
   drafts: Array<{ userId: string; start: string; end: string }>,
 ): Promise<BulkResult<StreakPause & { userId: string }>> {
   const result: BulkResult<StreakPause & { userId: string }> = { done: [], issues: [] };
+  const { streakPauseOwners } = ctx.database.collections;
   for (const draft of drafts) {
-    const pause = { id: randomUUID(), start: draft.start, end: draft.end };
-    const { streakPauseOwners } = ctx.database.collections;
-    await recordPauseOwner(streakPauseOwners, tenantId, pause.id, draft.userId);
-    const outcome = await changeStreak(ctx, tenantId, draft.userId, (streak, user, now) => ({
-      streak: addPause(streak, pause, user.tzHistory, now),
-      result: pause,
-    }));
+    const outcome = await changeStreak(ctx, tenantId, draft.userId, async (streak, user, now) => {
+      const n = user.pausesCreated;
+      // A state stored before pauses were counted keeps random IDs (an erasure finds its owners by a query).
+      const pause = { id: n === null ? randomUUID() : pauseIdOf(tenantId, draft.userId, n), start: draft.start, end: draft.end };
+      const next = addPause(streak, pause, user.tzHistory, now);
+      // The owner before the write that adds the pause; a refused pause records none.
+      await recordPauseOwner(streakPauseOwners, tenantId, pause.id, draft.userId);
+      return { streak: next, result: pause, ...(n !== null && { pausesCreated: n + 1 }) };
+    });
     if (outcome.ok) result.done.push({ ...outcome.result, userId: draft.userId });
-    else {
-      await forgetPauseOwner(streakPauseOwners, tenantId, pause.id);
-      result.issues.push({ userId: draft.userId, severity: "error", message: outcome.message });
-    }
+    else result.issues.push({ userId: draft.userId, severity: "error", message: outcome.message });
   }
   return result;
 }

@@ -1,4 +1,5 @@
 import type { Collection } from "mongodb";
+import { v5 as uuidFromName } from "uuid";
 
 /**
  * Which user holds a streak pause, by pause ID: `_id` = `tenantId/pauseId`. Deleting pauses by ID
@@ -23,4 +24,38 @@ export async function findPauseOwner(owners: Collection<StreakPauseOwnerDocument
 
 export async function forgetPauseOwner(owners: Collection<StreakPauseOwnerDocument>, tenantId: string, pauseId: string): Promise<void> {
   await owners.deleteOne({ _id: ownerId(tenantId, pauseId) });
+}
+
+/** The namespace of pause IDs (a random UUID, fixed: changing it would change every future ID). */
+const PAUSE_ID_NAMESPACE = "3f0c5bd4-27a8-4c4b-9a55-6f8e1f0d2b71";
+
+/**
+ * The ID of the user's pause number `n` (their `pausesCreated` before it): a name-based UUID, so the
+ * owner documents of every pause a user had follow from the user alone. A creation a crash stopped
+ * before the user write is made again under the same number, and the same ID.
+ */
+export function pauseIdOf(tenantId: string, userId: string, n: number): string {
+  return uuidFromName(JSON.stringify([tenantId, userId, n]), PAUSE_ID_NAMESPACE);
+}
+
+/**
+ * Deletes the owner documents of every pause of a user (an erasure): by `_id` for the `created`
+ * pauses and the one a crash may have left past them; for a state stored before pauses were
+ * counted (null), by a query on the user (a scan on FerretDB).
+ */
+export async function forgetPauseOwnersOf(
+  owners: Collection<StreakPauseOwnerDocument>,
+  tenantId: string,
+  userId: string,
+  created: number | null,
+): Promise<void> {
+  if (created === null) {
+    await owners.deleteMany({ tenantId, userId });
+    return;
+  }
+  const ids = Array.from({ length: created + 1 }, (_, n) => ownerId(tenantId, pauseIdOf(tenantId, userId, n)));
+  await owners.bulkWrite(
+    ids.map((_id) => ({ deleteOne: { filter: { _id } } })),
+    { ordered: false },
+  );
 }
