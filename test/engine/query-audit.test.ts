@@ -47,11 +47,9 @@ const ALLOWED_SCANS: Record<string, string> = {
  */
 const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId}": "points summary and achievement backdating walk the tenant's users",
-  "users find {tenantId,attributes.*}": "points summary filtered by user attributes",
   // Erasing and exporting a user (docs/privacy.md): rare admin calls that look for what the user's
   // document cannot list (records and deliveries keyed by their own IDs).
   "webhook_deliveries find {tenantId}": "a user export or erasure finds the deliveries whose payload names the user",
-  "metric_event_batches find {tenantId}": "a user erasure removes the user's ID from stored batch error messages",
 };
 
 let database: TestDatabase;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { recordingLogger } from "../../../test/helpers/memory-leases.js";
 import { DomainError, invalidArgument } from "../../engine/domain/errors.js";
 import type { BatchProgress, EventBatchDocument } from "./store/batch-records.js";
-import { batchEventKey, batchRetryDelayMs, processBatch, type BatchEventInput, type BatchRun } from "./event-batches.js";
+import { batchEventKey, batchRetryDelayMs, EVENT_USER_PLACEHOLDER, processBatch, type BatchEventInput, type BatchRun } from "./event-batches.js";
 
 const T0 = new Date("2026-06-01T12:00:00Z");
 
@@ -95,6 +95,20 @@ describe("processing a claimed batch", () => {
     expect(m.completed[0]!.errors).toEqual([
       { index: 0, idempotencyKey: "bad-key", message: "x".repeat(1_000) },
       { index: 2, idempotencyKey: "", message: "negative" },
+    ]);
+  });
+
+  it("stores no message quoting the event's user ID: the caller knows the user by the event's index", async () => {
+    const events = [event("ann", 1), event("bob", 2)];
+    const m = memoryRun(events, {
+      async record(e) {
+        throw new DomainError("unprocessable", `User "${e.user.id}" and "${e.user.id}" again, but not ann or "ann2"`);
+      },
+    });
+    await processBatch(m.run, recordingLogger(), batchOf(events), notStopping);
+    expect(m.completed[0]!.errors.map((e) => e.message)).toEqual([
+      `User ${EVENT_USER_PLACEHOLDER} and ${EVENT_USER_PLACEHOLDER} again, but not ann or "ann2"`,
+      `User ${EVENT_USER_PLACEHOLDER} and ${EVENT_USER_PLACEHOLDER} again, but not ann or "ann2"`,
     ]);
   });
 

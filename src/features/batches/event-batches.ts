@@ -290,7 +290,12 @@ export async function processBatch(run: BatchRun, logger: Logger, batch: EventBa
   const log = logger.child({ batchId: batch._id, tenantId: batch.tenantId, attempt: batch.attempts });
   const fail = (index: number, message: string) => {
     progress.outcomes[index] = "failed";
-    progress.errors.push({ index, idempotencyKey: events?.[index]?.idempotencyKey ?? "", message: message.slice(0, MAX_ERROR_MESSAGE_CHARS) });
+    const event = events?.[index];
+    progress.errors.push({
+      index,
+      idempotencyKey: event?.idempotencyKey ?? "",
+      message: withoutUserId(message, event?.user.id).slice(0, MAX_ERROR_MESSAGE_CHARS),
+    });
   };
   const snapshot = (): BatchProgress => ({ outcomes: [...progress.outcomes], errors: [...progress.errors].sort((a, b) => a.index - b.index) });
 
@@ -370,6 +375,18 @@ function pendingByUser(events: BatchEventInput[], outcomes: ReadonlyArray<unknow
     else byUser.set(e.user.id, [index]);
   });
   return [...byUser.values()];
+}
+
+/** What a stored error message says for the event's user ID where it quotes it. */
+export const EVENT_USER_PLACEHOLDER = '"[the event\'s user]"';
+
+/**
+ * A message as a batch stores it: the event's user ID, where quoted, replaced (the caller knows the
+ * event's user by its index), so no stored batch names a user and erasing one needs no pass over
+ * the batches (docs/privacy.md).
+ */
+function withoutUserId(message: string, userId: string | undefined): string {
+  return userId ? message.split(`"${userId}"`).join(EVENT_USER_PLACEHOLDER) : message;
 }
 
 /** An error as the batch records it ("Error: message"), whatever was thrown. */

@@ -153,10 +153,10 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
  * key follows from the user alone (the pending-outbox marker) or from what the erasure read from
  * their document (the idempotency records moved out of it, listed by the user's moves; the owners
  * of their streak pauses, whose IDs follow from the user and their count); the rest needs a query
- * on a field (a scan of the collection on FerretDB, see docs/privacy.md): application keys acting
- * for the user, due-minute entries (pending work only),
- * webhook deliveries whose payload names the user (with their ready markers; not `user.deleted`)
- * and events of unfinished batches.
+ * on a field: application keys acting for the user (configuration), due-minute entries and events
+ * of unfinished batches (pending work), and webhook deliveries whose payload names the user (with
+ * their ready markers; not `user.deleted`; a scan of the tenant's deliveries on FerretDB, see
+ * docs/privacy.md).
  */
 async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocument): Promise<void> {
   const c = ctx.database.collections;
@@ -219,11 +219,11 @@ async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, use
 
 /**
  * In batches not completed yet, the user's events are emptied in place (their position keeps the
- * batch's outcomes in line): the worker reports them failed. Stored error messages that quote the
- * user's ID in double quotes (kept with completed batches) lose it.
+ * batch's outcomes in line): the worker reports them failed. Stored error messages never quote an
+ * event's user ID (features/batches/event-batches.ts), so completed batches hold nothing of theirs.
  */
 async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
-  const { metricEventBatchQueue, metricEventBatchEvents, metricEventBatches } = ctx.database.collections;
+  const { metricEventBatchQueue, metricEventBatchEvents } = ctx.database.collections;
   const queued = await metricEventBatchQueue.find({}, { projection: { _id: 1 } }).toArray();
   await Promise.all(
     queued.map(async ({ _id }) => {
@@ -232,18 +232,5 @@ async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: s
       const events = doc.events.map((e) => (e.user.id === userId ? { key: e.key, user: { id: "" }, value: 0, attributes: [] } : e));
       await metricEventBatchEvents.updateOne({ _id }, { $set: { events } });
     }),
-  );
-  // Messages quote IDs (`User "x" ...`): only a quoted ID is the user's.
-  const quoted = `"${userId}"`;
-  const quoting = await metricEventBatches.find({ tenantId }, { projection: { _id: 1, errors: 1 } }).toArray();
-  await Promise.all(
-    quoting
-      .filter((b) => b.errors.some((e) => e.message.includes(quoted)))
-      .map((b) =>
-        metricEventBatches.updateOne(
-          { _id: b._id },
-          { $set: { errors: b.errors.map((e) => ({ ...e, message: e.message.split(quoted).join('"[erased user]"') })) } },
-        ),
-      ),
   );
 }
