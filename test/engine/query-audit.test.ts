@@ -47,9 +47,6 @@ const ALLOWED_SCANS: Record<string, string> = {
  */
 const KNOWN_SCANS: Record<string, string> = {
   "users find {tenantId}": "points summary and achievement backdating walk the tenant's users",
-  // Erasing and exporting a user (docs/privacy.md): rare admin calls that look for what the user's
-  // document cannot list (records and deliveries keyed by their own IDs).
-  "webhook_deliveries find {tenantId}": "a user export or erasure finds the deliveries whose payload names the user",
 };
 
 let database: TestDatabase;

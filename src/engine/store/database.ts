@@ -15,6 +15,7 @@ import type { DueUsersDocument } from "../../workers/store/due-users.js";
 import type { PendingOutboxDocument } from "../../features/webhooks/store/pending-outboxes.js";
 import type { StreakPauseOwnerDocument } from "../../features/streaks/store/streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./user-documents.js";
+import { ensureListingsBaseline, type UserDeliveriesDocument } from "../../features/webhooks/store/user-deliveries.js";
 import type {
   WebhookClaimDocument,
   WebhookDeliveryDocument,
@@ -100,6 +101,7 @@ export interface Collections {
   webhookDue: Collection<KeyedBucketDocument>;
   /** Finished deliveries whose retention ends, by day (keyed buckets). */
   webhookPurge: Collection<KeyedBucketDocument>;
+  webhookUserDeliveries: Collection<UserDeliveriesDocument>;
   /** Erasures of users not finished yet (pending work; see features/privacy/store/user-erasures.ts). */
   userErasures: Collection<UserErasureDocument>;
 }
@@ -166,10 +168,12 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
     webhookEndpointLog: db.collection("webhook_endpoint_log"),
     webhookDue: db.collection("webhook_due"),
     webhookPurge: db.collection("webhook_purge"),
+    webhookUserDeliveries: db.collection("webhook_user_deliveries"),
     userErasures: db.collection("user_erasures"),
   };
   await createIndexes(collections);
   await ensureStatsBaseline(collections.achievementStats, collections.users);
+  await ensureListingsBaseline(collections.webhookUserDeliveries, collections.webhookDeliveries, new Date());
   const mode = writeMode ?? (isFerretDb ? "single-instance" : "versioned");
   if (mode === "single-instance") cacheUsers(collections.users, userCacheEntries);
   return {

@@ -5,7 +5,7 @@ import type { UserState } from "../../engine/domain/user.js";
 import { HISTORY_LIMIT } from "../leaderboards/domain/leaderboard-entries.js";
 import { runStartsBetween } from "../leaderboards/domain/leaderboard-runs.js";
 import { createMessage, deterministicMessageId } from "../webhooks/domain/webhooks.js";
-import { findDeliveriesNamingUser } from "../webhooks/store/webhook-store.js";
+import { deleteUserListings, findDeliveriesNamingUser } from "../webhooks/store/user-deliveries.js";
 import { applyStatsChanges } from "../achievements/store/achievement-stats.js";
 import type { RankingScope } from "../leaderboards/store/leaderboard-rankings.js";
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "./store/user-erasures.js";
@@ -17,7 +17,7 @@ import { forgetPauseOwnersOf } from "../streaks/store/streak-pauses.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
-import { handOverMessages } from "../webhooks/webhook-outbox.js";
+import { handOverMessages, userDeliveriesStore } from "../webhooks/webhook-outbox.js";
 
 /** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
 const RANKINGS_AT_ONCE = 4;
@@ -210,11 +210,16 @@ async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument
  */
 async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const { webhookDeliveries, webhookReady } = ctx.database.collections;
+  const listings = userDeliveriesStore(ctx);
   // `user.deleted` announces an erasure (a retried one keeps it).
-  const naming = (await findDeliveriesNamingUser(webhookDeliveries, tenantId, userId)).filter((d) => d.type !== "user.deleted").map((d) => d._id);
-  if (naming.length === 0) return;
+  const naming = (await findDeliveriesNamingUser(listings, webhookDeliveries, tenantId, userId, ctx.now()))
+    .filter((d) => d.type !== "user.deleted")
+    .map((d) => d._id);
   const byId = (_id: string) => ({ deleteOne: { filter: { _id } } });
-  await Promise.all([webhookDeliveries.bulkWrite(naming.map(byId), { ordered: false }), webhookReady.bulkWrite(naming.map(byId), { ordered: false })]);
+  if (naming.length > 0)
+    await Promise.all([webhookDeliveries.bulkWrite(naming.map(byId), { ordered: false }), webhookReady.bulkWrite(naming.map(byId), { ordered: false })]);
+  // The listings after the deliveries they list (a retry after a crash finds the rest through them).
+  await deleteUserListings(listings, tenantId, userId, ctx.now());
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { notFound } from "../../engine/domain/errors.js";
-import { findDeliveriesNamingUser } from "../webhooks/store/webhook-store.js";
+import { findDeliveriesNamingUser } from "../webhooks/store/user-deliveries.js";
+import { userDeliveriesStore } from "../webhooks/webhook-outbox.js";
 import type { UserState } from "../../engine/domain/user.js";
 import { findErasure } from "./store/user-erasures.js";
 import { readStoredUser } from "../../engine/store/user-documents.js";
@@ -23,8 +24,7 @@ export interface StoredUserData {
 /**
  * Reads what is stored about a user for an export (GET /admin/v1/users/{id}/export). NOT_FOUND for
  * a user the tenant does not hold, or whose erasure is unfinished. The idempotency records moved out
- * of the user's document are read by `_id` from their listings; the webhook deliveries are found by
- * a query on a field (a scan on FerretDB; a rare admin read).
+ * of the user's document and the webhook deliveries naming them are read by `_id` from their listings.
  */
 export async function readStoredUserData(ctx: ServiceContext, tenantId: string, userId: string): Promise<StoredUserData> {
   const c = ctx.database.collections;
@@ -34,7 +34,7 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
     ctx.config.pointsConfig(tenantId),
     ctx.config.leaderboards(tenantId),
     findMovedRecords(c.idempotencyKeys, c.userPages, tenantId, userId, stored.state.idempotencyMoves),
-    findDeliveriesNamingUser(c.webhookDeliveries, tenantId, userId),
+    findDeliveriesNamingUser(userDeliveriesStore(ctx), c.webhookDeliveries, tenantId, userId, ctx.now()),
   ]);
   const state = await withOlderItems(ctx, tenantId, stored);
   return {

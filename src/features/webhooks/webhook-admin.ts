@@ -19,7 +19,8 @@ import {
   type WebhookEndpointView,
 } from "./store/webhook-store.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { webhookOptions } from "./webhook-outbox.js";
+import { userDeliveriesStore, webhookOptions } from "./webhook-outbox.js";
+import { listUserDeliveries } from "./store/user-deliveries.js";
 import { refusedLiteralHost } from "./webhook-sender.js";
 
 /** An endpoint to create. */
@@ -265,6 +266,8 @@ export async function redeliverMessage(ctx: ServiceContext, tenantId: string, en
       purgeDay: null,
       updated: now,
     };
+    // Pending again, it may be kept past its first listing's purge: listed again today.
+    await listUserDeliveries(userDeliveriesStore(ctx), [current], now);
     if (await saveDelivery(deliveries, next, current.version)) {
       ctx.wakeWebhooks?.();
       return { ...next, version: current.version + 1 };

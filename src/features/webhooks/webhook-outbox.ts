@@ -4,6 +4,7 @@ import { deliveryId, deliveryStore, insertDeliveries, type WebhookDeliveryDocume
 import { DEFAULT_RETRY_SCHEDULE_MS } from "./webhook-delivery-policy.js";
 import type { ServiceContext, WebhookOptions } from "../../engine/context.js";
 import { clearOutboxPending } from "./store/pending-outboxes.js";
+import { listUserDeliveries, type UserDeliveriesStore } from "./store/user-deliveries.js";
 import { changeUserState } from "../../engine/user-state.js";
 
 /** Messages a user document may hold before the next write of the user hands them over itself. */
@@ -59,8 +60,17 @@ export async function handOverMessages(ctx: ServiceContext, tenantId: string, me
   const { endpoints } = await ctx.config.webhooks(tenantId);
   const now = ctx.now();
   const docs = messages.flatMap((m) => endpoints.filter((e) => e.eventTypes.includes(m.type)).map((e) => newDelivery(tenantId, e.id, m, now)));
+  if (docs.length === 0) return 0;
+  // Listed under the users they name first (an export or erasure finds them by `_id`), then stored.
+  await listUserDeliveries(userDeliveriesStore(ctx), docs, now);
   await insertDeliveries(deliveryStore(ctx.database, ctx.userLocks), docs);
   return docs.length;
+}
+
+/** Where the deliveries naming each user are listed (store/user-deliveries.ts). */
+export function userDeliveriesStore(ctx: ServiceContext): UserDeliveriesStore {
+  const { webhookUserDeliveries, webhookPurge } = ctx.database.collections;
+  return { listings: webhookUserDeliveries, purge: webhookPurge, locks: ctx.userLocks, retentionMs: webhookOptions(ctx).retentionMs };
 }
 
 /**

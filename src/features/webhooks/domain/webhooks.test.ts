@@ -16,6 +16,7 @@ import {
   messagesForUserEvents,
   type WebhookEventType,
   type WebhookSettings,
+  usersNamedIn,
 } from "./webhooks.js";
 import { sha256 } from "../../../engine/sha256.js";
 
@@ -354,5 +355,12 @@ describe("bodyNamesUser", () => {
     ["not JSON", "u1", "u1", false],
   ])("%s", (_case, json, userId, expected) => {
     expect(bodyNamesUser(json, userId)).toBe(expected);
+  });
+
+  it("lists every user a body names, once each (usersNamedIn)", () => {
+    const json = body({ user: { id: "u1", name: "n" }, leaderboard: { rankings: [{ userId: "u2" }, { userId: "u1" }] }, boost: { userId: "u3" } });
+    expect(usersNamedIn(json).sort()).toEqual(["u1", "u2", "u3"]);
+    expect(usersNamedIn(body({ user: { id: 7 }, userId: null }))).toEqual([]);
+    expect(usersNamedIn("not JSON")).toEqual([]);
   });
 });

@@ -339,24 +339,33 @@ export function deterministicMessageId(fact: string, sha256: Sha256): string {
 }
 
 /**
- * Whether a webhook body names the user: a `user` object with their `id`, or a `userId` field (a
- * leaderboard's rankings, a boost), anywhere in it. Structural, so an ID that happens to equal some
- * other value (a tenant's ID, a level's key) matches nothing else.
+ * The users a webhook body names: a `user` object's `id`, and every `userId` field (a leaderboard's
+ * rankings, a boost), anywhere in it. Structural, so an ID that happens to equal some other value
+ * (a tenant's ID, a level's key) names no one.
  */
-export function bodyNamesUser(json: string, userId: string): boolean {
-  if (!json.includes(JSON.stringify(userId).slice(1, -1))) return false; // cheap first test
-  const names = (value: unknown): boolean => {
-    if (Array.isArray(value)) return value.some(names);
-    if (value === null || typeof value !== "object") return false;
-    return Object.entries(value).some(
-      ([key, v]) => (key === "userId" && v === userId) || (key === "user" && (v as { id?: unknown } | null)?.id === userId) || names(v),
-    );
+export function usersNamedIn(json: string): string[] {
+  const named = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (value === null || typeof value !== "object") return;
+    for (const [key, v] of Object.entries(value)) {
+      if (key === "userId" && typeof v === "string") named.add(v);
+      const id = key === "user" ? (v as { id?: unknown } | null)?.id : undefined;
+      if (typeof id === "string") named.add(id);
+      walk(v);
+    }
   };
   try {
-    return names(JSON.parse(json));
+    walk(JSON.parse(json));
   } catch {
-    return false;
+    // Not JSON: names no one.
   }
+  return [...named];
+}
+
+/** Whether a webhook body names the user (`usersNamedIn`). */
+export function bodyNamesUser(json: string, userId: string): boolean {
+  return json.includes(JSON.stringify(userId).slice(1, -1)) && usersNamedIn(json).includes(userId); // the first test is cheap
 }
 
 /**

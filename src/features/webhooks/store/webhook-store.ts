@@ -1,5 +1,6 @@
 import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from "mongodb";
-import { bodyNamesUser, type WebhookEventType } from "../domain/webhooks.js";
+import type { WebhookEventType } from "../domain/webhooks.js";
+import { LISTING_PURGE_PREFIX, purgeUserListing } from "./user-deliveries.js";
 import { isDuplicateKeyError, onlyDuplicateKeys, retryOnDuplicate, type Collections, type Database } from "../../../engine/store/database.js";
 import { writeIfCurrent as writeDeliveryIfCurrent } from "../../../engine/store/conditional-write.js";
 import { addToBucket, clearBucket, readBucket } from "../../../engine/store/keyed-buckets.js";
@@ -286,7 +287,10 @@ export async function trimEndpointLog(
  * this process's lock of the delivery, read by `_id` and checked, then written by `_id` alone.
  */
 export interface DeliveryStore {
-  collections: Pick<Collections, "webhookDeliveries" | "webhookClaims" | "webhookReady" | "webhookDue" | "webhookPurge" | "webhookEndpointLog">;
+  collections: Pick<
+    Collections,
+    "webhookDeliveries" | "webhookClaims" | "webhookReady" | "webhookDue" | "webhookPurge" | "webhookEndpointLog" | "webhookUserDeliveries"
+  >;
   mode: WriteMode;
   locks: KeyedLock;
 }
@@ -515,6 +519,10 @@ export async function purgeDeliveries(store: DeliveryStore, day: number): Promis
   const { keys, documentIds } = await readBucket(webhookPurge, day);
   let deleted = 0;
   for (const _id of keys) {
+    if (_id.startsWith(LISTING_PURGE_PREFIX)) {
+      await purgeUserListing({ listings: store.collections.webhookUserDeliveries, purge: webhookPurge, locks: store.locks }, webhookDeliveries, _id, day);
+      continue;
+    }
     deleted += await store.locks.run(`${webhookDeliveries.collectionName}:${_id}`, async () => {
       const doc = await webhookDeliveries.findOne({ _id }, { projection: { status: 1, purgeDay: 1 } });
       if (!doc || doc.status === "pending" || doc.purgeDay === null || doc.purgeDay > day) return 0;
@@ -523,17 +531,4 @@ export async function purgeDeliveries(store: DeliveryStore, day: number): Promis
   }
   await clearBucket(webhookPurge, documentIds);
   return deleted;
-}
-
-/**
- * The tenant's deliveries whose body names the user (privacy: export and erasure). A query on a field:
- * on FerretDB a scan of the deliveries, acceptable for these rare admin calls (docs/privacy.md).
- */
-export async function findDeliveriesNamingUser(
-  deliveries: Collection<WebhookDeliveryDocument>,
-  tenantId: string,
-  userId: string,
-): Promise<WebhookDeliveryDocument[]> {
-  const found = await deliveries.find({ tenantId }).toArray();
-  return found.filter((d) => bodyNamesUser(d.body, userId));
 }
