@@ -36,7 +36,9 @@
 // Per case: events/s, p50, p99, database commands per event (by collection), bytes sent in write
 // commands per event, ratio to the raw baseline. Idle: commands per second the background loops
 // send with no traffic. Leaderboard page: p50 of 100 top-100 reads (GET /v1/leaderboards/{key}) of the
-// full profile's metric leaderboard at 1,000 and at BENCH_EXISTING_USERS ranked users, as a ratio.
+// full profile's metric leaderboard at 1,000 and at BENCH_EXISTING_USERS ranked users, as a ratio;
+// points summary: the same for 5 reads of GET /v1/points/{key}/summary, the one read that still walks
+// the tenant's users.
 // full-history: the full profile for 16 users with BENCH_HISTORY_DAYS days of use behind them (one
 // backdated event a day, every seventh day skipped), so the cost of a long history shows; their
 // documents' size is printed. Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
@@ -350,6 +352,26 @@ async function measurePage(tenantHeader: string, users: number): Promise<void> {
 }
 const pages: Array<{ users: number; p50Ms: number }> = [];
 
+/**
+ * p50 of READ_SUMMARIES sequential points summaries (`GET /v1/points/{key}/summary`) of a full tenant:
+ * the one read left that walks the tenant's users (a scan of `users` on FerretDB), measured so its
+ * cost at a customer's size is seen.
+ */
+const READ_SUMMARIES = 5;
+async function measureSummary(tenantHeader: string, users: number): Promise<void> {
+  const headers: Record<string, string> = { "x-api-key": ADMIN_KEY, "tenant-id": tenantHeader };
+  const read = async () => {
+    const response = await fetch(`${baseUrl}/v1/points/xp/summary`, { headers });
+    const body = (await response.json()) as Array<{ users: number }>;
+    const counted = Array.isArray(body) ? body.reduce((a, r) => a + r.users, 0) : -1;
+    if (response.status !== 200 || counted < users) throw new Error(`points summary: ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+  };
+  const m = await drive(1, 0, READ_SUMMARIES, read);
+  if (m.errors > 0) throw new Error(`points summary: ${m.errors} failed reads, first: ${m.firstError}`);
+  summaries.push({ users, p50Ms: m.p50Ms });
+}
+const summaries: Array<{ users: number; p50Ms: number }> = [];
+
 const f = (n: number, digits = 1) => n.toFixed(digits);
 try {
   console.log(
@@ -371,6 +393,7 @@ try {
     small = { ...(await measure("full", 1, event("full-small", GROWTH_BASE))), users: GROWTH_BASE };
     rows.push(small);
     await measurePage("full-small", GROWTH_BASE);
+    await measureSummary("full-small", GROWTH_BASE);
   }
   await measureIdle(GROWTH_BASE);
   await seedUsers(existingUsers);
@@ -398,7 +421,10 @@ try {
     }
   }
   await measureIdle(seeded);
-  if (PROFILES.includes("full")) await measurePage("full", seeded);
+  if (PROFILES.includes("full")) {
+    await measurePage("full", seeded);
+    await measureSummary("full", seeded);
+  }
   let historyBytes: number | null = null;
   if (historyTenant) {
     historyBytes = await buildHistories(historyTenant);
@@ -423,6 +449,12 @@ try {
     const [base, large] = pages as [{ users: number; p50Ms: number }, { users: number; p50Ms: number }];
     console.log(
       `leaderboard page (GET top 100, one at a time): p50 ${f(base.p50Ms)} ms at ${base.users} users, ${f(large.p50Ms)} ms at ${large.users}: ratio ${f(large.p50Ms / base.p50Ms, 2)}`,
+    );
+  }
+  if (summaries.length === 2) {
+    const [base, large] = summaries as [{ users: number; p50Ms: number }, { users: number; p50Ms: number }];
+    console.log(
+      `points summary (GET /v1/points/xp/summary, one at a time; walks the tenant's users): p50 ${f(base.p50Ms)} ms at ${base.users} users, ${f(large.p50Ms)} ms at ${large.users}: ratio ${f(large.p50Ms / base.p50Ms, 2)}`,
     );
   }
   if (historyBytes !== null)
@@ -456,8 +488,11 @@ try {
   const file = join(dir, `storage-${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
   writeFileSync(
     file,
-    JSON.stringify({ date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle, pages, historyBytes }, null, 2) +
-      "\n",
+    JSON.stringify(
+      { date: new Date().toISOString(), cpus: cpus().length, loadAverage: loadavg(), existingUsers, rows, idle, pages, summaries, historyBytes },
+      null,
+      2,
+    ) + "\n",
   );
   console.log(`\nresults: ${file}`);
 } finally {
