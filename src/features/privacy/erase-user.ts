@@ -13,7 +13,7 @@ import { deleteUserDocument, readStoredUser } from "../../engine/store/user-docu
 import { userPageIds } from "../../engine/store/user-pages.js";
 import { deletePages } from "../../engine/store/list-pages.js";
 import { deleteMovedRecords } from "../../engine/store/idempotency-records.js";
-import { forgetPauseOwnersOf } from "../streaks/store/streak-pauses.js";
+import { forgetPauseOwnersOf, pauseIdsOf } from "../streaks/store/streak-pauses.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
@@ -55,7 +55,7 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
       started: unfinished?.started ?? ctx.now(),
       scopes,
       idempotencyMoves: larger(unfinished ? (unfinished.idempotencyMoves ?? null) : 0, stored ? stored.state.idempotencyMoves : 0),
-      pausesCreated: larger(unfinished ? (unfinished.pausesCreated ?? null) : 0, stored ? stored.state.pausesCreated : 0),
+      pauseIds: bothKnown(unfinished ? (unfinished.pauseIds ?? null) : [], stored ? pauseIdsOf(tenantId, stored.state) : []),
     };
     await saveErasure(userErasures, erasure);
     await ctx.atPipelinePoint?.("erase-step", 1);
@@ -126,12 +126,17 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
 }
 
 /**
- * Of two counts (moves of idempotency records, pauses created), the one to erase up to: a user seen
- * again after an erasure was cut short counts from 0 again, under the same IDs (listings add to
- * what a page holds; a pause's owner is replaced). null: unknown.
+ * Of two counts of moves of idempotency records, the one to erase up to: a user seen again after an
+ * erasure was cut short counts from 0 again, in the same listing pages (a listing adds to what its
+ * page holds). null: unknown.
  */
 function larger(a: number | null, b: number | null): number | null {
   return a === null || b === null ? null : Math.max(a, b);
+}
+
+/** Both lists of IDs (an erasure cut short, the user seen again since); null when either is unknown. */
+function bothKnown(a: readonly string[] | null, b: readonly string[] | null): string[] | null {
+  return a === null || b === null ? null : [...new Set([...a, ...b])];
 }
 
 /** The scopes of the lists, each once. */
@@ -152,7 +157,7 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
  * What is stored about the user outside their document and the rankings. Keyed by `_id` where the
  * key follows from the user alone (the pending-outbox marker) or from what the erasure read from
  * their document (the idempotency records moved out of it, listed by the user's moves; the owners
- * of their streak pauses, whose IDs follow from the user and their count); the rest needs a query
+ * of their streak pauses, whose IDs follow from the user and their count of pauses); the rest needs a query
  * on a field: application keys acting for the user (configuration), due-minute entries and events
  * of unfinished batches (pending work), and webhook deliveries whose payload names the user (with
  * their ready markers; not `user.deleted`; a scan of the tenant's deliveries on FerretDB, see
@@ -175,7 +180,7 @@ async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocume
       ctx.idempotencyWindowMs,
     ),
     c.pendingOutboxes.deleteOne({ _id: key }),
-    forgetPauseOwnersOf(c.streakPauseOwners, tenantId, userId, erasure.pausesCreated ?? null),
+    forgetPauseOwnersOf(c.streakPauseOwners, tenantId, userId, erasure.pauseIds ?? null),
     deleteApplicationKeys(ctx, tenantId, userId),
     c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
     c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),

@@ -89,7 +89,7 @@ export async function createStreakPauses(
     const outcome = await changeStreak(ctx, tenantId, draft.userId, async (streak, user, now) => {
       const n = user.pausesCreated;
       // A state stored before pauses were counted keeps random IDs (an erasure finds its owners by a query).
-      const pause = { id: n === null ? randomUUID() : pauseIdOf(tenantId, draft.userId, n), start: draft.start, end: draft.end };
+      const pause = { id: n === null ? randomUUID() : pauseIdOf(tenantId, draft.userId, user.created, n), start: draft.start, end: draft.end };
       const next = addPause(streak, pause, user.tzHistory, now);
       // The owner before the write that adds the pause; a refused pause records none.
       await recordPauseOwner(streakPauseOwners, tenantId, pause.id, draft.userId);

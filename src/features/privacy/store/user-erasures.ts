@@ -19,8 +19,8 @@ export interface UserErasureDocument {
    * null or absent (an erasure started by an earlier version): found by a query on the user.
    */
   idempotencyMoves?: number | null;
-  /** The user's `pausesCreated` (their pause owners are found by `_id`); null or absent: by a query. */
-  pausesCreated?: number | null;
+  /** The IDs of every pause the user may have had (`pauseIdsOf`); null or absent: their owners are found by a query. */
+  pauseIds?: string[] | null;
 }
 
 export const erasureId = (tenantId: string, userId: string) => `${tenantId}/${userId}`;
