@@ -61,6 +61,7 @@ describe("configuration schema", () => {
       mongodbUri: "",
       logLevel: "info",
       userCacheEntries: 5000,
+      userCacheMb: 256,
       shutdownGraceMs: 10_000,
       metricsToken: undefined,
       otlpEndpoint: undefined,
@@ -70,6 +71,7 @@ describe("configuration schema", () => {
     const set = readConfig({
       PORT: "0",
       USER_CACHE_ENTRIES: "0",
+      USER_CACHE_MB: "64",
       MAX_REQUEST_BYTES: "2048",
       IDEMPOTENCY_WINDOW_HOURS: "1.5",
       WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
@@ -80,6 +82,7 @@ describe("configuration schema", () => {
     expect(set).toMatchObject({
       port: 0,
       userCacheEntries: 0,
+      userCacheMb: 64,
       idempotencyWindowHours: 1.5,
       shutdownGraceMs: 500,
       metricsToken: "t0k",

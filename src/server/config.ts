@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_RATE_LIMIT, type RateLimitSetting } from "../features/account/domain/rate-limits.js";
 import { parseRetrySchedule } from "../features/webhooks/webhook-delivery-policy.js";
-import { DEFAULT_USER_CACHE_ENTRIES } from "../engine/store/database.js";
+import { DEFAULT_USER_CACHE_ENTRIES, DEFAULT_USER_CACHE_MB } from "../engine/store/database.js";
 import { DEFAULT_INSTANCE_LEASE_MS } from "../workers/store/instance-lease.js";
 import type { WriteMode } from "../engine/store/user-documents.js";
 import { parseSecretsKey } from "../features/webhooks/store/webhook-secrets.js";
@@ -29,6 +29,8 @@ export interface Config {
   instanceLeaseMs: number;
   /** Single-instance mode: users kept in memory (0: none). */
   userCacheEntries: number;
+  /** Single-instance mode: the estimated memory the kept users may take, in MiB. */
+  userCacheMb: number;
   /** HTTP resource limits: body and header sizes, timeouts, connections, HTTP/2 streams. */
   limits: ServerLimits;
   /** How long idempotency keys are remembered, in hours; null: forever. */
@@ -184,6 +186,7 @@ const VARIABLES = {
   LOG_LEVEL: oneOf("`info`", ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const, "info"),
   WRITE_MODE: oneOf("by database", ["versioned", "single-instance"] as const, undefined),
   USER_CACHE_ENTRIES: positiveInteger(DEFAULT_USER_CACHE_ENTRIES, { zero: true }),
+  USER_CACHE_MB: positiveInteger(DEFAULT_USER_CACHE_MB),
   INSTANCE_LEASE_MS: positiveInteger(DEFAULT_INSTANCE_LEASE_MS),
   MAX_REQUEST_BYTES: positiveInteger(DEFAULT_LIMITS.maxRequestBytes),
   MAX_HEADER_BYTES: positiveInteger(DEFAULT_LIMITS.maxHeaderBytes),
@@ -290,6 +293,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeMode: e.WRITE_MODE,
     instanceLeaseMs: e.INSTANCE_LEASE_MS,
     userCacheEntries: e.USER_CACHE_ENTRIES,
+    userCacheMb: e.USER_CACHE_MB,
     limits: {
       maxRequestBytes: e.MAX_REQUEST_BYTES,
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     writeMode: config.writeMode,
     instanceLeaseMs: config.instanceLeaseMs,
     userCacheEntries: config.userCacheEntries,
+    userCacheMb: config.userCacheMb,
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
     retention: { batchMs: config.retention.batchDays * 86_400_000, rankHistoryDays: config.retention.rankHistoryDays },
     metricsToken: config.metricsToken,

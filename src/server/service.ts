@@ -73,6 +73,8 @@ export interface ServiceOptions {
   instanceLeaseMs?: number;
   /** Single-instance mode: users kept in memory (default 5,000; 0: none). */
   userCacheEntries?: number;
+  /** Single-instance mode: the estimated memory they may take, in MiB (default 256). */
+  userCacheMb?: number;
   /** Called when another instance took this one's database lease over (default: exit the process). */
   onInstanceLeaseLost?: () => void;
   /** Test-only fault injection at named pipeline points. */
@@ -128,7 +130,7 @@ export interface ServiceTracing {
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { logger } = options;
-  const database = await openDatabase(options.mongodbUri, options.mongodbDb, options.writeMode, options.userCacheEntries);
+  const database = await openDatabase(options.mongodbUri, options.mongodbDb, options.writeMode, options.userCacheEntries, options.userCacheMb);
   // openDatabase returns once every index exists; the server listens only after that.
   const indexesBuilt = true;
   options.tracing?.watchCommands(database.client);

@@ -2,6 +2,7 @@ import type { CommandStartedEvent } from "mongodb";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type RunningService, type ServiceOptions } from "../../src/server/service.js";
+import { cacheUsers } from "../../src/engine/store/user-documents.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { ADMIN_KEY } from "../helpers/server.js";
 
@@ -74,6 +75,25 @@ describe("user writes", () => {
       const users = await userCommandsOfOneEvent(service, commands, "uncached");
       expect(users.map((c) => c.commandName)).toEqual(["find", "update"]);
       expect((users[0]!.command as { filter: unknown }).filter).toEqual({ _id: "default/uncached" });
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("single-instance mode: the cache keeps the most recently used users within its memory bound", async () => {
+    const { service, commands } = await monitoredService({});
+    try {
+      // Room for a few users' estimated memory (a new user's packed state is about 1 KB here), far fewer than the 100 entries allowed.
+      cacheUsers(service.context.database.collections.users, 100, 16 * 1024);
+      for (let i = 0; i < 20; i++)
+        expect((await call(service, "POST", "/api/metrics/steps/event", { user: { id: `bounded-${i}` }, value: 1 })).status).toBe(201);
+      const readsOf = async (user: string) => {
+        commands.length = 0;
+        expect((await call(service, "POST", "/api/metrics/steps/event", { user: { id: user }, value: 1 })).status).toBe(201);
+        return commands.filter((c) => c.commandName === "find" && (c.command as { find?: string }).find === "users").length;
+      };
+      expect(await readsOf("bounded-19")).toBe(0); // the latest: still in memory
+      expect(await readsOf("bounded-0")).toBe(1); // the first: gone to make room
     } finally {
       await service.close();
     }

@@ -119,11 +119,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Connects and makes sure every index exists (idempotent; run at every start-up). */
 /** Users kept in memory by default in single-instance mode (see engine/store/user-documents.ts). */
 export const DEFAULT_USER_CACHE_ENTRIES = 5_000;
+/** The user cache's memory bound (estimated: engine/store/user-documents.ts `cacheUsers`). */
+export const DEFAULT_USER_CACHE_MB = 256;
 
-export async function openDatabase(uri: string, dbName?: string, writeMode?: WriteMode, userCacheEntries = DEFAULT_USER_CACHE_ENTRIES): Promise<Database> {
+/** Connects and makes sure every index exists (idempotent; run at every start-up). */
+export async function openDatabase(
+  uri: string,
+  dbName?: string,
+  writeMode?: WriteMode,
+  userCacheEntries = DEFAULT_USER_CACHE_ENTRIES,
+  userCacheMb = DEFAULT_USER_CACHE_MB,
+): Promise<Database> {
   // Command monitoring feeds the database latency metrics and traces (server/metrics.ts, server/tracing.ts).
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 10_000, monitorCommands: true });
   await client.connect();
@@ -175,7 +183,7 @@ export async function openDatabase(uri: string, dbName?: string, writeMode?: Wri
   await ensureStatsBaseline(collections.achievementStats, collections.users);
   await ensureListingsBaseline(collections.webhookUserDeliveries, collections.webhookDeliveries, new Date());
   const mode = writeMode ?? (isFerretDb ? "single-instance" : "versioned");
-  if (mode === "single-instance") cacheUsers(collections.users, userCacheEntries);
+  if (mode === "single-instance") cacheUsers(collections.users, userCacheEntries, userCacheMb * 1024 * 1024);
   return {
     client,
     db,

@@ -109,10 +109,28 @@ export function storedStateOf(doc: Partial<UserDocument>): StoredUserState {
  */
 const caches = new WeakMap<Collection<UserDocument>, LRUCache<string, VersionedUser>>();
 
-/** Turns the cache on for a collection written in single-instance mode; 0 entries turns it off. */
-export function cacheUsers(users: Collection<UserDocument>, maxEntries: number): void {
-  if (maxEntries > 0) caches.set(users, new LRUCache({ max: maxEntries }));
+/**
+ * Turns the cache on for a collection written in single-instance mode, bounded by a count of users
+ * and by an estimate of the memory their states take (`maxBytes`): a user with years of history
+ * takes ten times a new one's. 0 entries turns it off.
+ */
+export function cacheUsers(users: Collection<UserDocument>, maxEntries: number, maxBytes: number): void {
+  if (maxEntries > 0) caches.set(users, new LRUCache({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (user) => estimatedMemory(user.state) }));
   else caches.delete(users);
+}
+
+/**
+ * A cached state's memory, estimated from its packed size: measured on full-profile users of 1 to
+ * 700 days of events, a decoded state takes 1.9 to 3.9 times its packed characters (13 KB for a new
+ * user, 140 KB after two years).
+ */
+const MEMORY_PER_PACKED_CHARACTER = 4;
+
+function estimatedMemory(state: UserState): number {
+  const { s, p, e } = packedFieldsOf(state);
+  let characters = s.length + p.length;
+  for (const [key, entry] of Object.entries(e)) characters += key.length + entry.length;
+  return Math.max(1, characters * MEMORY_PER_PACKED_CHARACTER);
 }
 
 /** Forgets cached users of a tenant (its data was deleted). */
