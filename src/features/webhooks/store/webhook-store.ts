@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection, Filter, UpdateFilter } from "mongodb";
+import type { AnyBulkWriteOperation, Collection, UpdateFilter } from "mongodb";
 import type { WebhookEventType } from "../domain/webhooks.js";
 import { LISTING_PURGE_PREFIX, purgeUserListing } from "./user-deliveries.js";
 import { isDuplicateKeyError, onlyDuplicateKeys, retryOnDuplicate, type Collections, type Database } from "../../../engine/store/database.js";
@@ -469,11 +469,8 @@ export async function markReady(store: DeliveryStore, id: string, version: numbe
   );
 }
 
-export interface DeliveryFilter {
-  endpointId?: string;
-  messageId?: string;
-  status?: DeliveryStatus;
-}
+/** Deliveries of an endpoint (in its log) or of a message (at known `_id`s); never all of a tenant's, which would be a query over every delivery. */
+export type DeliveryFilter = { status?: DeliveryStatus } & ({ endpointId: string; messageId?: string } | { endpointId?: string; messageId: string });
 
 export async function listDeliveries(
   collections: WebhookCollections,
@@ -492,10 +489,7 @@ export async function listDeliveries(
       .sort((a, b) => b.created.getTime() - a.created.getTime() || (a._id < b._id ? -1 : 1))
       .slice(page.skip, page.skip + page.limit);
   }
-  if (filter.endpointId !== undefined) return listEndpointDeliveries(collections, tenantId, filter.endpointId, filter.status, page);
-  const query: Filter<WebhookDeliveryDocument> = { tenantId };
-  if (filter.status !== undefined) query.status = filter.status;
-  return deliveries.find(query).sort({ created: -1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
+  return listEndpointDeliveries(collections, tenantId, (filter as { endpointId: string }).endpointId, filter.status, page);
 }
 
 export async function findDelivery(
