@@ -256,6 +256,8 @@ describe("query audit", () => {
     // Privacy operations: export and erase a user.
     await ok("GET", "/admin/v1/users/u3/export");
     await ok("DELETE", "/admin/v1/users/u3");
+    // Deleting the endpoint deletes its deliveries (through its log).
+    await ok("DELETE", `/admin/v1/webhooks?ids=${endpoint.id}`);
     // The scheduler and the other background loops run on their own timers: let a few rounds pass.
     await service.context.database.collections.leases.findOne({ _id: "scheduler:users" });
     await expect.poll(() => commands.some((c) => filtersOf(c)?.collection === "due_users"), { timeout: 30_000 }).toBe(true);

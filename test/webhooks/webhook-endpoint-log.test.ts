@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMessage } from "../../src/features/webhooks/domain/webhooks.js";
 import { newDelivery } from "../../src/features/webhooks/webhook-outbox.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
-import { deliveryStore, insertDeliveries, listDeliveries } from "../../src/features/webhooks/store/webhook-store.js";
+import { deleteEndpoint, deliveryStore, insertDeliveries, listDeliveries } from "../../src/features/webhooks/store/webhook-store.js";
 import { useTestStore } from "../helpers/database.js";
 
 // An endpoint's deliveries listed newest first through its log of pages, by `_id` only.
@@ -41,5 +41,18 @@ describe("an endpoint's delivery log", () => {
     expect(pages.map((p) => p._id).sort()).toEqual(["t1/ep1", "t1/ep1/1", "t1/ep1/2"]);
     expect((await testStore.database.collections.webhookEndpointLog.findOne({ _id: "t1/ep1" }))?.floor).toBe(1);
     expect(await list(0, 1000)).toHaveLength(100);
+  });
+
+  it("is how deleting the endpoint finds its deliveries: all of them go by `_id`, then the log", async () => {
+    const store = deliveryStore(testStore.database, new KeyedLock());
+    const { webhookEndpoints, webhookDeliveries, webhookEndpointLog } = testStore.database.collections;
+    const other = (i: number) => ({ ...delivery(i), _id: `msg_${i}/ep2`, endpointId: "ep2" });
+    await webhookEndpoints.insertOne({ _id: "ep1", tenantId: "t1" } as never);
+    await insertDeliveries(store, [...Array.from({ length: 120 }, (_, i) => delivery(1000 + i)), other(1)]);
+    expect(await webhookDeliveries.countDocuments({ endpointId: "ep1" })).toBe(220); // with the first test's 100
+    expect(await deleteEndpoint(testStore.database.collections, "t1", "ep1")).toBe(true);
+    expect(await webhookDeliveries.countDocuments({ endpointId: "ep1" })).toBe(0);
+    expect(await webhookDeliveries.countDocuments({ endpointId: "ep2" })).toBe(1);
+    expect((await webhookEndpointLog.find({}).toArray()).map((p) => p._id).sort()).toEqual(["t1/ep2", "t1/ep2/0"]);
   });
 });

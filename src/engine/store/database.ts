@@ -224,10 +224,11 @@ async function createIndexes(c: Collections): Promise<void> {
     // The announcer reads a tenant's announcement state in one query.
     c.leaderboardAnnouncements.createIndex({ tenantId: 1 }, { name: "tenant" }),
     c.webhookEndpoints.createIndex({ tenantId: 1 }, { name: "tenant" }),
-    // Delivery work and the Admin API's listings reach deliveries by _id (webhook_ready, keyed buckets,
-    // the endpoint log); this serves deleting an endpoint's deliveries.
+    // Delivery work, the Admin API's listings and deleting an endpoint reach deliveries by _id
+    // (webhook_ready, keyed buckets, the endpoint log); this serves deleting a tenant's deliveries.
     c.webhookDeliveries.createIndex({ tenantId: 1, endpointId: 1 }, { name: "tenant_endpoint" }),
-    // Erasing or exporting a user finds the idempotency records moved out of their document.
+    // Erasing or exporting a user whose document was stored before moves were listed finds the
+    // idempotency records moved out of it by their user (and deleting a tenant, by its prefix).
     c.idempotencyKeys.createIndex({ tenantId: 1, userId: 1 }, { name: "tenant_user" }),
   ]);
 }

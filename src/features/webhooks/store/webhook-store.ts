@@ -134,17 +134,35 @@ export async function saveEndpoint(endpoints: Collection<WebhookEndpointDocument
   return result.matchedCount === 1;
 }
 
-/** Deletes an endpoint and its deliveries (their attempt logs included). */
+/**
+ * Deletes an endpoint and its deliveries (their attempt logs included): those its log lists (every
+ * delivery the endpoint still has: the log keeps each page until its deliveries are gone), by
+ * `_id`, then the log.
+ */
 export async function deleteEndpoint(collections: WebhookCollections, tenantId: string, id: string): Promise<boolean> {
-  const result = await collections.webhookEndpoints.deleteOne({ _id: id, tenantId });
-  await collections.webhookDeliveries.deleteMany({ tenantId, endpointId: id });
-  const log = await collections.webhookEndpointLog.findOne({ _id: logHeadId(tenantId, id) });
-  if (log?.seq) {
-    const pages = Array.from({ length: Math.ceil(log.seq / LOG_PAGE) }, (_, page) => ({ deleteOne: { filter: { _id: logPageId(tenantId, id, page) } } }));
-    await collections.webhookEndpointLog.bulkWrite([...pages, { deleteOne: { filter: { _id: log._id } } }], { ordered: false });
+  const { webhookEndpoints, webhookDeliveries, webhookEndpointLog: log } = collections;
+  const result = await webhookEndpoints.deleteOne({ _id: id, tenantId });
+  const head = await log.findOne({ _id: logHeadId(tenantId, id) });
+  if (head?.seq) {
+    const pageIds = Array.from({ length: Math.ceil(head.seq / LOG_PAGE) }, (_, page) => logPageId(tenantId, id, page));
+    const pages = await Promise.all(pageIds.slice(head.floor ?? 0).map((_id) => log.findOne({ _id })));
+    const deliveryIds = [...new Set(pages.flatMap((p) => p?.ids ?? []))];
+    for (let i = 0; i < deliveryIds.length; i += DELETES_AT_ONCE) {
+      await webhookDeliveries.bulkWrite(
+        deliveryIds.slice(i, i + DELETES_AT_ONCE).map((_id) => ({ deleteOne: { filter: { _id } } })),
+        { ordered: false },
+      );
+    }
+    await log.bulkWrite(
+      [...pageIds, head._id].map((_id) => ({ deleteOne: { filter: { _id } } })),
+      { ordered: false },
+    );
   }
   return result.deletedCount === 1;
 }
+
+/** Deletes sent in one command when an endpoint's deliveries go. */
+const DELETES_AT_ONCE = 1_000;
 
 /** Disables an endpoint that asked not to be called again (410 Gone). */
 export async function disableEndpoint(endpoints: Collection<WebhookEndpointDocument>, tenantId: string, id: string, reason: string, now: Date): Promise<void> {
