@@ -12,6 +12,6 @@ export interface IdempotencyRecord {
 }
 
 /** True when a record is still within the duplicate-detection window (null: unlimited). */
-export function isWithinWindow(record: IdempotencyRecord, now: Date, windowMs: number | null): boolean {
+export function isWithinWindow(record: Pick<IdempotencyRecord, "at">, now: Date, windowMs: number | null): boolean {
   return windowMs === null || now.getTime() - record.at.getTime() < windowMs;
 }

@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import type { Collection } from "mongodb";
-import type { IdempotencyRecord } from "../domain/idempotency.js";
+import { isWithinWindow, type IdempotencyRecord } from "../domain/idempotency.js";
 import { addToBucket, clearBucket, purgeDayOf, readBucket, removeFromBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
 import type { KeyedLock } from "./keyed-lock.js";
 import { pageId, type UserPageDocument } from "./list-pages.js";
@@ -90,9 +90,29 @@ async function storedRecords(records: Collection<IdempotencyDocument>, ids: read
 }
 
 /**
- * The records a user moved out of their document: read by `_id` from their listings (`moves`), or
- * for a document stored before moves were listed (null) by a query on the user (a scan on FerretDB).
+ * The records a user moved out of their document, with the listings that name them: read by `_id`
+ * from their listings (`moves`), or for a document stored before moves were listed (null) by a
+ * query on the user (a scan on FerretDB; no listings).
  */
+async function movedRecordsOf(
+  records: Collection<IdempotencyDocument>,
+  pages: Collection<UserPageDocument>,
+  tenantId: string,
+  userId: string,
+  moves: number | null,
+): Promise<{ listings: Array<{ _id: string; records: string[] }>; found: IdempotencyDocument[] }> {
+  if (moves === null) return { listings: [], found: await records.find({ tenantId, userId }).toArray() };
+  const listings = await readListings(pages, tenantId, userId, moves);
+  return {
+    listings,
+    found: await storedRecords(
+      records,
+      listings.flatMap((l) => l.records),
+    ),
+  };
+}
+
+/** The records a user moved out of their document (an export). */
 export async function findMovedRecords(
   records: Collection<IdempotencyDocument>,
   pages: Collection<UserPageDocument>,
@@ -100,16 +120,12 @@ export async function findMovedRecords(
   userId: string,
   moves: number | null,
 ): Promise<IdempotencyDocument[]> {
-  if (moves === null) return records.find({ tenantId, userId }).toArray();
-  return storedRecords(
-    records,
-    (await readListings(pages, tenantId, userId, moves)).flatMap((l) => l.records),
-  );
+  return (await movedRecordsOf(records, pages, tenantId, userId, moves)).found;
 }
 
 /**
- * Deletes a user's moved records (found as `findMovedRecords` finds them) and their listings, and
- * takes both out of the purge buckets (their IDs name the user).
+ * Deletes a user's moved records and their listings, and takes both out of the purge buckets
+ * (their IDs name the user).
  */
 export async function deleteMovedRecords(
   records: Collection<IdempotencyDocument>,
@@ -121,14 +137,7 @@ export async function deleteMovedRecords(
   moves: number | null,
   windowMs: number | null,
 ): Promise<void> {
-  const listings = moves === null ? [] : await readListings(pages, tenantId, userId, moves);
-  const found =
-    moves === null
-      ? await records.find({ tenantId, userId }).toArray()
-      : await storedRecords(
-          records,
-          listings.flatMap((l) => l.records),
-        );
+  const { listings, found } = await movedRecordsOf(records, pages, tenantId, userId, moves);
   if (windowMs !== null) {
     const at = new Map(found.map((doc) => [doc._id, doc.at]));
     const byDay = new Map<number, string[]>();
@@ -200,20 +209,19 @@ export async function purgeIdempotencyRecords(
   let deleted = 0;
   // A window lifted since the records were listed: they are kept for ever, only the bucket goes.
   if (windowMs !== null) {
-    const live = (at: Date) => now.getTime() - at.getTime() < windowMs;
     for (const _id of keys) {
       if (isListing(_id)) {
         // A move's listing goes once none of its records is within the window (a retried move may have added one).
         const listing = await pages.findOne({ _id });
         if (!listing) continue;
-        const kept = (await storedRecords(records, unpackList(listing.items) as string[])).filter((doc) => live(doc.at));
+        const kept = (await storedRecords(records, unpackList(listing.items) as string[])).filter((doc) => isWithinWindow(doc, now, windowMs));
         if (kept.length > 0) await addToBucket(buckets, locks, purgeDayOf(newestAt(kept), windowMs), _id);
         else await pages.deleteOne({ _id });
         continue;
       }
       const doc = await records.findOne({ _id }, { projection: { at: 1 } });
       if (!doc) continue;
-      if (now.getTime() - doc.at.getTime() < windowMs) await addToBucket(buckets, locks, purgeDayOf(doc.at, windowMs), _id);
+      if (isWithinWindow(doc, now, windowMs)) await addToBucket(buckets, locks, purgeDayOf(doc.at, windowMs), _id);
       else deleted += (await records.deleteOne({ _id })).deletedCount;
     }
   }

@@ -157,11 +157,11 @@ async function uncount(ctx: ServiceContext, tenantId: string, state: UserState |
  * What is stored about the user outside their document and the rankings. Keyed by `_id` where the
  * key follows from the user alone (the pending-outbox marker) or from what the erasure read from
  * their document (the idempotency records moved out of it, listed by the user's moves; the owners
- * of their streak pauses, whose IDs follow from the user and their count of pauses); the rest needs a query
- * on a field: application keys acting for the user (configuration), due-minute entries and events
- * of unfinished batches (pending work), and webhook deliveries whose payload names the user (with
- * their ready markers; not `user.deleted`; a scan of the tenant's deliveries on FerretDB, see
- * docs/privacy.md).
+ * of their streak pauses, whose IDs follow from the user and their count of pauses; the webhook
+ * deliveries whose payload names the user, listed per user and day, with their ready markers, not
+ * `user.deleted`); the rest needs a query on a field over collections that do not grow with users:
+ * application keys acting for the user (configuration), due-minute entries and events of
+ * unfinished batches (pending work). See docs/privacy.md.
  */
 async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocument): Promise<void> {
   const c = ctx.database.collections;
