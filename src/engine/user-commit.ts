@@ -17,16 +17,31 @@ function dueTimeToStore(dueAt: Date | null, now: Date): Date | null {
 }
 
 /**
- * Starts listing the user in the scheduler's bucket of `dueAt`'s minute when it differs from the one
- * of `storedDueAt`, ahead of the write: a change calls this as soon as its due time is known, so the
+ * Whether a write that stores `dueAt` (as `dueTimeToStore` gives it) must first list the user in the
+ * scheduler's bucket of its minute. A user with a stored due time still to come is listed at or
+ * before it, in a minute the scheduler has not finished (workers/store/due-users.ts): a due time
+ * that moves later keeps that entry, and the scheduler lists the user again when it meets them
+ * early. So only a first due time, an earlier one, or one after a stored time already past (whose
+ * entry the scheduler may have cleared) is listed: an active user's daily streak, whose due time
+ * moves a day later with the day's first event, costs the event no bucket write.
+ */
+export function needsDueEntry(storedDueAt: Date | null, dueAt: Date | null, now: Date): boolean {
+  if (dueAt === null) return false;
+  if (storedDueAt === null || storedDueAt <= now) return true;
+  return minuteOf(dueAt) < minuteOf(storedDueAt);
+}
+
+/**
+ * Starts listing the user in the scheduler's bucket of `dueAt`'s minute when the write will need it
+ * (`needsDueEntry`), ahead of the write: a change calls this as soon as its due time is known, so the
  * bucket write runs beside its ranking writes, and the commit's own request for the same entry
  * reuses it (workers/store/due-users.ts). A failure here is left to the commit, which asks again.
  */
 export function startDueEntry(ctx: ServiceContext, tenantId: string, userId: string, storedDueAt: Date | null, dueAt: Date | null): void {
   const now = ctx.now();
   const due = dueTimeToStore(dueAt, now);
-  if (due === null || (storedDueAt !== null && minuteOf(storedDueAt) === minuteOf(due))) return;
-  addDueUser(ctx.database.collections.dueUsers, ctx.userLocks, minuteOf(due), tenantId, userId, now).catch(() => {});
+  if (!needsDueEntry(storedDueAt, due, now)) return;
+  addDueUser(ctx.database.collections.dueUsers, ctx.userLocks, minuteOf(due!), tenantId, userId, now).catch(() => {});
 }
 
 /**
@@ -36,7 +51,7 @@ export function startDueEntry(ctx: ServiceContext, tenantId: string, userId: str
  *
  * What the background loops need is written BEFORE the user write, keyed by `_id`, so a crash in
  * between leaves at most a harmless extra entry, never forgotten work: the user's due minute (for the
- * scheduler, workers/store/due-users.ts) when it changes, the pending-outbox marker (for the webhook
+ * scheduler, workers/store/due-users.ts) when `needsDueEntry`, the pending-outbox marker (for the webhook
  * worker, features/webhooks/store/pending-outboxes.ts) when the outbox stops being empty, and the first event of a
  * metric anywhere (features/metrics/store/metric-usage.ts). The counters behind achievement rarity follow the write
  * (features/achievements/store/achievement-stats.ts). An outbox emptied by this
@@ -73,12 +88,12 @@ export async function commitUserChange(
     write = { ...write, outbox: write.outbox.filter((m) => !committed.has(m.id)) };
   }
   const version = (stored?.version ?? 0) + 1;
-  const dueMinute = write.dueAt ? minuteOf(write.dueAt) : null;
-  const storedDueMinute = stored?.state.dueAt ? minuteOf(stored.state.dueAt) : null;
   const firstEventsOf = Object.keys(write.metrics).filter((id) => !stored?.state.metrics[id]);
   await Promise.all([
     firstEventsOf.length > 0 ? markMetricsUsed(metricUsage, firstEventsOf, now) : null,
-    dueMinute !== null && dueMinute !== storedDueMinute ? addDueUser(dueUsers, ctx.userLocks, dueMinute, tenantId, write.userId, now) : null,
+    needsDueEntry(stored?.state.dueAt ?? null, write.dueAt, now)
+      ? addDueUser(dueUsers, ctx.userLocks, minuteOf(write.dueAt!), tenantId, write.userId, now)
+      : null,
     write.outbox.length > 0 && storedOutbox.length === 0 ? markOutboxPending(pendingOutboxes, tenantId, write.userId, version) : null,
   ]);
   await ctx.atPipelinePoint?.("before-user-write", attempt);

@@ -12,13 +12,16 @@ import { applyUserChange, changeUserState } from "../engine/user-state.js";
  * to now (a missed period consumes a freeze or loses the streak; freezes are earned) and
  * time-triggered points are paid; then the next due time is stored, with the webhook messages of
  * what happened (in the same write). Idempotent: it recomputes from the stored state and now, so
- * running it twice changes nothing (and notifies nothing) the second time.
+ * running it twice changes nothing (and notifies nothing) the second time. A user met before their
+ * due time (listed early: workers/store/due-users.ts) is left alone, and their due time returned
+ * for the scheduler to list them there.
  */
 export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: string, userId: string) => {
   const engine = await loadEngineConfig(ctx, tenantId);
-  await changeUserState(ctx, tenantId, userId, async (stored, now) => {
+  return changeUserState(ctx, tenantId, userId, async (stored, now) => {
     // Listed for a minute whose work a later write moved or settled: nothing is due yet.
-    if (!stored || !stored.state.dueAt || stored.state.dueAt > now) return { write: null, result: undefined };
+    if (!stored || !stored.state.dueAt) return { write: null, result: null };
+    if (stored.state.dueAt > now) return { write: null, result: stored.state.dueAt };
     let state = stored.state;
     const settings = effectiveStreakSettings(engine.streak, state.preferences);
     const caught = settings && state.streak ? catchUpStreak(state.streak, settings, state.tzHistory, now) : null;
@@ -31,6 +34,6 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
       contribution: contributionOf(undefined, paid.changes, caught?.state.length),
       at: now,
     });
-    return { write: applied.state, result: undefined };
+    return { write: applied.state, result: null };
   });
 };

@@ -7,17 +7,23 @@ import { walkDueMinutes, type DueUserBuckets } from "./scheduler.js";
 const NOW = new Date("2026-06-01T12:00:30Z"); // 30 s into a minute: that minute has not elapsed
 const CURRENT = minuteOf(NOW);
 
-/** Due users by minute, in memory; records which buckets were cleared. */
-function bucketsOf(byMinute: Record<number, Array<[string, string]>>): DueUserBuckets & { cleared: string[] } {
+/** Due users by minute, in memory; records which buckets were cleared and what was listed again (in that order in `log`). */
+function bucketsOf(byMinute: Record<number, Array<[string, string]>>): DueUserBuckets & { cleared: string[]; log: string[] } {
   const cleared: string[] = [];
+  const log: string[] = [];
   return {
     cleared,
+    log,
+    async add(entries) {
+      for (const { minute, tenantId, userId } of entries) log.push(`add ${minute} ${tenantId}/${userId}`);
+    },
     async find(minute) {
       const users = (byMinute[minute] ?? []).map(([tenantId, userId]) => ({ tenantId, userId }));
       return { users, bucketIds: users.length > 0 ? [`bucket-${minute}`] : [] };
     },
     async clear(bucketIds) {
       cleared.push(...bucketIds);
+      log.push(...bucketIds.map((id) => `clear ${id}`));
     },
   };
 }
@@ -82,6 +88,26 @@ describe("the scheduler's walk over due minutes", () => {
     expect(visits).toEqual(["fine"]);
     expect(logger.error).toHaveBeenCalledWith(expect.objectContaining({ tenantId: "t", userId: "broken", minute: CURRENT - 1 }), "scheduled work failed");
     expect(leases.docs.get("scheduler")!.cursor).toBe(CURRENT - 1);
+    // Tried again in the first minute after now, listed before the minute is cleared.
+    expect(buckets.log).toEqual([`add ${CURRENT + 1} t/broken`, `clear bucket-${CURRENT - 1}`]);
+  });
+
+  it("lists the users it met before their due time again at that time, in one call, before it clears the minute", async () => {
+    const buckets = bucketsOf({
+      [CURRENT - 1]: [
+        ["t", "early"],
+        ["t", "due"],
+        ["u", "later"],
+      ],
+    });
+    const waiting: Record<string, Date | null> = {
+      early: new Date(NOW.getTime() + 86_400_000),
+      due: null, // its work ran and stored (and listed) its next due time itself
+      later: new Date(NOW.getTime() + 5 * 60_000),
+    };
+    const { pass } = await passAt(CURRENT - 2);
+    await walkDueMinutes(pass, NOW, 60, buckets, async (_, userId) => waiting[userId]!, recordingLogger());
+    expect(buckets.log).toEqual([`add ${CURRENT + 1440} t/early`, `add ${CURRENT + 5} u/later`, `clear bucket-${CURRENT - 1}`]);
   });
 
   it("a minute whose users cannot be read stays where it is: the cursor stops before it", async () => {

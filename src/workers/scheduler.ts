@@ -1,13 +1,18 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import { leaseStore } from "./store/leases.js";
-import { clearDueBuckets, findDueUsers } from "./store/due-users.js";
+import { addDueUsers, clearDueBuckets, findDueUsers } from "./store/due-users.js";
 import type { ServiceContext } from "../engine/context.js";
 import { createLeasedLoop, walkElapsedMinutes, type Pass } from "./leased-loop.js";
+import { minuteOf } from "../engine/store/user-documents.js";
 import { createRetentionPurge } from "./retention-purge.js";
 
-/** Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState). */
-export type DueUserWork = (ctx: ServiceContext, tenantId: string, userId: string) => Promise<void>;
+/**
+ * Brings one user's time-driven state up to `now` and stores the next due time (via changeUserState).
+ * Returns the stored due time when the user was met before it (nothing due yet): the scheduler
+ * lists the user again there (workers/store/due-users.ts).
+ */
+export type DueUserWork = (ctx: ServiceContext, tenantId: string, userId: string) => Promise<Date | null>;
 
 export interface SchedulerOptions {
   work: DueUserWork;
@@ -30,9 +35,10 @@ const LEASE_NAME = "scheduler:users";
 
 /**
  * The one scheduler of time-driven work (streak period ends, freeze earning, time-based points).
- * The minute a user's work is next due is listed in `due_users` (workers/store/due-users.ts, written before
- * the user write that decided it); the scheduler walks the minutes in order, reading each minute's
- * few documents by `_id`, never scanning users. A lease with a cursor (in `leases`) makes
+ * A user whose work is due is listed in `due_users` at or before its minute (workers/store/due-users.ts,
+ * written before the user write that decided it); the scheduler walks the minutes in order, reading
+ * each minute's few documents by `_id`, never scanning users, and lists the users it met early
+ * again at their due minute before it clears the minute. A lease with a cursor (in `leases`) makes
  * one instance at a time do it and makes the work survive restarts: a minute is marked done only
  * after all its users were processed, and the work itself is idempotent (it recomputes from the
  * stored state and `now`), so a minute processed twice after a crash changes nothing twice.
@@ -81,41 +87,52 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
 /** Where the scheduler finds who is due in a minute (workers/store/due-users.ts); tests pass an in-memory one. */
 export interface DueUserBuckets {
   find(minute: number): Promise<{ users: Array<{ tenantId: string; userId: string }>; bucketIds: string[] }>;
+  add(entries: ReadonlyArray<{ minute: number; tenantId: string; userId: string }>): Promise<void>;
   clear: (bucketIds: readonly string[]) => Promise<void>;
 }
 
 function dueUserBuckets(ctx: ServiceContext): DueUserBuckets {
   const buckets = ctx.database.collections.dueUsers;
-  return { find: (minute) => findDueUsers(buckets, minute), clear: (bucketIds) => clearDueBuckets(buckets, bucketIds) };
+  return {
+    find: (minute) => findDueUsers(buckets, minute),
+    add: (entries) => addDueUsers(buckets, ctx.userLocks, entries),
+    clear: (bucketIds) => clearDueBuckets(buckets, bucketIds),
+  };
 }
 
 /**
  * Walks the fully elapsed minutes after the lease's cursor (everything due in them is due by
  * `now`), doing each due user's work once per minute; a minute is cleared and the cursor moved
- * past it only after all its users were visited. Returns how many users it visited.
+ * past it only after all its users were visited and those met early listed again at their due
+ * minute (a user whose work failed: at the next minute, so that it is tried again). Returns how
+ * many users it visited.
  */
 export async function walkDueMinutes(
   pass: Pass,
   now: Date,
   lookbackMinutes: number,
   buckets: DueUserBuckets,
-  work: (tenantId: string, userId: string) => Promise<void>,
+  work: (tenantId: string, userId: string) => Promise<Date | null | void>,
   logger: Logger,
 ): Promise<number> {
   let visited = 0;
   await walkElapsedMinutes(pass, now, lookbackMinutes, async (minute) => {
     const { users, bucketIds } = await buckets.find(minute);
     const seen = new Set<string>();
+    const again: Array<{ minute: number; tenantId: string; userId: string }> = [];
     for (const { tenantId, userId } of users) {
       if (seen.has(`${tenantId}/${userId}`)) continue;
       seen.add(`${tenantId}/${userId}`);
       try {
-        await work(tenantId, userId);
+        const waiting = await work(tenantId, userId);
+        if (waiting) again.push({ minute: minuteOf(waiting), tenantId, userId });
       } catch (error) {
-        // One user's failure must not stop everyone else's work; the user is retried by its next read or event.
+        // One user's failure must not stop everyone else's work.
         logger.error({ err: error, tenantId, userId, minute }, "scheduled work failed");
+        again.push({ minute: minuteOf(now) + 1, tenantId, userId });
       }
     }
+    if (again.length > 0) await buckets.add(again);
     await buckets.clear(bucketIds);
     visited += seen.size;
   });

@@ -8,6 +8,8 @@ import { ConfigCache } from "../../src/engine/store/config-cache.js";
 import type { Database } from "../../src/engine/store/database.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { commitUserChange } from "../../src/engine/user-commit.js";
+import { readStoredUser } from "../../src/engine/store/user-documents.js";
+import { findDueUsers } from "../../src/workers/store/due-users.js";
 import { openTestStore } from "../helpers/database.js";
 
 let opened: Awaited<ReturnType<typeof openTestStore>>;
@@ -31,7 +33,7 @@ function recordingWork(visits: string[]): DueUserWork {
   return (ctx, tenantId, userId) =>
     changeUserState(ctx, tenantId, userId, async (stored) => {
       visits.push(userId);
-      return { write: { ...stored!.state, dueAt: null }, result: undefined };
+      return { write: { ...stored!.state, dueAt: null }, result: null };
     });
 }
 
@@ -97,13 +99,62 @@ describe("scheduler", () => {
     await createUserDueAt("t1", "broken", new Date(clock.now.getTime() - 60_000));
     await createUserDueAt("t1", "fine", new Date(clock.now.getTime() - 60_000));
     const visits: string[] = [];
+    let fails = true;
     const work: DueUserWork = async (ctx, tenantId, userId) => {
-      if (userId === "broken") throw new Error("boom");
-      await recordingWork(visits)(ctx, tenantId, userId);
+      if (userId === "broken" && fails) throw new Error("boom");
+      return recordingWork(visits)(ctx, tenantId, userId);
     };
     const scheduler = createScheduler(contextAt(clock), logger, { work, lookbackMinutes: 2 });
     expect(await scheduler.tick()).toBe(2);
     expect(visits).toEqual(["fine"]);
+    // The failed user is tried again in the next minute.
+    fails = false;
+    clock.now = new Date(clock.now.getTime() + 2 * 60_000);
+    expect(await scheduler.tick()).toBe(1);
+    expect(visits).toEqual(["fine", "broken"]);
+    await scheduler.stop();
+  });
+
+  it("a due time moved later keeps the user's entry; met early there, the user is listed at the new time and visited then", async () => {
+    await database.collections.leases.deleteMany({});
+    const minute = (m: number) => new Date(T0.getTime() + (2000 + m) * 60_000);
+    const listed = async (m: number) => (await findDueUsers(database.collections.dueUsers, Math.floor(minute(m).getTime() / 60_000))).users;
+    await createUserDueAt("t3", "mover", minute(10));
+    expect(await listed(10)).toContainEqual({ tenantId: "t3", userId: "mover" });
+    // A later write moves the due time an hour on: no entry at the new minute (the one at minute 10 covers it)...
+    const stored = (await readStoredUser(database.collections.users, "t3", "mover"))!;
+    expect(await commitUserChange(contextAt({ now: minute(1) }), "t3", stored, { ...stored.state, dueAt: minute(70) }, 1)).toBe(true);
+    expect(await listed(70)).toEqual([]);
+    // ...an earlier one is listed at once.
+    const moved = (await readStoredUser(database.collections.users, "t3", "mover"))!;
+    expect(await commitUserChange(contextAt({ now: minute(2) }), "t3", moved, { ...moved.state, dueAt: minute(65) }, 1)).toBe(true);
+    expect(await listed(65)).toContainEqual({ tenantId: "t3", userId: "mover" });
+    // Back to 70 (later again: no entry); the scheduler meets the user early at 10 and lists them at 70.
+    const back = (await readStoredUser(database.collections.users, "t3", "mover"))!;
+    expect(await commitUserChange(contextAt({ now: minute(3) }), "t3", back, { ...back.state, dueAt: minute(70) }, 1)).toBe(true);
+
+    const clock = { now: minute(5) };
+    const visits: string[] = [];
+    // As runDueWork does: nothing before the due time (which it returns), the work once it is due.
+    const work: DueUserWork = (ctx, tenantId, userId) =>
+      changeUserState(ctx, tenantId, userId, async (current, now) => {
+        if (!current?.state.dueAt) return { write: null, result: null };
+        if (current.state.dueAt > now) return { write: null, result: current.state.dueAt };
+        visits.push(`${userId} at ${Math.round((now.getTime() - minute(0).getTime()) / 60_000)}`);
+        return { write: { ...current.state, dueAt: null }, result: null };
+      });
+    const scheduler = createScheduler(contextAt(clock), logger, { work, lookbackMinutes: 1 });
+    await scheduler.tick(); // starts its cursor here
+    clock.now = minute(11);
+    expect(await scheduler.tick()).toBe(1); // met at 10, nothing due
+    expect(visits).toEqual([]);
+    expect(await listed(10)).toEqual([]);
+    expect(await listed(70)).toContainEqual({ tenantId: "t3", userId: "mover" });
+    clock.now = minute(66);
+    expect(await scheduler.tick()).toBe(1); // met at 65 (its entry from the earlier move), still nothing due
+    clock.now = minute(71);
+    expect(await scheduler.tick()).toBe(1);
+    expect(visits).toEqual(["mover at 71"]);
     await scheduler.stop();
   });
 });

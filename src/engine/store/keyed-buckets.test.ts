@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { addToBucket, BUCKET_SHARDS, clearBucket, PAGE_KEYS, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
+import { addKeysToBucket, addToBucket, BUCKET_SHARDS, clearBucket, PAGE_KEYS, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
 import { KeyedLock } from "./keyed-lock.js";
 
 let client: MongoClient;
@@ -58,6 +58,21 @@ describe("keyed buckets", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("take keys in batches: one command per shard and PAGE_KEYS keys, pages still bounded", async () => {
+    const buckets = database().collection<KeyedBucketDocument>("batched");
+    const locks = new KeyedLock();
+    const keys = keysOf(PAGE_KEYS * BUCKET_SHARDS * 2, "t/batch-");
+    await addKeysToBucket(buckets, locks, 3, keys.slice(0, 10));
+    await addKeysToBucket(buckets, locks, 3, keys.slice(10));
+    await addKeysToBucket(buckets, locks, 3, keys.slice(0, 5)); // listed again: read once
+    const pages = await buckets.find({}).toArray();
+    // A page at most full plus one batch (of at most PAGE_KEYS).
+    expect(Math.max(...pages.map((p) => p.keys.length))).toBeLessThan(PAGE_KEYS * 2);
+    const read = await readBucket(buckets, 3);
+    expect(read.keys.sort()).toEqual([...keys].sort());
+    expect(read.keys).toHaveLength(keys.length);
   });
 
   it("still read the shard documents of earlier versions (one document per shard, `users` in the oldest)", async () => {

@@ -45,6 +45,16 @@ function shardOf(key: string): number {
   return Math.abs(hash) % BUCKET_SHARDS;
 }
 
+/** Keys grouped by the shard of a bucket they belong to (`bucket/shard`). */
+function keysByShard(bucket: number, keys: readonly string[]): Map<string, string[]> {
+  const byShard = new Map<string, string[]>();
+  for (const key of keys) {
+    const shard = `${bucket}/${shardOf(key)}`;
+    byShard.set(shard, [...(byShard.get(shard) ?? []), key]);
+  }
+  return byShard;
+}
+
 /** Keys per page: an addition to a page of 64 costs about twice one to an empty page (see above). */
 export const PAGE_KEYS = 64;
 
@@ -55,7 +65,8 @@ function pageId(shard: string, page: number): string {
 /**
  * The page each shard adds to next, per collection. Forgotten (a restart, an evicted entry, another
  * instance), a writer starts again at page 0 and walks forward: each full page it meets takes that
- * one key and sends it on, so a page holds at most PAGE_KEYS plus one key per such walk.
+ * one addition (a key, or a batch of at most PAGE_KEYS) and sends it on, so a page holds at most
+ * PAGE_KEYS plus one addition per such walk.
  */
 const nextPages = new WeakMap<Collection<KeyedBucketDocument>, LRUCache<string, number>>();
 function nextPagesOf(buckets: Collection<KeyedBucketDocument>): LRUCache<string, number> {
@@ -65,15 +76,30 @@ function nextPagesOf(buckets: Collection<KeyedBucketDocument>): LRUCache<string,
 }
 
 export async function addToBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: number, key: string): Promise<void> {
-  const shard = `${bucket}/${shardOf(key)}`;
+  await addKeysToBucket(buckets, locks, bucket, [key]);
+}
+
+/** Adds many keys at once: one command per shard they fall in (and per PAGE_KEYS of them). */
+export async function addKeysToBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: number, keys: readonly string[]): Promise<void> {
   // FerretDB applies an update as a read then a write: concurrent additions to one document would lose
   // keys, so this process adds to a shard one at a time (MongoDB's $addToSet is atomic anyway).
-  await locks.run(`${buckets.collectionName}:${shard}`, async () => {
-    const pages = nextPagesOf(buckets);
-    const page = pages.get(shard) ?? 0;
-    const stored = await buckets.findOneAndUpdate({ _id: pageId(shard, page) }, { $addToSet: { keys: key } }, { upsert: true, returnDocument: "after" });
-    if ((stored?.keys.length ?? 0) >= PAGE_KEYS) pages.set(shard, page + 1);
-  });
+  await Promise.all(
+    [...keysByShard(bucket, keys)].map(([shard, shardKeys]) =>
+      locks.run(`${buckets.collectionName}:${shard}`, async () => {
+        const pages = nextPagesOf(buckets);
+        for (let from = 0; from < shardKeys.length; from += PAGE_KEYS) {
+          const page = pages.get(shard) ?? 0;
+          const batch = shardKeys.slice(from, from + PAGE_KEYS);
+          const stored = await buckets.findOneAndUpdate(
+            { _id: pageId(shard, page) },
+            { $addToSet: { keys: batch.length === 1 ? batch[0]! : { $each: batch } } },
+            { upsert: true, returnDocument: "after" },
+          );
+          if ((stored?.keys.length ?? 0) >= PAGE_KEYS) pages.set(shard, page + 1);
+        }
+      }),
+    ),
+  );
 }
 
 /**
@@ -98,12 +124,7 @@ export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucke
 
 /** Takes keys out of a bucket (a user's erasure: keys name the user), page by page along their shards' chains. */
 export async function removeFromBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: number, keys: readonly string[]): Promise<void> {
-  const byShard = new Map<string, string[]>();
-  for (const key of keys) {
-    const shard = `${bucket}/${shardOf(key)}`;
-    byShard.set(shard, [...(byShard.get(shard) ?? []), key]);
-  }
-  for (const [shard, shardKeys] of byShard) {
+  for (const [shard, shardKeys] of keysByShard(bucket, keys)) {
     await locks.run(`${buckets.collectionName}:${shard}`, async () => {
       for (let page = 0; ; page++) {
         const result = await buckets.updateOne({ _id: pageId(shard, page) }, { $pullAll: { keys: shardKeys } });

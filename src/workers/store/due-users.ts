@@ -1,13 +1,16 @@
 import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import type { KeyedLock } from "../../engine/store/keyed-lock.js";
-import { addToBucket, clearBucket, readBucket, type KeyedBucketDocument } from "../../engine/store/keyed-buckets.js";
+import { addKeysToBucket, addToBucket, clearBucket, readBucket, type KeyedBucketDocument } from "../../engine/store/keyed-buckets.js";
 
 /**
  * Which users have time-driven work due in a minute: keyed buckets (engine/store/keyed-buckets.ts) of
- * `tenant/user` keys per minute. An entry is added (before the user write that sets the due time)
- * whenever a user's due minute changes; a user visited in a minute where nothing is due any more is
- * left alone (the work checks the stored due time).
+ * `tenant/user` keys per minute. A user is always listed at or before their stored due time, in a
+ * minute the scheduler has not finished: a write lists the user (before it stores the due time)
+ * only when the due time is new, earlier, or follows one already past (engine/user-commit.ts
+ * `needsDueEntry`); a due time that moves later keeps the entry it has, and the scheduler, meeting
+ * the user there before anything is due, lists them again at their due time, many users to a
+ * command (workers/scheduler.ts).
  */
 export type DueUsersDocument = KeyedBucketDocument;
 
@@ -42,6 +45,17 @@ export function addDueUser(
     added.catch(() => recent.delete(key)); // a failed write is tried again by the next caller
   }
   return added;
+}
+
+/** Lists users again, each at a minute of its own, in as few commands as their minutes and shards allow. */
+export async function addDueUsers(
+  buckets: Collection<DueUsersDocument>,
+  locks: KeyedLock,
+  entries: ReadonlyArray<{ minute: number; tenantId: string; userId: string }>,
+): Promise<void> {
+  const byMinute = new Map<number, string[]>();
+  for (const { minute, tenantId, userId } of entries) byMinute.set(minute, [...(byMinute.get(minute) ?? []), `${tenantId}/${userId}`]);
+  await Promise.all([...byMinute].map(([minute, keys]) => addKeysToBucket(buckets, locks, minute, keys)));
 }
 
 /** The users listed as due in a minute, and the documents that listed them (to clear afterwards). */
