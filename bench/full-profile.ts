@@ -80,11 +80,12 @@ export async function configureFull(call: AdminCall, customerId: string, since =
 }
 
 /** An existing user (created yesterday); in a full tenant ranked on its three leaderboards with these values. */
-export function existingUser(id: string, i: number, full: FullTenant | null, created: Date): UserState {
-  const user = { ...createUserState(id, created), name: `User ${id}` };
+export function existingUser(id: string, i: number, full: FullTenant | null, created: Date, template?: UserState): UserState {
+  const user = { ...(template ?? createUserState(id, created)), userId: id, name: `User ${id}` };
   if (!full) return user;
   const leaderboards = Object.fromEntries(full.boards.map((b) => [b.id, { run: RUN, group: "", value: existingValue(b.rankBy, i), history: [] }]));
-  return { ...user, leaderboards };
+  // Copied from a template, the user is in none of the tenant's streak rankings (they were not loaded) and has nothing to send.
+  return { ...user, leaderboards, ...(template && { streakRanks: null, outbox: [] }) };
 }
 
 /** The value the i-th existing user holds on a leaderboard ranked by `rankBy`. */

@@ -25,9 +25,10 @@
 //         triggers, levels and an active boost, and three leaderboards (by the metric, by points,
 //         by streak).
 // Existing users are inserted directly as the store writes them (engine/store/user-documents.ts userDocument); in
-// the full profile each is ranked on the three leaderboards (rankings built with the store's bulkLoad),
-// so ranking writes work on rankings of that size, and listed as due at the next midnight (as every
-// daily streak is late in a day), so an event's due listing meets a bucket of that size;
+// the full profile each is a copy of a user whose one event was yesterday at noon (sent through the
+// service), so their daily streak is due at the next midnight, and they are listed there (a bucket of
+// that size); each is ranked on the three leaderboards (rankings built with the store's bulkLoad),
+// so ranking writes work on rankings of that size;
 // measured events go to users picked at random among them (one in twenty to a new user). The
 // service keeps recently used users in memory (USER_CACHE_ENTRIES, 5,000) in single-instance mode:
 // with 20,000 users most events miss it, as for a real customer's long tail. The "in memory" rows
@@ -53,8 +54,9 @@ import { BSON, MongoClient, type CommandStartedEvent } from "mongodb";
 import pino from "pino";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
+import { runDueWork } from "../src/workers/due-work.js";
 import { rankingScope, rankingsOf } from "../src/features/leaderboards/ranking-updates.js";
-import { minuteOf, userDocument, type UserDocument } from "../src/engine/store/user-documents.js";
+import { minuteOf, readStoredUser, userDocument, type UserDocument } from "../src/engine/store/user-documents.js";
 import { forEachLimited } from "../src/engine/for-each-limited.js";
 import { addToBucket } from "../src/engine/store/keyed-buckets.js";
 import { drive, driveHttp, monitoredUriOf, type HttpLoad } from "./drive.js";
@@ -177,16 +179,12 @@ async function seedUsers(target: number): Promise<void> {
     ]);
   }
   seeded = target;
-  await seedFullTenant(fullTenants.large, target);
+  await seedFullTenant(fullTenants.large, "full", target);
 }
 
-/** A full tenant's users, and its three rankings holding every one of them (built in bulk). */
-async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
+/** A full tenant's users, and its three rankings holding every one of them (built in bulk; the template user joins them by its event). */
+async function seedFullTenant(full: FullTenant, customerId: string, count: number): Promise<void> {
   const users = db.collection<UserDocument>("users");
-  for (let from = 0; from < count; from += 1000) {
-    const ids = Array.from({ length: Math.min(1000, count - from) }, (_, i) => `user-${from + i}`);
-    await users.insertMany(ids.map((id, i) => userDocument(full.id, existingUser(id, from + i, full, created))));
-  }
   const rankings = rankingsOf(service.context);
   for (const board of full.boards) {
     const standings = Array.from({ length: count }, (_, i) => ({
@@ -196,10 +194,21 @@ async function seedFullTenant(full: FullTenant, count: number): Promise<void> {
     }));
     await rankings.bulkLoad(rankingScope(full.id, board.id, RUN, ""), standings);
   }
-  // Late in a day every user with a daily streak is listed as due at the next midnight (their
-  // streak's end), so an event's own listing there meets a bucket of that size.
-  const now = new Date();
-  const nextMidnight = minuteOf(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)));
+  // Every existing user used the app yesterday: each is a copy of a user whose one event (15 words:
+  // past the first achievement, as active users are) was yesterday at noon, brought up to now by the
+  // scheduler's work, both done by the service itself; so their daily streak is due at the next midnight.
+  const templateId = `template-${randomBytes(4).toString("hex")}`;
+  await call("POST", "/api/metrics/words/event", { user: { id: templateId }, value: 15, timestamp: `${day(-1)}T12:00:00Z` }, customerId);
+  await runDueWork(service.context, full.id, templateId);
+  const template = (await readStoredUser(users, full.id, templateId))!.state;
+  if (!template.dueAt || template.dueAt <= new Date())
+    throw new Error(`the full profile's template user is due at ${template.dueAt?.toISOString()}, not at its streak's next period end`);
+  for (let from = 0; from < count; from += 1000) {
+    const ids = Array.from({ length: Math.min(1000, count - from) }, (_, i) => `user-${from + i}`);
+    await users.insertMany(ids.map((id, i) => userDocument(full.id, existingUser(id, from + i, full, created, template))));
+  }
+  // Listed as due where the service lists a streak that ends at the next midnight: a bucket that size.
+  const nextMidnight = minuteOf(template.dueAt);
   const { database, userLocks } = service.context;
   const ids = Array.from({ length: count }, (_, i) => `user-${i}`);
   // Straight into the buckets (as workers/store/due-users.ts keys them), past the service's memory of
@@ -389,7 +398,7 @@ try {
   // Growth: the full profile at 1,000 users first (its own tenant), then everything at the full size.
   let small: Row | undefined;
   if (PROFILES.includes("full")) {
-    await seedFullTenant(fullTenants.small, GROWTH_BASE);
+    await seedFullTenant(fullTenants.small, "full-small", GROWTH_BASE);
     small = { ...(await measure("full", 1, event("full-small", GROWTH_BASE))), users: GROWTH_BASE };
     rows.push(small);
     await measurePage("full-small", GROWTH_BASE);
