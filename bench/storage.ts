@@ -24,7 +24,8 @@
 //   full  the metric has three achievements, a daily streak, two points systems with metric
 //         triggers, levels and an active boost, and three leaderboards (by the metric, by points,
 //         by streak).
-// Existing users are inserted directly as the store writes them (engine/store/user-documents.ts userDocument); in
+// Existing users are inserted directly as the store writes them (engine/store/user-documents.ts userDocument,
+// and listed in their tenant's users, engine/store/tenant-users.ts); in
 // the full profile each is a copy of a user whose one event was yesterday at noon (sent through the
 // service), so their daily streak is due at the next midnight, and they are listed there (a bucket of
 // that size); each is ranked on the three leaderboards (rankings built with the store's bulkLoad),
@@ -38,8 +39,8 @@
 // commands per event, ratio to the raw baseline. Idle: commands per second the background loops
 // send with no traffic. Leaderboard page: p50 of 100 top-100 reads (GET /v1/leaderboards/{key}) of the
 // full profile's metric leaderboard at 1,000 and at BENCH_EXISTING_USERS ranked users, as a ratio;
-// points summary: the same for 5 reads of GET /v1/points/{key}/summary, the one read that still walks
-// the tenant's users.
+// points summary: the same for 5 reads of GET /v1/points/{key}/summary, the one read that walks the
+// tenant's users (its listing, then each user by _id).
 // full-history: the full profile for 16 users with BENCH_HISTORY_DAYS days of use behind them (one
 // backdated event a day, every seventh day skipped), so the cost of a long history shows; their
 // documents' size is printed. Nothing fails on a threshold; results go to bench/results/storage-<time>.json.
@@ -55,6 +56,7 @@ import pino from "pino";
 import { startFerretDb } from "../src/server/embedded-db.js";
 import { startService, type RunningService } from "../src/server/service.js";
 import { runDueWork } from "../src/workers/due-work.js";
+import { listTenantUsers } from "../src/engine/store/tenant-users.js";
 import { rankingScope, rankingsOf } from "../src/features/leaderboards/ranking-updates.js";
 import { minuteOf, readStoredUser, userDocument, type UserDocument } from "../src/engine/store/user-documents.js";
 import { forEachLimited } from "../src/engine/for-each-limited.js";
@@ -175,6 +177,7 @@ async function seedUsers(target: number): Promise<void> {
     const ids = Array.from({ length: Math.min(1000, target - from) }, (_, i) => `user-${from + i}`);
     await Promise.all([
       users.insertMany(ids.map((id, i) => userDocument(tenantIds.bare, existingUser(id, from + i, null, created)))),
+      listTenantUsers(service.context.database.collections.tenantUsers, service.context.userLocks, tenantIds.bare, ids),
       baseline.insertMany(ids.map((id) => ({ _id: id, total: 0, pad: PAD }))),
     ]);
   }
@@ -205,7 +208,10 @@ async function seedFullTenant(full: FullTenant, customerId: string, count: numbe
     throw new Error(`the full profile's template user is due at ${template.dueAt?.toISOString()}, not at its streak's next period end`);
   for (let from = 0; from < count; from += 1000) {
     const ids = Array.from({ length: Math.min(1000, count - from) }, (_, i) => `user-${from + i}`);
-    await users.insertMany(ids.map((id, i) => userDocument(full.id, existingUser(id, from + i, full, created, template))));
+    await Promise.all([
+      users.insertMany(ids.map((id, i) => userDocument(full.id, existingUser(id, from + i, full, created, template)))),
+      listTenantUsers(service.context.database.collections.tenantUsers, service.context.userLocks, full.id, ids),
+    ]);
   }
   // Listed as due where the service lists a streak that ends at the next midnight: a bucket that size.
   const nextMidnight = minuteOf(template.dueAt);
@@ -363,8 +369,8 @@ const pages: Array<{ users: number; p50Ms: number }> = [];
 
 /**
  * p50 of READ_SUMMARIES sequential points summaries (`GET /v1/points/{key}/summary`) of a full tenant:
- * the one read left that walks the tenant's users (a scan of `users` on FerretDB), measured so its
- * cost at a customer's size is seen.
+ * the one read that walks the tenant's users (reading each by `_id`), measured so its cost at a
+ * customer's size is seen.
  */
 const READ_SUMMARIES = 5;
 async function measureSummary(tenantHeader: string, users: number): Promise<void> {

@@ -5,6 +5,7 @@ import { applyStatsChanges, statsChanges } from "../features/achievements/store/
 import { markMetricsUsed } from "../features/metrics/store/metric-usage.js";
 import { clearOutboxPending, markOutboxPending } from "../features/webhooks/store/pending-outboxes.js";
 import { minuteOf, saveUser, type VersionedUser } from "./store/user-documents.js";
+import { listTenantUsers } from "./store/tenant-users.js";
 import { DEFAULT_RETENTION, type ServiceContext } from "./context.js";
 import { handOverMessages, OUTBOX_LIMIT } from "../features/webhooks/webhook-outbox.js";
 
@@ -52,8 +53,9 @@ export function startDueEntry(ctx: ServiceContext, tenantId: string, userId: str
  * What the background loops need is written BEFORE the user write, keyed by `_id`, so a crash in
  * between leaves at most a harmless extra entry, never forgotten work: the user's due minute (for the
  * scheduler, workers/store/due-users.ts) when `needsDueEntry`, the pending-outbox marker (for the webhook
- * worker, features/webhooks/store/pending-outboxes.ts) when the outbox stops being empty, and the first event of a
- * metric anywhere (features/metrics/store/metric-usage.ts). The counters behind achievement rarity follow the write
+ * worker, features/webhooks/store/pending-outboxes.ts) when the outbox stops being empty, the first event of a
+ * metric anywhere (features/metrics/store/metric-usage.ts), and a new user in their tenant's listing
+ * (engine/store/tenant-users.ts). The counters behind achievement rarity follow the write
  * (features/achievements/store/achievement-stats.ts). An outbox emptied by this
  * write clears its marker after it.
  *
@@ -68,7 +70,7 @@ export async function commitUserChange(
   attempt: number,
 ): Promise<boolean> {
   const { database } = ctx;
-  const { users, pendingOutboxes, dueUsers, metricUsage } = database.collections;
+  const { users, pendingOutboxes, dueUsers, metricUsage, tenantUsers } = database.collections;
   const now = ctx.now();
   const oldestRankDate = oldestKeptRankDate(ctx, now);
   let write = {
@@ -95,6 +97,7 @@ export async function commitUserChange(
       ? addDueUser(dueUsers, ctx.userLocks, minuteOf(write.dueAt!), tenantId, write.userId, now)
       : null,
     write.outbox.length > 0 && storedOutbox.length === 0 ? markOutboxPending(pendingOutboxes, tenantId, write.userId, version) : null,
+    stored === null ? listTenantUsers(tenantUsers, ctx.userLocks, tenantId, [write.userId]) : null,
   ]);
   await ctx.atPipelinePoint?.("before-user-write", attempt);
   if (!(await saveUser(users, database.collections.userPages, tenantId, stored, write, database.writeMode, oldestRankDate))) return false;

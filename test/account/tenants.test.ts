@@ -119,6 +119,9 @@ describe("tenants", () => {
         ...(await collections.leaderboardUserChunks.find({ tenantId: tenant.id }).toArray()),
       ].filter((d) => JSON.stringify(d).includes(tenant.id));
     expect((await rankingDocs()).filter((d) => d._id.startsWith("r") && d.tenantId === undefined)).not.toEqual([]);
+    // Its users' listing is keyed by the tenant's ID, without a tenantId field.
+    const listings = async () => (await collections.tenantUsers.find({}).toArray()).filter((d) => d._id.startsWith(`${tenant.id}/`));
+    expect(await listings()).not.toEqual([]);
     const deleted = await server.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id},missing`);
     expect(deleted.body).toEqual({
       deleted: [{ id: tenant.id }],
@@ -127,5 +130,6 @@ describe("tenants", () => {
     const users = server.service.context.database.collections.users;
     expect(await users.countDocuments({ tenantId: tenant.id })).toBe(0);
     expect(await rankingDocs()).toEqual([]);
+    expect(await listings()).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { userIdsOfTenant } from "../../src/engine/store/tenant-users.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUserState } from "../../src/engine/domain/user.js";
 import { applyStatsChanges, readAchievementStats, statsChanges } from "../../src/features/achievements/store/achievement-stats.js";
@@ -52,7 +53,8 @@ describe("achievement counters", () => {
       const countOnce = async () => {
         counts += 1;
         const states = [];
-        for await (const stored of storedStatesOfTenant(users, "t1", ["achievements"])) states.push(stored);
+        const userIds = await userIdsOfTenant(database.collections.tenantUsers, users, locks, "t1"); // listed from `users` this once
+        for await (const stored of storedStatesOfTenant(users, "t1", userIds, ["achievements"])) states.push(stored);
         return { users: states.length, completions: new Map([["a1", states.filter((s) => Object.hasOwn(s.achievements ?? {}, "a1")).length]]) };
       };
       expect(await readAchievementStats(achievementStats, locks, "t1", ["a1"], countOnce)).toEqual({ users: 3, completions: new Map([["a1", 2]]) });

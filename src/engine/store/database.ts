@@ -15,6 +15,7 @@ import type { DueUsersDocument } from "../../workers/store/due-users.js";
 import type { PendingOutboxDocument } from "../../features/webhooks/store/pending-outboxes.js";
 import type { StreakPauseOwnerDocument } from "../../features/streaks/store/streak-pauses.js";
 import { cacheUsers, type UserDocument, type WriteMode } from "./user-documents.js";
+import { ensureTenantUsersBaseline, type TenantUsersDocument } from "./tenant-users.js";
 import { ensureListingsBaseline, type UserDeliveriesDocument } from "../../features/webhooks/store/user-deliveries.js";
 import type {
   WebhookClaimDocument,
@@ -41,6 +42,8 @@ export interface Collections {
   metrics: Collection<MetricDocument>;
   apiKeys: Collection<ApiKeyDocument>;
   users: Collection<UserDocument>;
+  /** The users of each tenant, listed by key (see engine/store/tenant-users.ts). */
+  tenantUsers: Collection<TenantUsersDocument>;
   /** The older items of users' long lists, in pages by `_id` `tenant/user/list/page` (see engine/store/list-pages.ts). */
   userPages: Collection<UserPageDocument>;
   /** Users whose outbox holds messages not yet handed over (pending work; see features/webhooks/store/pending-outboxes.ts). */
@@ -143,6 +146,7 @@ export async function openDatabase(
     metrics: db.collection("metrics"),
     apiKeys: db.collection("api_keys"),
     users: db.collection("users"),
+    tenantUsers: db.collection("tenant_users"),
     userPages: db.collection("user_pages"),
     pendingOutboxes: db.collection("pending_outboxes"),
     dueUsers: db.collection("due_users"),
@@ -181,6 +185,7 @@ export async function openDatabase(
   };
   await createIndexes(collections);
   await ensureStatsBaseline(collections.achievementStats, collections.users);
+  await ensureTenantUsersBaseline(collections.tenantUsers, collections.users);
   await ensureListingsBaseline(collections.webhookUserDeliveries, collections.webhookDeliveries, new Date());
   const mode = writeMode ?? (isFerretDb ? "single-instance" : "versioned");
   if (mode === "single-instance") cacheUsers(collections.users, userCacheEntries, userCacheMb * 1024 * 1024);

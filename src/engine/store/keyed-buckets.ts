@@ -12,7 +12,8 @@ import type { KeyedLock } from "./keyed-lock.js";
  * 35 ms at 5,000 — what one shard of the minute every daily streak of 80,000 users falls due in held
  * before pages).
  * Used for the users due in a minute (`due_users`), deliveries due for a retry (`webhook_due`),
- * finished deliveries to purge on a day (`webhook_purge`), and the idempotency and batch purges.
+ * finished deliveries to purge on a day (`webhook_purge`), the idempotency and batch purges, and
+ * the users of each tenant (`tenant_users`, a bucket per tenant that is never cleared).
  *
  * A key is added BEFORE the write that gives its document work in that bucket, so a crash in between
  * leaves an extra entry, never forgotten work; entries are not removed one by one (only an erasure
@@ -25,6 +26,9 @@ export interface KeyedBucketDocument {
   /** How `due_users` named its keys before it used this module (still read). */
   users?: string[];
 }
+
+/** A bucket: a time bucket's number, or a name (a tenant's ID: engine/store/tenant-users.ts). Never contains "/". */
+export type BucketKey = number | string;
 
 /** The day bucket of an instant: whole UTC days since the epoch. */
 export function dayOf(at: Date): number {
@@ -46,7 +50,7 @@ function shardOf(key: string): number {
 }
 
 /** Keys grouped by the shard of a bucket they belong to (`bucket/shard`). */
-function keysByShard(bucket: number, keys: readonly string[]): Map<string, string[]> {
+function keysByShard(bucket: BucketKey, keys: readonly string[]): Map<string, string[]> {
   const byShard = new Map<string, string[]>();
   for (const key of keys) {
     const shard = `${bucket}/${shardOf(key)}`;
@@ -75,12 +79,12 @@ function nextPagesOf(buckets: Collection<KeyedBucketDocument>): LRUCache<string,
   return pages;
 }
 
-export async function addToBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: number, key: string): Promise<void> {
+export async function addToBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: BucketKey, key: string): Promise<void> {
   await addKeysToBucket(buckets, locks, bucket, [key]);
 }
 
 /** Adds many keys at once: one command per shard they fall in (and per PAGE_KEYS of them). */
-export async function addKeysToBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: number, keys: readonly string[]): Promise<void> {
+export async function addKeysToBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: BucketKey, keys: readonly string[]): Promise<void> {
   // FerretDB applies an update as a read then a write: concurrent additions to one document would lose
   // keys, so this process adds to a shard one at a time (MongoDB's $addToSet is atomic anyway).
   await Promise.all(
@@ -107,7 +111,7 @@ export async function addKeysToBucket(buckets: Collection<KeyedBucketDocument>, 
  * pages are read in order up to the first missing one: a writer starts a page only after it found
  * the one before full.
  */
-export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucket: number): Promise<{ keys: string[]; documentIds: string[] }> {
+export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucket: BucketKey): Promise<{ keys: string[]; documentIds: string[] }> {
   const shards = await Promise.all(
     Array.from({ length: BUCKET_SHARDS }, async (_, shard) => {
       const pages: KeyedBucketDocument[] = [];
@@ -123,7 +127,7 @@ export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucke
 }
 
 /** Takes keys out of a bucket (a user's erasure: keys name the user), page by page along their shards' chains. */
-export async function removeFromBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: number, keys: readonly string[]): Promise<void> {
+export async function removeFromBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: BucketKey, keys: readonly string[]): Promise<void> {
   for (const [shard, shardKeys] of keysByShard(bucket, keys)) {
     await locks.run(`${buckets.collectionName}:${shard}`, async () => {
       for (let page = 0; ; page++) {

@@ -16,7 +16,7 @@ import { rotatePagedLists } from "./user-pages.js";
 export interface UserDocument extends Partial<PackedUserFields> {
   _id: string;
   tenantId: string;
-  /** The user's ID, outside the packed state for the walks over a tenant's users (backdating). */
+  /** The user's ID, outside the packed state for listing the users stored before `tenant_users` (engine/store/tenant-users.ts). */
   userId: string;
   version: number;
   pages?: PageIndex;
@@ -76,15 +76,27 @@ export function userDocument(tenantId: string, state: UserState, version = 1): U
   return { _id: userDocumentId(tenantId, state.userId), tenantId, userId: state.userId, version, s, p, ...(Object.keys(e).length > 0 && { e }) };
 }
 
+/** How many users a walk over a tenant's users reads at once. */
+const WALK_READS = 32;
+
 /**
- * The stored states of a tenant's users, one pass over its documents (an aggregate read, never on a
- * hot path), without what accumulates: packed states without their entries (`e`), documents stored
- * before states were packed with `fields` only.
+ * The stored states of a tenant's users, `userIds` from its listing (engine/store/tenant-users.ts),
+ * each read by `_id`, a few at a time (an aggregate read, never on a hot path), without what
+ * accumulates: packed states without their entries (`e`), documents stored before states were
+ * packed with `fields` only. A listed user without a document is skipped.
  */
-export async function* storedStatesOfTenant(users: Collection<UserDocument>, tenantId: string, fields: readonly string[]): AsyncGenerator<StoredUserState> {
+export async function* storedStatesOfTenant(
+  users: Collection<UserDocument>,
+  tenantId: string,
+  userIds: readonly string[],
+  fields: readonly string[],
+): AsyncGenerator<StoredUserState> {
   const projection: Record<string, 0 | 1> = { _id: 0, s: 1, p: 1 };
   for (const field of fields) projection[field] = 1;
-  for await (const doc of users.find({ tenantId }, { projection })) yield storedStateOf(doc);
+  for (let from = 0; from < userIds.length; from += WALK_READS) {
+    const docs = await Promise.all(userIds.slice(from, from + WALK_READS).map((id) => users.findOne({ _id: userDocumentId(tenantId, id) }, { projection })));
+    for (const doc of docs) if (doc) yield storedStateOf(doc);
+  }
 }
 
 /** The stored state of a document, packed or in a layout from before (`decodeUserState` reads either). */

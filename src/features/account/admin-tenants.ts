@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Collection, Document } from "mongodb";
 import { forgetCachedTenant } from "../../engine/store/user-documents.js";
+import { deleteTenantListings } from "../../engine/store/tenant-users.js";
 import type { BulkResult } from "../../engine/domain/bulk.js";
 import { checkCustomerId, checkTenantName, type TenantConfig } from "./domain/tenant.js";
 import { isDuplicateKeyError } from "../../engine/store/database.js";
@@ -88,6 +89,7 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
         .filter(([name]) => name !== "tenants" && name !== "leases")
         .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
       rankingsOf(ctx).deleteTenant(id),
+      deleteTenantListings(collections.tenantUsers, id), // keyed by the tenant's ID, not by a field
     ]);
     forgetCachedTenant(collections.users, id);
     result.done.push({ id });

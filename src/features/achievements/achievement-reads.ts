@@ -8,6 +8,7 @@ import { loadEngineConfig } from "../../engine/engine-config.js";
 import { upsertUser, type UserUpsert } from "../../engine/domain/user.js";
 import { readAchievementStats } from "./store/achievement-stats.js";
 import { findUser, storedStatesOfTenant } from "../../engine/store/user-documents.js";
+import { userIdsOfTenant } from "../../engine/store/tenant-users.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { applyUserChange, changeUserState, type UserChange } from "../../engine/user-state.js";
 import { checkAttributeKeys, writeUser } from "../../engine/user-access.js";
@@ -62,13 +63,14 @@ export async function completeApiAchievement(
 
 /** How many users of the tenant completed each achievement, and how many users the tenant has (counters by `_id`). */
 async function countCompletions(ctx: ServiceContext, tenantId: string, achievements: AchievementConfig[]) {
-  const { users, achievementStats } = ctx.database.collections;
+  const { users, tenantUsers, achievementStats } = ctx.database.collections;
   // Only for a database that had users before the counters existed, once per tenant.
   const countOnce = async () => {
     const all = await ctx.config.achievements(tenantId);
     const completions = new Map(all.map((a) => [a.id, 0]));
     let total = 0;
-    for await (const stored of storedStatesOfTenant(users, tenantId, ["achievements"])) {
+    const userIds = await userIdsOfTenant(tenantUsers, users, ctx.userLocks, tenantId);
+    for await (const stored of storedStatesOfTenant(users, tenantId, userIds, ["achievements"])) {
       total += 1;
       for (const id of Object.keys(stored.achievements ?? {})) if (completions.has(id)) completions.set(id, completions.get(id)! + 1);
     }
@@ -122,9 +124,8 @@ export async function backfillAchievement(ctx: ServiceContext, tenantId: string,
   if (achievement.status !== "active" || achievement.trigger === "api") return 0;
   const engine = await loadEngineConfig(ctx, tenantId);
   let completed = 0;
-  const cursor = ctx.database.collections.users.find({ tenantId }, { projection: { userId: 1 } });
-  for await (const doc of cursor) {
-    const userId = doc.userId;
+  const { users, tenantUsers } = ctx.database.collections;
+  for (const userId of await userIdsOfTenant(tenantUsers, users, ctx.userLocks, tenantId)) {
     completed += await changeUserState(ctx, tenantId, userId, async (stored, now) => {
       // The control group earns nothing, backdated achievements included.
       if (!stored || stored.state.control || stored.state.achievements[achievement.id]) return { write: null, result: 0 };

@@ -16,6 +16,7 @@ import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { checkAttributeKeys, readUser, withOlderItems } from "../../engine/user-access.js";
 import { findUser, storedStatesOfTenant } from "../../engine/store/user-documents.js";
+import { userIdsOfTenant } from "../../engine/store/tenant-users.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
 
 /** Whether a read still answers for an archived system. */
@@ -118,15 +119,16 @@ export async function pointsSummary(ctx: ServiceContext, tenantId: string, key: 
  * How many of the tenant's users (those whose attributes hold every pair of `attributes`) hold each
  * total in the system; a user the system never touched holds 0, as `GetUserPoints` shows them.
  *
- * This is an aggregate read: it scans the tenant's user documents (through the `tenantId` prefix of
- * the tenant/user index), fetching only the packed state (and, in documents stored before it was
- * packed, the total and the attributes) by projection, and counts in a map of distinct totals. It
- * costs one pass over the tenant's users per call; acceptable for dashboard and histogram reads,
- * not for a hot path.
+ * This is an aggregate read: it walks the tenant's users (their listing, then each document by
+ * `_id`, fetching only the packed state, and in documents stored before it was packed the total and
+ * the attributes, by projection) and counts in a map of distinct totals. It costs one read per user
+ * of the tenant per call; acceptable for dashboard and histogram reads, not for a hot path.
  */
 async function countTotals(ctx: ServiceContext, tenantId: string, systemId: string, attributes: Record<string, string>): Promise<TotalCounts> {
   const counts = new Map<number, number>();
-  for await (const state of storedStatesOfTenant(ctx.database.collections.users, tenantId, [`points.${systemId}.total`, "attributes"])) {
+  const { users, tenantUsers } = ctx.database.collections;
+  const userIds = await userIdsOfTenant(tenantUsers, users, ctx.userLocks, tenantId);
+  for await (const state of storedStatesOfTenant(users, tenantId, userIds, [`points.${systemId}.total`, "attributes"])) {
     const stored = state as { points?: Record<string, { total?: number }>; attributes?: Record<string, string> };
     if (!Object.entries(attributes).every(([key, value]) => stored.attributes?.[key] === value)) continue;
     const total = stored.points?.[systemId]?.total ?? 0;

@@ -10,6 +10,7 @@ import { applyStatsChanges } from "../achievements/store/achievement-stats.js";
 import type { RankingScope } from "../leaderboards/store/leaderboard-rankings.js";
 import { deleteErasure, erasureId, findErasure, findUnfinishedErasures, saveErasure, type UserErasureDocument } from "./store/user-erasures.js";
 import { deleteUserDocument, readStoredUser } from "../../engine/store/user-documents.js";
+import { unlistTenantUser } from "../../engine/store/tenant-users.js";
 import { userPageIds } from "../../engine/store/user-pages.js";
 import { deletePages } from "../../engine/store/list-pages.js";
 import { deleteMovedRecords } from "../../engine/store/idempotency-records.js";
@@ -182,6 +183,7 @@ async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocume
     c.pendingOutboxes.deleteOne({ _id: key }),
     forgetPauseOwnersOf(c.streakPauseOwners, tenantId, userId, erasure.pauseIds ?? null),
     deleteApplicationKeys(ctx, tenantId, userId),
+    unlistTenantUser(c.tenantUsers, ctx.userLocks, tenantId, userId),
     c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
     c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
     eraseWebhookDeliveries(ctx, tenantId, userId),
