@@ -7,7 +7,7 @@ import { openDatabase, type Database } from "../../src/engine/store/database.js"
 import { ConfigCache } from "../../src/engine/store/config-cache.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { deleteTenantListings, unlistTenantUser, userIdsOfTenant } from "../../src/engine/store/tenant-users.js";
-import { userDocument } from "../../src/engine/store/user-documents.js";
+import { cacheUsers, storedStatesOfTenant, userDocument } from "../../src/engine/store/user-documents.js";
 import { commitUserChange } from "../../src/engine/user-commit.js";
 import type { ServiceContext } from "../../src/engine/context.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
@@ -81,5 +81,25 @@ describe("the users of a tenant, listed by key", () => {
     // Each tenant is listed on its own first walk.
     expect(await listed("t2")).toEqual(["other"]);
     expect(queriesOnUsers).toHaveLength(2);
+  });
+
+  it("a walk reads the same states from the cache as from the database", async () => {
+    const { database, ctx, listed } = await store();
+    const state = { ...createUserState("ann", T0), attributes: { plan: "pro" }, achievements: { a1: { completedAt: T0 } } };
+    expect(await commitUserChange(ctx, "t1", null, state as never, 1)).toBe(true);
+    await commitUserChange(ctx, "t1", null, createUserState("bob", T0), 1);
+    const walk = async () => {
+      const states = [];
+      for await (const stored of storedStatesOfTenant(database.collections.users, "t1", await listed("t1"), ["achievements", "attributes"]))
+        states.push({ userId: stored.userId, attributes: stored.attributes, achievements: stored.achievements });
+      return states;
+    };
+    const fromCache = await walk();
+    cacheUsers(database.collections.users, 0, 0); // off: every user read from the database
+    expect(await walk()).toEqual(fromCache);
+    expect(fromCache).toEqual([
+      { userId: "ann", attributes: { plan: "pro" }, achievements: { a1: { completedAt: T0 } } },
+      { userId: "bob", attributes: {}, achievements: {} },
+    ]);
   });
 });
