@@ -256,6 +256,9 @@ describe("query audit", () => {
     await ok("DELETE", "/admin/v1/users/u3");
     // Deleting the endpoint deletes its deliveries (through its log).
     await ok("DELETE", `/admin/v1/webhooks?ids=${endpoint.id}`);
+    // Deleting a leaderboard deletes its rankings (every run and group) by key.
+    const byPlan = (await ok("GET", "/admin/v1/leaderboards")).find((l: { key: string }) => l.key === "by-plan");
+    await ok("DELETE", `/admin/v1/leaderboards?ids=${byPlan.id}`);
     // The scheduler and the other background loops run on their own timers: let a few rounds pass.
     await service.context.database.collections.leases.findOne({ _id: "scheduler:users" });
     await expect.poll(() => commands.some((c) => filtersOf(c)?.collection === "due_users"), { timeout: 30_000 }).toBe(true);

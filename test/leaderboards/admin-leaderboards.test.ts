@@ -7,6 +7,7 @@ import { LeaderboardRankBy, LeaderboardRunUnit, LeaderboardStatus } from "../../
 import { DEFAULT_SCOPE } from "../../src/features/account/domain/tenant.js";
 import { describeReferrers } from "../../src/engine/references.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { leaderboardRankingsFilter } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
 
 let server: TestServer;
 let words: string;
@@ -170,6 +171,47 @@ describe("leaderboards over REST", () => {
       },
     });
     expect((await server.rest("GET", "/admin/v1/leaderboards")).body.map((l: { key: string }) => l.key)).toEqual(["revenue-champions", "streak-legends"]);
+  });
+
+  it("deleting a leaderboard deletes the rankings of every run and group, by key", async () => {
+    const tenantId = "deleting";
+    const admin = async (method: string, path: string, body?: unknown) => server.rest(method, path, { body, tenantId });
+    const created = await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: tenantId, name: "Deleting" }] });
+    const internalId: string = created.body.created[0].id;
+    const [laps] = (await admin("POST", "/admin/v1/metrics", [{ key: "laps", name: "Laps" }])).body.created;
+    const [team] = (await admin("POST", "/admin/v1/attributes", [{ key: "team", name: "Team", type: "user" }])).body.created;
+    const daily = { rankBy: "metric", metricId: laps.id, status: "active", start: day(-3), runUnit: "day", runInterval: 1, breakdownAttributes: [team.id] };
+    const [board, kept] = (
+      await admin("POST", "/admin/v1/leaderboards", [
+        { ...daily, name: "Daily laps", key: "daily-laps" },
+        { ...daily, name: "Kept", key: "kept" },
+      ])
+    ).body.created;
+    // Three runs (backdated events), two groups each.
+    for (const [d, user, group] of [
+      [-2, "a", "red"],
+      [-2, "b", "blue"],
+      [-1, "a", "red"],
+      [-1, "c", "blue"],
+      [0, "b", "blue"],
+      [0, "d", "red"],
+    ] as const)
+      expect(
+        (await admin("POST", "/api/metrics/laps/event", { user: { id: user, attributes: { team: group } }, value: 1, timestamp: `${day(d)}T12:00:00Z` }))
+          .status,
+      ).toBe(201);
+    const { collections } = server.service.context.database;
+    const left = async (leaderboardId: string) => [
+      ...(await collections.leaderboardRankChunks.find({ leaderboardId }).toArray()),
+      ...(await collections.leaderboardUserChunks.find({ leaderboardId }).toArray()),
+      ...(await collections.leaderboardRankings.find(leaderboardRankingsFilter(internalId, leaderboardId)).toArray()),
+    ];
+    const before = await left(board.id);
+    expect(before.filter((d) => d._id.startsWith("g:")).length).toBe(3);
+    expect((await left(kept.id)).length).toBe(before.length);
+    expect((await admin("DELETE", `/admin/v1/leaderboards?ids=${board.id}`)).body.deleted).toEqual([{ id: board.id }]);
+    expect(await left(board.id)).toEqual([]);
+    expect((await left(kept.id)).length).toBe(before.length);
   });
 
   it("answers 200 with only issues when nothing was created", async () => {

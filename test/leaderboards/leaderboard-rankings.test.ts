@@ -559,10 +559,12 @@ describe("leaderboard rankings on the database", () => {
     // Roots name their leaderboard in their _id only: the filter finds them there.
     const rankingDocs = await collections.rankings.find(leaderboardRankingsFilter(TENANT, scope.leaderboardId)).toArray();
     expect(rankingDocs.filter((d) => d._id.startsWith("r") && d.leaderboardId === undefined).length).toBeGreaterThan(0);
-    await store.deleteLeaderboard(TENANT, scope.leaderboardId);
+    // By key: the runs of its calendar (here the one), their groups, each scope's roots and what they name or freed.
+    await store.deleteLeaderboard(TENANT, scope.leaderboardId, [scope.run]);
     expect(await store.page(neighbour, 0, 10)).toMatchObject({ participants: 1 });
     expect(await collections.rankings.countDocuments({ _id: { $in: rankingDocs.map((d) => d._id) } })).toBe(0);
     expect(await collections.rankChunks.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
+    expect(await collections.userChunks.countDocuments({ leaderboardId: scope.leaderboardId })).toBe(0);
     expect(await collections.rankings.countDocuments(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId))).toBe(0);
   });
 

@@ -14,6 +14,7 @@ import {
 import type { ResourceScope, ResourceSpec } from "../account/admin-resources.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingsOf } from "./ranking-updates.js";
+import { runStartsBetween } from "./domain/leaderboard-runs.js";
 
 /** Checks the tenant has what the configuration refers to; loads only what it needs. */
 async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settings: LeaderboardSettings): Promise<string | null> {
@@ -60,7 +61,12 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
     return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes) as LeaderboardDraft, utcDay(now)), updated: now };
   },
   duplicateMessage: (leaderboard) => `Key "${leaderboard.key}" is already in use by another leaderboard`,
-  // Its rankings go with it (every run and group). Users' entries for it stay in their documents,
-  // unread, until they are rewritten.
-  afterDelete: (ctx, scope, leaderboard) => rankingsOf(ctx).deleteLeaderboard(scope.tenantId, leaderboard.id),
+  // Its rankings go with it (every run of its calendar up to now, every group). Users' entries for it
+  // stay in their documents, unread, until they are rewritten.
+  afterDelete: (ctx, scope, leaderboard) =>
+    rankingsOf(ctx).deleteLeaderboard(
+      scope.tenantId,
+      leaderboard.id,
+      runStartsBetween(leaderboard, leaderboard.start, utcDay(new Date(ctx.now().getTime() + 86_400_000)), Number.POSITIVE_INFINITY),
+    ),
 };

@@ -7,7 +7,8 @@ import { createRankingContext, scopeKey } from "./ranking-context.js";
 import { readAgainOnStale, loadRoot, readGroupsOfRun, readPage, readRankOf, readThreshold, readVersion } from "./ranking-reads.js";
 import { submit } from "./ranking-write-queue.js";
 import { bulkLoad } from "./ranking-bulk-load.js";
-import { deleteLeaderboardRankings, deleteTenantRankings } from "./ranking-writes.js";
+import { deleteTenantRankings } from "./ranking-writes.js";
+import { deleteLeaderboardRankings } from "./ranking-delete.js";
 
 export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS, scopeKey, tenantRankingsFilter, versionOfRoot } from "./ranking-context.js";
 
@@ -35,8 +36,8 @@ export { ATTEMPT_MS, leaderboardRankingsFilter, RankingConflictError, RETAIN_MS,
  *   indexPatch, freed, createdAt, oldest}` and its HEAD `{_id: "h:<scope>", tenantId, leaderboardId,
  *   run, group, version}`, a hint of the latest version; per run, the GROUPS document
  *   `{_id: "g:<tenant, leaderboard, run>", groups}` listing its scopes' groups. A root's version,
- *   tenant and leaderboard are in its `_id` only (`versionOfRoot`; deletes match them there:
- *   `leaderboardRankingsFilter`, `tenantRankingsFilter`), its number of participants is the sum
+ *   tenant and leaderboard are in its `_id` only (`versionOfRoot`; a tenant's deletion matches them
+ *   there: `tenantRankingsFilter`; a leaderboard's are deleted by key, ranking-delete.ts), its number of participants is the sum
  *   of its rank index's counts; roots written before carry `tenantId`, `leaderboardId`, `version`
  *   and `participants` too, and roots written before index patches (and bulk loads, erasures) list
  *   the indexes whole in `rank` and `users`.
@@ -215,8 +216,8 @@ export interface LeaderboardRankings {
    * as one write per participant would leave, built in bulk.
    */
   bulkLoad(scope: RankingScope, standings: readonly Standing[]): Promise<void>;
-  /** Deletes every ranking of a leaderboard (all runs and groups). */
-  deleteLeaderboard(tenantId: string, leaderboardId: string): Promise<void>;
+  /** Deletes every ranking of a leaderboard (the runs given, every group of each), by key. */
+  deleteLeaderboard(tenantId: string, leaderboardId: string, runs: readonly string[]): Promise<void>;
   /**
    * Deletes every ranking of a tenant (the tenant deleted): roots name their tenant in their `_id`
    * only, so a delete of the tenant's documents by `tenantId` leaves them.
@@ -300,7 +301,7 @@ export function createLeaderboardRankings(collections: RankingCollections, optio
     },
 
     bulkLoad: (scope, standings) => bulkLoad(ctx, scope, standings),
-    deleteLeaderboard: (tenantId, leaderboardId) => deleteLeaderboardRankings(ctx, tenantId, leaderboardId),
+    deleteLeaderboard: (tenantId, leaderboardId, runs) => deleteLeaderboardRankings(ctx, tenantId, leaderboardId, runs),
     deleteTenant: (tenantId) => deleteTenantRankings(ctx, tenantId),
     groupsOfRun: (tenantId, leaderboardId, run) => readGroupsOfRun(ctx, tenantId, leaderboardId, run),
     version: (scope, known) => readVersion(ctx, scope, known),

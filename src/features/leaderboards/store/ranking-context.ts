@@ -161,7 +161,8 @@ export const rootId = (scope: string, version: number) => `r${version}:${scope}`
  * The `leaderboard_rankings` documents of a leaderboard: heads, groups and roots written before
  * roots left the scope to their `_id` by `tenantId` and `leaderboardId`, later roots by their
  * `_id` (the scope key's leading tenant and leaderboard). A scan on FerretDB, as any filter but
- * `_id` equality is; rare (a leaderboard deleted).
+ * `_id` equality is: the service deletes a leaderboard's rankings by key (ranking-delete.ts); tests
+ * look for what is left with it.
  */
 export function leaderboardRankingsFilter(tenantId: string, leaderboardId: string): Filter<RankingDocument> {
   return { $or: [{ tenantId, leaderboardId }, { _id: { $regex: rootsOf([tenantId, leaderboardId]) } }] };

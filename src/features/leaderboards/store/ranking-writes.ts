@@ -1,6 +1,6 @@
 import { chunkSortedLines } from "../domain/leaderboard-ranking.js";
 import { retryOnDuplicate } from "../../../engine/store/database.js";
-import { groupsId, headId, leaderboardRankingsFilter, scopeFields, tenantRankingsFilter, type RankingContext } from "./ranking-context.js";
+import { groupsId, headId, scopeFields, tenantRankingsFilter, type RankingContext } from "./ranking-context.js";
 import type { RankingScope } from "./leaderboard-rankings.js";
 
 /** Writes shared by commits, erasures and bulk loads: the groups list, the head, deleting chunks, whole lists. */
@@ -57,15 +57,5 @@ export async function deleteTenantRankings(ctx: RankingContext, tenantId: string
     ctx.rankings.deleteMany(tenantRankingsFilter(tenantId)),
     ctx.rankChunks.deleteMany({ tenantId }),
     ctx.userChunks.deleteMany({ tenantId }),
-  ]);
-}
-
-/** Deletes every ranking of a leaderboard (all runs and groups). */
-export async function deleteLeaderboardRankings(ctx: RankingContext, tenantId: string, leaderboardId: string): Promise<void> {
-  ctx.rootCache.clear(); // rare: forget every cached root rather than find this leaderboard's
-  await Promise.all([
-    ctx.rankings.deleteMany(leaderboardRankingsFilter(tenantId, leaderboardId)),
-    ctx.rankChunks.deleteMany({ tenantId, leaderboardId }),
-    ctx.userChunks.deleteMany({ tenantId, leaderboardId }),
   ]);
 }
