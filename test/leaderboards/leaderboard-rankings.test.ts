@@ -528,6 +528,40 @@ describe("leaderboard rankings on the database", () => {
     await expectNoLostChunks(scope);
   });
 
+  it("a process that dies right after a commit leaves no expired root behind: they go before the root that says so", async () => {
+    const scope = newScope();
+    const timing = { garbageBatch: 2, retainMs: 300, attemptMs: 250 };
+    const store = createLeaderboardRankings(collections, timing);
+    for (let i = 0; i < 3; i++) await store.upsertEntry(scope, `u${i}`, i, new Date(T0));
+    await new Promise((resolve) => setTimeout(resolve, 400)); // versions 1 and 2 have expired
+    // The next commit's root insert lands, and nothing of that process runs after it.
+    let crashed = false;
+    const rankings = new Proxy(collections.rankings, {
+      get(target, property, receiver) {
+        if (property !== "insertMany") return Reflect.get(target, property, receiver);
+        return async (...args: Parameters<typeof target.insertMany>) => {
+          const result = await target.insertMany(...args);
+          if (crashed) return result;
+          crashed = true;
+          throw new Error("the process died");
+        };
+      },
+    });
+    await createLeaderboardRankings({ ...collections, rankings }, timing)
+      .upsertEntry(scope, "u9", 9, new Date(T0))
+      .catch(() => undefined);
+    expect(crashed).toBe(true);
+    const key = scopeKey(scope);
+    const roots = (await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray()).filter(
+      (r) => r._id.startsWith("r") && r._id.endsWith(`:${key}`),
+    );
+    const latest = roots.sort((a, b) => versionOfRoot(b) - versionOfRoot(a))[0]!;
+    expect(versionOfRoot(latest)).toBe(4);
+    expect(latest.oldest).toBe(3);
+    expect(roots.map(versionOfRoot).sort()).toEqual([3, 4]);
+    await expectNoLostChunks(scope);
+  });
+
   it("deletes superseded roots in batches, with the chunks they freed, so stored chunks stay close to the live ones", async () => {
     const scope = newScope();
     // Superseded roots are kept (as tombstones) only while their successor is younger than 50 ms

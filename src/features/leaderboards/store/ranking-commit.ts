@@ -144,6 +144,10 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
     await deleteChunks(ctx, written);
     throw new StaleRead();
   }
+  // Before the root that says they are gone (its `oldest`): a crash after that insert would leave
+  // them stored for good. Deleted whether or not this attempt wins: they expired all the same, and
+  // the next attempt (finding them missing) lists them again as expired.
+  await deleteExpired(ctx, key, expired);
   const committed = {
     _id: rootId(key, version),
     // The scope is in the _id only (and on its head): `leaderboardRankingsFilter`, `tenantRankingsFilter`.
@@ -166,20 +170,16 @@ export async function tryCommit(ctx: RankingContext, scope: RankingScope, key: s
   ctx.rootFacts.set(committed._id, { createdAt: committed.createdAt, freed });
   if (exclusive) ctx.rootCache.set(key, committed);
 
-  // 5. Committed: move the head, strip the previous root to a tombstone (keeping `freed`), and
-  //    now and then delete a batch of expired roots with the chunks their successors freed.
+  // 5. Committed: move the head and strip the previous root to a tombstone (keeping `freed`). (Now
+  //    and then a batch of expired roots went before the commit, with the chunks their successors freed.)
   // The head is a hint readers probe forward from; this process alone reads its cached root, so
   // in exclusive mode it moves the head now and then only (a restarted reader probes a few roots).
   if (!exclusive || version === 1 || version % EXCLUSIVE_HEAD_EVERY === 0) await moveHead(ctx, scope, key, version);
-  await Promise.all([
-    root.version > 0 && !exclusive
-      ? rankings.updateOne(
-          { _id: rootId(key, root.version) },
-          { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: processNow() } },
-        )
-      : null,
-    deleteExpired(ctx, key, expired),
-  ]);
+  if (root.version > 0 && !exclusive)
+    await rankings.updateOne(
+      { _id: rootId(key, root.version) },
+      { $unset: { rank: "", users: "", index: "", indexPatch: "", garbage: "" }, $set: { supersededAt: processNow() } },
+    );
   return withThresholds(ctx, changes, ops, ranks, rank.index);
 }
 
