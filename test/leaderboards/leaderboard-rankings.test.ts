@@ -1,4 +1,4 @@
-import { MongoClient } from "mongodb";
+import { MongoClient, type Collection } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   applyIndexPatch,
@@ -16,6 +16,7 @@ import {
   leaderboardRankingsFilter,
   rankingCollections,
   scopeKey,
+  type ChunkDocument,
   type EntryChange,
   type LeaderboardRankings,
   type RankingCollections,
@@ -526,6 +527,30 @@ describe("leaderboard rankings on the database", () => {
     const reader = createLeaderboardRankings(collections);
     expect((await reader.page(scope, 0, 6)).entries.map((e) => e.userId)).toEqual(top);
     await expectNoLostChunks(scope);
+  });
+
+  it("a rank read reads a commit's patch document once for the chunks of both lists it patches", async () => {
+    const scope = newScope();
+    const writer = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 } });
+    for (let i = 0; i < 40; i++) await writer.upsertEntry(scope, `u${i}`, i, new Date(T0));
+    await writer.upsertEntry(scope, "u7", 100, new Date(T0 + 1)); // one commit patches a user chunk and a rank chunk
+    const reads: string[] = [];
+    const counted = <T extends Collection<ChunkDocument>>(collection: T): T =>
+      new Proxy(collection, {
+        get(target, property, receiver) {
+          if (property !== "findOne") return Reflect.get(target, property, receiver);
+          return (filter: { _id: string }, ...rest: unknown[]) => {
+            reads.push(filter._id);
+            return (target.findOne as (...args: unknown[]) => unknown)(filter, ...rest);
+          };
+        },
+      });
+    // A reader with nothing cached (another process).
+    const reader = createLeaderboardRankings({ ...collections, rankChunks: counted(collections.rankChunks), userChunks: counted(collections.userChunks) });
+    expect(await reader.rankOf(scope, "u7")).toMatchObject({ position: 1, value: "100" });
+    const patchDocuments = reads.filter((id) => reads.indexOf(id) !== reads.lastIndexOf(id));
+    expect(patchDocuments).toEqual([]);
+    expect(reads.length).toBeGreaterThanOrEqual(4); // the index base, two chunks' bases and their patch document
   });
 
   it("a process that dies right after a commit leaves no expired root behind: they go before the root that says so", async () => {

@@ -35,6 +35,13 @@ export interface RankingContext {
   chunkCache: LRUCache<string, string[]>;
   /** Chunk reads in progress, by chunk ID, so that parallel callers share one. */
   chunkReads: Map<string, Promise<readonly string[]>>;
+  /**
+   * Commits' patch documents lately read, and those being read, by `_id`: one document patches
+   * chunks of both lists, so a rank read (a user chunk, then a rank chunk) would read it twice.
+   * Documents never change, so a remembered one is what the database holds (or held).
+   */
+  patchDocuments: LRUCache<string, ChunkDocument>;
+  patchReads: Map<string, Promise<ChunkDocument | null>>;
   /** Exclusive mode: the latest root document of each scope, and when recent roots were created. */
   rootCache: LRUCache<string, RankingDocument>;
   rootFacts: LRUCache<string, RootFacts>;
@@ -82,6 +89,8 @@ export function createRankingContext(collections: RankingCollections, options: R
     groupLocks: new KeyedLock(),
     chunkCache: new LRUCache<string, string[]>({ max: options.cachedChunks ?? 4096 }),
     chunkReads: new Map(),
+    patchDocuments: new LRUCache({ max: 256 }),
+    patchReads: new Map(),
     rootCache: new LRUCache<string, RankingDocument>({ max: 4096 }),
     rootFacts: new LRUCache<string, RootFacts>({ max: 16_384 }),
     queues: new Map<string, Job[]>(),

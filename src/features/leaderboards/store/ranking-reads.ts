@@ -128,7 +128,7 @@ async function readChunk(ctx: RankingContext, collection: Collection<ChunkDocume
   const storedLines = async (part: string) => {
     // A patch may be a section of a commit's patch document, stored with the rank chunks.
     const { doc: docId, section } = sectionOf(part);
-    const doc = await (section === null ? collection : ctx.rankChunks).findOne({ _id: docId });
+    const doc = section === null ? await collection.findOne({ _id: docId }) : await readPatchDocument(ctx, docId);
     if (!doc) throw new StaleRead();
     return section === null ? linesOfContent(doc) : sectionLines(doc, section);
   };
@@ -136,6 +136,23 @@ async function readChunk(ctx: RankingContext, collection: Collection<ChunkDocume
     patch === null ? await storedLines(id) : await Promise.all([chunkLines(ctx, collection, base), storedLines(patch)]).then(([b, p]) => applyPatch(b, p));
   ctx.chunkCache.set(id, lines);
   return lines;
+}
+
+/** A commit's patch document (with the rank chunks), read once for the chunks of both lists it patches. */
+function readPatchDocument(ctx: RankingContext, _id: string): Promise<ChunkDocument | null> {
+  const known = ctx.patchDocuments.get(_id);
+  if (known) return Promise.resolve(known);
+  const inFlight = ctx.patchReads.get(_id);
+  if (inFlight) return inFlight;
+  const reading = ctx.rankChunks
+    .findOne({ _id })
+    .then((doc) => {
+      if (doc) ctx.patchDocuments.set(_id, doc);
+      return doc;
+    })
+    .finally(() => ctx.patchReads.delete(_id));
+  ctx.patchReads.set(_id, reading);
+  return reading;
 }
 
 export async function lineAtPosition(ctx: RankingContext, collection: Collection<ChunkDocument>, index: ChunkIndex, position: number): Promise<string | null> {
