@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { BulkIssue } from "../engine/domain/bulk.js";
 import type { AchievementView } from "../features/achievements/achievement-reads.js";
-import { achievementTriggerFields, awardBoostView, awardTriggerFields } from "../engine/domain/award-views.js";
+import { achievementTriggerFields, awardBoostView, awardTriggerFields, awardTriggerStatus } from "../engine/domain/award-views.js";
 import type { PointsAward, PointsChange, PointsConfig } from "../features/points/domain/points.js";
 import type { PointsLevelConfig } from "../features/points/domain/points-config.js";
 import type { StreakView } from "../features/streaks/domain/streak.js";
@@ -146,8 +146,7 @@ export function awardToProto(award: PointsAward): pointsPb.PointsAward {
       points: BigInt(t.points),
       ...awardTriggerFields(t),
       timeUnit: t.timeUnit === undefined ? undefined : awardTimeUnits.toProto(t.timeUnit),
-      // It fired, so it was active: awards recorded before the status was kept read as active.
-      status: pointsTriggerStatuses.toProto(t.status === "inactive" ? "inactive" : "active"),
+      status: pointsTriggerStatuses.toProto(awardTriggerStatus(t)),
       userAttributes: t.userAttributes ?? [],
       created: t.created ? timestampFromDate(t.created) : undefined,
       updated: t.updated ? timestampFromDate(t.updated) : undefined,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LeaderboardConfig } from "../../src/features/leaderboards/domain/leaderboard-config.js";
 import { runsAt } from "../../src/features/webhooks/webhook-leaderboards.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { parseWithPublishedModels } from "../helpers/published-models.js";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 // leaderboard.started, leaderboard.changed and leaderboard.finished, announced by the webhook
@@ -137,17 +138,25 @@ describe("leaderboard run webhooks", () => {
         description: null,
         start: D,
         end: D,
+        startTime: null,
+        endTime: null,
         maxParticipants: 1000,
         breakdownAttribute: null,
+        breakdownAttributes: [],
         runUnit: "day",
         runInterval: 1,
+        userAttributes: [],
         status: "active",
         rankings: [],
       },
     });
     expect(started.find((b) => b.leaderboard.key === "sprint").leaderboard).toMatchObject({ start: "2030-01-14", end: D, runUnit: null, status: "active" });
     // Nobody ranked yet: one message for the whole breakdown leaderboard, without group values.
-    expect(started.find((b) => b.leaderboard.key === "cities").leaderboard).toMatchObject({ breakdownAttribute: "city", rankings: [] });
+    expect(started.find((b) => b.leaderboard.key === "cities").leaderboard).toMatchObject({
+      breakdownAttribute: "city",
+      breakdownAttributes: ["city"],
+      rankings: [],
+    });
     expect(receiver.at("/lb")).toHaveLength(3);
     expect(receiver.at("/lb-finished")).toEqual([]);
   });
@@ -311,4 +320,14 @@ describe("the runs the announcer looks at", () => {
     // Long after the end of a repeating leaderboard: its last run, cut at the end.
     expect(days(runsAt(config({ end: "2030-01-10", runUnit: "day", runInterval: 7 }), new Date("2031-01-01T00:00:00Z")))).toEqual([[], "2030-01-08"]);
   });
+});
+
+describe("the published Python client's models", () => {
+  it("parse every body this file's receiver got, each with the model of its type", async () => {
+    const bodies = receiver.received.map((r) => r.json).filter((json) => json && typeof json.type === "string");
+    expect(bodies.length).toBeGreaterThan(0);
+    const outcomes = await parseWithPublishedModels(bodies);
+    expect(outcomes.filter((o) => o.error !== null)).toEqual([]);
+    expect(outcomes.filter((o) => o.model === null).map((o) => o.type)).toEqual([]);
+  }, 120_000);
 });

@@ -58,6 +58,11 @@ export function awardTriggerFields(t: PointsAwardTrigger): AwardTriggerFields {
   return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
 }
 
+/** An award's trigger status as shown: it fired, so it was active (awards recorded before the status was kept read as active). */
+export function awardTriggerStatus(t: PointsAwardTrigger): "active" | "inactive" {
+  return t.status === "inactive" ? "inactive" : "active";
+}
+
 /** A boost as an award shows it (a type, not an interface, so it is JSON as it is). */
 export type AwardBoostView = {
   id: string;

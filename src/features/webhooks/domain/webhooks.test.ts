@@ -164,6 +164,11 @@ describe("messages built by the engine", () => {
       metricId: "words",
       metricName: "Words written",
       metricThreshold: 100,
+      // The reference's PointsTrigger fields that its client requires (as the event response shows them).
+      status: "active",
+      userAttributes: [],
+      created: "2026-05-01T10:00:00Z",
+      updated: "2026-05-01T10:00:00Z",
     });
   });
 

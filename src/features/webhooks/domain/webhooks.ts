@@ -20,7 +20,7 @@
  */
 import type { AchievementConfig } from "../../achievements/domain/achievement-config.js";
 import type { AchievementCompletion } from "../../achievements/domain/achievements.js";
-import { achievementTriggerFields, awardBoostView, awardTriggerFields } from "../../../engine/domain/award-views.js";
+import { achievementTriggerFields, awardBoostView, awardTriggerFields, awardTriggerStatus } from "../../../engine/domain/award-views.js";
 import { decimalToNumber, type DecimalString } from "../../../engine/domain/decimal.js";
 import { toHex, type Sha256 } from "../../../engine/domain/hashing.js";
 import type { LeaderboardResult, RankedLeaderboard } from "../../leaderboards/domain/leaderboard-entries.js";
@@ -153,10 +153,16 @@ export type LeaderboardPayload = {
   description: string | null;
   start: string;
   end: string | null;
+  startTime: string | null;
+  endTime: string | null;
   maxParticipants: number | null;
+  /** Deprecated in the reference: the one breakdown attribute's key (null with none or several). */
   breakdownAttribute: string | null;
+  breakdownAttributes: string[];
   runUnit: "day" | "month" | "year" | null;
   runInterval: number | null;
+  /** The user attribute filters by key (a user must match all to take part). */
+  userAttributes: Array<{ key: string; value: string }>;
 };
 
 /** The reference `LeaderboardRanking`. */
@@ -299,7 +305,16 @@ export function levelPayload(level: PointsLevelConfig | null): PointsLevelPayloa
 /** The reference `PointsAward`, as the event response shows it (boosts only when some applied). */
 export function awardPayload(award: PointsAward): Record<string, Json> {
   const t = award.trigger;
-  const trigger: Record<string, Json> = { id: t.id, type: t.type, points: t.points, ...awardTriggerFields(t) };
+  const trigger: Record<string, Json> = {
+    id: t.id,
+    type: t.type,
+    points: t.points,
+    ...awardTriggerFields(t),
+    status: awardTriggerStatus(t),
+    userAttributes: t.userAttributes ?? [],
+    ...(t.created && { created: isoTime(t.created) }),
+    ...(t.updated && { updated: isoTime(t.updated) }),
+  };
   const out: Record<string, Json> = { id: award.id, awarded: award.awarded, date: isoTime(award.date), total: award.total, trigger };
   if (award.boosts.length > 0) out.boosts = award.boosts.map(awardBoostView);
   return out;
@@ -396,10 +411,14 @@ export function leaderboardPayload(ranked: RankedLeaderboard, run?: LeaderboardR
     description: c.description,
     start: run?.runStart ?? c.start,
     end: run ? run.runEnd : c.end,
+    startTime: c.startTime,
+    endTime: c.endTime,
     maxParticipants: c.maxParticipants,
     breakdownAttribute: ranked.breakdownKeys.length === 1 ? ranked.breakdownKeys[0]! : null,
+    breakdownAttributes: ranked.breakdownKeys,
     runUnit: c.runUnit,
     runInterval: c.runInterval,
+    userAttributes: ranked.userFilters.map(({ key, value }) => ({ key, value })),
   };
 }
 
