@@ -116,10 +116,15 @@ export async function chunkLines(ctx: RankingContext, collection: Collection<Chu
   const cached = ctx.chunkCache.get(id);
   if (cached) return cached;
   // Parallel callers of one commit (chunks patched on one base, writes patching one document) share a read.
-  const inFlight = ctx.chunkReads.get(id);
-  if (inFlight) return inFlight;
-  const reading = readChunk(ctx, collection, id).finally(() => ctx.chunkReads.delete(id));
-  ctx.chunkReads.set(id, reading);
+  return sharedRead(ctx.chunkReads, id, () => readChunk(ctx, collection, id));
+}
+
+/** The read of `key` in flight, or a new one that callers asking meanwhile share. */
+function sharedRead<T>(inFlight: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  const known = inFlight.get(key);
+  if (known) return known;
+  const reading = read().finally(() => inFlight.delete(key));
+  inFlight.set(key, reading);
   return reading;
 }
 
@@ -142,17 +147,11 @@ async function readChunk(ctx: RankingContext, collection: Collection<ChunkDocume
 function readPatchDocument(ctx: RankingContext, _id: string): Promise<ChunkDocument | null> {
   const known = ctx.patchDocuments.get(_id);
   if (known) return Promise.resolve(known);
-  const inFlight = ctx.patchReads.get(_id);
-  if (inFlight) return inFlight;
-  const reading = ctx.rankChunks
-    .findOne({ _id })
-    .then((doc) => {
-      if (doc) ctx.patchDocuments.set(_id, doc);
-      return doc;
-    })
-    .finally(() => ctx.patchReads.delete(_id));
-  ctx.patchReads.set(_id, reading);
-  return reading;
+  return sharedRead(ctx.patchReads, _id, async () => {
+    const doc = await ctx.rankChunks.findOne({ _id });
+    if (doc) ctx.patchDocuments.set(_id, doc);
+    return doc;
+  });
 }
 
 export async function lineAtPosition(ctx: RankingContext, collection: Collection<ChunkDocument>, index: ChunkIndex, position: number): Promise<string | null> {
