@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PointsAward, PointsState } from "../../features/points/domain/points.js";
 import { createUserState, type UserState } from "../domain/user.js";
-import { decodeUserState, encodeUserState, packUserFields, unpackUserFields } from "./user-encoding.js";
+import { decodeUserState, encodeUserState, packList, packUserFields, unpackList, unpackUserFields } from "./user-encoding.js";
 import { userChanges } from "./user-documents.js";
 import { richState, storedBeforeDefaultsWereLeftOut } from "../../../test/helpers/user-layouts.js";
 
@@ -242,5 +242,38 @@ describe("the packed document fields", () => {
       };
       expect(packUserFields(encodeUserState(state))).toEqual(packUserFields(encodeUserState(structuredClone(state))));
     }
+  });
+});
+
+describe("a packed entry", () => {
+  // The format as a replacer function writes it (the way it was written before the walk).
+  const withReplacer = (value: unknown) =>
+    JSON.stringify(value, function (this: Record<string, unknown>, key: string, inner: unknown) {
+      const raw = this[key];
+      return raw instanceof Date ? { $d: raw.getTime() } : inner;
+    });
+  const samples: unknown[][] = [
+    [],
+    [null, 0, -1.5, "text", "quote \" and \\ slash", "{\"$d\":1}", true, false, Number.NaN, Number.POSITIVE_INFINITY],
+    [new Date(0), new Date("2026-03-29T01:30:00Z"), { at: new Date(5), nested: [{ at: new Date(6) }, [new Date(7)]] }],
+    [{ kept: 1, dropped: undefined, fn: () => 1 }, [undefined, () => 1], { "": 1, "2": "two", "1": "one", b: "b", a: "a" }],
+    [{ $d: 1, other: 2 }, { $d: "not a number" }, { decimal: { toJSON: () => "12.50" } }],
+  ];
+
+  it("is the JSON a replacer writes, dates as {$d}, and reads back with its dates", () => {
+    for (const sample of samples) {
+      expect(packList(sample)).toBe(withReplacer(sample));
+      expect(unpackList(packList(sample))).toEqual(JSON.parse(withReplacer(sample), (_k, v) => (v && typeof v === "object" && Object.keys(v).length === 1 && typeof v.$d === "number" ? new Date(v.$d) : v)));
+    }
+    const [dates] = unpackList(packList([{ at: new Date(5), list: [new Date(6)] }])) as Array<{ at: Date; list: Date[] }>;
+    expect(dates!.at).toEqual(new Date(5));
+    expect(dates!.list[0]).toEqual(new Date(6));
+  });
+
+  it("keeps a \"__proto__\" key as a field of its own, a date in it too", () => {
+    const [read] = unpackList('[{"__proto__":{"$d":5},"x":{"__proto__":{"a":1}}}]') as Array<Record<string, unknown>>;
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(read, "__proto__")?.value).toEqual(new Date(5));
+    expect(Object.getOwnPropertyDescriptor(read!.x, "__proto__")?.value).toEqual({ a: 1 });
   });
 });

@@ -80,18 +80,48 @@ function linkList<T extends object>(list: readonly T[], keyOf: (item: T) => stri
 
 /** One list entry as stored: a JSON string, dates as `{"$d": <ms>}` (JSON would make them text). */
 function packEntry(entry: object): string {
-  return JSON.stringify(entry, function (this: Record<string, unknown>, key: string, value: unknown) {
-    const raw = this[key];
-    return raw instanceof Date ? { $d: raw.getTime() } : value;
-  });
+  return packJson(entry)!;
+}
+
+/**
+ * `JSON.stringify` with dates as `{"$d": <ms>}` (undefined where JSON.stringify leaves a value out).
+ * Written out because a replacer function, called for every key, costs three times the walk.
+ */
+function packJson(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value);
+  if (value instanceof Date) return `{"$d":${value.getTime()}}`;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return packJson((value as { toJSON: () => unknown }).toJSON());
+  if (Array.isArray(value)) return `[${value.map((item) => packJson(item) ?? "null").join(",")}]`;
+  let json = "";
+  for (const key in value) {
+    const inner = packJson((value as Record<string, unknown>)[key]);
+    if (inner !== undefined) json += `${json === "" ? "" : ","}${JSON.stringify(key)}:${inner}`;
+  }
+  return `{${json}}`;
 }
 
 function unpackEntry(stored: unknown): Record<string, unknown> {
   if (typeof stored !== "string") return stored as Record<string, unknown>; // a subdocument (earlier versions)
-  return JSON.parse(stored, (_key, value: unknown) => {
-    const date = value as { $d?: unknown } | null;
-    return typeof date === "object" && date !== null && typeof date.$d === "number" && Object.keys(date).length === 1 ? new Date(date.$d) : value;
-  }) as Record<string, unknown>;
+  const parsed = JSON.parse(stored) as Record<string, unknown>;
+  return stored.includes('{"$d":') ? (withDates(parsed) as Record<string, unknown>) : parsed;
+}
+
+/**
+ * A parsed value with its `{"$d": <ms>}` objects made dates again, in place (a walk after
+ * `JSON.parse`: a reviver function costs three times the parse).
+ */
+function withDates(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const node = value as Record<string, unknown>;
+  if (typeof node.$d === "number" && Object.keys(node).length === 1) return new Date(node.$d);
+  for (const key in node) {
+    const inner = node[key];
+    if (typeof inner !== "object" || inner === null) continue;
+    // (A "__proto__" key parsed from JSON is an own data property: assigning to it sets it, not the prototype.)
+    const revived = withDates(inner);
+    if (revived !== inner) node[key] = revived;
+  }
+  return node;
 }
 
 /** A list's items as one string, as its entries are stored (for pages: engine/store/list-pages.ts). */
@@ -279,15 +309,23 @@ const encodeStreak = remembered((streak: StreakState) =>
   withoutDefaults({ ...streak, history: linkList(streak.history, (p) => p.periodStart) }, STREAK_DEFAULTS),
 );
 
+// The maps of a state are remembered too: an event leaves most of them unchanged, and an unchanged
+// map's encoding (the same object) is packed once (`packPart`).
+const encodeMetrics = remembered((metrics: UserState["metrics"]) => mapValues(metrics, encodeMetric));
+const encodeAllPoints = remembered((points: UserState["points"]) => mapValues(points, encodePoints));
+const encodeLeaderboards = remembered((boards: UserState["leaderboards"]) => mapValues(boards, encodeLeaderboardEntry));
+const linkIdempotency = remembered((records: UserState["recentIdempotency"]) => linkList(records, (r) => r.eventId));
+const NO_ACTIVITY: DailyChanges = Object.freeze({});
+
 /** The document fields of a state (without `_id`, `tenantId` and `version`). */
 export function encodeUserState(state: UserState): StoredUserState {
   return {
     ...state,
-    recentIdempotency: linkList(state.recentIdempotency, (r) => r.eventId),
-    metrics: mapValues(state.metrics, encodeMetric),
-    activity: packDaily(state.activity ?? {}),
-    points: mapValues(state.points, encodePoints),
-    leaderboards: mapValues(state.leaderboards, encodeLeaderboardEntry),
+    recentIdempotency: linkIdempotency(state.recentIdempotency),
+    metrics: encodeMetrics(state.metrics),
+    activity: packDaily(state.activity ?? NO_ACTIVITY),
+    points: encodeAllPoints(state.points),
+    leaderboards: encodeLeaderboards(state.leaderboards),
     streak: state.streak && encodeStreak(state.streak),
   };
 }
@@ -441,6 +479,14 @@ function packPart(node: unknown, patterns: EntryPatterns): PackedPart {
   let byPatterns = packedParts.get(node);
   const known = byPatterns?.get(patterns);
   if (known) return known;
+  const part = packMap(node, patterns);
+  if (!byPatterns) packedParts.set(node, (byPatterns = new Map<EntryPatterns, PackedPart>()));
+  byPatterns.set(patterns, part);
+  return part;
+}
+
+/** `packPart` of a map, not remembered: for the maps built anew for every state (`packUserFields`). */
+function packMap(node: Record<string, unknown>, patterns: EntryPatterns): PackedPart {
   let part: PackedPart | undefined;
   const entryMap = patterns.find((p) => p.path.length === 0);
   if (entryMap) {
@@ -465,8 +511,6 @@ function packPart(node: unknown, patterns: EntryPatterns): PackedPart {
     }
     part = { json: `{${fields.join(",")}}`, entries };
   }
-  if (!byPatterns) packedParts.set(node, (byPatterns = new Map<EntryPatterns, PackedPart>()));
-  byPatterns.set(patterns, part);
   return part;
 }
 
@@ -478,8 +522,8 @@ export function packUserFields(stored: StoredUserState): PackedUserFields {
   const profile: StoredUserState = {};
   const rest: StoredUserState = {};
   for (const [field, value] of Object.entries(stored)) (PROFILE_FIELDS.has(field) ? profile : rest)[field] = value;
-  const { json, entries } = packPart(rest, ENTRY_MAPS);
-  return { s: json!, p: packPart(profile, NO_PATTERNS).json!, e: Object.fromEntries(entries.map(([code, name, entry]) => [`${code}/${name}`, entry])) };
+  const { json, entries } = packMap(rest, ENTRY_MAPS);
+  return { s: json!, p: packMap(profile, NO_PATTERNS).json!, e: Object.fromEntries(entries.map(([code, name, entry]) => [`${code}/${name}`, entry])) };
 }
 
 /** The stored state of packed fields (`packUserFields`), for `decodeUserState`. */
