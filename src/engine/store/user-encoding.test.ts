@@ -254,7 +254,7 @@ describe("a packed entry", () => {
     });
   const samples: unknown[][] = [
     [],
-    [null, 0, -1.5, "text", "quote \" and \\ slash", "{\"$d\":1}", true, false, Number.NaN, Number.POSITIVE_INFINITY],
+    [null, 0, -1.5, "text", 'quote " and \\ slash', '{"$d":1}', true, false, Number.NaN, Number.POSITIVE_INFINITY],
     [new Date(0), new Date("2026-03-29T01:30:00Z"), { at: new Date(5), nested: [{ at: new Date(6) }, [new Date(7)]] }],
     [{ kept: 1, dropped: undefined, fn: () => 1 }, [undefined, () => 1], { "": 1, "2": "two", "1": "one", b: "b", a: "a" }],
     [{ $d: 1, other: 2 }, { $d: "not a number" }, { decimal: { toJSON: () => "12.50" } }],
@@ -263,14 +263,18 @@ describe("a packed entry", () => {
   it("is the JSON a replacer writes, dates as {$d}, and reads back with its dates", () => {
     for (const sample of samples) {
       expect(packList(sample)).toBe(withReplacer(sample));
-      expect(unpackList(packList(sample))).toEqual(JSON.parse(withReplacer(sample), (_k, v) => (v && typeof v === "object" && Object.keys(v).length === 1 && typeof v.$d === "number" ? new Date(v.$d) : v)));
+      expect(unpackList(packList(sample))).toEqual(
+        JSON.parse(withReplacer(sample), (_k, v) =>
+          v && typeof v === "object" && Object.keys(v).length === 1 && typeof v.$d === "number" ? new Date(v.$d) : v,
+        ),
+      );
     }
     const [dates] = unpackList(packList([{ at: new Date(5), list: [new Date(6)] }])) as Array<{ at: Date; list: Date[] }>;
     expect(dates!.at).toEqual(new Date(5));
     expect(dates!.list[0]).toEqual(new Date(6));
   });
 
-  it("keeps a \"__proto__\" key as a field of its own, a date in it too", () => {
+  it('keeps a "__proto__" key as a field of its own, a date in it too', () => {
     const [read] = unpackList('[{"__proto__":{"$d":5},"x":{"__proto__":{"a":1}}}]') as Array<Record<string, unknown>>;
     expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(read, "__proto__")?.value).toEqual(new Date(5));
