@@ -54,7 +54,7 @@ describe("achievement counters", () => {
         counts += 1;
         const states = [];
         const userIds = await userIdsOfTenant(database.collections.tenantUsers, users, locks, "t1"); // listed from `users` this once
-        for await (const stored of storedStatesOfTenant(users, "t1", userIds, ["achievements"])) states.push(stored);
+        for await (const { stored } of storedStatesOfTenant(users, "t1", userIds, ["achievements"])) states.push(stored);
         return { users: states.length, completions: new Map([["a1", states.filter((s) => Object.hasOwn(s.achievements ?? {}, "a1")).length]]) };
       };
       expect(await readAchievementStats(achievementStats, locks, "t1", ["a1"], countOnce)).toEqual({ users: 3, completions: new Map([["a1", 2]]) });

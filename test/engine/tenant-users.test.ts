@@ -90,8 +90,8 @@ describe("the users of a tenant, listed by key", () => {
     await commitUserChange(ctx, "t1", null, createUserState("bob", T0), 1);
     const walk = async () => {
       const states = [];
-      for await (const stored of storedStatesOfTenant(database.collections.users, "t1", await listed("t1"), ["achievements", "attributes"]))
-        states.push({ userId: stored.userId, attributes: stored.attributes, achievements: stored.achievements });
+      for await (const { userId, stored } of storedStatesOfTenant(database.collections.users, "t1", await listed("t1"), ["achievements", "attributes"]))
+        states.push({ userId, attributes: stored.attributes, achievements: stored.achievements });
       return states;
     };
     const fromCache = await walk();

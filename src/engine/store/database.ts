@@ -14,7 +14,7 @@ import type { TenantDocument } from "../../features/account/store/tenants.js";
 import type { DueUsersDocument } from "../../workers/store/due-users.js";
 import type { PendingOutboxDocument } from "../../features/webhooks/store/pending-outboxes.js";
 import type { StreakPauseOwnerDocument } from "../../features/streaks/store/streak-pauses.js";
-import { cacheUsers, type UserDocument, type WriteMode } from "./user-documents.js";
+import { cacheUsers, keepStandings, type UserDocument, type WriteMode } from "./user-documents.js";
 import { ensureTenantUsersBaseline, type TenantUsersDocument } from "./tenant-users.js";
 import { ensureListingsBaseline, type UserDeliveriesDocument } from "../../features/webhooks/store/user-deliveries.js";
 import type {
@@ -188,7 +188,10 @@ export async function openDatabase(
   await ensureTenantUsersBaseline(collections.tenantUsers, collections.users);
   await ensureListingsBaseline(collections.webhookUserDeliveries, collections.webhookDeliveries, new Date());
   const mode = writeMode ?? (isFerretDb ? "single-instance" : "versioned");
-  if (mode === "single-instance") cacheUsers(collections.users, userCacheEntries, userCacheMb * 1024 * 1024);
+  if (mode === "single-instance") {
+    cacheUsers(collections.users, userCacheEntries, userCacheMb * 1024 * 1024);
+    keepStandings(collections.users);
+  }
   return {
     client,
     db,

@@ -5,6 +5,7 @@ import { createUserState, type UserState } from "../domain/user.js";
 import { decodeUserState, encodeUserState, packUserFields, unpackUserFields, type PackedUserFields, type StoredUserState } from "./user-encoding.js";
 import { storePages, type PageIndex, type UserPageDocument } from "./list-pages.js";
 import { rotatePagedLists } from "./user-pages.js";
+import { forgetStandings, noteDeleted, noteWritten, standingOf, type StandingsRegistry } from "./tenant-standings.js";
 
 /**
  * One document per user and tenant: the user's whole game state, packed (`s`, `p` and `e`, laid out as
@@ -91,20 +92,21 @@ export async function* storedStatesOfTenant(
   tenantId: string,
   userIds: readonly string[],
   fields: readonly string[],
-): AsyncGenerator<StoredUserState> {
+): AsyncGenerator<{ userId: string; stored: StoredUserState }> {
   const cache = caches.get(users);
   const unread: string[] = [];
   for (const id of userIds) {
     // `peek`: a walk does not make every user recently used.
     const cached = cache?.peek(userDocumentId(tenantId, id));
-    if (cached) yield encodeUserState(cached.state);
+    if (cached) yield { userId: id, stored: encodeUserState(cached.state) };
     else unread.push(id);
   }
   const projection: Record<string, 0 | 1> = { _id: 0, s: 1, p: 1 };
   for (const field of fields) projection[field] = 1;
   for (let from = 0; from < unread.length; from += WALK_READS) {
-    const docs = await Promise.all(unread.slice(from, from + WALK_READS).map((id) => users.findOne({ _id: userDocumentId(tenantId, id) }, { projection })));
-    for (const doc of docs) if (doc) yield storedStateOf(doc);
+    const ids = unread.slice(from, from + WALK_READS);
+    const docs = await Promise.all(ids.map((id) => users.findOne({ _id: userDocumentId(tenantId, id) }, { projection })));
+    for (const [i, doc] of docs.entries()) if (doc) yield { userId: ids[i]!, stored: storedStateOf(doc) };
   }
 }
 
@@ -140,6 +142,18 @@ export function cacheUsers(users: Collection<UserDocument>, maxEntries: number, 
   else caches.delete(users);
 }
 
+/** Single-instance mode: the tenants' standings kept in memory (engine/store/tenant-standings.ts), told of every write below. */
+const standings = new WeakMap<Collection<UserDocument>, StandingsRegistry>();
+
+export function keepStandings(users: Collection<UserDocument>): void {
+  standings.set(users, new Map());
+}
+
+/** The standings kept for a collection's users; undefined in versioned mode (other instances write too). */
+export function standingsOf(users: Collection<UserDocument>): StandingsRegistry | undefined {
+  return standings.get(users);
+}
+
 /**
  * A cached state's memory, estimated from its packed size: measured on full-profile users of 1 to
  * 700 days of events, a decoded state takes 1.9 to 3.9 times its packed characters (13 KB for a new
@@ -156,6 +170,7 @@ function estimatedMemory(state: UserState): number {
 
 /** Forgets cached users of a tenant (its data was deleted). */
 export function forgetCachedTenant(users: Collection<UserDocument>, tenantId: string): void {
+  forgetStandings(standings.get(users), tenantId);
   const cache = caches.get(users);
   if (!cache) return;
   for (const key of [...cache.keys()]) if (key.startsWith(`${tenantId}/`)) cache.delete(key);
@@ -165,8 +180,15 @@ export function forgetCachedTenant(users: Collection<UserDocument>, tenantId: st
 export async function deleteUserDocument(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<boolean> {
   const _id = userDocumentId(tenantId, userId);
   caches.get(users)?.delete(_id);
-  const result = await users.deleteOne({ _id });
+  let result;
+  try {
+    result = await users.deleteOne({ _id });
+  } catch (error) {
+    forgetStandings(standings.get(users), tenantId);
+    throw error;
+  }
   caches.get(users)?.delete(_id);
+  noteDeleted(standings.get(users), tenantId, userId);
   return result.deletedCount === 1;
 }
 
@@ -266,12 +288,15 @@ export async function saveUser(
     const rotated = rotatePagedLists(next, previous?.pages, oldestRankDate);
     if (rotated.changes.length > 0) await storePages(pages, tenantId, next.userId, rotated.changes);
     const version = await writeUser(users, tenantId, previous, rotated.state, mode, rotated.index);
-    if (version !== null) cache?.set(_id, freezeState({ state: rotated.state, version, ...(rotated.index && { pages: rotated.index }) }));
-    else cache?.delete(_id);
+    if (version !== null) {
+      cache?.set(_id, freezeState({ state: rotated.state, version, ...(rotated.index && { pages: rotated.index }) }));
+      noteWritten(standings.get(users), tenantId, next.userId, () => standingOf(rotated.state));
+    } else cache?.delete(_id);
     return version !== null;
   } catch (error) {
     // The write may or may not have happened: the next load reads the database.
     cache?.delete(_id);
+    forgetStandings(standings.get(users), tenantId);
     throw error;
   }
 }

@@ -70,7 +70,7 @@ async function countCompletions(ctx: ServiceContext, tenantId: string, achieveme
     const completions = new Map(all.map((a) => [a.id, 0]));
     let total = 0;
     const userIds = await userIdsOfTenant(tenantUsers, users, ctx.userLocks, tenantId);
-    for await (const stored of storedStatesOfTenant(users, tenantId, userIds, ["achievements"])) {
+    for await (const { stored } of storedStatesOfTenant(users, tenantId, userIds, ["achievements"])) {
       total += 1;
       for (const id of Object.keys(stored.achievements ?? {})) if (completions.has(id)) completions.set(id, completions.get(id)! + 1);
     }

@@ -15,7 +15,8 @@ import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } f
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { checkAttributeKeys, readUser, withOlderItems } from "../../engine/user-access.js";
-import { findUser, storedStatesOfTenant } from "../../engine/store/user-documents.js";
+import { findUser, standingsOf, storedStatesOfTenant } from "../../engine/store/user-documents.js";
+import { standingOf, standingsOfTenant } from "../../engine/store/tenant-standings.js";
 import { userIdsOfTenant } from "../../engine/store/tenant-users.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
 
@@ -119,19 +120,25 @@ export async function pointsSummary(ctx: ServiceContext, tenantId: string, key: 
  * How many of the tenant's users (those whose attributes hold every pair of `attributes`) hold each
  * total in the system; a user the system never touched holds 0, as `GetUserPoints` shows them.
  *
- * This is an aggregate read: it walks the tenant's users (their listing, then each document by
- * `_id`, fetching only the packed state, and in documents stored before it was packed the total and
- * the attributes, by projection) and counts in a map of distinct totals. It costs one read per user
- * of the tenant per call; acceptable for dashboard and histogram reads, not for a hot path.
+ * This is an aggregate read over the tenant's standings (engine/store/tenant-standings.ts): in
+ * single-instance mode read once per process and tenant, then kept exact in memory; in versioned
+ * mode read on every call. Reading them walks the tenant's users (their listing, then each document
+ * by `_id`, fetching only the packed state, and in documents stored before it was packed the points
+ * and the attributes, by projection): one read per user of the tenant.
  */
 async function countTotals(ctx: ServiceContext, tenantId: string, systemId: string, attributes: Record<string, string>): Promise<TotalCounts> {
   const counts = new Map<number, number>();
   const { users, tenantUsers } = ctx.database.collections;
-  const userIds = await userIdsOfTenant(tenantUsers, users, ctx.userLocks, tenantId);
-  for await (const state of storedStatesOfTenant(users, tenantId, userIds, [`points.${systemId}.total`, "attributes"])) {
-    const stored = state as { points?: Record<string, { total?: number }>; attributes?: Record<string, string> };
-    if (!Object.entries(attributes).every(([key, value]) => stored.attributes?.[key] === value)) continue;
-    const total = stored.points?.[systemId]?.total ?? 0;
+  const standings = await standingsOfTenant(standingsOf(users), tenantId, async function* () {
+    const userIds = await userIdsOfTenant(tenantUsers, users, ctx.userLocks, tenantId);
+    for await (const { userId, stored } of storedStatesOfTenant(users, tenantId, userIds, ["points", "attributes"])) {
+      yield { userId, standing: standingOf(stored) };
+    }
+  });
+  const filters = Object.entries(attributes);
+  for (const standing of standings) {
+    if (!filters.every(([key, value]) => standing.attributes[key] === value)) continue;
+    const total = standing.points[systemId] ?? 0;
     counts.set(total, (counts.get(total) ?? 0) + 1);
   }
   return counts;
