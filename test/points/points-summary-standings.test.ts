@@ -29,7 +29,8 @@ async function configure(server: TestServer): Promise<void> {
 }
 
 beforeAll(async () => {
-  [single, versioned] = await Promise.all([startTestServer(), startTestServer({ writeMode: "versioned" })]);
+  // No user cache: the first read's walk reads every user from the database, so events land while it runs.
+  [single, versioned] = await Promise.all([startTestServer({ userCacheEntries: 0 }), startTestServer({ writeMode: "versioned" })]);
   await Promise.all([configure(single), configure(versioned)]);
 }, 120_000);
 
@@ -91,6 +92,17 @@ describe("points and level summaries", () => {
     await writeBehindTheServiceBack(single, "outsider");
     expect(await counts(single)).toEqual(kept.all);
     expect((await countsFromStore(single)).levels).toBe("bronze:1 silver:2");
+  }, 120_000);
+
+  it("single-instance: the first read, made while events arrive, counts what the stored users hold once they settle", async () => {
+    for (let round = 0; round < 3; round++) {
+      forgetStandings(standingsOf(single.service.context.database.collections.users), "default");
+      const events = Array.from({ length: 60 }, (_, i) => event(single, `busy-${i % 20}`, 1, { plan: i % 3 === 0 ? "pro" : "free" }));
+      const [during] = await Promise.all([counts(single), ...events]);
+      expect(during.levels).toMatch(/^bronze:\d+ silver:\d+$/);
+      const settled = { all: await counts(single), pro: await counts(single, "plan:pro") };
+      expect({ all: await countsFromStore(single), pro: await countsFromStore(single, "plan:pro") }).toEqual(settled);
+    }
   }, 120_000);
 
   it("versioned (other instances write too): read from the stored users on every call", async () => {
