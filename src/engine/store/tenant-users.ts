@@ -54,11 +54,9 @@ export async function userIdsOfTenant(
   locks: KeyedLock,
   tenantId: string,
 ): Promise<string[]> {
-  const [database, tenant] = await Promise.all([
-    markers(listings).findOne({ _id: DATABASE_MARKER }),
-    markers(listings).findOne({ _id: tenantMarker(tenantId) }),
-  ]);
-  if (!database?.complete && !tenant) {
+  // The tenant's marker matters only in a database that held users before the listings.
+  const database = await markers(listings).findOne({ _id: DATABASE_MARKER });
+  if (!database?.complete && !(await markers(listings).findOne({ _id: tenantMarker(tenantId) }))) {
     // Once per tenant of a database that held users before the listings: list them from `users`.
     const ids: string[] = [];
     for await (const doc of users.find({ tenantId }, { projection: { userId: 1 } })) ids.push(doc.userId);
