@@ -21,6 +21,13 @@ function bucketsOf(byMinute: Record<number, Array<[string, string]>>): DueUserBu
       const users = (byMinute[minute] ?? []).map(([tenantId, userId]) => ({ tenantId, userId }));
       return { users, bucketIds: users.length > 0 ? [`bucket-${minute}`] : [] };
     },
+    async listedBefore(minute) {
+      const listed = Object.keys(byMinute)
+        .map(Number)
+        .filter((m) => m < minute && !cleared.includes(`bucket-${m}`));
+      log.push(`listed before ${minute}`);
+      return listed.sort((a, b) => a - b);
+    },
     async clear(bucketIds) {
       cleared.push(...bucketIds);
       log.push(...bucketIds.map((id) => `clear ${id}`));
@@ -38,15 +45,30 @@ async function passAt(cursor: number | null) {
 }
 
 describe("the scheduler's walk over due minutes", () => {
-  it("a first run starts `lookback` minutes back and ends with the last fully elapsed minute", async () => {
-    const buckets = bucketsOf({ [CURRENT - 4]: [["t", "too-old"]], [CURRENT - 3]: [["t", "a"]], [CURRENT - 1]: [["t", "b"]], [CURRENT]: [["t", "not-yet"]] });
+  it("a first run visits the minutes listed before its lookback, then walks from `lookback` minutes back to the last fully elapsed minute", async () => {
+    const buckets = bucketsOf({
+      [CURRENT - 600]: [["t", "listed-long-before"]],
+      [CURRENT - 4]: [["t", "before-lookback"]],
+      [CURRENT - 3]: [["t", "a"]],
+      [CURRENT - 1]: [["t", "b"]],
+      [CURRENT]: [["t", "not-yet"]],
+    });
     const visits: string[] = [];
     const { pass, leases } = await passAt(null);
     const visited = await walkDueMinutes(pass, NOW, 3, buckets, async (_, userId) => void visits.push(userId), recordingLogger());
-    expect(visits).toEqual(["a", "b"]);
-    expect(visited).toBe(2);
+    expect(visits).toEqual(["listed-long-before", "before-lookback", "a", "b"]);
+    expect(visited).toBe(4);
     expect(leases.docs.get("scheduler")!.cursor).toBe(CURRENT - 1);
-    expect(buckets.cleared).toEqual([`bucket-${CURRENT - 3}`, `bucket-${CURRENT - 1}`]);
+    expect(buckets.cleared).toEqual([`bucket-${CURRENT - 600}`, `bucket-${CURRENT - 4}`, `bucket-${CURRENT - 3}`, `bucket-${CURRENT - 1}`]);
+  });
+
+  it("a run with a cursor walks from it and never looks for minutes listed before", async () => {
+    const buckets = bucketsOf({ [CURRENT - 600]: [["t", "stale"]], [CURRENT - 1]: [["t", "b"]] });
+    const visits: string[] = [];
+    const { pass } = await passAt(CURRENT - 2);
+    await walkDueMinutes(pass, NOW, 3, buckets, async (_, userId) => void visits.push(userId), recordingLogger());
+    expect(visits).toEqual(["b"]);
+    expect(buckets.log.some((line) => line.startsWith("listed before"))).toBe(false);
   });
 
   it("resumes after the cursor, and visits a user listed twice in a minute once", async () => {

@@ -5,6 +5,7 @@ import { addDueUsers, clearDueBuckets, findDueUsers } from "./store/due-users.js
 import type { ServiceContext } from "../engine/context.js";
 import { createLeasedLoop, walkElapsedMinutes, type Pass } from "./leased-loop.js";
 import { minuteOf } from "../engine/store/user-documents.js";
+import { bucketsListedBefore } from "../engine/store/keyed-buckets.js";
 import { createRetentionPurge } from "./retention-purge.js";
 
 /**
@@ -87,6 +88,8 @@ export function createScheduler(ctx: ServiceContext, logger: Logger, options: Sc
 /** Where the scheduler finds who is due in a minute (workers/store/due-users.ts); tests pass an in-memory one. */
 export interface DueUserBuckets {
   find(minute: number): Promise<{ users: Array<{ tenantId: string; userId: string }>; bucketIds: string[] }>;
+  /** The minutes before `minute` that list anyone, oldest first (a scan of pending work). */
+  listedBefore(minute: number): Promise<number[]>;
   add(entries: ReadonlyArray<{ minute: number; tenantId: string; userId: string }>): Promise<void>;
   clear: (bucketIds: readonly string[]) => Promise<void>;
 }
@@ -95,6 +98,7 @@ function dueUserBuckets(ctx: ServiceContext): DueUserBuckets {
   const buckets = ctx.database.collections.dueUsers;
   return {
     find: (minute) => findDueUsers(buckets, minute),
+    listedBefore: (minute) => bucketsListedBefore(buckets, minute),
     add: (entries) => addDueUsers(buckets, ctx.userLocks, entries),
     clear: (bucketIds) => clearDueBuckets(buckets, bucketIds),
   };
@@ -116,7 +120,7 @@ export async function walkDueMinutes(
   logger: Logger,
 ): Promise<number> {
   let visited = 0;
-  await walkElapsedMinutes(pass, now, lookbackMinutes, async (minute) => {
+  const visitMinute = async (minute: number) => {
     const { users, bucketIds } = await buckets.find(minute);
     const seen = new Set<string>();
     const again: Array<{ minute: number; tenantId: string; userId: string }> = [];
@@ -135,7 +139,17 @@ export async function walkDueMinutes(
     if (again.length > 0) await buckets.add(again);
     await buckets.clear(bucketIds);
     visited += seen.size;
-  });
+  };
+  // A first run (the database's scheduler never finished a minute) starts `lookbackMinutes` back;
+  // users listed before that (writes before a crash that came ahead of the first pass) are visited
+  // first, minute by listed minute. A crash meanwhile repeats them: the work is idempotent.
+  if (pass.lease && (pass.lease.cursor ?? null) === null) {
+    for (const minute of await buckets.listedBefore(minuteOf(now) - lookbackMinutes)) {
+      if (pass.stopping()) return visited;
+      await visitMinute(minute);
+    }
+  }
+  await walkElapsedMinutes(pass, now, lookbackMinutes, visitMinute);
   return visited;
 }
 

@@ -75,6 +75,18 @@ describe("scheduler", () => {
     await b.stop();
   });
 
+  it("on a database whose scheduler never ran, visits users listed before its lookback too (a crash before the first pass)", async () => {
+    await Promise.all([database.collections.leases.deleteMany({}), database.collections.dueUsers.deleteMany({})]);
+    await createUserDueAt("t3", "listed-hours-ago", T0);
+    const clock = { now: new Date(T0.getTime() + 5 * 3_600_000) }; // five hours later, lookback one
+    const visits: string[] = [];
+    const scheduler = createScheduler(contextAt(clock), logger, { work: recordingWork(visits), lookbackMinutes: 60 });
+    expect(await scheduler.tick()).toBe(1);
+    expect(visits).toEqual(["listed-hours-ago"]);
+    expect(await database.collections.dueUsers.countDocuments({})).toBe(0);
+    await scheduler.stop();
+  });
+
   it("waits for a crashed holder's lease to end, then takes over where it left off", async () => {
     await database.collections.leases.deleteMany({});
     const start = new Date(T0.getTime() + 100 * 60_000 + 50_000); // 50 s into a minute

@@ -1,6 +1,15 @@
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { addKeysToBucket, addToBucket, BUCKET_SHARDS, clearBucket, PAGE_KEYS, readBucket, type KeyedBucketDocument } from "./keyed-buckets.js";
+import {
+  addKeysToBucket,
+  addToBucket,
+  BUCKET_SHARDS,
+  bucketsListedBefore,
+  clearBucket,
+  PAGE_KEYS,
+  readBucket,
+  type KeyedBucketDocument,
+} from "./keyed-buckets.js";
 import { KeyedLock } from "./keyed-lock.js";
 
 let client: MongoClient;
@@ -19,6 +28,20 @@ afterAll(async () => {
 const keysOf = (n: number, prefix = "tenant/user-") => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
 
 describe("keyed buckets", () => {
+  it("tell which time buckets before a given one hold pages, oldest first (named buckets left out)", async () => {
+    const buckets = database().collection<KeyedBucketDocument>("listed");
+    const locks = new KeyedLock();
+    await addKeysToBucket(buckets, locks, 1200, keysOf(PAGE_KEYS * 3)); // several pages and shards
+    await addToBucket(buckets, locks, 30, "tenant/a");
+    await addToBucket(buckets, locks, 1300, "tenant/b");
+    await addToBucket(buckets, locks, "some-tenant", "user");
+    expect(await bucketsListedBefore(buckets, 1300)).toEqual([30, 1200]);
+    expect(await bucketsListedBefore(buckets, 1301)).toEqual([30, 1200, 1300]);
+    expect(await bucketsListedBefore(buckets, 30)).toEqual([]);
+    await clearBucket(buckets, (await readBucket(buckets, 30)).documentIds);
+    expect(await bucketsListedBefore(buckets, 1300)).toEqual([1200]);
+  });
+
   it("keep every page bounded however many keys a bucket gets, and read back and clear them all", async () => {
     const buckets = database().collection<KeyedBucketDocument>("paged");
     const locks = new KeyedLock();

@@ -126,6 +126,19 @@ export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucke
   return { keys: [...new Set(docs.flatMap((doc) => [...(doc.keys ?? []), ...(doc.users ?? [])]))], documentIds: docs.map((d) => d._id) };
 }
 
+/**
+ * The time buckets before `before` that hold any page, oldest first: a scan of the collection, so
+ * only for collections of pending work, and only where a loop has no cursor to walk from yet.
+ */
+export async function bucketsListedBefore(buckets: Collection<KeyedBucketDocument>, before: number): Promise<number[]> {
+  const listed = new Set<number>();
+  for await (const { _id } of buckets.find({}, { projection: { _id: 1 } })) {
+    const bucket = Number(_id.slice(0, _id.indexOf("/")));
+    if (Number.isInteger(bucket) && bucket < before) listed.add(bucket);
+  }
+  return [...listed].sort((a, b) => a - b);
+}
+
 /** Takes keys out of a bucket (a user's erasure: keys name the user), page by page along their shards' chains. */
 export async function removeFromBucket(buckets: Collection<KeyedBucketDocument>, locks: KeyedLock, bucket: BucketKey, keys: readonly string[]): Promise<void> {
   for (const [shard, shardKeys] of keysByShard(bucket, keys)) {
