@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { forgetStandings, noteDeleted, noteWritten, standingOf, standingsOfTenant, type StandingsRegistry, type UserStanding } from "./tenant-standings.js";
+import { createStandingsRegistry, forgetStandings, noteDeleted, noteWritten, standingOf, standingsOfTenant, type UserStanding } from "./tenant-standings.js";
 
 const standing = (total: number, plan?: string): UserStanding => ({ attributes: plan ? { plan } : {}, points: { xp: total } });
 const totals = (standings: Iterable<UserStanding>) => [...standings].map((s) => s.points.xp).sort((a, b) => a! - b!);
@@ -29,7 +29,7 @@ describe("a tenant's standings", () => {
   });
 
   it("are read once, then kept by the writes they are told of", async () => {
-    const registry: StandingsRegistry = new Map();
+    const registry = createStandingsRegistry();
     const walk = pausedWalk(
       [
         ["a", standing(1)],
@@ -44,11 +44,11 @@ describe("a tenant's standings", () => {
     noteWritten(registry, "other", "x", () => standing(7)); // a tenant never read: nothing kept
     expect(totals(await standingsOfTenant(registry, "t", walk.read))).toEqual([3, 10]);
     expect(walk.reads()).toBe(1);
-    expect(registry.has("other")).toBe(false);
+    expect(registry.tenants.has("other")).toBe(false);
   });
 
   it("take the writes made while the first read runs over what that read found (they are newer)", async () => {
-    const registry: StandingsRegistry = new Map();
+    const registry = createStandingsRegistry();
     const walk = pausedWalk(
       [
         ["a", standing(1)],
@@ -68,8 +68,36 @@ describe("a tenant's standings", () => {
     expect(walk.reads()).toBe(1);
   });
 
+  it("are kept up to the registry's bound of users in all: a tenant past it is read every time", async () => {
+    const registry = createStandingsRegistry(3);
+    const small = pausedWalk(
+      [
+        ["a", standing(1)],
+        ["b", standing(2)],
+      ],
+      99,
+    );
+    const large = pausedWalk(
+      [
+        ["x", standing(1)],
+        ["y", standing(2)],
+      ],
+      99,
+    );
+    await standingsOfTenant(registry, "small", small.read);
+    expect(totals(await standingsOfTenant(registry, "large", large.read))).toEqual([1, 2]); // answered, not kept: 4 users > 3
+    expect([...registry.tenants.keys()]).toEqual(["small"]);
+    await standingsOfTenant(registry, "large", large.read);
+    expect(large.reads()).toBe(2);
+    noteWritten(registry, "small", "a", () => standing(5)); // a change keeps it
+    noteWritten(registry, "small", "c", () => standing(3)); // a third user: 3, within the bound
+    expect(registry.tenants.has("small")).toBe(true);
+    noteWritten(registry, "small", "d", () => standing(4)); // a fourth: forgotten
+    expect(registry.tenants.has("small")).toBe(false);
+  });
+
   it("are read again after they were forgotten or their read failed, and every time without a registry", async () => {
-    const registry: StandingsRegistry = new Map();
+    const registry = createStandingsRegistry();
     let fail = true;
     async function* read() {
       if (fail) throw new Error("database down");
@@ -79,7 +107,7 @@ describe("a tenant's standings", () => {
     fail = false;
     expect(totals(await standingsOfTenant(registry, "t", read))).toEqual([1]);
     forgetStandings(registry, "t");
-    expect(registry.has("t")).toBe(false);
+    expect(registry.tenants.has("t")).toBe(false);
     const walk = pausedWalk([["a", standing(1)]], 99);
     await standingsOfTenant(undefined, "t", walk.read);
     await standingsOfTenant(undefined, "t", walk.read);

@@ -5,7 +5,7 @@ import { createUserState, type UserState } from "../domain/user.js";
 import { decodeUserState, encodeUserState, packUserFields, unpackUserFields, type PackedUserFields, type StoredUserState } from "./user-encoding.js";
 import { storePages, type PageIndex, type UserPageDocument } from "./list-pages.js";
 import { rotatePagedLists } from "./user-pages.js";
-import { forgetStandings, noteDeleted, noteWritten, standingOf, type StandingsRegistry } from "./tenant-standings.js";
+import { createStandingsRegistry, forgetStandings, noteDeleted, noteWritten, standingOf, type StandingsRegistry } from "./tenant-standings.js";
 
 /**
  * One document per user and tenant: the user's whole game state, packed (`s`, `p` and `e`, laid out as
@@ -146,7 +146,7 @@ export function cacheUsers(users: Collection<UserDocument>, maxEntries: number, 
 const standings = new WeakMap<Collection<UserDocument>, StandingsRegistry>();
 
 export function keepStandings(users: Collection<UserDocument>): void {
-  standings.set(users, new Map());
+  standings.set(users, createStandingsRegistry());
 }
 
 /** The standings kept for a collection's users; undefined in versioned mode (other instances write too). */
