@@ -93,7 +93,7 @@ function packJson(value: unknown): string | undefined {
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return packJson((value as { toJSON: () => unknown }).toJSON());
   if (Array.isArray(value)) return `[${value.map((item) => packJson(item) ?? "null").join(",")}]`;
   let json = "";
-  for (const key in value) {
+  for (const key of Object.keys(value)) {
     const inner = packJson((value as Record<string, unknown>)[key]);
     if (inner !== undefined) json += `${json === "" ? "" : ","}${JSON.stringify(key)}:${inner}`;
   }
