@@ -165,10 +165,29 @@ export async function walkCursor(pass: Pass, start: number, last: number, visit:
   return !pass.stopping();
 }
 
-/** Walks the fully elapsed minutes before `now` (everything due in them is due by now), starting `lookbackMinutes` back. */
-export function walkElapsedMinutes(pass: Pass, now: Date, lookbackMinutes: number, visit: (minute: number) => Promise<unknown>): Promise<boolean> {
+/**
+ * Walks the fully elapsed minutes before `now` (everything due in them is due by now), starting
+ * `lookbackMinutes` back. A first walk (no cursor yet: the loop never finished a minute on this
+ * database) first visits the minutes `listedBefore` names before that, oldest first, so that work
+ * listed before a crash that came ahead of the first pass is not forgotten (a crash meanwhile
+ * repeats them: visits must be idempotent).
+ */
+export async function walkElapsedMinutes(
+  pass: Pass,
+  now: Date,
+  lookbackMinutes: number,
+  visit: (minute: number) => Promise<unknown>,
+  listedBefore?: (minute: number) => Promise<number[]>,
+): Promise<boolean> {
   const lastElapsed = minuteOf(now) - 1;
-  return walkCursor(pass, lastElapsed - lookbackMinutes, lastElapsed, visit);
+  const start = lastElapsed - lookbackMinutes;
+  if (listedBefore && pass.lease && (pass.lease.cursor ?? null) === null) {
+    for (const minute of await listedBefore(start + 1)) {
+      if (pass.stopping()) return false;
+      await visit(minute);
+    }
+  }
+  return walkCursor(pass, start, lastElapsed, visit);
 }
 
 /**

@@ -140,16 +140,8 @@ export async function walkDueMinutes(
     await buckets.clear(bucketIds);
     visited += seen.size;
   };
-  // A first run (the database's scheduler never finished a minute) starts `lookbackMinutes` back;
-  // users listed before that (writes before a crash that came ahead of the first pass) are visited
-  // first, minute by listed minute. A crash meanwhile repeats them: the work is idempotent.
-  if (pass.lease && (pass.lease.cursor ?? null) === null) {
-    for (const minute of await buckets.listedBefore(minuteOf(now) - lookbackMinutes)) {
-      if (pass.stopping()) return visited;
-      await visitMinute(minute);
-    }
-  }
-  await walkElapsedMinutes(pass, now, lookbackMinutes, visitMinute);
+  // A first run also visits the users listed before its lookback (walkElapsedMinutes).
+  await walkElapsedMinutes(pass, now, lookbackMinutes, visitMinute, (minute) => buckets.listedBefore(minute));
   return visited;
 }
 

@@ -97,6 +97,21 @@ describe("webhook worker", () => {
     await worker.stop();
   });
 
+  it("on a database whose walker never ran, also makes ready what was parked before its lookback", async () => {
+    await database.collections.leases.deleteMany({});
+    const store = deliveryStore(database, new KeyedLock());
+    await insertDeliveries(store, [newDelivery("t1", "ep1", message("msg_parked_long_ago"), T0)]);
+    const [ready] = await database.collections.webhookDeliveries.find({ messageId: "msg_parked_long_ago" }).toArray();
+    expect(await claimDelivery(store, ready!, "dead-instance", T0, new Date(T0.getTime() + 45_000))).not.toBeNull();
+
+    const clock = { now: new Date(T0.getTime() + 5 * 3_600_000) }; // five hours on, a lookback of two minutes
+    const worker = createWebhookWorker(contextAt(clock), logger, { lookbackMinutes: 2 });
+    await worker.coordinate();
+    expect(await worker.deliverReady()).toBe(1);
+    expect(receiver.at("/worker").map((r) => r.headers["webhook-id"])).toContain("msg_parked_long_ago");
+    await worker.stop();
+  });
+
   it("deletes finished deliveries once their retention has ended, and keeps pending ones", async () => {
     await database.collections.leases.deleteMany({});
     const clock = { now: new Date(T0.getTime() + 10 * 86_400_000) };

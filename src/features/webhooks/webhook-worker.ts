@@ -22,6 +22,7 @@ import {
 import type { ServiceContext, WebhookOptions } from "../../engine/context.js";
 import { createDailyPurge } from "../../workers/daily-purge.js";
 import { createLeasedLoop, everyMs, walkElapsedMinutes, type Pass } from "../../workers/leased-loop.js";
+import { bucketsListedBefore } from "../../engine/store/keyed-buckets.js";
 import { decideAttempt, deferDelivery, skipDelivery, type AttemptDecision } from "./webhook-attempt.js";
 import { announceBoosts } from "./webhook-boosts.js";
 import { announceLeaderboards } from "./webhook-leaderboards.js";
@@ -200,13 +201,19 @@ async function handOverOutboxes({ ctx, log }: WorkerDeps): Promise<number> {
 
 /** Makes deliveries parked in elapsed minutes ready: retries due, and attempts a crash cut short. */
 async function walkRetryMinutes({ ctx, deliveries }: WorkerDeps, pass: Pass, lookbackMinutes: number): Promise<void> {
-  await walkElapsedMinutes(pass, ctx.now(), lookbackMinutes, async (minute) => {
-    const due = await findDeliveriesDueInMinute(deliveries, minute);
-    for (const d of due.deliveries) {
-      if (d.status === "pending" && !d.ready) await markReady(deliveries, d._id, d.version, ctx.now());
-    }
-    await clearDueMinute(deliveries, due.bucketIds);
-  });
+  await walkElapsedMinutes(
+    pass,
+    ctx.now(),
+    lookbackMinutes,
+    async (minute) => {
+      const due = await findDeliveriesDueInMinute(deliveries, minute);
+      for (const d of due.deliveries) {
+        if (d.status === "pending" && !d.ready) await markReady(deliveries, d._id, d.version, ctx.now());
+      }
+      await clearDueMinute(deliveries, due.bucketIds);
+    },
+    (minute) => bucketsListedBefore(deliveries.collections.webhookDue, minute),
+  );
 }
 
 /** Announces boosts that started or finished and leaderboard runs that ended; true when any message was written. */
