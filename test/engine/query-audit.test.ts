@@ -33,6 +33,7 @@ const ALLOWED_SCANS: Record<string, string> = {
   leases: "one document per background loop (and the instance lease)",
   pending_outboxes: "pending work: only users whose outbox is not empty right now",
   due_users: "pending work: the minutes not processed yet",
+  webhook_due: "pending work: deliveries parked for a retry in minutes not walked yet",
   webhook_claims: "pending work: attempts in progress",
   webhook_ready: "pending work: deliveries ready to attempt",
   metric_event_batch_queue: "pending work: batches not completed",
