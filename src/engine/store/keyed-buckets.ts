@@ -133,7 +133,7 @@ export async function readBucket(buckets: Collection<KeyedBucketDocument>, bucke
 export async function bucketsListedBefore(buckets: Collection<KeyedBucketDocument>, before: number): Promise<number[]> {
   const listed = new Set<number>();
   for await (const { _id } of buckets.find({}, { projection: { _id: 1 } })) {
-    const bucket = Number(_id.slice(0, _id.indexOf("/")));
+    const bucket = Number(_id.split("/", 1)[0]);
     if (Number.isInteger(bucket) && bucket < before) listed.add(bucket);
   }
   return [...listed].sort((a, b) => a - b);
