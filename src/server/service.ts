@@ -36,6 +36,7 @@ import { createWebhookAdminMethods } from "../features/webhooks/api/webhook-admi
 import { createPrivacyAdminMethods } from "../features/privacy/api/privacy-admin-service.js";
 import { PrivacyAdminService, file_gamification_v1_privacy_admin_service } from "../gen/gamification/v1/privacy_admin_service_pb.js";
 import { finishUnfinishedErasures } from "../features/privacy/erase-user.js";
+import { finishUnfinishedTenantDeletions } from "../features/account/admin-tenants.js";
 import { WebhookAdminService, file_gamification_v1_webhook_admin_service } from "../gen/gamification/v1/webhook_admin_service_pb.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../features/webhooks/webhook-delivery-policy.js";
 import { createSecretCodec } from "../features/webhooks/store/webhook-secrets.js";
@@ -276,6 +277,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   webhookWorker.start();
   // Erasures a crash cut short are finished (each also finishes when the user is erased again).
   void finishUnfinishedErasures(context, logger).catch((error) => logger.error({ err: error }, "could not finish unfinished user erasures"));
+  // So are tenant deletions (each also finishes when the tenant is deleted again).
+  void finishUnfinishedTenantDeletions(context, logger).catch((error) => logger.error({ err: error }, "could not finish unfinished tenant deletions"));
   workersRunning = true;
   let closing: Promise<void> | null = null;
   return {

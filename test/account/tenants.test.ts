@@ -132,4 +132,34 @@ describe("tenants", () => {
     expect(await rankingDocs()).toEqual([]);
     expect(await listings()).toEqual([]);
   });
+
+  it("a deletion cut short leaves a tenant that answers to no one, and deleting it again finishes it", async () => {
+    const [tenant] = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.filter((t: { customerId: string }) => t.customerId === "tenant-b");
+    const { collections } = server.service.context.database;
+    expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBeGreaterThan(0);
+    // What a crash right after the deletion began leaves: the mark, and all the data.
+    await collections.tenants.updateOne({ _id: tenant.id }, { $set: { deleting: new Date() } });
+    server.service.context.config.invalidate();
+
+    expect(await server.rest("POST", "/api/metrics/steps/event", { tenantId: "tenant-b", body: { user: { id: "u" }, value: 1 } })).toEqual({
+      status: 404,
+      body: { error: 'Tenant "tenant-b" not found' },
+    });
+    expect((await server.rest("GET", `/admin/v1/tenants/${tenant.id}`)).status).toBe(404);
+    expect((await server.rest("GET", "/admin/v1/tenants?limit=100")).body.map((t: { id: string }) => t.id)).not.toContain(tenant.id);
+    expect((await server.rest("PATCH", "/admin/v1/tenants", { body: [{ id: tenant.id, name: "Back" }] })).body.issues).toEqual([
+      expect.objectContaining({ id: tenant.id, message: "Tenant not found by ID" }),
+    ]);
+    expect((await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-b", name: "B again" }] })).body.issues).toEqual([
+      expect.objectContaining({ message: 'Customer ID "tenant-b" belongs to a tenant being deleted; create it again once the deletion has finished' }),
+    ]);
+    expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBeGreaterThan(0);
+
+    expect((await server.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id}`)).body).toEqual({ deleted: [{ id: tenant.id }], issues: [] });
+    expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBe(0);
+    expect(await collections.tenants.countDocuments({ _id: tenant.id })).toBe(0);
+    expect((await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-b", name: "B again" }] })).body.created).toEqual([
+      expect.objectContaining({ customerId: "tenant-b", name: "B again" }),
+    ]);
+  });
 });

@@ -88,3 +88,36 @@ describe("crash safety: a retry after SIGKILL applies the event exactly once", (
     }
   });
 });
+
+describe("crash safety: a tenant deletion killed midway", () => {
+  it("answers to no one meanwhile, and is finished by the next start", async () => {
+    const port = await findFreePort();
+    const crashing = await startChildServer(database, port, { GAMIFICATION_TEST_CRASH_AT: "tenant-deletion" });
+    const [tenant] = (await crashing.post("/admin/v1/tenants", [{ customerId: "doomed", name: "Doomed" }])).body.created;
+    const inTenant = { "tenant-id": "doomed" };
+    expect((await crashing.post("/admin/v1/metrics", [{ key: "laps", name: "Laps" }], inTenant)).status).toBe(201);
+    expect((await crashing.post("/api/metrics/laps/event", { user: { id: "swimmer" }, value: 3 }, inTenant)).status).toBe(201);
+    const users = database.db.collection("users");
+    expect(await users.countDocuments({ tenantId: tenant.id })).toBe(1);
+
+    await expect(crashing.request("DELETE", `/admin/v1/tenants?ids=${tenant.id}`)).rejects.toThrow(); // killed midway
+    expect(await crashing.exited).toBe(null);
+    // Marked, its data still there.
+    expect(await database.db.collection("tenants").findOne({ _id: tenant.id as unknown as never })).toMatchObject({ deleting: expect.any(Date) });
+    expect(await users.countDocuments({ tenantId: tenant.id })).toBe(1);
+
+    const restarted = await startChildServer(database, port);
+    try {
+      expect((await restarted.request("GET", "/v1/users/swimmer", { headers: inTenant })).status).toBe(404);
+      // The start-up's pass deletes what the crash left, then the tenant itself.
+      await expect.poll(() => database.db.collection("tenants").countDocuments({ _id: tenant.id as unknown as never }), { timeout: 30_000 }).toBe(0);
+      expect(await users.countDocuments({ tenantId: tenant.id })).toBe(0);
+      expect(await database.db.collection("metrics").countDocuments({ tenantId: tenant.id })).toBe(0);
+      expect((await restarted.post("/admin/v1/tenants", [{ customerId: "doomed", name: "Again" }])).body.created).toEqual([
+        expect.objectContaining({ customerId: "doomed" }),
+      ]);
+    } finally {
+      await restarted.stop();
+    }
+  }, 120_000);
+});

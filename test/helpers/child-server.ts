@@ -13,6 +13,8 @@ export interface ChildServer {
   exited: Promise<number | null>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any }>;
   get(path: string): Promise<{ status: number; body: any }>;
+  /** Any call with the admin key: the status and parsed JSON body. */
+  request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
 }
 
 export async function startChildServer(database: TestDatabase, port: number, env: Record<string, string> = {}): Promise<ChildServer> {
@@ -32,18 +34,16 @@ export async function startChildServer(database: TestDatabase, port: number, env
     stdio: ["ignore", "ignore", "inherit"],
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+  const request: ChildServer["request"] = async (method, path, options = {}) => {
     const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-      method: "POST",
-      headers: { "x-api-key": CHILD_ADMIN_KEY, "content-type": "application/json", ...headers },
-      body: JSON.stringify(body),
+      method,
+      headers: { "x-api-key": CHILD_ADMIN_KEY, ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     return { status: response.status, body: (await response.json()) as any };
   };
-  const get = async (path: string) => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { "x-api-key": CHILD_ADMIN_KEY } });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => request("POST", path, { body, headers });
+  const get = (path: string) => request("GET", path);
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
@@ -53,6 +53,7 @@ export async function startChildServer(database: TestDatabase, port: number, env
           exited,
           post,
           get,
+          request,
           stop: async () => {
             child.kill("SIGTERM");
             return exited;

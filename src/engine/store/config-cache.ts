@@ -12,7 +12,7 @@ import { DEFAULT_SCOPE, type TenantConfig } from "../../features/account/domain/
 import type { WebhookEventType, WebhookSettings } from "../../features/webhooks/domain/webhooks.js";
 import type { Collections } from "./database.js";
 import { findMetricByKey } from "../../features/metrics/store/metrics.js";
-import { tenantFromDocument } from "../../features/account/store/tenants.js";
+import { liveTenant } from "../../features/account/store/tenants.js";
 import { processNowMs } from "../process-clock.js";
 
 /** A tenant's webhook listeners, as the event path and the hand-over to delivery need them. */
@@ -159,8 +159,7 @@ export class ConfigCache {
 
   tenantByCustomerId(customerId: string): Promise<TenantConfig | null> {
     return this.cached(`tenant:${customerId}`, async () => {
-      const doc = await this.collections.tenants.findOne({ customerId });
-      return doc ? tenantFromDocument(doc) : null;
+      return liveTenant(await this.collections.tenants.findOne({ customerId }));
     });
   }
 

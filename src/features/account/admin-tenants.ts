@@ -5,8 +5,9 @@ import { deleteTenantListings } from "../../engine/store/tenant-users.js";
 import type { BulkResult } from "../../engine/domain/bulk.js";
 import { checkCustomerId, checkTenantName, type TenantConfig } from "./domain/tenant.js";
 import { isDuplicateKeyError } from "../../engine/store/database.js";
-import { tenantFromDocument } from "./store/tenants.js";
+import { LIVE_TENANTS, liveTenant, tenantFromDocument } from "./store/tenants.js";
 import type { ServiceContext } from "../../engine/context.js";
+import type { Logger } from "pino";
 import { rankingsOf } from "../leaderboards/ranking-updates.js";
 
 export async function createTenants(ctx: ServiceContext, drafts: Array<{ customerId: string; name: string }>): Promise<BulkResult<TenantConfig>> {
@@ -25,7 +26,11 @@ export async function createTenants(ctx: ServiceContext, drafts: Array<{ custome
       result.done.push(tenant);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      result.issues.push({ index, severity: "error", message: `Customer ID "${draft.customerId}" already exists in this environment` });
+      const taken = await ctx.database.collections.tenants.findOne({ customerId: draft.customerId }, { projection: { deleting: 1 } });
+      const message = taken?.deleting
+        ? `Customer ID "${draft.customerId}" belongs to a tenant being deleted; create it again once the deletion has finished`
+        : `Customer ID "${draft.customerId}" already exists in this environment`;
+      result.issues.push({ index, severity: "error", message });
     }
   }
   ctx.config.invalidate();
@@ -33,13 +38,12 @@ export async function createTenants(ctx: ServiceContext, drafts: Array<{ custome
 }
 
 export async function listTenants(ctx: ServiceContext, page: { limit: number; skip: number }): Promise<TenantConfig[]> {
-  const docs = await ctx.database.collections.tenants.find({}).sort({ created: 1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
+  const docs = await ctx.database.collections.tenants.find(LIVE_TENANTS).sort({ created: 1, _id: 1 }).skip(page.skip).limit(page.limit).toArray();
   return docs.map(tenantFromDocument);
 }
 
 export async function getTenant(ctx: ServiceContext, id: string): Promise<TenantConfig | null> {
-  const doc = await ctx.database.collections.tenants.findOne({ _id: id });
-  return doc ? tenantFromDocument(doc) : null;
+  return liveTenant(await ctx.database.collections.tenants.findOne({ _id: id }));
 }
 
 export async function updateTenants(
@@ -60,8 +64,8 @@ export async function updateTenants(
     }
     const next: TenantConfig = { ...current, customerId: customerId ?? current.customerId, name: name ?? current.name, updated: ctx.now() };
     try {
-      const { id: _id, ...rest } = next;
-      await ctx.database.collections.tenants.replaceOne({ _id: id }, rest);
+      // $set, not a replacement: a deletion that began meanwhile keeps its mark.
+      await ctx.database.collections.tenants.updateOne({ _id: id }, { $set: { customerId: next.customerId, name: next.name, updated: next.updated } });
       result.done.push(next);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -72,28 +76,52 @@ export async function updateTenants(
   return result;
 }
 
-/** Deletes tenants with all their data and configuration. */
+/**
+ * Deletes tenants with all their data and configuration. The tenant is first marked as being
+ * deleted (from then on it answers to no one), then its data goes, then its document: a deletion a
+ * crash cut short is finished at the next start (`finishUnfinishedTenantDeletions`) or by deleting
+ * the tenant again.
+ */
 export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise<BulkResult<{ id: string }>> {
   const result: BulkResult<{ id: string }> = { done: [], issues: [] };
-  const { collections } = ctx.database;
+  const { tenants } = ctx.database.collections;
   for (const id of ids) {
-    const deleted = await collections.tenants.deleteOne({ _id: id });
-    if (deleted.deletedCount !== 1) {
+    const marked = await tenants.updateOne({ _id: id }, { $set: { deleting: ctx.now() } });
+    if (marked.matchedCount !== 1) {
       result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
       continue;
     }
-    // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null);
-    // ranking roots name their tenant in their _id only.
-    await Promise.all([
-      ...Object.entries(collections)
-        .filter(([name]) => name !== "tenants" && name !== "leases")
-        .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
-      rankingsOf(ctx).deleteTenant(id),
-      deleteTenantListings(collections.tenantUsers, id), // keyed by the tenant's ID, not by a field
-    ]);
-    forgetCachedTenant(collections.users, id);
+    ctx.config.invalidate(); // this instance stops serving the tenant before its data goes
+    await ctx.atPipelinePoint?.("tenant-deletion", 0);
+    await deleteTenantData(ctx, id);
+    await tenants.deleteOne({ _id: id });
     result.done.push({ id });
   }
   ctx.config.invalidate();
   return result;
+}
+
+/** Finishes the deletions of tenants a crash cut short (run at start-up). */
+export async function finishUnfinishedTenantDeletions(ctx: ServiceContext, logger: Logger): Promise<void> {
+  const { tenants } = ctx.database.collections;
+  for (const { _id: id } of await tenants.find({ deleting: { $exists: true } }, { projection: { _id: 1 } }).toArray()) {
+    await deleteTenantData(ctx, id);
+    await tenants.deleteOne({ _id: id });
+    logger.info({ tenantId: id }, "finished an unfinished tenant deletion");
+  }
+  ctx.config.invalidate();
+}
+
+async function deleteTenantData(ctx: ServiceContext, id: string): Promise<void> {
+  const { collections } = ctx.database;
+  // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null);
+  // ranking roots name their tenant in their _id only.
+  await Promise.all([
+    ...Object.entries(collections)
+      .filter(([name]) => name !== "tenants" && name !== "leases")
+      .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
+    rankingsOf(ctx).deleteTenant(id),
+    deleteTenantListings(collections.tenantUsers, id), // keyed by the tenant's ID, not by a field
+  ]);
+  forgetCachedTenant(collections.users, id);
 }
