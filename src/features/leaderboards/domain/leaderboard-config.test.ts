@@ -82,6 +82,9 @@ describe("checkLeaderboardDraft", () => {
     [{ ...metric, runUnit: "day" }, "runUnit and runInterval must be set together (a repeating leaderboard) or not at all"],
     [{ ...metric, runInterval: 7 }, "runUnit and runInterval must be set together (a repeating leaderboard) or not at all"],
     [{ ...metric, runUnit: "day", runInterval: 0 }, "runInterval must be a whole number of at least 1, got 0"],
+    [{ ...metric, runUnit: "day", runInterval: 36_526 }, "runInterval must be at most 36525 for runUnit day (a run of at most 100 years), got 36526"],
+    [{ ...metric, runUnit: "month", runInterval: 1201 }, "runInterval must be at most 1200 for runUnit month (a run of at most 100 years), got 1201"],
+    [{ ...metric, runUnit: "year", runInterval: 7974 }, "runInterval must be at most 100 for runUnit year (a run of at most 100 years), got 7974"],
     [
       { name: "x", key: "x", rankBy: "streak", runUnit: "month", runInterval: 1 },
       "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual",

@@ -181,12 +181,20 @@ export function takesPart(filters: readonly AttributeFilter[], attributes: Reado
   return filters.every((f) => attributes[f.key] === f.value);
 }
 
+/**
+ * The longest run, per unit: a hundred years, the span of the dates callers may send (2000–2099),
+ * so a longer interval would mean nothing more, and the calendar's dates stay within four-digit years.
+ */
+export const MAX_RUN_INTERVAL = { day: 36_525, month: 1_200, year: 100 } as const;
+
 function checkRuns(draft: LeaderboardDraft): string | null {
   if ((draft.runUnit === undefined) !== (draft.runInterval === undefined))
     return "runUnit and runInterval must be set together (a repeating leaderboard) or not at all";
   if (draft.runUnit === undefined || draft.runInterval === undefined) return null;
   if (draft.rankBy === "streak") return "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual";
   if (!Number.isInteger(draft.runInterval) || draft.runInterval < 1) return `runInterval must be a whole number of at least 1, got ${draft.runInterval}`;
+  const max = MAX_RUN_INTERVAL[draft.runUnit];
+  if (draft.runInterval > max) return `runInterval must be at most ${max} for runUnit ${draft.runUnit} (a run of at most 100 years), got ${draft.runInterval}`;
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import type { LeaderboardSettings, LeaderboardStatus } from "./leaderboard-config.js";
+import { MAX_RUN_INTERVAL, type LeaderboardSettings, type LeaderboardStatus } from "./leaderboard-config.js";
 import { addDays, DAY_MS, isoDate, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
 
 /**
@@ -64,9 +64,18 @@ function secondsOfDay(time: string): number {
   return (h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0);
 }
 
+/**
+ * The run interval, at most MAX_RUN_INTERVAL (a leaderboard stored before that bound with a longer
+ * one runs a hundred years: its run dates would otherwise pass the year 9999).
+ */
+function intervalOf(config: LeaderboardCalendar): number {
+  const interval = config.runInterval ?? 1;
+  return config.runUnit === null ? interval : Math.min(interval, MAX_RUN_INTERVAL[config.runUnit]);
+}
+
 /** The first day of run `k` (0 is the first run). */
 function runStartAt(config: LeaderboardCalendar, k: number): string {
-  const interval = config.runInterval ?? 1;
+  const interval = intervalOf(config);
   switch (config.runUnit) {
     case "day":
       return addDays(config.start, k * interval);
@@ -81,7 +90,7 @@ function runStartAt(config: LeaderboardCalendar, k: number): string {
 
 /** The index of the run holding `date` (a date on or after `start` of a repeating leaderboard). */
 function runIndexOf(config: LeaderboardCalendar, date: string): number {
-  const interval = config.runInterval ?? 1;
+  const interval = intervalOf(config);
   let k: number;
   if (config.runUnit === "day") {
     k = Math.floor(Math.round((utcMillis(date) - utcMillis(config.start)) / DAY_MS) / interval);
