@@ -144,6 +144,51 @@ describe("metrics", () => {
     const toNumber = await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: revenue.id, unitType: "number" }] });
     expect(toNumber.body.updated[0]).toMatchObject({ unitType: "number", units: "" });
   });
+
+  it("refuse an update to a key another item holds as an issue, changing nothing (metrics, achievements, leaderboards, tenants)", async () => {
+    const issue = (id: string, message: string) => ({ id, severity: "error", message, level: "error", reason: message });
+    const created = async (path: string, body: unknown[]) => (await server.rest("POST", path, { body })).body.created;
+    const [taken, free, spare] = await created("/admin/v1/metrics", [
+      { key: "taken", name: "Taken" },
+      { key: "free", name: "Free" },
+      { key: "spare", name: "Spare" },
+    ]);
+    // An existing key, and two items of one request moving to the same new key.
+    expect((await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: free.id, key: "taken", name: "Renamed" }] })).body).toEqual({
+      updated: [],
+      issues: [issue(free.id, 'Key "taken" is already in use by another metric')],
+    });
+    expect((await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: free.id, key: "same" }, { id: spare.id, key: "same" }] })).body).toEqual({
+      updated: [expect.objectContaining({ id: free.id, key: "same" })],
+      issues: [issue(spare.id, 'Key "same" is already in use by another metric')],
+    });
+    expect((await server.rest("GET", `/admin/v1/metrics/${spare.id}`)).body).toMatchObject({ key: "spare", name: "Spare" });
+
+    const [first, second] = await created("/admin/v1/achievements", [
+      { name: "First", key: "first-api", trigger: "api" },
+      { name: "Second", key: "second-api", trigger: "api" },
+    ]);
+    expect((await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: second.id, key: "first-api" }] })).body.issues).toEqual([
+      expect.objectContaining({ id: second.id, message: expect.stringContaining("first-api") }),
+    ]);
+    expect((await server.rest("GET", `/admin/v1/achievements/${first.id}`)).body.key).toBe("first-api");
+
+    const board = (key: string) => ({ key, name: key, rankBy: "metric", metricId: taken.id, status: "inactive", start: "2026-01-01" });
+    const [, boardB] = await created("/admin/v1/leaderboards", [board("board-a"), board("board-b")]);
+    expect((await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: boardB.id, key: "board-a" }] })).body.issues).toEqual([
+      issue(boardB.id, 'Key "board-a" is already in use by another leaderboard'),
+    ]);
+
+    const [, beta] = await created("/admin/v1/tenants", [
+      { customerId: "alpha-co", name: "Alpha" },
+      { customerId: "beta-co", name: "Beta" },
+    ]);
+    expect((await server.rest("PATCH", "/admin/v1/tenants", { body: [{ id: beta.id, customerId: "alpha-co" }] })).body).toEqual({
+      updated: [],
+      issues: [issue(beta.id, 'Customer ID "alpha-co" already exists in this environment')],
+    });
+    expect((await server.rest("GET", `/admin/v1/tenants/${beta.id}`)).body.customerId).toBe("beta-co");
+  });
 });
 
 describe("API keys", () => {

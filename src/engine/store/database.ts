@@ -241,9 +241,15 @@ async function createIndexes(c: Collections): Promise<void> {
   ]);
 }
 
-/** True when a driver error is a unique-index violation. */
+/**
+ * True when a driver error is a unique-index violation: code 11000, or on FerretDB's SQLite backend
+ * an update or replacement that would break a unique index, which it answers with code 1
+ * (`InternalError`) and SQLite's "UNIQUE constraint failed" (its inserts answer 11000).
+ */
 export function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === 11000;
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 11000 || (code === 1 && typeof message === "string" && message.includes("UNIQUE constraint failed"));
 }
 
 /** Runs an upsert again when it lost the race to create its document (the document exists now). */
