@@ -145,8 +145,8 @@ async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
 
 /**
  * Parses the request message as Connect will, under the JSON input rules or as protobuf binary.
- * Framing and compression errors are Connect's own (already invalid_argument); only the message
- * itself is checked here.
+ * Framing errors are Connect's own (already invalid_argument); compressed data that does not
+ * decompress is invalid_argument too (Connect says internal for a gzip stream cut short).
  */
 async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req: NodeRequest, body: Buffer, readMaxBytes: number): Promise<void> {
   const encodingHeader = framing.protocol === "connect" ? (framing.enveloped ? "connect-content-encoding" : "content-encoding") : "grpc-encoding";
@@ -184,7 +184,14 @@ async function decompress(encoding: string, bytes: Uint8Array, readMaxBytes: num
   if (encoding === "identity") return bytes;
   const compression = [compressionGzip, compressionBrotli].find((c) => c.name === encoding);
   if (!compression) throw new ConnectError(`Unsupported compression "${encoding}": use gzip, br or identity`, Code.Unimplemented);
-  return compression.decompress(bytes, readMaxBytes);
+  try {
+    return await compression.decompress(bytes, readMaxBytes);
+  } catch (error) {
+    // Connect calls a stream cut short "internal"; it is the caller's broken body (a bomb stays resource_exhausted).
+    const connectError = ConnectError.from(error);
+    if (connectError.code !== Code.Internal) throw connectError;
+    throw new ConnectError(`Invalid request: the body is not valid ${encoding} data (${connectError.cause instanceof Error ? connectError.cause.message : connectError.rawMessage})`, Code.InvalidArgument);
+  }
 }
 
 /**

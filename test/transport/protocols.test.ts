@@ -1,4 +1,5 @@
 import { brotliCompressSync, gzipSync } from "node:zlib";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -83,6 +84,31 @@ describe("every protocol reaches the same implementation", () => {
       body,
     });
     expect(unknown.status).toBe(501);
+    // Compressed data that does not decompress (a gzip stream cut short, or not gzip at all) is the
+    // caller's broken body: 400 invalid_argument on Connect, grpc-status 3 on gRPC-web.
+    const gzipped = gzipSync(body);
+    for (const broken of [gzipped.subarray(0, 20), Buffer.from("1f8b080067617262616765", "hex")]) {
+      const refused = await fetch(`${server.baseUrl}/gamification.v1.ApplicationService/TrackMetricEvent`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": "gzip", "x-api-key": ADMIN_KEY },
+        body: broken,
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: "invalid_argument", message: expect.stringContaining("not valid gzip data") });
+    }
+    const { TrackMetricEventRequestSchema } = await import("../../src/gen/gamification/v1/application_service_pb.js");
+    const message = gzipSync(toBinary(TrackMetricEventRequestSchema, create(TrackMetricEventRequestSchema, { key: "words-written", user: { id: "compressed" }, value: 1 })));
+    const cut = message.subarray(0, message.length - 8);
+    const envelope = Buffer.concat([Buffer.from([1, 0, 0, 0, 0]), cut]);
+    envelope.writeUInt32BE(cut.length, 1);
+    const grpcWeb = await fetch(`${server.baseUrl}/gamification.v1.ApplicationService/TrackMetricEvent`, {
+      method: "POST",
+      headers: { "content-type": "application/grpc-web+proto", "grpc-encoding": "gzip", "x-api-key": ADMIN_KEY },
+      body: envelope,
+    });
+    expect([grpcWeb.status, grpcWeb.headers.get("grpc-status")]).toEqual([200, "3"]);
+    // Nothing was counted: the total is still the one above.
+    expect((await server.rest("GET", "/v1/users/compressed/metrics/words-written")).body).toMatchObject({ current: 6 });
   });
 
   it("renders admin resources in the reference shapes, with the same data on Connect", async () => {
