@@ -2,7 +2,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { ConnectRouter } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
@@ -11,7 +11,7 @@ import { isValidRequestId, type RequestInfo } from "../transport/request-info.js
 import { restErrorResponse, type RestResponse, type RestRouter } from "../transport/rest.js";
 import type { ServiceMetrics } from "./metrics.js";
 import type { ApiDocs, DocsResponse } from "./api-docs.js";
-import { ClientGoneError, readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
+import { ClientGoneError, decompress, readBody, REQUEST_ENCODINGS, type NodeRequest, type NodeResponse } from "./request-body.js";
 import { createRpcAdapter } from "./rpc-adapter.js";
 
 /** Resource limits of the HTTP server; every one is configurable (see config.ts and the README). */
@@ -342,7 +342,8 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
     const refused = restErrorResponse(error);
     return writeJson(req, res, { ...refused, headers: { ...admitted.headers, ...refused.headers } }, info);
   }
-  const body = await readBody(req, options.limits.maxRequestBytes);
+  const read = await readBody(req, options.limits.maxRequestBytes);
+  const body = read === "too-large" ? read : await decodedBody(req, read, options.limits.maxRequestBytes);
   if (body === "too-large") {
     return writeJson(
       req,
@@ -350,6 +351,13 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
       { status: 413, body: { error: `Request body too large: the limit is ${options.limits.maxRequestBytes} bytes` }, headers: admitted.headers },
       info,
     );
+  }
+  if (body instanceof ConnectError) {
+    const unsupported = body.code === Code.Unimplemented;
+    const status = unsupported ? 415 : 400;
+    const headers = unsupported ? { ...admitted.headers, "accept-encoding": REQUEST_ENCODINGS.map((c) => c.name).join(", ") } : admitted.headers;
+    const error = unsupported ? `Unsupported Content-Encoding "${req.headers["content-encoding"]}": send gzip, br or no encoding` : body.rawMessage;
+    return writeJson(req, res, { status, body: { error }, headers }, info);
   }
   const contentType = req.headers["content-type"];
   if (route.body !== "" && body.length > 0 && !JSON_CONTENT_TYPE.test(contentType ?? "")) {
@@ -442,4 +450,19 @@ function writeJson(req: NodeRequest, res: NodeResponse, response: RestResponse, 
 
 function isErrorBody(body: JsonValue): body is { error: JsonValue } {
   return body !== null && typeof body === "object" && !Array.isArray(body) && "error" in body;
+}
+
+/**
+ * A REST body as sent, decompressed when its Content-Encoding says so (gzip or br, as Connect takes
+ * them), within the same size limit; the refusal as a ConnectError otherwise.
+ */
+async function decodedBody(req: NodeRequest, body: Buffer, limit: number): Promise<Buffer | "too-large" | ConnectError> {
+  const encoding = req.headers["content-encoding"]?.trim().toLowerCase() ?? "identity";
+  if (encoding === "identity" || body.length === 0) return body;
+  try {
+    return Buffer.from(await decompress(encoding, body, limit));
+  } catch (error) {
+    const refusal = ConnectError.from(error);
+    return refusal.code === Code.ResourceExhausted ? "too-large" : refusal;
+  }
 }

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -40,4 +42,26 @@ export function readBody(req: NodeRequest, limit: number): Promise<Buffer | "too
     };
     req.on("data", onData).on("end", onEnd).on("error", onGone).on("close", onClose);
   });
+}
+
+/** The content codings request bodies may use (Connect's, for every protocol and REST alike). */
+export const REQUEST_ENCODINGS = [compressionGzip, compressionBrotli];
+
+/**
+ * A body (or message) decompressed, at most `readMaxBytes` once decompressed. Throws a ConnectError:
+ * unimplemented for an unknown coding, resource_exhausted past the limit, invalid_argument for data
+ * that does not decompress.
+ */
+export async function decompress(encoding: string, bytes: Uint8Array, readMaxBytes: number): Promise<Uint8Array> {
+  if (encoding === "identity") return bytes;
+  const compression = REQUEST_ENCODINGS.find((c) => c.name === encoding);
+  if (!compression) throw new ConnectError(`Unsupported compression "${encoding}": use gzip, br or identity`, Code.Unimplemented);
+  try {
+    return await compression.decompress(bytes, readMaxBytes);
+  } catch (error) {
+    // Connect calls a stream cut short "internal"; it is the caller's broken body (a bomb stays resource_exhausted).
+    const connectError = ConnectError.from(error);
+    if (connectError.code !== Code.Internal) throw connectError;
+    throw new ConnectError(`Invalid request: the body is not valid ${encoding} data (${connectError.cause instanceof Error ? connectError.cause.message : connectError.rawMessage})`, Code.InvalidArgument);
+  }
 }

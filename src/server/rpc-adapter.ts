@@ -1,6 +1,6 @@
 import { fromBinary, type DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError, createConnectRouter, createContextValues, type ConnectRouter } from "@connectrpc/connect";
-import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
+import { universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
 import { codeToHttpStatus, errorToJsonBytes, parseContentType as parseConnectContentType } from "@connectrpc/connect/protocol-connect";
 import { parseContentType as parseGrpcContentType, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { parseContentType as parseGrpcWebContentType } from "@connectrpc/connect/protocol-grpc-web";
@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import { admittedCaller, type Admission } from "../transport/admission.js";
 import { parseJsonBody, readRequestJson } from "../transport/json-input.js";
 import { requestInfo, type RequestInfo } from "../transport/request-info.js";
-import { readBody, type NodeRequest, type NodeResponse } from "./request-body.js";
+import { decompress, readBody, REQUEST_ENCODINGS, type NodeRequest, type NodeResponse } from "./request-body.js";
 
 /** How a request on an RPC path is framed, read from its Content-Type. */
 interface RpcFraming {
@@ -43,7 +43,7 @@ export function createRpcAdapter(options: RpcAdapterOptions): Map<string, RpcHan
     jsonOptions: { ignoreUnknownFields: false },
     // Connect clients compress requests by default (the Python one with gzip); decompressed sizes are
     // bounded by readMaxBytes, as the checks below already bound them.
-    acceptCompression: [compressionGzip, compressionBrotli],
+    acceptCompression: REQUEST_ENCODINGS,
   });
   options.routes(router);
   const handlers = new Map<string, RpcHandler>();
@@ -180,19 +180,6 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
   }
 }
 
-async function decompress(encoding: string, bytes: Uint8Array, readMaxBytes: number): Promise<Uint8Array> {
-  if (encoding === "identity") return bytes;
-  const compression = [compressionGzip, compressionBrotli].find((c) => c.name === encoding);
-  if (!compression) throw new ConnectError(`Unsupported compression "${encoding}": use gzip, br or identity`, Code.Unimplemented);
-  try {
-    return await compression.decompress(bytes, readMaxBytes);
-  } catch (error) {
-    // Connect calls a stream cut short "internal"; it is the caller's broken body (a bomb stays resource_exhausted).
-    const connectError = ConnectError.from(error);
-    if (connectError.code !== Code.Internal) throw connectError;
-    throw new ConnectError(`Invalid request: the body is not valid ${encoding} data (${connectError.cause instanceof Error ? connectError.cause.message : connectError.rawMessage})`, Code.InvalidArgument);
-  }
-}
 
 /**
  * Answers a refused call in the caller's protocol: Connect's JSON error with its HTTP status, or a

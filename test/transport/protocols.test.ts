@@ -111,6 +111,37 @@ describe("every protocol reaches the same implementation", () => {
     expect((await server.rest("GET", "/v1/users/compressed/metrics/words-written")).body).toMatchObject({ current: 6 });
   });
 
+  it("takes REST bodies compressed with gzip or br, and refuses other codings, broken data and bombs without counting", async () => {
+    const { ADMIN_KEY } = await import("../helpers/server.js");
+    const event = (user: string) => Buffer.from(JSON.stringify({ user: { id: user }, value: 4 }));
+    const post = (encoding: string, bytes: Uint8Array) =>
+      fetch(`${server.baseUrl}/api/metrics/words-written/event`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": encoding, "x-api-key": ADMIN_KEY },
+        body: bytes,
+      });
+    for (const [encoding, bytes] of [
+      ["gzip", gzipSync(event("rest-gzip"))],
+      ["br", brotliCompressSync(event("rest-br"))],
+      ["GZIP", gzipSync(event("rest-upper"))],
+    ] as const) {
+      const response = await post(encoding, bytes);
+      expect([encoding, response.status]).toEqual([encoding, 201]);
+      expect(await response.json()).toMatchObject({ total: 4 });
+    }
+    const unsupported = await post("zstd", event("rest-zstd"));
+    expect(unsupported.status).toBe(415);
+    expect(unsupported.headers.get("accept-encoding")).toBe("gzip, br");
+    expect(await unsupported.json()).toMatchObject({ error: 'Unsupported Content-Encoding "zstd": send gzip, br or no encoding' });
+    const cut = await post("gzip", gzipSync(event("rest-cut")).subarray(0, 20));
+    expect(cut.status).toBe(400);
+    expect(await cut.json()).toMatchObject({ error: expect.stringContaining("not valid gzip data") });
+    // Small on the wire, past the request limit once decompressed.
+    const bomb = await post("gzip", gzipSync(Buffer.concat([event("rest-bomb").subarray(0, -1), Buffer.from(`,"pad":"${"x".repeat(8 * 1024 * 1024)}"}`)])));
+    expect(bomb.status).toBe(413);
+    for (const user of ["rest-zstd", "rest-cut", "rest-bomb"]) expect((await server.rest("GET", `/v1/users/${user}`)).status).toBe(404);
+  });
+
   it("renders admin resources in the reference shapes, with the same data on Connect", async () => {
     const list = await server.rest("GET", "/admin/v1/metrics");
     expect(list.status).toBe(200);
