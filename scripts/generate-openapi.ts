@@ -185,7 +185,7 @@ function rewrite(doc: Json, registry: Registry): Json {
       in: "header",
       required: false,
       description: "Processes the event at most once per user and metric: a repeated key answers 202 with the current state.",
-      schema: { type: "string" },
+      schema: { type: "string", maxLength: 255 },
     },
   };
   doc.components.securitySchemes = {

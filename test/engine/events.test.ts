@@ -60,6 +60,14 @@ describe("idempotency", () => {
     expect((await server.client("grpc").application.trackMetricEvent({ key: "words", user: { id: "i4" }, value: 0, idempotencyKey: "other" })).total).toBe(3);
   });
 
+  it("holds the Idempotency-Key header to the body field's rule: at most 255 characters", async () => {
+    const atLimit = await event("/api/metrics/words/event", { user: { id: "i5" }, value: 1 }, { "idempotency-key": "k".repeat(255) });
+    expect([atLimit.status, atLimit.body.idempotencyKey]).toEqual([201, "k".repeat(255)]);
+    const over = await event("/api/metrics/words/event", { user: { id: "i5" }, value: 1 }, { "idempotency-key": "k".repeat(256) });
+    expect(over).toEqual({ status: 400, body: expect.objectContaining({ error: "The Idempotency-Key header must be at most 255 characters, got 256" }) });
+    expect((await server.rest("GET", "/v1/users/i5/metrics/words")).body).toMatchObject({ current: 1 });
+  });
+
   it("works through Connect with the key in the request and remembers keys beyond the in-document batch", async () => {
     const client = server.client("connect-binary").application;
     for (let i = 0; i < 60; i++) await client.trackMetricEvent({ key: "pages", user: { id: "batch" }, value: 1, idempotencyKey: `b${i}` });

@@ -35,7 +35,7 @@ export function createApplicationMethods(services: ServiceContext): ScopedServic
       if (req.timestamp && scope.caller.kind !== "admin") {
         throw new DomainError("permission_denied", "Only admin keys may set an event timestamp");
       }
-      const idempotencyKey = req.idempotencyKey || scope.ctx.requestHeader.get("idempotency-key") || undefined;
+      const idempotencyKey = req.idempotencyKey || idempotencyKeyHeader(scope) || undefined;
       const result = await recordEvent(services, scope.tenantId, {
         metricKey: req.key,
         user: userUpsertFromProto(req.user!.id, req.user),
@@ -248,4 +248,12 @@ function userMetricToProto(metric: MetricConfig, user: UserState, achievements: 
 
 async function metricNamesOf(services: ServiceContext, tenantId: string): Promise<Map<string, string>> {
   return new Map((await services.config.metrics(tenantId)).map((m) => [m.id, m.name]));
+}
+
+/** The `Idempotency-Key` header, held to the body field's rule (at most 255 characters). */
+function idempotencyKeyHeader(scope: CallScope): string | null {
+  const header = scope.ctx.requestHeader.get("idempotency-key");
+  const length = header === null ? 0 : [...header].length;
+  if (length > 255) throw new DomainError("invalid_argument", `The Idempotency-Key header must be at most 255 characters, got ${length}`);
+  return header;
 }
