@@ -198,6 +198,7 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
     },
     handler,
   );
+  h1.on("clientError", (error: NodeJS.ErrnoException, socket: net.Socket) => answerClientError(error, socket, limits));
   // Answer a client that half-closes its side after sending the request (as `nc` or a
   // shutdown(SHUT_WR) does) instead of dropping its request. Node has no option for this.
   (h1 as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
@@ -465,4 +466,23 @@ async function decodedBody(req: NodeRequest, body: Buffer, limit: number): Promi
     const refusal = ConnectError.from(error);
     return refusal.code === Code.ResourceExhausted ? "too-large" : refusal;
   }
+}
+
+/**
+ * A request Node's HTTP/1.1 parser refused before any handler ran (malformed, a head past
+ * MAX_HEADER_BYTES, too slow): Node's own answer and status, with an `{"error": ...}` body like every
+ * other refusal, then the connection closes. Nothing is written once an answer has begun.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: net.Socket, limits: ServerLimits): void {
+  const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === "ECONNRESET" || !socket.writable || answering?.headersSent) return void socket.destroy();
+  const [status, reason, message] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", `The request head is larger than the limit of ${limits.maxHeaderBytes} bytes`]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", `The request was not received within ${limits.requestTimeoutMs} ms`]
+        : [400, "Bad Request", `The request is not valid HTTP/1.1 (${error.code ?? "unparsable"})`];
+  const body = JSON.stringify({ error: message });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroySoon();
 }

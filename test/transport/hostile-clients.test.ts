@@ -254,9 +254,18 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
     await expectServingAndUnchanged();
   });
 
-  it("answers oversized request heads with 431", async () => {
+  it("answers oversized request heads with 431, and requests that are not HTTP with 400, each with a JSON error body", async () => {
     const outcome = await rawConnection((socket) => void socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(16 * 1024)}\r\n\r\n`));
     expect(outcome.data).toMatch(/^HTTP\/1\.1 431 /);
+    expect(outcome.data).toMatch(/\r\n\r\n\{"error":"The request head is larger than the limit of \d+ bytes"\}$/);
+    expect(outcome.closed).toBe(true);
+    for (const text of ["GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nBad\u0001Header: x\r\n\r\n", "NOT HTTP AT ALL\r\n\r\n", "GET /a b HTTP/1.1\r\n\r\n"]) {
+      const refused = await rawConnection((socket) => void socket.write(text));
+      expect(refused.data).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(refused.data.split("\r\n\r\n")[1]!)).toEqual({ error: expect.stringMatching(/^The request is not valid HTTP\/1\.1 \(HPE_/) });
+      expect(refused.closed).toBe(true);
+    }
+    await expectServingAndUnchanged();
   });
 
   it("closes connections beyond the limit on arrival, and serves again when they are gone", async () => {
