@@ -164,6 +164,33 @@ describe.each([
   });
 });
 
+describe("a request message that does not parse", () => {
+  it("is invalid_argument (grpc-status 3), not internal", async () => {
+    const session = http2.connect(baseUrl);
+    try {
+      const stream = session.request({
+        ":method": "POST",
+        ":path": "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+        "content-type": "application/grpc",
+        te: "trailers",
+      });
+      // One uncompressed message of five bytes: a field 1 (host, a string) claiming 127 bytes.
+      stream.end(Buffer.from([0, 0, 0, 0, 5, 0x0a, 0x7f, 0x61, 0x62, 0x63]));
+      const status = await new Promise<string | undefined>((resolve, reject) => {
+        let fromHeaders: string | undefined;
+        stream.on("response", (headers) => (fromHeaders = headers["grpc-status"] as string | undefined));
+        stream.on("trailers", (trailers) => resolve(trailers["grpc-status"] as string));
+        stream.on("end", () => resolve(fromHeaders));
+        stream.on("error", reject);
+        stream.resume();
+      });
+      expect(status).toBe("3");
+    } finally {
+      session.close();
+    }
+  });
+});
+
 const buf = join(process.cwd(), "node_modules/.bin/buf");
 
 describe.skipIf(!existsSync(buf))("buf curl", () => {

@@ -3,7 +3,7 @@
 import { create, createFileRegistry, toBinary } from "@bufbuild/protobuf";
 import type { DescFile, FileRegistry } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema, FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { Code } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { ConnectRouter } from "@connectrpc/connect";
 import * as v1 from "../gen/grpc/reflection/v1/reflection_pb.js";
 import * as v1alpha from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -55,18 +55,28 @@ export function registerReflection(router: ConnectRouter, files: readonly DescFi
 
   router.service(v1.ServerReflection, {
     async *serverReflectionInfo(requests) {
-      for await (const request of requests) {
+      for await (const request of clientRequests(requests)) {
         yield { validHost: request.host, originalRequest: request, messageResponse: answer(request) };
       }
     },
   });
   router.service(v1alpha.ServerReflection, {
     async *serverReflectionInfo(requests) {
-      for await (const request of requests) {
+      for await (const request of clientRequests(requests)) {
         yield { validHost: request.host, originalRequest: request, messageResponse: answer(request) };
       }
     },
   });
+}
+
+/** The client's request messages: one that does not parse is the caller's error (Connect says internal). */
+async function* clientRequests<T>(requests: AsyncIterable<T>): AsyncIterable<T> {
+  try {
+    for await (const request of requests) yield request;
+  } catch (error) {
+    const refusal = ConnectError.from(error);
+    throw refusal.code === Code.Internal ? new ConnectError(`Invalid request: ${refusal.rawMessage}`, Code.InvalidArgument) : refusal;
+  }
 }
 
 /** Builds a file registry holding the given files and everything they import, transitively. */
