@@ -9,7 +9,8 @@ import type { SecretCodec } from "../features/webhooks/store/webhook-secrets.js"
  * "after-outbox-handover": webhook messages were copied to deliveries, not yet removed from the user.
  * "erase-step": a user erasure finished step 1 (planned), 2 (user deleted) or 3 (rankings erased).
  */
-export type PipelinePoint = "before-user-write" | "after-user-write" | "after-idempotency-flush" | "batch-progress" | "after-outbox-handover" | "erase-step" | "tenant-deletion";
+export type PipelinePoint =
+  "before-user-write" | "after-user-write" | "after-idempotency-flush" | "batch-progress" | "after-outbox-handover" | "erase-step" | "tenant-deletion";
 
 /** How webhooks are delivered (see features/webhooks/webhook-worker.ts); every field has a default. */
 export interface WebhookOptions {

@@ -483,6 +483,8 @@ function answerClientError(error: NodeJS.ErrnoException, socket: net.Socket, lim
         ? [408, "Request Timeout", `The request was not received within ${limits.requestTimeoutMs} ms`]
         : [400, "Bad Request", `The request is not valid HTTP/1.1 (${error.code ?? "unparsable"})`];
   const body = JSON.stringify({ error: message });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
   socket.destroySoon();
 }

@@ -62,6 +62,9 @@ export async function decompress(encoding: string, bytes: Uint8Array, readMaxByt
     // Connect calls a stream cut short "internal"; it is the caller's broken body (a bomb stays resource_exhausted).
     const connectError = ConnectError.from(error);
     if (connectError.code !== Code.Internal) throw connectError;
-    throw new ConnectError(`Invalid request: the body is not valid ${encoding} data (${connectError.cause instanceof Error ? connectError.cause.message : connectError.rawMessage})`, Code.InvalidArgument);
+    throw new ConnectError(
+      `Invalid request: the body is not valid ${encoding} data (${connectError.cause instanceof Error ? connectError.cause.message : connectError.rawMessage})`,
+      Code.InvalidArgument,
+    );
   }
 }

@@ -180,7 +180,6 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
   }
 }
 
-
 /**
  * Answers a refused call in the caller's protocol: Connect's JSON error with its HTTP status, or a
  * gRPC / gRPC-web trailers-only response. An HTTP/1.1 request whose body was not read closes the

@@ -158,7 +158,16 @@ describe("metrics", () => {
       updated: [],
       issues: [issue(free.id, 'Key "taken" is already in use by another metric')],
     });
-    expect((await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: free.id, key: "same" }, { id: spare.id, key: "same" }] })).body).toEqual({
+    expect(
+      (
+        await server.rest("PATCH", "/admin/v1/metrics", {
+          body: [
+            { id: free.id, key: "same" },
+            { id: spare.id, key: "same" },
+          ],
+        })
+      ).body,
+    ).toEqual({
       updated: [expect.objectContaining({ id: free.id, key: "same" })],
       issues: [issue(spare.id, 'Key "same" is already in use by another metric')],
     });

@@ -103,14 +103,14 @@ describe("crash safety: a tenant deletion killed midway", () => {
     await expect(crashing.request("DELETE", `/admin/v1/tenants?ids=${tenant.id}`)).rejects.toThrow(); // killed midway
     expect(await crashing.exited).toBe(null);
     // Marked, its data still there.
-    expect(await database.db.collection("tenants").findOne({ _id: tenant.id as unknown as never })).toMatchObject({ deleting: expect.any(Date) });
+    expect(await database.db.collection("tenants").findOne({ _id: tenant.id })).toMatchObject({ deleting: expect.any(Date) });
     expect(await users.countDocuments({ tenantId: tenant.id })).toBe(1);
 
     const restarted = await startChildServer(database, port);
     try {
       expect((await restarted.request("GET", "/v1/users/swimmer", { headers: inTenant })).status).toBe(404);
       // The start-up's pass deletes what the crash left, then the tenant itself.
-      await expect.poll(() => database.db.collection("tenants").countDocuments({ _id: tenant.id as unknown as never }), { timeout: 30_000 }).toBe(0);
+      await expect.poll(() => database.db.collection("tenants").countDocuments({ _id: tenant.id }), { timeout: 30_000 }).toBe(0);
       expect(await users.countDocuments({ tenantId: tenant.id })).toBe(0);
       expect(await database.db.collection("metrics").countDocuments({ tenantId: tenant.id })).toBe(0);
       expect((await restarted.post("/admin/v1/tenants", [{ customerId: "doomed", name: "Again" }])).body.created).toEqual([

@@ -97,7 +97,9 @@ describe("every protocol reaches the same implementation", () => {
       expect(await refused.json()).toMatchObject({ code: "invalid_argument", message: expect.stringContaining("not valid gzip data") });
     }
     const { TrackMetricEventRequestSchema } = await import("../../src/gen/gamification/v1/application_service_pb.js");
-    const message = gzipSync(toBinary(TrackMetricEventRequestSchema, create(TrackMetricEventRequestSchema, { key: "words-written", user: { id: "compressed" }, value: 1 })));
+    const message = gzipSync(
+      toBinary(TrackMetricEventRequestSchema, create(TrackMetricEventRequestSchema, { key: "words-written", user: { id: "compressed" }, value: 1 })),
+    );
     const cut = message.subarray(0, message.length - 8);
     const envelope = Buffer.concat([Buffer.from([1, 0, 0, 0, 0]), cut]);
     envelope.writeUInt32BE(cut.length, 1);

@@ -87,9 +87,24 @@ describe("runOnDate: month and year units", () => {
     ["the longest run in months", board({ start: "2026-01-01", runUnit: "month", runInterval: 1200 }), "2099-12-31", run("2026-01-01", "2125-12-31")],
     ["the longest run in days", board({ start: "2026-01-01", runUnit: "day", runInterval: 36_525 }), "2099-12-31", run("2026-01-01", "2126-01-01")],
     // Stored before the bound existed: runs a hundred years instead of passing the year 9999.
-    ["a longer interval in years, stored earlier", board({ start: "2026-01-01", runUnit: "year", runInterval: 7974 }), "2099-12-31", run("2026-01-01", "2125-12-31")],
-    ["a longer interval in months, stored earlier", board({ start: "2026-01-01", runUnit: "month", runInterval: 95_688 }), "2030-06-01", run("2026-01-01", "2125-12-31")],
-    ["a longer interval in days, stored earlier", board({ start: "2026-01-01", runUnit: "day", runInterval: 99_979_547 }), "2026-01-01", run("2026-01-01", "2126-01-01")],
+    [
+      "a longer interval in years, stored earlier",
+      board({ start: "2026-01-01", runUnit: "year", runInterval: 7974 }),
+      "2099-12-31",
+      run("2026-01-01", "2125-12-31"),
+    ],
+    [
+      "a longer interval in months, stored earlier",
+      board({ start: "2026-01-01", runUnit: "month", runInterval: 95_688 }),
+      "2030-06-01",
+      run("2026-01-01", "2125-12-31"),
+    ],
+    [
+      "a longer interval in days, stored earlier",
+      board({ start: "2026-01-01", runUnit: "day", runInterval: 99_979_547 }),
+      "2026-01-01",
+      run("2026-01-01", "2126-01-01"),
+    ],
   ])("%s", (_name, config, date, expected) => expect(runOnDate(config, date)).toEqual(expected));
 
   it("addresses a run by its first day, and every day of a run gives the same run", () => {
