@@ -197,7 +197,7 @@ describe("leaderboards over REST", () => {
       [0, "d", "red"],
     ] as const)
       expect(
-        (await admin("POST", "/api/metrics/laps/event", { user: { id: user, attributes: { team: group } }, value: 1, timestamp: `${day(d)}T12:00:00Z` }))
+        (await admin("POST", "/api/metrics/laps/event", { user: { id: user, attributes: { team: group } }, value: 1, timestamp: `${day(d)}T00:00:00Z` }))
           .status,
       ).toBe(201);
     const { collections } = server.service.context.database;
