@@ -344,7 +344,7 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
     return writeJson(req, res, { ...refused, headers: { ...admitted.headers, ...refused.headers } }, info);
   }
   const read = await readBody(req, options.limits.maxRequestBytes);
-  const body = read === "too-large" ? read : await decodedBody(req, read, options.limits.maxRequestBytes);
+  const body = read !== "too-large" && req.headers["content-encoding"] !== undefined ? await decodedBody(req, read, options.limits.maxRequestBytes) : read;
   if (body === "too-large") {
     return writeJson(
       req,
