@@ -235,6 +235,19 @@ describe("longestStreakIn", () => {
     expect(longestStreakIn({ frequency: "daily", periods: [p("2026-05-01", 40), p("2026-05-02", 0)], currentStarted: null }, null, 2026).started).toBeNull();
   });
 
+  it("a peak before the current period of the current run (a week not yet met) takes the run's start as the streak read does", () => {
+    // Weekly: the run began with an event on Sunday 11-01 (the week of 10-26); the current week is not met yet.
+    const weeks = [p("2026-10-19", 0), p("2026-10-26", 1), p("2026-11-02", 2), p("2026-11-09", 3), p("2026-11-16", 4), p("2026-11-23", 4)];
+    expect(longestStreakIn({ frequency: "weekly", periods: weeks, currentStarted: "2026-11-01" }, null, 2026)).toMatchObject({
+      length: 4,
+      periodStart: "2026-11-16",
+      started: "2026-11-01",
+    });
+    // An earlier run with the same peak keeps its first period.
+    const earlier = [p("2026-10-19", 1), p("2026-10-26", 2), p("2026-11-02", 0), p("2026-11-09", 1)];
+    expect(longestStreakIn({ frequency: "weekly", periods: earlier, currentStarted: "2026-11-10" }, null, 2026).started).toBe("2026-10-19");
+  });
+
   it("shows the tenant's frequency when the user has no streak", () => {
     expect(longestStreakIn(null, "weekly", 2026)).toEqual({ length: 0, frequency: "weekly", periodStart: null, periodEnd: null, started: null });
   });

@@ -33,8 +33,9 @@ import type { UserState } from "../../../engine/domain/user.js";
  *   the earliest of equals, with its run and value; history keeps the newest 100 days with rank
  *   changes per leaderboard, so older days of a busy year may be missing.
  * - **Longest streak**: the greatest length of the kept streak periods (the newest 100 and the
- *   current one) that overlap the year; `started` is the first period of that run when the kept
- *   periods reach back to it, else null.
+ *   current one) that overlap the year; `started` is, for the current run, its start as the streak
+ *   read gives it (the day of its first event), for an earlier run the first period of that run
+ *   when the kept periods reach back to it, else null.
  */
 
 /** One metric or points system as the review needs it. */
@@ -240,9 +241,13 @@ export function longestStreakIn(streak: WrappedInput<unknown, unknown>["streak"]
   });
   if (best === -1) return none;
   const peak = periods[best]!;
+  // The peak's run goes on to the last period (a run's length never falls within it): the current
+  // run, whose start is kept (the streak read's `started`).
+  let end = best;
+  while (end < periods.length - 1 && periods[end + 1]!.length >= periods[end]!.length) end++;
   let started: string | null;
-  if (best === periods.length - 1 && streak.currentStarted !== null) {
-    started = streak.currentStarted; // the current run: its start is kept
+  if (end === periods.length - 1 && streak.currentStarted !== null) {
+    started = streak.currentStarted;
   } else {
     let i = best;
     while (i > 0 && periods[i - 1]!.length > 0) i--;
