@@ -458,10 +458,9 @@ function isErrorBody(body: JsonValue): body is { error: JsonValue } {
  * them), within the same size limit; the refusal as a ConnectError otherwise.
  */
 async function decodedBody(req: NodeRequest, body: Buffer, limit: number): Promise<Buffer | "too-large" | ConnectError> {
-  const encoding = req.headers["content-encoding"]?.trim().toLowerCase() ?? "identity";
-  if (encoding === "identity" || body.length === 0) return body;
+  if (body.length === 0) return body;
   try {
-    return Buffer.from(await decompress(encoding, body, limit));
+    return Buffer.from(await decompress(req.headers["content-encoding"]?.trim().toLowerCase() ?? "identity", body, limit));
   } catch (error) {
     const refusal = ConnectError.from(error);
     return refusal.code === Code.ResourceExhausted ? "too-large" : refusal;

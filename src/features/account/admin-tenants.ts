@@ -93,8 +93,7 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
     }
     ctx.config.invalidate(); // this instance stops serving the tenant before its data goes
     await ctx.atPipelinePoint?.("tenant-deletion", 0);
-    await deleteTenantData(ctx, id);
-    await tenants.deleteOne({ _id: id });
+    await finishTenantDeletion(ctx, id);
     result.done.push({ id });
   }
   ctx.config.invalidate();
@@ -105,14 +104,14 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
 export async function finishUnfinishedTenantDeletions(ctx: ServiceContext, logger: Logger): Promise<void> {
   const { tenants } = ctx.database.collections;
   for (const { _id: id } of await tenants.find({ deleting: { $exists: true } }, { projection: { _id: 1 } }).toArray()) {
-    await deleteTenantData(ctx, id);
-    await tenants.deleteOne({ _id: id });
+    await finishTenantDeletion(ctx, id);
     logger.info({ tenantId: id }, "finished an unfinished tenant deletion");
   }
   ctx.config.invalidate();
 }
 
-async function deleteTenantData(ctx: ServiceContext, id: string): Promise<void> {
+/** Deletes a marked tenant's data, then its document (the mark goes last, so a crash leaves it to find). */
+async function finishTenantDeletion(ctx: ServiceContext, id: string): Promise<void> {
   const { collections } = ctx.database;
   // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null);
   // ranking roots name their tenant in their _id only.
@@ -124,4 +123,5 @@ async function deleteTenantData(ctx: ServiceContext, id: string): Promise<void> 
     deleteTenantListings(collections.tenantUsers, id), // keyed by the tenant's ID, not by a field
   ]);
   forgetCachedTenant(collections.users, id);
+  await collections.tenants.deleteOne({ _id: id });
 }
