@@ -505,6 +505,22 @@ describe("time zones", () => {
     expect((await server.rest("GET", `/v1/users/kiri/leaderboards/daily?run=${day(-1)}`)).body).toMatchObject({ rank: null, value: null, history: [] });
   });
 
+  it("a zone moved west across a run boundary adds to the earlier run's value; the later run keeps its own", async () => {
+    // Kiritimati (UTC+14) on day(-3) and day(-2), then Pago Pago (UTC−11), a day behind, on day(-3) and day(-2) again.
+    expect((await event("daily", { id: "west", tz: "Pacific/Kiritimati" }, 5, at(-4, "12:00"))).daily).toMatchObject({ start: day(-3), rank: 1 });
+    expect((await event("daily", { id: "west" }, 1, at(-3, "12:00"))).daily).toMatchObject({ start: day(-2), rank: 1 });
+    const back = await event("daily", { id: "west", tz: "Pacific/Pago_Pago" }, 2, at(-3, "13:00")); // day(-3) 02:00 there
+    expect(back.daily).toMatchObject({ start: day(-3), end: day(-3), rank: 1, previousRank: 1 });
+    expect((await event("daily", { id: "west" }, 3, at(-2, "12:00"))).daily).toMatchObject({ start: day(-2), rank: 1, previousRank: 1 });
+
+    expect(await rankings(`/v1/leaderboards/daily?run=${day(-3)}`)).toEqual([["west", 1, 7]]);
+    expect(await rankings(`/v1/leaderboards/daily?run=${day(-2)}`)).toEqual([["west", 1, 4]]);
+    const earlier = await server.rest("GET", `/v1/users/west/leaderboards/daily?run=${day(-3)}`);
+    expect(earlier.body).toMatchObject({ rank: 1, value: 7, history: [{ date: day(-3), previousRank: null, rank: 1, previousValue: null, value: 7 }] });
+    const later = await server.rest("GET", `/v1/users/west/leaderboards/daily?run=${day(-2)}`);
+    expect(later.body).toMatchObject({ rank: 1, value: 4, history: [{ date: day(-2), previousRank: null, rank: 1, previousValue: null, value: 4 }] });
+  });
+
   it("the start date is read on the user's calendar: Kiritimati takes part 14 hours before UTC does", async () => {
     const instant = at(-6, "11:00"); // day(-5) 01:00 in Kiritimati; the leaderboard starts on day(-5)
     expect(await event("daily", { id: "early-utc" }, 3, instant)).toEqual({});

@@ -6,6 +6,7 @@ import {
   type LeaderboardResult,
   type PlannedEntry,
 } from "./domain/leaderboard-entries.js";
+import { addDecimals } from "../../engine/domain/decimal.js";
 import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
 import type { EngineConfig } from "../../engine/domain/reactions.js";
 import type { UserState } from "../../engine/domain/user.js";
@@ -69,7 +70,8 @@ export async function rankUserChanges(
       const written = await writePlan(ctx, tenantId, state.userId, plan, at);
       // The user's state is the truth: every planned entry changed the user's value (the ranking may
       // already hold it, written by an attempt that crashed before its user write), and the value
-      // before is the state's.
+      // before is the state's (in an earlier run, the ranking's).
+      if (plan.earlierRun) return { ...written, changed: true };
       const entry = state.leaderboards[plan.leaderboard.config.id];
       return { ...written, changed: true, previousValue: entry && entry.run === plan.run.runStart ? entry.value : null };
     }),
@@ -87,7 +89,11 @@ async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, 
   // A move to another group: the rank before is the one in the group left.
   const left = plan.leave ? await rankings.removeEntry(rankingScope(tenantId, config.id, plan.leave.run, plan.leave.group), userId, options) : null;
   const scope = rankingScope(tenantId, config.id, plan.run.runStart, plan.group);
-  const change = plan.value === null ? await rankings.removeEntry(scope, userId, options) : await rankings.upsertEntry(scope, userId, plan.value, at, options);
+  // An earlier run the document keeps no history of: the change adds to the ranked value. (Unlike
+  // the absolute writes, an attempt retried after this write counts the change again.)
+  const value =
+    plan.earlierRun?.addToRanked && plan.value !== null ? addDecimals((await rankings.rankOf(scope, userId))?.value ?? "0", plan.value) : plan.value;
+  const change = value === null ? await rankings.removeEntry(scope, userId, options) : await rankings.upsertEntry(scope, userId, value, at, options);
   return {
     changed: change.changed,
     previousRank: left ? left.previousRank : change.previousRank,

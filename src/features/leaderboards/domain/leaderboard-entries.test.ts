@@ -610,6 +610,86 @@ describe("recordLeaderboardOutcomes", () => {
   });
 });
 
+describe("an earlier run than the entry's (a backdated event, a zone moved west)", () => {
+  // The user reached run 2 (value 3); run 1 ended at 12 (its last history item).
+  const run1Last = item("2026-01-05", "2026-01-09", 4, 2, "10", "12");
+  const run2First = item("2026-01-12", "2026-01-12", null, 5, null, "3");
+  const inRun2 = (history: LeaderboardHistoryItem[]) => user({ leaderboards: { "lb-1": entry("2026-01-12", "", "3", history) } });
+
+  it("adds to the user's value in that run, their latest history item of it; the entry stays on run 2", () => {
+    const p = onePlan(inRun2([run1Last, run2First]), weeklySteps, steps(5), MID_RUN1);
+    expect(summary(p)).toEqual(planned("lb-1", RUN1, "17")[0]);
+    expect(p.earlierRun).toEqual({ addToRanked: false });
+  });
+
+  it("without a kept history item of that run, the change is added to the ranked value when written", () => {
+    const p = onePlan(inRun2([run2First]), weeklySteps, steps(5), MID_RUN1);
+    expect(summary(p)).toEqual(planned("lb-1", RUN1, "5")[0]);
+    expect(p.earlierRun).toEqual({ addToRanked: true });
+  });
+
+  it("a change of 0 to a known value plans nothing", () => {
+    expect(plan(inRun2([run1Last, run2First]), weeklySteps, steps(0), MID_RUN1)).toEqual([]);
+  });
+
+  it("a zone moved west: Kiritimati's Monday (run 2), then Pago Pago's Sunday (run 1) an hour later", () => {
+    // 2026-01-11T10:30Z: Monday 00:30 in Kiritimati; 11:30Z: Sunday 00:30 in Pago Pago.
+    const tokyoDay = item("2026-01-05", "2026-01-11", null, 1, null, "12");
+    const state = user({
+      tz: PAGO_PAGO,
+      leaderboards: { "lb-1": entry("2026-01-12", "", "1", [tokyoDay, item("2026-01-12", "2026-01-12", null, 1, null, "1")]) },
+    });
+    const p = onePlan(state, weeklySteps, steps(2), "2026-01-11T11:30:00Z");
+    expect(summary(p)).toEqual(planned("lb-1", RUN1, "14")[0]);
+    const { state: next } = recordLeaderboardOutcomes(
+      state,
+      [p],
+      [outcome({ previousRank: 1, rank: 1, previousValue: "12", value: "14" })],
+      at("2026-01-11T11:30:00Z"),
+    );
+    // The entry stays on run 2; the run-1 item of Sunday (not the last item) takes the new value.
+    expect(next.leaderboards["lb-1"]).toEqual(
+      entry("2026-01-12", "", "1", [item("2026-01-05", "2026-01-11", null, 1, null, "14"), item("2026-01-12", "2026-01-12", null, 1, null, "1")]),
+    );
+    // The next event in run 2 adds to run 2's value.
+    expect(plan(next, weeklySteps, steps(1), "2026-01-13T12:00:00Z")).toEqual(planned("lb-1", RUN2, "2"));
+  });
+
+  it("a new date in the earlier run appends an item; the entry keeps its run, group and value", () => {
+    const state = inRun2([run1Last, run2First]);
+    const p = onePlan(state, weeklySteps, steps(5), MID_RUN1);
+    const { state: next, results } = recordLeaderboardOutcomes(
+      state,
+      [p],
+      [outcome({ previousRank: 2, rank: 1, previousValue: "12", value: "17" })],
+      at(MID_RUN1),
+    );
+    expect(next.leaderboards["lb-1"]).toEqual(entry("2026-01-12", "", "3", [run1Last, run2First, item("2026-01-05", "2026-01-07", 2, 1, "12", "17")]));
+    expect(results.map((r) => r.run)).toEqual([RUN1]);
+  });
+
+  it("an opted-out user's earlier run changes nothing in the entry", () => {
+    const state = inRun2([run1Last, run2First]);
+    const p = onePlan(state, weeklySteps, steps(5), MID_RUN1);
+    const { state: next } = recordLeaderboardOutcomes(state, [p], [outcome({ changed: false, rank: null, value: null })], at(MID_RUN1));
+    expect(next.leaderboards["lb-1"]).toEqual(state.leaderboards["lb-1"]);
+  });
+
+  it("points leaderboards too", () => {
+    const state = user({ leaderboards: { "lb-xp": entry("2026-01-12", "", "3", [item("2026-01-05", "2026-01-09", null, 1, null, "40")]) } });
+    const p = onePlan(state, pointsBoard, { points: [{ systemId: "ps-xp", added: 10 }] }, MID_RUN1);
+    expect(summary(p)).toEqual(planned("lb-xp", RUN1, "50")[0]);
+  });
+
+  it("a streak length is set as it is", () => {
+    const weeklyStreak = board({ id: "lb-streak", key: "streaks", rankBy: "streak", metricId: null, ...WEEKLY });
+    const state = user({ leaderboards: { "lb-streak": entry("2026-01-12", "", "3", [run2First]) } });
+    const p = onePlan(state, weeklyStreak, { streakLength: 6 }, MID_RUN1);
+    expect(summary(p)).toEqual(planned("lb-streak", RUN1, "6")[0]);
+    expect(p.earlierRun).toEqual({ addToRanked: false });
+  });
+});
+
 describe("historyOfRun", () => {
   const a1 = item("2026-01-05", "2026-01-05", null, 5, null, "1");
   const a2 = item("2026-01-05", "2026-01-07", 5, 4, "1", "2");

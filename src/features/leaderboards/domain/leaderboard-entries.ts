@@ -18,6 +18,10 @@ import type { UserState } from "../../../engine/domain/user.js";
  *   streak length. A change counts when the leaderboard is active and the user's local date and
  *   time at its moment fall in a run and in the daily window (src/features/leaderboards/domain/leaderboard-runs.ts).
  * - A new run starts every user at 0; the value of the previous run stays in that run's ranking.
+ * - A change in a run before the one the user's entry holds (an admin's backdated event, a zone
+ *   moved west across a run boundary) adds to the user's value in that run, which is their latest
+ *   history item of it (or, when the document no longer holds one, the ranking's value); the entry
+ *   stays on its later run.
  * - Breakdown groups are read from the user's attributes at the moment of the change. A user whose
  *   group changed within a run moves to the new group with their run value; a user lacking a
  *   breakdown value takes no part.
@@ -85,6 +89,12 @@ export interface PlannedEntry {
   value: DecimalString | null;
   /** Where the user was ranked before, when it is another scope of the same run (a group change). */
   leave: { run: string; group: string } | null;
+  /**
+   * Set when the run is before the one the user's entry holds; the entry stays on its run.
+   * `addToRanked`: the document holds no history of this run, so `value` is the change, added to
+   * the ranking's value when written.
+   */
+  earlierRun: { addToRanked: boolean } | null;
 }
 
 /** What writing a planned entry did (from the rankings store). */
@@ -136,15 +146,26 @@ export function planLeaderboardEntries(
     const group = groupKey(values);
     if (group === null) continue;
     const entry = state.leaderboards[config.id];
+    const earlier = entry !== undefined && run.runStart < entry.run;
     const current = entry && entry.run === run.runStart ? entry : undefined;
-    const value = change.kind === "absolute" ? change.value : addDecimals(current?.value ?? "0", change.delta);
+    // The user's value in the run before the call; undefined: only the ranking knows it (an earlier
+    // run whose history the document no longer holds).
+    const before = earlier ? latestValueInRun(entry.history, run.runStart) : (current?.value ?? null);
+    const value = change.kind === "absolute" ? change.value : addDecimals(before ?? "0", change.delta);
     const leave = current && current.group !== group && current.value !== null ? { run: current.run, group: current.group } : null;
-    if (value === null && (current?.value ?? null) === null) continue; // a lost streak that was not ranked
-    if (leave === null && current !== undefined && current.value === value) continue;
+    if (value === null && (before ?? null) === null) continue; // a lost streak that was not ranked
+    if (leave === null && before === value) continue;
     const groupValues = leaderboard.breakdownKeys.map((key, i) => ({ key, value: values[i]! }));
-    plans.push({ leaderboard, run, group, groupValues, value, leave });
+    const earlierRun = earlier ? { addToRanked: before === undefined && change.kind === "delta" } : null;
+    plans.push({ leaderboard, run, group, groupValues, value, leave, earlierRun });
   }
   return plans;
+}
+
+/** The value after the user's latest history item of a run, undefined when none is kept. */
+function latestValueInRun(history: readonly LeaderboardHistoryItem[], run: string): DecimalString | null | undefined {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.run === run) return history[i]!.value;
+  return undefined;
 }
 
 type Change = { kind: "delta"; delta: DecimalString } | { kind: "absolute"; value: DecimalString | null };
@@ -183,22 +204,17 @@ export function recordLeaderboardOutcomes(
     const outcome = outcomes[i]!;
     const id = plan.leaderboard.config.id;
     const previous = entries[id];
-    entries[id] = {
-      run: plan.run.runStart,
-      group: plan.group,
-      value: plan.value,
-      history: outcome.changed ? addHistory(previous?.history ?? [], plan.run.runStart, date, outcome) : (previous?.history ?? []),
-    };
+    const history = outcome.changed ? addHistory(previous?.history ?? [], plan.run.runStart, date, outcome) : (previous?.history ?? []);
+    entries[id] = plan.earlierRun ? { ...previous!, history } : { run: plan.run.runStart, group: plan.group, value: plan.value, history };
     if (outcome.changed) results.push({ leaderboard: plan.leaderboard, run: plan.run, groupValues: plan.groupValues, outcome });
   });
   return { state: { ...state, leaderboards: entries }, results };
 }
 
 function addHistory(history: readonly LeaderboardHistoryItem[], run: string, date: string, outcome: EntryOutcome): LeaderboardHistoryItem[] {
-  const last = history[history.length - 1];
-  if (last && last.run === run && last.date === date) {
-    return [...history.slice(0, -1), { ...last, rank: outcome.rank, value: outcome.value }];
-  }
+  // The day's item, usually the last (not when an earlier run changed after later ones).
+  const sameDay = history.findLastIndex((h) => h.run === run && h.date === date);
+  if (sameDay >= 0) return history.map((h, i) => (i === sameDay ? { ...h, rank: outcome.rank, value: outcome.value } : h));
   const item: LeaderboardHistoryItem = {
     run,
     date,
