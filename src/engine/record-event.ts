@@ -74,7 +74,9 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
     tenantId,
     input.user.id,
     async (stored, now, movedRecord): Promise<UserChange<EventResult>> => {
-      const current = stored?.state ?? newUserState(input.user.id, now, engine);
+      // A user first seen in a backdated event (an import) exists from that event's moment: their
+      // `created` is not later than their history (streak freezes and time triggers count from it).
+      const current = stored?.state ?? newUserState(input.user.id, input.timestamp && input.timestamp < now ? input.timestamp : now, engine);
       const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
       if (earlier) {
         if (earlier.fingerprint !== fingerprint) {

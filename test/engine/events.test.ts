@@ -96,6 +96,16 @@ describe("admin timestamps", () => {
     expect(asApp).toEqual({ status: 403, body: { error: "Only admin keys may set an event timestamp", requestId: expect.any(String) } });
     expect((await server.rest("GET", "/v1/users/ts")).body.updated).toBe("2026-01-02T10:00:00Z");
   });
+
+  it("a user first seen in a backdated event is created at its moment, not when it was imported", async () => {
+    expect((await event("/api/metrics/words/event", { user: { id: "imported" }, value: 1, timestamp: "2026-01-05T08:00:00Z" })).status).toBe(201);
+    const read = await server.rest("GET", "/v1/users/imported");
+    expect([read.body.created, read.body.updated]).toEqual(["2026-01-05T08:00:00Z", "2026-01-05T08:00:00Z"]);
+    // Without a timestamp: now.
+    const before = Date.now();
+    expect((await event("/api/metrics/words/event", { user: { id: "live" }, value: 1 })).status).toBe(201);
+    expect(Date.parse((await server.rest("GET", "/v1/users/live")).body.created)).toBeGreaterThanOrEqual(before - 1000);
+  });
 });
 
 describe("parallel events", () => {
