@@ -300,7 +300,9 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   const method = req.method ?? "GET";
   let url: URL;
   try {
-    url = new URL(req.url ?? "/", "http://localhost");
+    // An origin-form target is a path: as a relative URL, "//v1//users" would name a host "v1".
+    const target = req.url ?? "/";
+    url = target.startsWith("/") ? new URL(`http://localhost${target}`) : new URL(target, "http://localhost");
   } catch {
     return writeJson(req, res, { status: 400, body: { error: `Malformed request target "${req.url}"` } }, info);
   }

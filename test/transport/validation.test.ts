@@ -123,6 +123,7 @@ describe("malformed input changes nothing and gets a specific error", () => {
 
   it("answers unknown routes and methods with JSON errors", async () => {
     expect(await server.rest("GET", "/v1/nothing-here")).toEqual({ status: 404, body: { error: "No route for GET /v1/nothing-here" } });
+    expect(await server.rest("GET", "//v1//users")).toEqual({ status: 404, body: { error: "No route for GET //v1//users" } });
     expect((await server.rest("PUT", "/admin/v1/metrics", { body: [] })).status).toBe(405);
   });
 
