@@ -1,6 +1,7 @@
 import type { ConfigCache } from "./store/config-cache.js";
 import type { Database } from "./store/database.js";
 import type { KeyedLock } from "./store/keyed-lock.js";
+import type { TenantCalls } from "./tenant-calls.js";
 import type { SecretCodec } from "../features/webhooks/store/webhook-secrets.js";
 
 /**
@@ -51,6 +52,8 @@ export interface ServiceContext {
   database: Database;
   config: ConfigCache;
   userLocks: KeyedLock;
+  /** The API calls in progress per tenant (counted by transport/guard.ts); a tenant's deletion waits for them. */
+  tenantCalls?: TenantCalls;
   now: () => Date;
   /** How long an idempotency key is remembered; null: forever (the default). */
   idempotencyWindowMs: number | null;

@@ -45,6 +45,7 @@ import { ConfigCache } from "../engine/store/config-cache.js";
 import { openDatabase } from "../engine/store/database.js";
 import { acquireInstanceLease, DEFAULT_INSTANCE_LEASE_MS, type InstanceLease } from "../workers/store/instance-lease.js";
 import type { WriteMode } from "../engine/store/user-documents.js";
+import { TenantCalls } from "../engine/tenant-calls.js";
 import { KeyedLock } from "../engine/store/keyed-lock.js";
 import { DEFAULT_LIMITS, startHttpServer, type RequestTracing, type RunningHttpServer, type ServerLimits } from "./http-server.js";
 import { createMetrics, type ServiceMetrics } from "./metrics.js";
@@ -155,6 +156,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     database,
     config: new ConfigCache(database.collections),
     userLocks: new KeyedLock(),
+    tenantCalls: new TenantCalls(),
     now,
     idempotencyWindowMs: options.idempotencyWindowMs ?? null,
     retention: options.retention,

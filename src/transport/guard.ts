@@ -85,7 +85,8 @@ export function guardService(
         if (!caller) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
         validateRequest(method, request);
         const tenantId = policy.accountLevel?.has(method.localName) ? DEFAULT_SCOPE : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
-        const result = await impl(request, { caller, tenantId, ctx });
+        const scope = { caller, tenantId, ctx };
+        const result = await (services.tenantCalls ? services.tenantCalls.run(tenantId, () => impl(request, scope)) : impl(request, scope));
         if (info) info.rpcCode = 0;
         return result;
       } catch (error) {

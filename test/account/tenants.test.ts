@@ -1,11 +1,14 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PipelinePoint } from "../../src/engine/context.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 let server: TestServer;
+/** A test's hook at the pipeline points, if any. */
+let fault: ((point: PipelinePoint) => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ atPipelinePoint: (point) => fault?.(point) });
 });
 afterAll(() => server.close());
 
@@ -132,6 +135,34 @@ describe("tenants", () => {
     expect(await rankingDocs()).toEqual([]);
     expect(await listings()).toEqual([]);
   });
+
+  it("an event in progress when the deletion begins finishes first: no user is left behind", async () => {
+    const [tenant] = (await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-late", name: "Late" }] })).body.created;
+    expect((await server.rest("POST", "/admin/v1/metrics", { tenantId: "tenant-late", body: [{ key: "steps", name: "Steps" }] })).status).toBe(201);
+    const { collections } = server.service.context.database;
+    const waitFor = async (condition: () => Promise<boolean>, ms: number) => {
+      for (const end = Date.now() + ms; Date.now() < end;) if (await condition()) return true;
+      return false;
+    };
+    let deletion: Promise<{ status: number; body: any }> | undefined;
+    // The event has found the tenant and is about to write its user when the deletion begins; it
+    // writes once the deletion has marked the tenant and either finished (a user left behind) or waited 1 s.
+    fault = async (point) => {
+      if (point !== "before-user-write" || deletion) return;
+      deletion = server.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id}`);
+      expect(await waitFor(async () => (await collections.tenants.findOne({ _id: tenant.id }))?.deleting !== undefined, 30_000)).toBe(true);
+      await waitFor(async () => (await collections.tenants.countDocuments({ _id: tenant.id })) === 0, 1000);
+    };
+    try {
+      const event = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "tenant-late", body: { user: { id: "late" }, value: 1 } });
+      expect(event.status).toBe(201);
+      expect((await deletion!).body).toEqual({ deleted: [{ id: tenant.id }], issues: [] });
+    } finally {
+      fault = undefined;
+    }
+    expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBe(0);
+    expect(await collections.tenants.countDocuments({ _id: tenant.id })).toBe(0);
+  }, 60_000);
 
   it("a deletion cut short leaves a tenant that answers to no one, and deleting it again finishes it", async () => {
     const [tenant] = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.filter((t: { customerId: string }) => t.customerId === "tenant-b");

@@ -76,6 +76,9 @@ export async function updateTenants(
   return result;
 }
 
+/** The longest a deletion waits for the tenant's calls in progress (one that hangs does not block it). */
+const DRAIN_MS = 30_000;
+
 /**
  * Deletes tenants with all their data and configuration. The tenant is first marked as being
  * deleted (from then on it answers to no one), then its data goes, then its document: a deletion a
@@ -92,6 +95,8 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
       continue;
     }
     ctx.config.invalidate(); // this instance stops serving the tenant before its data goes
+    // Calls that found the tenant before the mark finish first, so none writes after its data goes.
+    await ctx.tenantCalls?.drained(id, DRAIN_MS);
     await ctx.atPipelinePoint?.("tenant-deletion", 0);
     await finishTenantDeletion(ctx, id);
     result.done.push({ id });
