@@ -1,3 +1,4 @@
+import { runTenantCall } from "../../engine/tenant-calls.js";
 import { randomUUID } from "node:crypto";
 import { forEachLimited } from "../../engine/for-each-limited.js";
 import { BSON } from "mongodb";
@@ -218,7 +219,8 @@ export function createEventBatchWorker(ctx: ServiceContext, logger: Logger, opti
       await purge.runIfDue();
       const batch = await claimBatch(store, owner, ctx.now(), leaseMs);
       if (!batch) return false;
-      await processBatch(storedBatchRun(ctx, store, batch, leaseMs), logger, batch, loop.stopping);
+      // Counted as a call of its tenant: a deletion of the tenant waits for it.
+      await runTenantCall(ctx, batch.tenantId, () => processBatch(storedBatchRun(ctx, store, batch, leaseMs), logger, batch, loop.stopping));
       return true; // another batch may be waiting
     },
   });
