@@ -97,6 +97,35 @@ describe("webhook worker", () => {
     await worker.stop();
   });
 
+  it("takes over a claim whose claimant died between its marker and its update, once the claim has run out", async () => {
+    await database.collections.leases.deleteMany({});
+    const store = deliveryStore(database, new KeyedLock());
+    await insertDeliveries(store, [newDelivery("t1", "ep1", message("msg_half_claimed"), T0), newDelivery("t1", "ep1", message("msg_legacy_marker"), T0)]);
+    const doc = async (messageId: string) => (await database.collections.webhookDeliveries.findOne({ messageId }))!;
+    const half = await doc("msg_half_claimed");
+    const legacy = await doc("msg_legacy_marker");
+    // What a crash right after the marker's insert leaves: the marker, and the delivery still ready at its version.
+    await database.collections.webhookClaims.insertOne({ _id: `${half._id}@${half.version}`, at: T0, until: new Date(T0.getTime() + 45_000) });
+    await database.collections.webhookClaims.insertOne({ _id: `${legacy._id}@${legacy.version}`, at: T0 }); // written before `until`
+    const delivered = () => receiver.at("/worker").map((r) => r.headers["webhook-id"]);
+
+    const clock = { now: new Date(T0.getTime() + 30_000) };
+    const worker = createWebhookWorker(contextAt(clock), logger, { lookbackMinutes: 2 });
+    expect(await worker.deliverReady()).toBe(0); // both claims still hold
+    clock.now = new Date(T0.getTime() + 46_000);
+    expect(await worker.deliverReady()).toBe(1);
+    expect(delivered()).toContain("msg_half_claimed");
+    expect(delivered()).not.toContain("msg_legacy_marker");
+    expect([(await doc("msg_half_claimed")).status, (await doc("msg_half_claimed")).attemptCount]).toEqual(["delivered", 1]);
+    // The dead marker is gone; the takeover's own was released after the attempt.
+    expect(await database.collections.webhookClaims.countDocuments({ _id: { $regex: "^msg_half_claimed/" } })).toBe(0);
+
+    clock.now = new Date(T0.getTime() + 16 * 60_000);
+    expect(await worker.deliverReady()).toBe(1);
+    expect(delivered()).toContain("msg_legacy_marker");
+    await worker.stop();
+  });
+
   it("on a database whose walker never ran, also makes ready what was parked before its lookback", async () => {
     await database.collections.leases.deleteMany({});
     const store = deliveryStore(database, new KeyedLock());

@@ -404,10 +404,17 @@ export async function findReadyDeliveries(store: DeliveryStore, limit: number): 
  * a read, then a write, so two concurrent updates filtered on the same version can both succeed).
  */
 export interface WebhookClaimDocument {
-  /** `deliveryId@version`. */
+  /** `deliveryId@version`, then `deliveryId@version#n` for the n-th takeover of a claim that ran out. */
   _id: string;
   at: Date;
+  /** When the claim runs out (markers written before this field: `at` + `LEGACY_CLAIM_MS`). */
+  until?: Date;
 }
+
+/** How long a marker without `until` held its claim (longer than any attempt's timeout). */
+const LEGACY_CLAIM_MS = 15 * 60_000;
+/** Takeovers of one version's claim tried before leaving it (each needs a claimant that died). */
+const MAX_CLAIM_TAKEOVERS = 20;
 
 /**
  * Claims a ready delivery for one attempt, so two instances never attempt one delivery at once:
@@ -423,13 +430,8 @@ export async function claimDelivery(
   now: Date,
   leaseUntil: Date,
 ): Promise<{ delivery: WebhookDeliveryDocument; claimId: string } | null> {
-  const claimId = `${doc._id}@${doc.version}`;
-  try {
-    await store.collections.webhookClaims.insertOne({ _id: claimId, at: now });
-  } catch (error) {
-    if (isDuplicateKeyError(error)) return null; // another instance claimed this version
-    throw error;
-  }
+  const claimId = await insertClaimMarker(store, `${doc._id}@${doc.version}`, now, leaseUntil);
+  if (claimId === null) return null; // another instance claimed this version
   const dueMinute = Math.floor(leaseUntil.getTime() / 60_000);
   const delivery = { ...doc, ready: false, leaseOwner: owner, dueMinute, updated: now, version: doc.version + 1 };
   await writeMarkers(store, [delivery]);
@@ -447,6 +449,32 @@ export async function claimDelivery(
   }
   await dropReadyMarker(store, delivery);
   return { delivery, claimId };
+}
+
+/**
+ * Inserts the claim marker of a delivery version and returns its ID, or null while another claim
+ * holds the version. A marker whose claim ran out while the delivery stayed ready at that version
+ * was left by a claimant that died between its insert and its update: the next claim takes it over
+ * with a marker of its own (`#1`, `#2`, ...), so a takeover too has one winner, and deletes the
+ * dead ones. Without this a crash at that moment left the delivery pending for good.
+ */
+async function insertClaimMarker(store: Pick<DeliveryStore, "collections">, base: string, now: Date, until: Date): Promise<string | null> {
+  const { webhookClaims } = store.collections;
+  const idOf = (n: number) => (n === 0 ? base : `${base}#${n}`);
+  for (let n = 0; n <= MAX_CLAIM_TAKEOVERS; n++) {
+    try {
+      await webhookClaims.insertOne({ _id: idOf(n), at: now, until });
+      await Promise.all(Array.from({ length: n }, (_, dead) => webhookClaims.deleteOne({ _id: idOf(dead) })));
+      return idOf(n);
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+    }
+    const held = await webhookClaims.findOne({ _id: idOf(n) });
+    if (held === null) return null; // released: its attempt is recorded, the version read is history
+    const runsOut = held.until?.getTime() ?? held.at.getTime() + LEGACY_CLAIM_MS;
+    if (runsOut > now.getTime()) return null;
+  }
+  return null;
 }
 
 /** Removes a claim marker once its attempt is recorded (its version is history by then). */
