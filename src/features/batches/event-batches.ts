@@ -1,6 +1,6 @@
-import { runTenantCall } from "../../engine/tenant-calls.js";
 import { randomUUID } from "node:crypto";
 import { forEachLimited } from "../../engine/for-each-limited.js";
+import { runTenantCall } from "../../engine/tenant-calls.js";
 import { BSON } from "mongodb";
 import type { Logger } from "pino";
 import { DomainError, invalidArgument, notFound } from "../../engine/domain/errors.js";
