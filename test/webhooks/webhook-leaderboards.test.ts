@@ -296,6 +296,31 @@ describe("leaderboard run webhooks", () => {
     const leaderboards = await server.service.context.database.collections.leaderboards.find({}).toArray();
     for (const doc of leaderboards) expect(Object.keys(doc).filter((k) => /announce|webhook/i.test(k))).toEqual([]);
   });
+
+  it("do not announce as changed the rankings a started message showed", async () => {
+    // A leaderboard ranked before anyone listened: its start, announced later, shows the rankings.
+    await created("/admin/v1/tenants", [{ customerId: "initech", name: "Initech" }]);
+    const [metricId] = await created("/admin/v1/metrics", [{ key: "words", name: "Words" }], "initech");
+    await created("/admin/v1/leaderboards", [{ key: "all", name: "All time", rankBy: "metric", metricId, status: "active", start: "2030-01-01" }], "initech");
+    await event("initech", { id: "ivy", name: "Ivy" }, 7);
+    await endpoint("initech", "/initech", ["leaderboard.started", "leaderboard.changed"]);
+    await receiver.waitFor("/initech", (got) => got.length >= 1);
+    await sleep(1_500); // several checks later
+    const types = () => receiver.at("/initech").map((r) => verified("/initech", r).type);
+    expect(types()).toEqual(["leaderboard.started"]);
+    expect(rows(bodies("/initech", "leaderboard.started")[0])).toEqual([["ivy", "Ivy", 1, 7]]);
+
+    // A later change is announced, 15 minutes after the start's message.
+    await event("initech", { id: "jon", name: "Jon" }, 9);
+    offsetMs += 16 * MINUTE;
+    await receiver.waitFor("/initech", (got) => got.length >= 2);
+    await sleep(1_000);
+    expect(types()).toEqual(["leaderboard.started", "leaderboard.changed"]);
+    expect(rows(bodies("/initech", "leaderboard.changed")[0])).toEqual([
+      ["jon", "Jon", 1, 9],
+      ["ivy", "Ivy", 2, 7],
+    ]);
+  }, 60_000);
 });
 
 describe("the runs the announcer looks at", () => {

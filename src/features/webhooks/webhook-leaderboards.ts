@@ -132,11 +132,23 @@ async function announceLeaderboard(
   };
   const factOf = (type: RunEventType, run: LeaderboardRun) => (group: string) => `${tenantId}/leaderboard/${config.id}/${run.runStart}/${group}/${type}`;
 
+  // Rankings a `started` message of this check showed, as a `changed` announcement would record them.
+  const shownNow = new Map<string, LeaderboardAnnouncementDocument>();
   if (wanted.has("leaderboard.started") && active && current && announcedRuns?.started !== current.runStart) {
-    const groups = groupsOf(ranked, await rankings.groupsOfRun(tenantId, config.id, current.runStart));
+    const heads = await rankings.groupsOfRun(tenantId, config.id, current.runStart);
+    const groups = groupsOf(ranked, heads);
+    // The versions before the rankings the message shows: `changed` follows only a later change.
+    const versions = await Promise.all(
+      groups.map((g) => rankings.version(rankingScope(tenantId, config.id, current.runStart, g.group), heads.find((h) => h.group === g.group)?.version)),
+    );
     const at = new Date(Math.max(dateBeginsAnywhereAt(current.runStart).getTime(), config.created.getTime()));
     const messages = await messagesFor("leaderboard.started", current, orWhole(groups), "active", at, factOf("leaderboard.started", current));
     await handOverMessages(ctx, tenantId, messages);
+    for (const [i, g] of groups.entries()) {
+      if (versions[i] === 0) continue;
+      const shown = await recordChangeAnnouncement(collection, rankingScope(tenantId, config.id, current.runStart, g.group), versions[i]!, now);
+      shownNow.set(shown._id, shown);
+    }
     await recordRunAnnouncement(collection, tenantId, config.id, "started", current.runStart);
     announced += messages.length;
   }
@@ -165,7 +177,8 @@ async function announceLeaderboard(
     for (const run of live) {
       const heads = await rankings.groupsOfRun(tenantId, config.id, run.runStart);
       for (const g of groupsOf(ranked, heads)) {
-        const previous = state.get(changedAnnouncementId(tenantId, config.id, run.runStart, g.group));
+        const id = changedAnnouncementId(tenantId, config.id, run.runStart, g.group);
+        const previous = shownNow.get(id) ?? state.get(id);
         const last = previous?.kind === "changed" ? previous : undefined;
         if (last && now.getTime() - last.announcedAt.getTime() < CHANGED_EVERY_MS) continue;
         const scope = rankingScope(tenantId, config.id, run.runStart, g.group);

@@ -68,7 +68,7 @@ export async function recordChangeAnnouncement(
   scope: { tenantId: string; leaderboardId: string; run: string; group: string },
   version: number,
   announcedAt: Date,
-): Promise<void> {
+): Promise<ChangedAnnouncement> {
   const doc: ChangedAnnouncement = {
     _id: changedAnnouncementId(scope.tenantId, scope.leaderboardId, scope.run, scope.group),
     kind: "changed",
@@ -77,6 +77,7 @@ export async function recordChangeAnnouncement(
     announcedAt,
   };
   await upsert(() => collection.replaceOne({ _id: doc._id }, doc, { upsert: true }));
+  return doc;
 }
 
 export async function deleteAnnouncements(collection: Collection<LeaderboardAnnouncementDocument>, ids: readonly string[]): Promise<void> {
