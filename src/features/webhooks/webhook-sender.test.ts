@@ -24,12 +24,31 @@ describe("non-public addresses are recognised", () => {
     "::ffff:7f00:1",
     "::ffff:10.0.0.1",
     "64:ff9b::a9fe:a9fe",
+    "64:ff9b::10.0.0.1",
+    // IPv4-compatible (as the URL parser writes [::127.0.0.1]), IPv4-translated and 6to4 wrappings.
+    "::7f00:1",
+    "::127.0.0.1",
+    "::ffff:0:7f00:1",
+    "2002:7f00:1::",
+    "2002:a00:1::1",
+    "2002:c0a8:101:0:0:0:0:1",
+    "0:0:0:0:0:ffff:7f00:1",
     "not-an-address",
   ])("%s is not public", (address) => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "192.169.0.1", "2606:4700:4700::1111", "2001:4860:4860::8888", "::ffff:8.8.8.8"])("%s is public", (address) => {
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "172.32.0.1",
+    "192.169.0.1",
+    "2606:4700:4700::1111",
+    "2001:4860:4860::8888",
+    "::ffff:8.8.8.8",
+    "2002:808:808::1",
+    "::808:808",
+  ])("%s is public", (address) => {
     expect(isNonPublicAddress(address)).toBe(false);
   });
 });
@@ -38,6 +57,9 @@ describe("hosts refused without resolving them", () => {
   it.each([
     ["http://127.0.0.1:9000/x", true],
     ["http://[::1]/x", true],
+    ["http://[::127.0.0.1]/x", true],
+    ["http://[2002:7f00:1::]/x", true],
+    ["http://[2002:a00:1::]/x", true],
     ["http://localhost:3000/", true],
     ["http://api.localhost/", true],
     ["http://169.254.169.254/latest/meta-data", true],

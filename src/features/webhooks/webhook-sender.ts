@@ -49,17 +49,37 @@ for (const [net, prefix] of [
   NON_PUBLIC.addSubnet(net, prefix, "ipv6");
 }
 
-/** The IPv4 address an IPv6 address embeds (IPv4-mapped, IPv4-compatible, NAT64), or null. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex) {
-    const high = parseInt(hex[1]!, 16);
-    const low = parseInt(hex[2]!, 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+/** An IPv6 address's eight 16-bit groups (`::` expanded, a dotted IPv4 tail read as two groups), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === "" ? [] : part.split(":").map((g) => parseInt(g, 16)));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const groups = halves.length === 2 ? [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+}
+
+/**
+ * The IPv4 address an IPv6 address embeds, or null: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible
+ * (`::a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) and 6to4
+ * (`2002:AABB:CCDD::`, the IPv4 address in bits 16 to 47), so a private IPv4 address cannot pass
+ * wrapped in a public-looking IPv6 one.
+ */
+function embeddedIpv4(address: string): string | null {
+  const g = ipv6Groups(address);
+  if (g === null) return null;
+  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
+  if (zeros(0, 4) && ((g[4] === 0 && (g[5] === 0 || g[5] === 0xffff)) || (g[4] === 0xffff && g[5] === 0))) return v4(g[6]!, g[7]!);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(g[6]!, g[7]!);
   return null;
 }
 
