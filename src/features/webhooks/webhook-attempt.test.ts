@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { minuteOf } from "../../engine/store/user-documents.js";
 import { dayOf } from "../../engine/store/keyed-buckets.js";
 import { type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
-import { decideAttempt, deferDelivery, skipDelivery } from "./webhook-attempt.js";
+import { ABORTED_BY_SHUTDOWN, decideAttempt, deferDelivery, skipDelivery } from "./webhook-attempt.js";
 import { newDelivery } from "./webhook-outbox.js";
 import type { SendResult } from "./webhook-sender.js";
 import { claimReadyDeliveries, type ClaimedDelivery, type ReadyDeliveries } from "./webhook-worker.js";
@@ -101,10 +101,11 @@ describe("what an attempt's answer decides", () => {
     expect(d.next.attempts[49]!.succeeded).toBe(true);
   });
 
-  it("an attempt aborted by a shutdown does not count: ready again for any instance", () => {
+  it("an attempt aborted by a shutdown does not count, but is logged: ready again for any instance", () => {
     const d = decideAttempt(claimed({ attemptCount: 3, roundAttempts: 1 }), answer(null, { aborted: true }), STARTED, FINISHED, SETTINGS, half);
     expect(d.result).toBeNull();
-    expect(d.next).toMatchObject({ status: "pending", ready: true, dueMinute: null, leaseOwner: null, attemptCount: 3, roundAttempts: 1, attempts: [] });
+    expect(d.next).toMatchObject({ status: "pending", ready: true, dueMinute: null, leaseOwner: null, attemptCount: 3, roundAttempts: 1 });
+    expect(d.next.attempts).toEqual([{ at: STARTED, durationMs: 250, responseStatus: null, succeeded: false, error: ABORTED_BY_SHUTDOWN }]);
   });
 
   it("no attempt to a deleted or disabled endpoint; the delivery fails and says why", () => {

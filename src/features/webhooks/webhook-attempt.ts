@@ -71,11 +71,14 @@ export function deferDelivery(claimed: WebhookDeliveryDocument, now: Date): Atte
   return decision(next, "deferred");
 }
 
+/** The attempt log's entry for an attempt a shutdown cut short (it does not count). */
+export const ABORTED_BY_SHUTDOWN = "cut short by a shutdown of this instance; not counted, sent again";
+
 /**
  * What an attempt's answer decides: delivered; failed for good (410 Gone, which also disables
  * the endpoint, or the round's schedule exhausted); or a retry after the schedule's jittered
  * delay (a Retry-After header is honoured as a lower bound). An attempt aborted by a shutdown
- * does not count: the delivery is ready again for any instance.
+ * does not count (it is logged): the delivery is ready again for any instance.
  */
 export function decideAttempt(
   claimed: WebhookDeliveryDocument,
@@ -86,7 +89,11 @@ export function decideAttempt(
   random: () => number,
 ): AttemptDecision {
   const base = released(claimed, startedAt);
-  if (sent.aborted) return decision({ ...base, ready: true, dueMinute: null }, null);
+  if (sent.aborted) {
+    // Logged (the request may have arrived), not counted.
+    const cut: WebhookAttempt = { at: startedAt, durationMs: sent.durationMs, responseStatus: null, succeeded: false, error: ABORTED_BY_SHUTDOWN };
+    return decision({ ...base, attempts: [...claimed.attempts, cut].slice(-MAX_LOGGED_ATTEMPTS), ready: true, dueMinute: null }, null);
+  }
   const outcome = sent.status === null ? "retry" : classifyStatus(sent.status);
   const record: WebhookAttempt = {
     at: startedAt,
