@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * The HTTP side of a webhook attempt: one POST, no redirects followed, a deadline for the whole
@@ -49,23 +50,6 @@ for (const [net, prefix] of [
   NON_PUBLIC.addSubnet(net, prefix, "ipv6");
 }
 
-/** An IPv6 address's eight 16-bit groups (`::` expanded, a dotted IPv4 tail read as two groups), or null. */
-function ipv6Groups(address: string): number[] | null {
-  let text = address.toLowerCase().replace(/%.*$/, "");
-  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
-    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const parse = (part: string) => (part === "" ? [] : part.split(":").map((g) => parseInt(g, 16)));
-  const head = parse(halves[0]!);
-  const tail = halves.length === 2 ? parse(halves[1]!) : [];
-  const groups = halves.length === 2 ? [...head, ...Array<number>(8 - head.length - tail.length).fill(0), ...tail] : head;
-  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
-}
-
 /**
  * The IPv4 address an IPv6 address embeds, or null: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible
  * (`::a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) and 6to4
@@ -73,8 +57,8 @@ function ipv6Groups(address: string): number[] | null {
  * wrapped in a public-looking IPv6 one.
  */
 function embeddedIpv4(address: string): string | null {
-  const g = ipv6Groups(address);
-  if (g === null) return null;
+  if (!ipaddr.IPv6.isValid(address)) return null;
+  const g = ipaddr.IPv6.parse(address).parts;
   const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (g[0] === 0x2002) return v4(g[1]!, g[2]!);
