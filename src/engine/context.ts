@@ -53,7 +53,7 @@ export interface ServiceContext {
   config: ConfigCache;
   userLocks: KeyedLock;
   /** The API calls in progress per tenant (counted by transport/guard.ts); a tenant's deletion waits for them. */
-  tenantCalls?: TenantCalls;
+  tenantCalls: TenantCalls;
   now: () => Date;
   /** How long an idempotency key is remembered; null: forever (the default). */
   idempotencyWindowMs: number | null;

@@ -39,8 +39,3 @@ export class TenantCalls {
     return this.running.get(tenantId)?.count ?? 0;
   }
 }
-
-/** Runs a call of the tenant, counted when the context keeps count (the service does; some tests do not). */
-export function runTenantCall<T>(ctx: { tenantCalls?: TenantCalls }, tenantId: string, call: () => Promise<T>): Promise<T> {
-  return ctx.tenantCalls ? ctx.tenantCalls.run(tenantId, call) : call();
-}

@@ -20,7 +20,6 @@ import type { ServiceContext } from "../engine/context.js";
 import { admittedCaller, type ServicePolicy } from "./admission.js";
 import { toConnectError } from "./error-mapping.js";
 import { requestInfo } from "./request-info.js";
-import { runTenantCall } from "../engine/tenant-calls.js";
 
 /** Who is calling and in which tenant scope; handed to every method implementation. */
 export interface CallScope {
@@ -86,7 +85,7 @@ export function guardService(
         if (!caller) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
         validateRequest(method, request);
         const tenantId = policy.accountLevel?.has(method.localName) ? DEFAULT_SCOPE : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
-        const result = await runTenantCall(services, tenantId, () => impl(request, { caller, tenantId, ctx }));
+        const result = await services.tenantCalls.run(tenantId, () => impl(request, { caller, tenantId, ctx }));
         if (info) info.rpcCode = 0;
         return result;
       } catch (error) {

@@ -5,6 +5,7 @@ import type { CommandStartedEvent } from "mongodb";
 import { createUserState } from "../../src/engine/domain/user.js";
 import { openDatabase, type Database } from "../../src/engine/store/database.js";
 import { ConfigCache } from "../../src/engine/store/config-cache.js";
+import { TenantCalls } from "../../src/engine/tenant-calls.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { deleteTenantListings, unlistTenantUser, userIdsOfTenant } from "../../src/engine/store/tenant-users.js";
 import { cacheUsers, storedStatesOfTenant, userDocument } from "../../src/engine/store/user-documents.js";
@@ -28,7 +29,14 @@ async function store(before: (testDb: TestDatabase) => Promise<unknown> = async 
   await before(testDb);
   const database = await openDatabase(`${testDb.uri}?monitorCommands=true`, testDb.dbName);
   opened.push({ testDb, database });
-  const ctx: ServiceContext = { database, config: new ConfigCache(database.collections), userLocks: new KeyedLock(), now: () => T0, idempotencyWindowMs: null };
+  const ctx: ServiceContext = {
+    database,
+    config: new ConfigCache(database.collections),
+    userLocks: new KeyedLock(),
+    tenantCalls: new TenantCalls(),
+    now: () => T0,
+    idempotencyWindowMs: null,
+  };
   const queriesOnUsers: CommandStartedEvent[] = [];
   database.client.on("commandStarted", (c) => {
     const filter = (c.command.filter ?? {}) as Record<string, unknown>;

@@ -7,6 +7,7 @@ import { newDelivery } from "../../src/features/webhooks/webhook-outbox.js";
 import { createWebhookWorker } from "../../src/features/webhooks/webhook-worker.js";
 import { ConfigCache } from "../../src/engine/store/config-cache.js";
 import { openDatabase, type Database } from "../../src/engine/store/database.js";
+import { TenantCalls } from "../../src/engine/tenant-calls.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { createSecretCodec } from "../../src/features/webhooks/store/webhook-secrets.js";
 import { dayOf } from "../../src/engine/store/keyed-buckets.js";
@@ -58,6 +59,7 @@ function contextAt(clock: { now: Date }): ServiceContext {
     database,
     config: new ConfigCache(database.collections),
     userLocks: new KeyedLock(),
+    tenantCalls: new TenantCalls(),
     now: () => clock.now,
     idempotencyWindowMs: null,
     webhooks: {

@@ -6,6 +6,7 @@ import { createScheduler, type DueUserWork } from "../../src/workers/scheduler.j
 import { changeUserState } from "../../src/engine/user-state.js";
 import { ConfigCache } from "../../src/engine/store/config-cache.js";
 import type { Database } from "../../src/engine/store/database.js";
+import { TenantCalls } from "../../src/engine/tenant-calls.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { commitUserChange } from "../../src/engine/user-commit.js";
 import { readStoredUser } from "../../src/engine/store/user-documents.js";
@@ -25,7 +26,14 @@ afterAll(() => opened.close());
 
 /** A service context on the test database with a clock the test moves. */
 function contextAt(clock: { now: Date }): ServiceContext {
-  return { database, config: new ConfigCache(database.collections), userLocks: new KeyedLock(), now: () => clock.now, idempotencyWindowMs: null };
+  return {
+    database,
+    config: new ConfigCache(database.collections),
+    userLocks: new KeyedLock(),
+    tenantCalls: new TenantCalls(),
+    now: () => clock.now,
+    idempotencyWindowMs: null,
+  };
 }
 
 /** Work that records each visit and clears the user's due time, as real catch-up work does. */

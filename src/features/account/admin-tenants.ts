@@ -96,7 +96,7 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
     }
     ctx.config.invalidate(); // this instance stops serving the tenant before its data goes
     // Calls that found the tenant before the mark finish first, so none writes after its data goes.
-    await ctx.tenantCalls?.drained(id, DRAIN_MS);
+    await ctx.tenantCalls.drained(id, DRAIN_MS);
     await ctx.atPipelinePoint?.("tenant-deletion", 0);
     await finishTenantDeletion(ctx, id);
     result.done.push({ id });

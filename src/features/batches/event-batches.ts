@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { forEachLimited } from "../../engine/for-each-limited.js";
-import { runTenantCall } from "../../engine/tenant-calls.js";
 import { BSON } from "mongodb";
 import type { Logger } from "pino";
 import { DomainError, invalidArgument, notFound } from "../../engine/domain/errors.js";
@@ -220,7 +219,7 @@ export function createEventBatchWorker(ctx: ServiceContext, logger: Logger, opti
       const batch = await claimBatch(store, owner, ctx.now(), leaseMs);
       if (!batch) return false;
       // Counted as a call of its tenant: a deletion of the tenant waits for it.
-      await runTenantCall(ctx, batch.tenantId, () => processBatch(storedBatchRun(ctx, store, batch, leaseMs), logger, batch, loop.stopping));
+      await ctx.tenantCalls.run(batch.tenantId, () => processBatch(storedBatchRun(ctx, store, batch, leaseMs), logger, batch, loop.stopping));
       return true; // another batch may be waiting
     },
   });
