@@ -132,15 +132,17 @@ async function announceLeaderboard(
   };
   const factOf = (type: RunEventType, run: LeaderboardRun) => (group: string) => `${tenantId}/leaderboard/${config.id}/${run.runStart}/${group}/${type}`;
 
+  // A group's ranking version, read before its rankings: a change committed in between is announced next time.
+  const versionOf = (run: string, group: string, heads: ReadonlyArray<{ group: string; version: number }>) =>
+    rankings.version(rankingScope(tenantId, config.id, run, group), heads.find((h) => h.group === group)?.version);
+
   // Rankings a `started` message of this check showed, as a `changed` announcement would record them.
   const shownNow = new Map<string, LeaderboardAnnouncementDocument>();
   if (wanted.has("leaderboard.started") && active && current && announcedRuns?.started !== current.runStart) {
     const heads = await rankings.groupsOfRun(tenantId, config.id, current.runStart);
     const groups = groupsOf(ranked, heads);
-    // The versions before the rankings the message shows: `changed` follows only a later change.
-    const versions = await Promise.all(
-      groups.map((g) => rankings.version(rankingScope(tenantId, config.id, current.runStart, g.group), heads.find((h) => h.group === g.group)?.version)),
-    );
+    // The versions the message shows: `changed` follows only a later change.
+    const versions = await Promise.all(groups.map((g) => versionOf(current.runStart, g.group, heads)));
     const at = new Date(Math.max(dateBeginsAnywhereAt(current.runStart).getTime(), config.created.getTime()));
     const messages = await messagesFor("leaderboard.started", current, orWhole(groups), "active", at, factOf("leaderboard.started", current));
     await handOverMessages(ctx, tenantId, messages);
@@ -181,9 +183,7 @@ async function announceLeaderboard(
         const previous = shownNow.get(id) ?? state.get(id);
         const last = previous?.kind === "changed" ? previous : undefined;
         if (last && now.getTime() - last.announcedAt.getTime() < CHANGED_EVERY_MS) continue;
-        const scope = rankingScope(tenantId, config.id, run.runStart, g.group);
-        // The version before the rankings: a change committed in between is announced next time.
-        const version = await rankings.version(scope, heads.find((h) => h.group === g.group)?.version);
+        const version = await versionOf(run.runStart, g.group, heads);
         if (version === 0 || last?.version === version) continue;
         const messages = await messagesFor(
           "leaderboard.changed",
@@ -194,7 +194,7 @@ async function announceLeaderboard(
           (group) => `${factOf("leaderboard.changed", run)(group)}/${version}`,
         );
         await handOverMessages(ctx, tenantId, messages);
-        await recordChangeAnnouncement(collection, scope, version, now);
+        await recordChangeAnnouncement(collection, rankingScope(tenantId, config.id, run.runStart, g.group), version, now);
         announced += messages.length;
       }
     }
