@@ -89,22 +89,18 @@ export function decideAttempt(
   random: () => number,
 ): AttemptDecision {
   const base = released(claimed, startedAt);
-  if (sent.aborted) {
-    // Logged (the request may have arrived), not counted.
-    const cut: WebhookAttempt = { at: startedAt, durationMs: sent.durationMs, responseStatus: null, succeeded: false, error: ABORTED_BY_SHUTDOWN };
-    return decision({ ...base, attempts: [...claimed.attempts, cut].slice(-MAX_LOGGED_ATTEMPTS), ready: true, dueMinute: null }, null);
-  }
+  const withEntry = (entry: Omit<WebhookAttempt, "at" | "durationMs">) =>
+    [...claimed.attempts, { at: startedAt, durationMs: sent.durationMs, ...entry }].slice(-MAX_LOGGED_ATTEMPTS);
+  // Logged (the request may have arrived), not counted.
+  if (sent.aborted)
+    return decision(
+      { ...base, attempts: withEntry({ responseStatus: null, succeeded: false, error: ABORTED_BY_SHUTDOWN }), ready: true, dueMinute: null },
+      null,
+    );
   const outcome = sent.status === null ? "retry" : classifyStatus(sent.status);
-  const record: WebhookAttempt = {
-    at: startedAt,
-    durationMs: sent.durationMs,
-    responseStatus: sent.status,
-    succeeded: outcome === "delivered",
-    error: sent.error,
-  };
   const logged = {
     ...base,
-    attempts: [...claimed.attempts, record].slice(-MAX_LOGGED_ATTEMPTS),
+    attempts: withEntry({ responseStatus: sent.status, succeeded: outcome === "delivered", error: sent.error }),
     attemptCount: claimed.attemptCount + 1,
     roundAttempts: claimed.roundAttempts + 1,
     lastError: sent.error,
