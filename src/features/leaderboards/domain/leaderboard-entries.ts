@@ -150,7 +150,7 @@ export function planLeaderboardEntries(
     const current = entry && entry.run === run.runStart ? entry : undefined;
     // The user's value in the run before the call; undefined: only the ranking knows it (an earlier
     // run whose history the document no longer holds).
-    const before = earlier ? latestValueInRun(entry.history, run.runStart) : (current?.value ?? null);
+    const before = earlier ? historyOfRun(entry, run.runStart, 1)[0]?.value : (current?.value ?? null);
     const value = change.kind === "absolute" ? change.value : addDecimals(before ?? "0", change.delta);
     const leave = current && current.group !== group && current.value !== null ? { run: current.run, group: current.group } : null;
     if (value === null && (before ?? null) === null) continue; // a lost streak that was not ranked
@@ -160,12 +160,6 @@ export function planLeaderboardEntries(
     plans.push({ leaderboard, run, group, groupValues, value, leave, earlierRun });
   }
   return plans;
-}
-
-/** The value after the user's latest history item of a run, undefined when none is kept. */
-function latestValueInRun(history: readonly LeaderboardHistoryItem[], run: string): DecimalString | null | undefined {
-  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.run === run) return history[i]!.value;
-  return undefined;
 }
 
 type Change = { kind: "delta"; delta: DecimalString } | { kind: "absolute"; value: DecimalString | null };
