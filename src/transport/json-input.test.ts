@@ -1,5 +1,7 @@
+import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { parseJsonBody } from "./json-input.js";
+import { TrackMetricEventRequestSchema } from "../gen/gamification/v1/application_service_pb.js";
+import { parseJsonBody, readRequestJson } from "./json-input.js";
 
 const parse = (text: string) => parseJsonBody(Buffer.from(text));
 
@@ -15,5 +17,19 @@ describe("parseJsonBody: repeated keys", () => {
     expect(parse('{"a":{"a":1},"b":[{"a":2},{"a":3}]}')).toEqual({ a: { a: 1 }, b: [{ a: 2 }, { a: 3 }] });
     expect(parse('{"a:b":"c:d","e\\":":"\\":"}')).toEqual({ "a:b": "c:d", 'e":': '":' });
     expect(parse('{"__proto__":{"x":1}}')).toEqual(JSON.parse('{"__proto__":{"x":1}}'));
+  });
+});
+
+describe("readRequestJson: timestamps", () => {
+  const read = (timestamp: string) => readRequestJson(TrackMetricEventRequestSchema, { key: "m", user: { id: "u" }, value: 1, timestamp });
+
+  it("refuses a date or a time of day that does not exist, which Date.parse would roll over", () => {
+    for (const timestamp of ["2027-02-29T10:00:00Z", "2028-02-30T00:00:00Z", "2027-04-31T00:00:00+02:00", "2027-06-01T24:00:00Z", "2027-06-01T23:60:00Z"])
+      expect(() => read(timestamp), timestamp).toThrow(/timestamp is not a real date and time/);
+  });
+
+  it("reads real ones, a leap day included", () => {
+    expect(timestampDate(read("2028-02-29T23:59:59.5+05:30").timestamp!).toISOString()).toBe("2028-02-29T18:29:59.500Z");
+    expect(timestampDate(read("2027-12-31T00:00:00Z").timestamp!).toISOString()).toBe("2027-12-31T00:00:00.000Z");
   });
 });

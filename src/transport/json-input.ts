@@ -1,6 +1,7 @@
 import { ScalarType, fromJson, type DescField, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { visit } from "jsonc-parser";
+import { isCalendarDate } from "../engine/domain/plain-dates.js";
 
 /**
  * The input rules every JSON request body meets, on REST and on Connect/gRPC-web JSON alike, so the
@@ -11,6 +12,8 @@ import { visit } from "jsonc-parser";
  *   (JSON.parse would keep the last one silently);
  * - numeric fields take JSON numbers, or strings in plain decimal notation as the proto3 JSON mapping
  *   allows ("750", "1.5e3"); "0x10", "Infinity", "NaN", " 5" are refused;
+ * - timestamps name a real date and time (protobuf-es reads them with `Date.parse`, which rolls
+ *   2027-02-29 over to March 1 and T24:00 to the next day);
  * - fields the message does not define are refused.
  */
 export const MAX_JSON_DEPTH = 32;
@@ -143,7 +146,17 @@ function checkFieldValue(field: DescField, value: JsonValue, path: string): void
   if (element.scalar !== undefined && NUMERIC_SCALARS.has(element.scalar) && typeof value === "string" && !DECIMAL.test(value)) {
     throw invalid(`Invalid request: ${path} must be a number, got the string ${JSON.stringify(value)}`);
   }
-  if (element.message) checkNumericStrings(element.message, value, path);
+  if (element.message?.typeName === "google.protobuf.Timestamp" && typeof value === "string") checkTimestamp(value, path);
+  else if (element.message) checkNumericStrings(element.message, value, path);
+}
+
+/** The date and the time of day of an RFC 3339 string are real; its shape is protobuf-es's to check. */
+function checkTimestamp(value: string, path: string): void {
+  const parts = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(value);
+  if (!parts) return;
+  const [, date, hour, minute, second] = parts;
+  if (!isCalendarDate(date!) || Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59)
+    throw invalid(`Invalid request: ${path} is not a real date and time: ${JSON.stringify(value)}`);
 }
 
 /** The scalar or message type of a field's value, or of each element of a list or map. */
