@@ -6,6 +6,10 @@ import type { ServiceContext } from "../engine/context.js";
 import { loadEngineConfig } from "../engine/engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
 import { applyUserChange, changeUserState } from "../engine/user-state.js";
+import { plannedDueAt } from "../engine/domain/reactions.js";
+import { minuteOf } from "../engine/store/user-documents.js";
+import { userIdsOfTenant } from "../engine/store/tenant-users.js";
+import { addDueUsers } from "./store/due-users.js";
 
 /**
  * The time-driven work of one user, run by the scheduler when it is due: the streak is brought up
@@ -14,14 +18,19 @@ import { applyUserChange, changeUserState } from "../engine/user-state.js";
  * what happened (in the same write). Idempotent: it recomputes from the stored state and now, so
  * running it twice changes nothing (and notifies nothing) the second time. A user met before their
  * due time (listed early: workers/store/due-users.ts) is left alone, and their due time returned
- * for the scheduler to list them there.
+ * for the scheduler to list them there. A user whose stored due time the tenant's configuration has
+ * since brought earlier (a time trigger made active after their last write: see
+ * `rescheduleTenantUsers`) is brought up to now the same way, which stores the earlier due time.
  */
 export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: string, userId: string) => {
   const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(ctx, tenantId, userId, async (stored, now) => {
+    if (!stored) return { write: null, result: null };
+    const storedDueAt = stored.state.dueAt;
+    const planned = plannedDueAt(stored.state, engine, now);
+    const broughtEarlier = planned !== null && (storedDueAt === null || planned < storedDueAt);
     // Listed for a minute whose work a later write moved or settled: nothing is due yet.
-    if (!stored || !stored.state.dueAt) return { write: null, result: null };
-    if (stored.state.dueAt > now) return { write: null, result: stored.state.dueAt };
+    if (!broughtEarlier && (!storedDueAt || storedDueAt > now)) return { write: null, result: storedDueAt };
     let state = stored.state;
     const settings = effectiveStreakSettings(engine.streak, state.preferences);
     const caught = settings && state.streak ? catchUpStreak(state.streak, settings, state.tzHistory, now) : null;
@@ -37,3 +46,22 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
     return { write: applied.state, result: null };
   });
 };
+
+/**
+ * Lists every user of a tenant for the scheduler's next minute, after a configuration change that
+ * can bring time-driven work earlier than the due times their last writes stored (a time trigger
+ * made active, freeze earning changed): each visit recomputes the due time (`runDueWork`). Reads
+ * the tenant's listing by `_id` and adds its users to the minute's pages (about one command per 64
+ * users); the scheduler then visits them one after another, so with many users its later minutes
+ * wait meanwhile.
+ */
+export async function rescheduleTenantUsers(ctx: ServiceContext, tenantId: string): Promise<void> {
+  const { tenantUsers, users, dueUsers } = ctx.database.collections;
+  const minute = minuteOf(ctx.now()) + 1;
+  const userIds = await userIdsOfTenant(tenantUsers, users, ctx.userLocks, tenantId);
+  await addDueUsers(
+    dueUsers,
+    ctx.userLocks,
+    userIds.map((userId) => ({ minute, tenantId, userId })),
+  );
+}

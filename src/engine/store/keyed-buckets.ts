@@ -54,7 +54,9 @@ function keysByShard(bucket: BucketKey, keys: readonly string[]): Map<string, st
   const byShard = new Map<string, string[]>();
   for (const key of keys) {
     const shard = `${bucket}/${shardOf(key)}`;
-    byShard.set(shard, [...(byShard.get(shard) ?? []), key]);
+    const shardKeys = byShard.get(shard) ?? [];
+    shardKeys.push(key);
+    byShard.set(shard, shardKeys);
   }
   return byShard;
 }

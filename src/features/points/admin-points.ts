@@ -7,6 +7,7 @@ import { createResources, getResource, type ResourceScope, type ResourceSpec } f
 import type { ServiceContext } from "../../engine/context.js";
 import { describeReferrers } from "../../engine/references.js";
 import { findUser } from "../../engine/store/user-documents.js";
+import { rescheduleTenantUsers } from "../../workers/due-work.js";
 
 /** The scope of a points system's triggers, levels or boosts; the system must exist in the tenant (else 404). */
 export async function systemScope(ctx: ServiceContext, tenantId: string, systemId: string): Promise<ResourceScope> {
@@ -63,6 +64,10 @@ export const pointsTriggerSpec: ResourceSpec<points.PointsTriggerConfig, points.
   applyChanges: points.applyTriggerChanges,
   // Triggers and boosts have no unique index besides their random ID.
   duplicateMessage: () => "Points trigger already exists",
+  // An active time trigger pays users who exist already too: their stored due times predate it.
+  afterSave: async (ctx, scope, trigger) => {
+    if (trigger.type === "time" && trigger.status === "active") await rescheduleTenantUsers(ctx, scope.tenantId);
+  },
 };
 
 export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.PointsBoostDraft, points.PointsBoostChanges> = {

@@ -13,6 +13,7 @@ import {
 import { isDuplicateKeyError } from "../../engine/store/database.js";
 import { storedStreakSettings } from "./store/stored-streak-settings.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { rescheduleTenantUsers } from "../../workers/due-work.js";
 
 /**
  * The stored document: one per tenant (unique `tenantId`). `name` is what a refused metric deletion
@@ -95,6 +96,10 @@ function writeStreakSettings(
         }
       }
       ctx.config.invalidate();
+      // Freeze earning switched on or sped up: users' stored due times predate it.
+      const earning = settings.freezes?.autoEarn;
+      const earned = current ? fromDocument(current).freezes?.autoEarn : undefined;
+      if (earning && (earning.intervalDays !== earned?.intervalDays || earning.amount !== earned.amount)) await rescheduleTenantUsers(ctx, tenantId);
       return { settings, created: !current };
     }
     throw new DomainError("conflict", "The streak settings kept changing while this request wrote them; send it again");

@@ -54,7 +54,11 @@ export async function addDueUsers(
   entries: ReadonlyArray<{ minute: number; tenantId: string; userId: string }>,
 ): Promise<void> {
   const byMinute = new Map<number, string[]>();
-  for (const { minute, tenantId, userId } of entries) byMinute.set(minute, [...(byMinute.get(minute) ?? []), `${tenantId}/${userId}`]);
+  for (const { minute, tenantId, userId } of entries) {
+    const keys = byMinute.get(minute) ?? [];
+    keys.push(`${tenantId}/${userId}`);
+    byMinute.set(minute, keys);
+  }
   await Promise.all([...byMinute].map(([minute, keys]) => addKeysToBucket(buckets, locks, minute, keys)));
 }
 

@@ -1,0 +1,84 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import { findDueUsers } from "../../src/workers/store/due-users.js";
+import { minuteOf } from "../../src/engine/store/user-documents.js";
+
+let server: TestServer;
+/** The service's clock runs this far ahead of the real one; the background scheduler follows it. */
+let offsetMs = 0;
+const now = () => new Date(Date.now() + offsetMs);
+
+async function created(path: string, body: unknown[], tenantId?: string): Promise<string[]> {
+  const response = await server.rest("POST", path, { body, tenantId });
+  expect(response.body.issues).toEqual([]);
+  return response.body.created.map((item: { id: string }) => item.id);
+}
+
+/** Polls a REST read until `predicate` holds (the scheduler works in the background). */
+async function until(read: () => Promise<{ body: any }>, predicate: (body: any) => boolean, timeoutMs = 60_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await read();
+    if (predicate(body)) return body;
+    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(body)}`);
+    await sleep(200);
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ now });
+});
+afterAll(() => server.close());
+
+describe("configuration that brings time-driven work earlier reaches users who exist already", () => {
+  it("a time trigger made active pays users whose stored due time predates it, without an event of theirs", async () => {
+    await created("/admin/v1/metrics", [{ key: "words", name: "Words" }]);
+    const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }]);
+    // Before any time trigger: no due time at all.
+    expect((await server.rest("PUT", "/v1/users/before", { body: {} })).status).toBe(200);
+    await created(`/admin/v1/points/${xp}/triggers`, [{ type: "time", points: 10, timeUnit: "days", timeInterval: 1, status: "active" }]);
+    // Under the daily trigger: due a day after creation.
+    expect((await server.rest("POST", "/api/metrics/words/event", { body: { user: { id: "daily" }, value: 1 } })).status).toBe(201);
+    const [hourly] = await created(`/admin/v1/points/${xp}/triggers`, [{ type: "time", points: 1, timeUnit: "hours", timeInterval: 1, status: "inactive" }]);
+    // Made active by an update (as a creation would): both users are due within the hour now.
+    expect((await server.rest("PATCH", `/admin/v1/points/${xp}/triggers`, { body: [{ id: hourly, status: "active" }] })).body.issues).toEqual([]);
+
+    offsetMs = 61 * 60_000; // an hour on: the hourly trigger's first interval has passed, the daily one's not
+    for (const userId of ["before", "daily"]) {
+      const points = await until(
+        () => server.rest("GET", `/v1/users/${userId}/points/xp`),
+        (body) => body.total > 0,
+      );
+      expect(points.total, userId).toBe(1);
+      expect(points.awards.map((award: { trigger: { type: string; points: number } }) => award.trigger.points)).toEqual([1]);
+    }
+  }, 120_000);
+
+  it("freeze earning switched on lists the tenant's users for the scheduler's next minute", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "frosty", name: "Frosty" }]);
+    const [metricId] = await created("/admin/v1/metrics", [{ key: "steps", name: "Steps" }], "frosty");
+    const settings = (autoEarn: unknown) => ({
+      frequency: "daily",
+      metrics: [{ metricId, threshold: 1 }],
+      freezes: { initialGrant: 0, maxFreezes: 3, autoEarn },
+    });
+    expect((await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: "frosty", body: settings(null) })).status).toBeLessThan(300);
+    const sent = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "frosty", body: { user: { id: "skater" }, value: 1 } });
+    expect(sent.status).toBe(201);
+    // The call lists them for the minute after its own (the minute may turn while it runs).
+    const listedSoon = async (from: number) => {
+      const { dueUsers } = server.service.context.database.collections;
+      const minutes = await Promise.all([from + 1, from + 2].map((minute) => findDueUsers(dueUsers, minute)));
+      return minutes.flatMap((minute) => minute.users.map((user) => user.userId));
+    };
+    const unchanged = minuteOf(now());
+    expect((await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: "frosty", body: settings(null) })).status).toBeLessThan(300);
+    expect(await listedSoon(unchanged)).not.toContain("skater");
+
+    const switchedOn = minuteOf(now());
+    const changed = await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: "frosty", body: settings({ amount: 1, intervalDays: 1 }) });
+    expect(changed.status).toBeLessThan(300);
+    expect(await listedSoon(switchedOn)).toContain("skater");
+  });
+});
