@@ -3,7 +3,7 @@ import { addDecimals, decimalFromNumber } from "./decimal.js";
 import { DomainError } from "./errors.js";
 import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
 import type { UserState } from "./user.js";
-import { checkUserUpsert, createUserState, upsertUser } from "./user.js";
+import { checkUserUpsert, createUserState, upsertUser, zoneInForce } from "./user.js";
 import { sha256 } from "../sha256.js";
 
 /** Applies an event with no achievements or points configured. */
@@ -51,6 +51,33 @@ describe("applyEvent", () => {
     expect(moved.tzHistory).toEqual([
       { tz: "Europe/London", from: t0 },
       { tz: "Asia/Tokyo", from: t1 },
+    ]);
+  });
+
+  it("dates an event in the zone in force at its moment, and a zone sent with a backfill holds until the later change", () => {
+    // Los Angeles from t0; Tokyo from 2026-03-03T02:00Z (an identify).
+    const la = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "America/Los_Angeles" }, t0), t0).state;
+    const tokyoFrom = new Date("2026-03-03T02:00:00Z");
+    const tokyo = upsertUser(la, { id: "u1", tz: "Asia/Tokyo" }, tokyoFrom);
+    // A backfill at 2026-03-02T20:00Z: the 2nd in Los Angeles (the 3rd in Tokyo), where the user was.
+    const backfillAt = new Date("2026-03-02T20:00:00Z");
+    const backfilled = applyEvent(tokyo, event(5, { id: "u1" }, backfillAt), tokyoFrom).state;
+    expect(backfilled.metrics.m1!.daily).toEqual({ "2026-03-01": "1", "2026-03-02": "5" });
+    // The same backfill carrying its zone: nothing new (already in force), the current zone stays Tokyo.
+    const withZone = applyEvent(tokyo, event(5, { id: "u1", tz: "America/Los_Angeles" }, backfillAt), tokyoFrom).state;
+    expect([withZone.tz, withZone.tzHistory]).toEqual([tokyo.tz, tokyo.tzHistory]);
+    // A backfill from a third zone: recorded at its moment, in order, until the later change.
+    const denver = applyEvent(tokyo, event(5, { id: "u1", tz: "America/Denver" }, backfillAt), tokyoFrom).state;
+    expect(denver.tz).toBe("Asia/Tokyo");
+    expect(denver.tzHistory).toEqual([
+      { tz: "America/Los_Angeles", from: t0 },
+      { tz: "America/Denver", from: backfillAt },
+      { tz: "Asia/Tokyo", from: tokyoFrom },
+    ]);
+    expect([zoneInForce(denver, backfillAt), zoneInForce(denver, tokyoFrom), zoneInForce(denver, t0)]).toEqual([
+      "America/Denver",
+      "Asia/Tokyo",
+      "America/Los_Angeles",
     ]);
   });
 

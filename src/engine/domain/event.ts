@@ -3,7 +3,7 @@ import { DomainError, invalidArgument } from "./errors.js";
 import { localDate, recordDailyChange } from "./history.js";
 import { react, type EngineConfig, type Reactions } from "./reactions.js";
 import { isValidTimeZone } from "./rules.js";
-import { checkUserUpsert, upsertUser, type UserState, type UserUpsert } from "./user.js";
+import { checkUserUpsert, upsertUser, zoneInForce, type UserState, type UserUpsert } from "./user.js";
 
 /** One interaction of one user against one metric. */
 export interface MetricEvent {
@@ -64,7 +64,7 @@ export function applyEvent(
     );
   }
   // The day is the user's local day at the event's moment, in the zone in force then.
-  const day = localDate(event.at, user.tz);
+  const day = localDate(event.at, zoneInForce(user, event.at));
   const daily = recordDailyChange(previous.daily ?? {}, day, change);
   const activity = recordDailyChange(user.activity ?? {}, day, "1");
   const counted: UserState = { ...user, metrics: { ...user.metrics, [event.metricId]: { total, daily } }, activity };

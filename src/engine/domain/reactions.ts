@@ -17,7 +17,7 @@ import {
 } from "../../features/streaks/domain/streak.js";
 import type { Sha256 } from "./hashing.js";
 import { isInControlGroup } from "../../features/account/domain/settings.js";
-import { createUserState, type UserState } from "./user.js";
+import { createUserState, zoneInForce, type UserState } from "./user.js";
 import { lifecycleMessages, messagesForUserEvents, type UserEvents, type WebhookSettings } from "../../features/webhooks/domain/webhooks.js";
 import { planLifecycle } from "../../features/webhooks/domain/lifecycle.js";
 
@@ -191,7 +191,12 @@ function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: Str
     const view = { ...describeStreak(caught.state, settings, state.tzHistory, at), extended: false };
     return { state: { ...state, streak: caught.state }, before, after: before, view, events: caught.events };
   }
-  const applied = applyStreakEvent(caught.state, settings, { metricId: trigger.event.metricId, value: trigger.event.value, at, tz: state.tz }, state.tzHistory);
+  const applied = applyStreakEvent(
+    caught.state,
+    settings,
+    { metricId: trigger.event.metricId, value: trigger.event.value, at, tz: zoneInForce(state, at) },
+    state.tzHistory,
+  );
   return {
     state: { ...state, streak: applied.state },
     before,

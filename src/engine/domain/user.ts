@@ -9,6 +9,7 @@ import type { OutboxMessage } from "../../features/webhooks/domain/webhooks.js";
 import { emptyPreferences, type UserPreferences } from "../../features/users/domain/preferences.js";
 import { checkDate } from "./plain-dates.js";
 import type { LifecycleMarks } from "../../features/webhooks/domain/lifecycle.js";
+import { zoneAt } from "../../features/streaks/domain/streak-calendar.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -144,8 +145,9 @@ export function createUserState(userId: string, now: Date, control = false): Use
 }
 
 /**
- * Applies the fields sent for a user. A new time zone is appended to the history with the instant it
- * took effect, so later period calculations can use the zone that was in force at each moment.
+ * Applies the fields sent for a user at `now` (a backdated event's moment). A new time zone is added
+ * to the history with the instant it took effect, so later period calculations can use the zone
+ * that was in force at each moment (`zoneInForce`).
  */
 export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): UserState {
   const next: UserState = { ...state, updated: now };
@@ -155,9 +157,27 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): Use
   if (upsert.subscribeToEmails !== undefined) next.subscribeToEmails = upsert.subscribeToEmails;
   if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
   if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
-  if (upsert.tz !== undefined && upsert.tz !== state.tz) {
-    next.tz = upsert.tz;
-    next.tzHistory = [...state.tzHistory, { tz: upsert.tz, from: now }];
-  }
+  if (upsert.tz !== undefined) Object.assign(next, withZoneFrom(state, upsert.tz, now));
   return next;
+}
+
+/**
+ * A zone sent at `at`: the user's zone from then on; or, when the history already knows a later
+ * change (a backdated event carrying the zone it was sent in), the zone until that change, while
+ * the current zone stays the later one.
+ */
+function withZoneFrom(state: UserState, tz: string, at: Date): Partial<UserState> {
+  const backdated = state.tzHistory.some((change) => change.from > at);
+  if (!backdated) return tz === state.tz ? {} : { tz, tzHistory: [...state.tzHistory, { tz, from: at }] };
+  if (zoneAt(state.tzHistory, at) === tz) return {};
+  return { tzHistory: [...state.tzHistory, { tz, from: at }].sort((a, b) => a.from.getTime() - b.from.getTime()) };
+}
+
+/**
+ * The user's zone at an instant, as streaks date it: the latest change at or before it (UTC before
+ * the first). Every date of a change (daily histories, leaderboard runs) is the local date in it,
+ * so a backfill dated before a zone change lands on the day it happened where the user was.
+ */
+export function zoneInForce(state: Pick<UserState, "tz" | "tzHistory">, at: Date): string | null {
+  return state.tzHistory.length === 0 ? state.tz : zoneAt(state.tzHistory, at);
 }

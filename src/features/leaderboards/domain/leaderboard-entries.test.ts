@@ -176,6 +176,20 @@ describe("planLeaderboardEntries: metric leaderboards", () => {
       planned("lb-1", RUN1, "13"),
     ],
     [
+      "a backfill before a move to UTC: the zone in force then (Kiritimati), not the current one",
+      user({
+        tz: "UTC",
+        tzHistory: [
+          { tz: KIRITIMATI, from: new Date("2026-01-01T00:00:00Z") },
+          { tz: "UTC", from: new Date("2026-01-11T12:00:00Z") },
+        ],
+        leaderboards: { "lb-1": entry("2026-01-05", "", "10") },
+      }),
+      steps(3),
+      "2026-01-11T10:00:00Z",
+      planned("lb-1", RUN2, "3"),
+    ],
+    [
       "the same instant in UTC (no zone) is still run 1",
       user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10") } }),
       steps(3),

@@ -4,7 +4,7 @@ import { takesPart, type LeaderboardConfig } from "./leaderboard-config.js";
 import { groupKey } from "./leaderboard-ranking.js";
 import { runOf, statusOf, type LeaderboardRun } from "./leaderboard-runs.js";
 import { localDate } from "../../../engine/domain/history.js";
-import type { UserState } from "../../../engine/domain/user.js";
+import { zoneInForce, type UserState } from "../../../engine/domain/user.js";
 
 /**
  * A user's part in the leaderboards: what a call adds to each leaderboard's run, and the record of
@@ -140,7 +140,7 @@ export function planLeaderboardEntries(
     const { config } = leaderboard;
     const change = changeFor(config, contribution);
     if (change === null || statusOf(config, at) !== "active" || !takesPart(leaderboard.userFilters ?? [], state.attributes)) continue;
-    const run = runOf(config, at, state.tz);
+    const run = runOf(config, at, zoneInForce(state, at));
     if (run === null) continue;
     const values = leaderboard.breakdownKeys.map((key) => state.attributes[key]);
     const group = groupKey(values);
@@ -193,7 +193,7 @@ export function recordLeaderboardOutcomes(
 ): { state: UserState; results: LeaderboardResult[] } {
   const entries = { ...state.leaderboards };
   const results: LeaderboardResult[] = [];
-  const date = localDate(at, state.tz);
+  const date = localDate(at, zoneInForce(state, at));
   plans.forEach((plan, i) => {
     const outcome = outcomes[i]!;
     const id = plan.leaderboard.config.id;

@@ -37,7 +37,7 @@ beforeEach(() => {
 });
 
 const ATTRIBUTE_KEYS = { "attr-plan": "plan", "attr-source": "source" };
-const USER: PointsUser = { userId: "u1", attributes: {}, created: CREATED, tz: null };
+const USER: PointsUser = { userId: "u1", attributes: {}, created: CREATED, tz: null, tzHistory: [] };
 const PRO: PointsUser = { ...USER, attributes: { plan: "pro" } };
 
 function system(key = "xp", fields: Partial<PointsSystemConfig> = {}): PointsSystemConfig {

@@ -35,7 +35,7 @@ import type {
   TriggerStatus,
   TriggerType,
 } from "./points-config.js";
-import type { UserState } from "../../../engine/domain/user.js";
+import { zoneInForce, type UserState } from "../../../engine/domain/user.js";
 
 export { applicableBoosts, boostedPoints, combineBoosts, levelForTotal, matchesFilters, type AttributeKeys } from "./points-boosts.js";
 
@@ -140,7 +140,7 @@ export interface PointsConfig {
 }
 
 /** The user fields points rules read (a `UserState` fits). */
-export type PointsUser = Pick<UserState, "userId" | "attributes" | "created" | "tz">;
+export type PointsUser = Pick<UserState, "userId" | "attributes" | "created" | "tz" | "tzHistory">;
 
 /** What happened in the call that may fire triggers. */
 export interface PointsTriggerContext {
@@ -391,7 +391,7 @@ function settle(
     total: newTotal,
     levelId,
     awards: [...state.awards, ...awards].slice(-MAX_RECENT_AWARDS),
-    daily: recordDailyChange(state.daily, localDate(at, user.tz), String(added)),
+    daily: recordDailyChange(state.daily, localDate(at, zoneInForce(user, at)), String(added)),
   };
   return { kind: "applied", state: next, change, events };
 }
