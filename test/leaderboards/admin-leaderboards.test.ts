@@ -279,11 +279,6 @@ describe("leaderboard validation", () => {
       message: () => `end (${day(4)}) must not be before start (${day(5)})`,
     },
     {
-      name: "half a time window",
-      item: () => ({ ...base, rankBy: "streak", startTime: "09:00" }),
-      message: () => "startTime and endTime must be set together (a daily window) or not at all",
-    },
-    {
       name: "a window ending before it starts",
       item: () => ({ ...base, rankBy: "streak", startTime: "18:00", endTime: "08:00" }),
       message: () => "startTime (18:00) must be before endTime (08:00)",
@@ -392,7 +387,7 @@ describe("leaderboard validation", () => {
       { id: board.id, metricId: otherMetric },
       { id: board.id, end: day(-4) },
       { id: board.id, status: "scheduled" },
-      { id: board.id, startTime: "10:00" },
+      { id: board.id, startTime: "10:00", endTime: "10:00" },
       { id: board.id, end: "2026-99-01" },
     ];
     // A value of the wrong shape for a clearable field makes the whole request malformed.
@@ -433,9 +428,9 @@ describe("leaderboard validation", () => {
         {
           id: board.id,
           severity: "error",
-          message: "startTime and endTime must be set together (a daily window) or not at all",
+          message: "startTime (10:00) must be before endTime (10:00)",
           level: "error",
-          reason: "startTime and endTime must be set together (a daily window) or not at all",
+          reason: "startTime (10:00) must be before endTime (10:00)",
         },
         {
           id: board.id,

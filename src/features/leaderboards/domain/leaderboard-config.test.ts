@@ -34,6 +34,10 @@ describe("checkLeaderboardDraft", () => {
       "dates, a window and breakdowns",
       { ...metric, start: "2026-04-20", end: "2026-04-20", startTime: "09:00", endTime: "17:30", breakdownAttributes: ["city", "plan"] },
     ],
+    // The reference: "setting only a start time ..."; HH:mm(:ss) in its OpenAPI.
+    ["a window with a start only (to the end of the day)", { ...metric, startTime: "18:00" }],
+    ["a window with an end only (from midnight)", { ...metric, endTime: "09:00" }],
+    ["a window in seconds", { ...metric, startTime: "08:59:30", endTime: "23:59:59" }],
   ])("accepts %s", (_name, draft) => expect(checkLeaderboardDraft(draft, TODAY)).toBeNull());
 
   it.each<[LeaderboardDraft, string]>([
@@ -56,11 +60,11 @@ describe("checkLeaderboardDraft", () => {
     [{ ...metric, end: "9999-12-31" }, 'end must be from 2000-01-01 to 2099-12-31, got "9999-12-31"'],
     [{ ...metric, start: "2026-05-01", end: "2026-04-30" }, "end (2026-04-30) must not be before start (2026-05-01)"],
     [{ ...metric, end: "2026-04-19" }, "end (2026-04-19) must not be before start (2026-04-20)"],
-    [{ ...metric, startTime: "09:00" }, "startTime and endTime must be set together (a daily window) or not at all"],
-    [{ ...metric, endTime: "09:00" }, "startTime and endTime must be set together (a daily window) or not at all"],
-    [{ ...metric, startTime: "9:00", endTime: "10:00" }, 'startTime "9:00" is not a time of day (HH:mm)'],
-    [{ ...metric, startTime: "09:00", endTime: "24:00" }, 'endTime "24:00" is not a time of day (HH:mm)'],
+    [{ ...metric, startTime: "9:00", endTime: "10:00" }, 'startTime "9:00" is not a time of day (HH:mm or HH:mm:ss)'],
+    [{ ...metric, startTime: "09:00", endTime: "24:00" }, 'endTime "24:00" is not a time of day (HH:mm or HH:mm:ss)'],
+    [{ ...metric, endTime: "23:59:60" }, 'endTime "23:59:60" is not a time of day (HH:mm or HH:mm:ss)'],
     [{ ...metric, startTime: "17:00", endTime: "09:00" }, "startTime (17:00) must be before endTime (09:00)"],
+    [{ ...metric, startTime: "09:00", endTime: "09:00:00" }, "startTime (09:00) must be before endTime (09:00:00)"],
     [{ ...metric, breakdownAttributes: ["city", ""] }, "breakdownAttributes[1] must not be empty"],
     [{ ...metric, breakdownAttributes: ["city", "city"] }, 'breakdownAttributes lists "city" more than once'],
     [{ ...metric, userAttributes: [{ attributeId: "", attributeValue: "pro" }] }, "userAttributes[0].attributeId is required"],

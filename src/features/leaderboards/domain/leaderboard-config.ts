@@ -96,7 +96,7 @@ export interface LeaderboardReferences {
 
 /** The reference's default participant limit. Ours has no upper bound (see the README). */
 export const DEFAULT_MAX_PARTICIPANTS = 1000;
-const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 
 /** Today's date in UTC (YYYY-MM-DD): the day admin rules compare start and end dates with. */
 export function utcDay(now: Date): string {
@@ -145,12 +145,18 @@ function checkDates(start: string, end: string | undefined): string | null {
   return null;
 }
 
+/** Seconds since midnight of a time of day written HH:mm or HH:mm:ss. */
+export function secondsOfDay(time: string): number {
+  const [h, m, s] = time.split(":").map(Number);
+  return (h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0);
+}
+
+/** Either bound of the daily window may be alone (the reference: "setting only a start time ..."). */
 function checkTimeWindow(startTime: string | undefined, endTime: string | undefined): string | null {
-  if ((startTime === undefined) !== (endTime === undefined)) return "startTime and endTime must be set together (a daily window) or not at all";
-  if (startTime === undefined || endTime === undefined) return null;
-  if (!TIME.test(startTime)) return `startTime "${startTime}" is not a time of day (HH:mm)`;
-  if (!TIME.test(endTime)) return `endTime "${endTime}" is not a time of day (HH:mm)`;
-  if (startTime >= endTime) return `startTime (${startTime}) must be before endTime (${endTime})`;
+  if (startTime !== undefined && !TIME.test(startTime)) return `startTime "${startTime}" is not a time of day (HH:mm or HH:mm:ss)`;
+  if (endTime !== undefined && !TIME.test(endTime)) return `endTime "${endTime}" is not a time of day (HH:mm or HH:mm:ss)`;
+  if (startTime !== undefined && endTime !== undefined && secondsOfDay(startTime) >= secondsOfDay(endTime))
+    return `startTime (${startTime}) must be before endTime (${endTime})`;
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { MAX_RUN_INTERVAL, type LeaderboardSettings, type LeaderboardStatus } from "./leaderboard-config.js";
+import { MAX_RUN_INTERVAL, secondsOfDay, type LeaderboardSettings, type LeaderboardStatus } from "./leaderboard-config.js";
 import { addDays, DAY_MS, isoDate, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
 
 /**
@@ -56,12 +56,6 @@ function addMonthsClamped(date: string, months: number): string {
 function localTime(at: Date, tz: string | null): DateTime {
   const local = DateTime.fromJSDate(at, { zone: tz ?? "UTC" });
   return local.isValid ? local : DateTime.fromJSDate(at, { zone: "UTC" });
-}
-
-/** Seconds since midnight of a time of day written HH:mm or HH:mm:ss. */
-function secondsOfDay(time: string): number {
-  const [h, m, s] = time.split(":").map(Number);
-  return (h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0);
 }
 
 /**

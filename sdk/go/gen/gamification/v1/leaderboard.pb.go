@@ -225,9 +225,9 @@ type LeaderboardChange struct {
 	Start string `protobuf:"bytes,12,opt,name=start,proto3" json:"start,omitempty"`
 	// The last day of the current run, or null if it never ends.
 	End *string `protobuf:"bytes,13,opt,name=end,proto3,oneof" json:"end,omitempty"`
-	// The start of the daily ranking window (HH:mm, user's local time), or null.
+	// The start of the daily ranking window (HH:mm or HH:mm:ss, user's local time), or null.
 	StartTime *string `protobuf:"bytes,14,opt,name=start_time,json=startTime,proto3,oneof" json:"start_time,omitempty"`
-	// The end of the daily ranking window (HH:mm, user's local time), or null.
+	// The end of the daily ranking window (HH:mm or HH:mm:ss, user's local time), or null.
 	EndTime *string `protobuf:"bytes,15,opt,name=end_time,json=endTime,proto3,oneof" json:"end_time,omitempty"`
 	// The maximum number of ranked participants, or null.
 	MaxParticipants *int32 `protobuf:"varint,16,opt,name=max_participants,json=maxParticipants,proto3,oneof" json:"max_participants,omitempty"`

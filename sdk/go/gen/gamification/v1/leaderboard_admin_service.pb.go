@@ -49,9 +49,9 @@ type AdminLeaderboard struct {
 	Start string `protobuf:"bytes,10,opt,name=start,proto3" json:"start,omitempty"`
 	// The last day (YYYY-MM-DD); left out when it never ends.
 	End *string `protobuf:"bytes,11,opt,name=end,proto3,oneof" json:"end,omitempty"`
-	// The start of the daily ranking window (HH:mm, user's local time); left out when not set.
+	// The start of the daily ranking window (HH:mm or HH:mm:ss, user's local time); left out when not set.
 	StartTime *string `protobuf:"bytes,12,opt,name=start_time,json=startTime,proto3,oneof" json:"start_time,omitempty"`
-	// The end of the daily ranking window (HH:mm, user's local time); left out when not set.
+	// The end of the daily ranking window (HH:mm or HH:mm:ss, user's local time); left out when not set.
 	EndTime *string `protobuf:"bytes,13,opt,name=end_time,json=endTime,proto3,oneof" json:"end_time,omitempty"`
 	// The user attribute keys rankings are broken down by.
 	BreakdownAttributes []string `protobuf:"bytes,14,rep,name=breakdown_attributes,json=breakdownAttributes,proto3" json:"breakdown_attributes,omitempty"`
@@ -239,9 +239,9 @@ type CreateLeaderboardItem struct {
 	Start *string `protobuf:"bytes,9,opt,name=start,proto3,oneof" json:"start,omitempty"`
 	// The last day (YYYY-MM-DD), on or after `start`.
 	End *string `protobuf:"bytes,10,opt,name=end,proto3,oneof" json:"end,omitempty"`
-	// The start of the daily ranking window (HH:mm), with `end_time`.
+	// The start of the daily ranking window (HH:mm or HH:mm:ss): events at or after it count.
 	StartTime *string `protobuf:"bytes,11,opt,name=start_time,json=startTime,proto3,oneof" json:"start_time,omitempty"`
-	// The end of the daily ranking window (HH:mm), with `start_time`.
+	// The end of the daily ranking window (HH:mm or HH:mm:ss): events before it count.
 	EndTime *string `protobuf:"bytes,12,opt,name=end_time,json=endTime,proto3,oneof" json:"end_time,omitempty"`
 	// User attribute keys to break rankings down by (no repeats).
 	BreakdownAttributes []string `protobuf:"bytes,13,rep,name=breakdown_attributes,json=breakdownAttributes,proto3" json:"breakdown_attributes,omitempty"`
@@ -720,10 +720,11 @@ type UpdateLeaderboardItem struct {
 	Start *string `protobuf:"bytes,10,opt,name=start,proto3,oneof" json:"start,omitempty"`
 	// The new last day (a YYYY-MM-DD string), or null for no end.
 	End *structpb.Value `protobuf:"bytes,11,opt,name=end,proto3" json:"end,omitempty"`
-	// The new start of the daily ranking window (an HH:mm string), or null to remove the window's
-	// start (the window needs both ends or neither).
+	// The new start of the daily ranking window (an HH:mm or HH:mm:ss string), or null to remove it
+	// (the window then starts at midnight).
 	StartTime *structpb.Value `protobuf:"bytes,12,opt,name=start_time,json=startTime,proto3" json:"start_time,omitempty"`
-	// The new end of the daily ranking window (an HH:mm string), or null to remove it.
+	// The new end of the daily ranking window (an HH:mm or HH:mm:ss string), or null to remove it
+	// (the window then runs to the end of the day).
 	EndTime *structpb.Value `protobuf:"bytes,13,opt,name=end_time,json=endTime,proto3" json:"end_time,omitempty"`
 	// The new breakdown attribute IDs (an array of strings), or null (or `[]`) for none.
 	BreakdownAttributes *structpb.Value `protobuf:"bytes,14,opt,name=breakdown_attributes,json=breakdownAttributes,proto3" json:"breakdown_attributes,omitempty"`
@@ -1123,7 +1124,7 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\v_start_timeB\v\n" +
 	"\t_end_timeB\v\n" +
 	"\t_run_unitB\x0f\n" +
-	"\r_run_interval\"\xc8\b\n" +
+	"\r_run_interval\"\xe4\b\n" +
 	"\x15CreateLeaderboardItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12%\n" +
@@ -1135,10 +1136,10 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\x10max_participants\x18\b \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x04R\x0fmaxParticipants\x88\x01\x01\x12>\n" +
 	"\x05start\x18\t \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x05R\x05start\x88\x01\x01\x12:\n" +
 	"\x03end\x18\n" +
-	" \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x06R\x03end\x88\x01\x01\x12J\n" +
+	" \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x06R\x03end\x88\x01\x01\x12X\n" +
 	"\n" +
-	"start_time\x18\v \x01(\tB&\xbaH#r!2\x1f^([01][0-9]|2[0-3]):[0-5][0-9]$H\aR\tstartTime\x88\x01\x01\x12F\n" +
-	"\bend_time\x18\f \x01(\tB&\xbaH#r!2\x1f^([01][0-9]|2[0-3]):[0-5][0-9]$H\bR\aendTime\x88\x01\x01\x12=\n" +
+	"start_time\x18\v \x01(\tB4\xbaH1r/2-^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$H\aR\tstartTime\x88\x01\x01\x12T\n" +
+	"\bend_time\x18\f \x01(\tB4\xbaH1r/2-^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$H\bR\aendTime\x88\x01\x01\x12=\n" +
 	"\x14breakdown_attributes\x18\r \x03(\tB\n" +
 	"\xbaH\a\x92\x01\x04\x10\n" +
 	"\x18\x01R\x13breakdownAttributes\x12M\n" +

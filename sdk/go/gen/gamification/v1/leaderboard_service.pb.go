@@ -50,7 +50,7 @@ type Leaderboard struct {
 	Start string `protobuf:"bytes,12,opt,name=start,proto3" json:"start,omitempty"`
 	// The last day, or null for no end.
 	End *string `protobuf:"bytes,13,opt,name=end,proto3,oneof" json:"end,omitempty"`
-	// The daily ranking window on the user's clock (HH:mm), or null.
+	// The daily ranking window on the user's clock (HH:mm or HH:mm:ss; either may be null).
 	StartTime *string `protobuf:"bytes,14,opt,name=start_time,json=startTime,proto3,oneof" json:"start_time,omitempty"`
 	EndTime   *string `protobuf:"bytes,15,opt,name=end_time,json=endTime,proto3,oneof" json:"end_time,omitempty"`
 	// The most participants ranked (per breakdown group).

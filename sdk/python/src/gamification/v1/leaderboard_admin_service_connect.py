@@ -47,7 +47,9 @@ class LeaderboardAdminService(Protocol):
     - `rank_by` `metric` needs `metric_id`, `points` needs `points_system_id` (of the tenant);
       `streak` takes neither and cannot repeat (streak leaderboards are perpetual);
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
-    - `start_time` and `end_time` (HH:mm, the user's local time) are set together, start before end;
+    - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
+      start alone counts from it to the end of the day, an end alone from midnight up to it); with
+      both, start before end;
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
@@ -180,7 +182,9 @@ class LeaderboardAdminServiceClient(ConnectClient):
     - `rank_by` `metric` needs `metric_id`, `points` needs `points_system_id` (of the tenant);
       `streak` takes neither and cannot repeat (streak leaderboards are perpetual);
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
-    - `start_time` and `end_time` (HH:mm, the user's local time) are set together, start before end;
+    - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
+      start alone counts from it to the end of the day, an end alone from midnight up to it); with
+      both, start before end;
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
@@ -341,7 +345,9 @@ class LeaderboardAdminServiceSync(Protocol):
     - `rank_by` `metric` needs `metric_id`, `points` needs `points_system_id` (of the tenant);
       `streak` takes neither and cannot repeat (streak leaderboards are perpetual);
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
-    - `start_time` and `end_time` (HH:mm, the user's local time) are set together, start before end;
+    - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
+      start alone counts from it to the end of the day, an end alone from midnight up to it); with
+      both, start before end;
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
@@ -472,7 +478,9 @@ class LeaderboardAdminServiceClientSync(ConnectClientSync):
     - `rank_by` `metric` needs `metric_id`, `points` needs `points_system_id` (of the tenant);
       `streak` takes neither and cannot repeat (streak leaderboards are perpetual);
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
-    - `start_time` and `end_time` (HH:mm, the user's local time) are set together, start before end;
+    - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
+      start alone counts from it to the end of the day, an end alone from midnight up to it); with
+      both, start before end;
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
