@@ -41,6 +41,24 @@ const REST_CASES: Array<{ name: string; path?: string; rawBody: string; status: 
     error: /^Metric with key "nope" not found$/,
   },
   {
+    name: "a user attribute value over 255 characters",
+    rawBody: JSON.stringify({ user: { id: "u1", attributes: { plan: "p".repeat(256) } }, value: 1 }),
+    status: 400,
+    error: /^Invalid request: user\.attributes\["plan"\]: must be at most 255 characters$/,
+  },
+  {
+    name: "an event attribute value over 255 characters",
+    rawBody: JSON.stringify({ user: { id: "u1" }, value: 1, attributes: { source: "s".repeat(256) } }),
+    status: 400,
+    error: /^Invalid request: attributes\["source"\]: must be at most 255 characters$/,
+  },
+  {
+    name: "a device token over 1,024 characters",
+    rawBody: JSON.stringify({ user: { id: "u1", deviceTokens: ["t".repeat(1025)] }, value: 1 }),
+    status: 400,
+    error: /^Invalid request: user\.device_tokens\[0\]: must be at most 1024 characters$/,
+  },
+  {
     name: "undefined attribute keys",
     rawBody: '{"user":{"id":"u1"},"value":1,"attributes":{"source":"web","x":"y"}}',
     status: 400,
@@ -74,6 +92,12 @@ describe("malformed input changes nothing and gets a specific error", () => {
       error: /must be finite|must be a number, got the string "NaN"/,
     },
     { name: "invalid time zone", request: { key: "words", user: { id: "u1", tz: "Nowhere" }, value: 1 }, code: Code.InvalidArgument, error: /IANA/ },
+    {
+      name: "a user attribute value over 255 characters",
+      request: { key: "words", user: { id: "u1", attributes: { plan: "p".repeat(256) } }, value: 1 },
+      code: Code.InvalidArgument,
+      error: /must be at most 255 characters/,
+    },
     { name: "unknown metric", request: { key: "nope", user: { id: "u1" }, value: 1 }, code: Code.NotFound, error: /"nope" not found/ },
   ];
   for (const protocol of CLIENT_PROTOCOLS) {

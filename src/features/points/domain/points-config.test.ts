@@ -35,6 +35,8 @@ describe("points systems", () => {
     ["a blank name", { name: "  " }, "name is required"],
     ["a name of 256 characters", { name: "n".repeat(256) }, "name must be at most 255 characters"],
     ["a name of 255 characters", { name: "n".repeat(255) }, null],
+    ["a description of 1,000 characters", { description: "d".repeat(1000) }, null],
+    ["a description of 1,001 characters", { description: "d".repeat(1001) }, "description must be at most 1000 characters"],
     ["maxPoints 0", { maxPoints: 0 }, "maxPoints must be null or an integer >= 1, got 0"],
     ["fractional maxPoints", { maxPoints: 1.5 }, "maxPoints must be null or an integer >= 1, got 1.5"],
     ["maxPoints 1", { maxPoints: 1 }, null],
@@ -65,6 +67,7 @@ describe("points systems", () => {
     expect(checkSystemChanges({ maxPoints: null, badge: null })).toBeNull();
     expect(checkSystemChanges({ name: "" })).toBe("name is required");
     expect(checkSystemChanges({ maxPoints: -3 })).toBe("maxPoints must be null or an integer >= 1, got -3");
+    expect(checkSystemChanges({ description: "d".repeat(1001) })).toBe("description must be at most 1000 characters");
   });
 });
 
@@ -171,6 +174,7 @@ describe("points levels", () => {
     ["an invalid key", { key: "bronze!" }, 'key "bronze!" is invalid: use letters, digits, hyphens and underscores, at most 100 characters'],
     ["no name", { name: "" }, "name is required"],
     ["a bad badge", { badge: { url: "" } }, 'badge.url must be an absolute http or https URL, got ""'],
+    ["a description of 1,001 characters", { description: "d".repeat(1001) }, "description must be at most 1000 characters"],
   ])("%s", (_name, patch, problem) => {
     expect(checkLevelDraft({ ...base, ...patch })).toBe(problem);
   });
@@ -186,6 +190,7 @@ describe("points levels", () => {
   it("check only the fields an update sets", () => {
     expect(checkLevelChanges({ badge: null })).toBeNull();
     expect(checkLevelChanges({ points: -5 })).toBe("points must be an integer >= 0, got -5");
+    expect(checkLevelChanges({ description: "d".repeat(1001) })).toBe("description must be at most 1000 characters");
   });
 });
 

@@ -1,5 +1,5 @@
 import { checkDate } from "../../../engine/domain/plain-dates.js";
-import { checkConfigKey, checkName } from "../../../engine/domain/rules.js";
+import { checkConfigKey, checkDescription, checkName } from "../../../engine/domain/rules.js";
 
 /**
  * Points configuration as administered through the Admin API: points systems and their triggers,
@@ -164,7 +164,9 @@ export interface PointsBoostChanges {
 // Points systems
 
 export function checkSystemDraft(draft: PointsSystemDraft): string | null {
-  return checkConfigKey(draft.key) ?? checkName(draft.name) ?? checkBadge(draft.badge) ?? checkMaxPoints(draft.maxPoints);
+  return (
+    checkConfigKey(draft.key) ?? checkName(draft.name) ?? checkDescription(draft.description) ?? checkBadge(draft.badge) ?? checkMaxPoints(draft.maxPoints)
+  );
 }
 
 export function buildSystem(draft: PointsSystemDraft, id: string, now: Date): PointsSystemConfig {
@@ -182,7 +184,12 @@ export function buildSystem(draft: PointsSystemDraft, id: string, now: Date): Po
 }
 
 export function checkSystemChanges(changes: PointsSystemChanges): string | null {
-  return (changes.name !== undefined ? checkName(changes.name) : null) ?? checkBadge(changes.badge) ?? checkMaxPoints(changes.maxPoints);
+  return (
+    (changes.name !== undefined ? checkName(changes.name) : null) ??
+    checkDescription(changes.description) ??
+    checkBadge(changes.badge) ??
+    checkMaxPoints(changes.maxPoints)
+  );
 }
 
 export function applySystemChanges(current: PointsSystemConfig, changes: PointsSystemChanges, now: Date): PointsSystemConfig {
@@ -291,7 +298,7 @@ function settingsOf(value: TriggerSettings): TriggerSettings {
 // Levels
 
 export function checkLevelDraft(draft: PointsLevelDraft): string | null {
-  return checkConfigKey(draft.key) ?? checkName(draft.name) ?? checkThreshold(draft.points) ?? checkBadge(draft.badge);
+  return checkConfigKey(draft.key) ?? checkName(draft.name) ?? checkDescription(draft.description) ?? checkThreshold(draft.points) ?? checkBadge(draft.badge);
 }
 
 export function buildLevel(draft: PointsLevelDraft, id: string, now: Date): PointsLevelConfig {
@@ -310,6 +317,7 @@ export function buildLevel(draft: PointsLevelDraft, id: string, now: Date): Poin
 export function checkLevelChanges(changes: PointsLevelChanges): string | null {
   return (
     (changes.name !== undefined ? checkName(changes.name) : null) ??
+    checkDescription(changes.description) ??
     (changes.points !== undefined ? checkThreshold(changes.points) : null) ??
     checkBadge(changes.badge)
   );

@@ -3594,14 +3594,14 @@ var File_gamification_v1_application_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\n" +
-	")gamification/v1/application_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a!gamification/v1/leaderboard.proto\x1a)gamification/v1/leaderboard_service.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgamification/v1/points.proto\x1a\x1cgamification/v1/streak.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbd\x03\n" +
+	")gamification/v1/application_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a!gamification/v1/leaderboard.proto\x1a)gamification/v1/leaderboard_service.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgamification/v1/points.proto\x1a\x1cgamification/v1/streak.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc4\x03\n" +
 	"\x17TrackMetricEventRequest\x12\x1b\n" +
 	"\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x03key\x129\n" +
 	"\x04user\x18\x02 \x01(\v2\x1d.gamification.v1.UpsertedUserB\x06\xbaH\x03\xc8\x01\x01R\x04user\x12%\n" +
 	"\x05value\x18\x03 \x01(\x01B\n" +
-	"\xbaH\a\xc8\x01\x01\x12\x02@\x01H\x00R\x05value\x88\x01\x01\x12b\n" +
+	"\xbaH\a\xc8\x01\x01\x12\x02@\x01H\x00R\x05value\x88\x01\x01\x12i\n" +
 	"\n" +
-	"attributes\x18\x04 \x03(\v28.gamification.v1.TrackMetricEventRequest.AttributesEntryB\b\xbaH\x05\x9a\x01\x02\x10dR\n" +
+	"attributes\x18\x04 \x03(\v28.gamification.v1.TrackMetricEventRequest.AttributesEntryB\x0f\xbaH\f\x9a\x01\t\x10d*\x05r\x03\x18\xff\x01R\n" +
 	"attributes\x121\n" +
 	"\x0fidempotency_key\x18\x05 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x0eidempotencyKey\x12C\n" +
 	"\ttimestamp\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampB\t\xbaH\x06\xb2\x01\x03\xc8H\x01R\ttimestamp\x1a=\n" +
@@ -3630,17 +3630,17 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\"<\n" +
 	"\x0fGetUserResponse\x12)\n" +
-	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xe1\x03\n" +
+	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xef\x03\n" +
 	"\n" +
 	"UserFields\x12%\n" +
 	"\x05email\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x18\xc0\x02`\x01H\x00R\x05email\x88\x01\x01\x12\x1c\n" +
 	"\x02tz\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x18@H\x01R\x02tz\x88\x01\x01\x12!\n" +
-	"\x04name\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x12-\n" +
-	"\rdevice_tokens\x18\x04 \x03(\tB\b\xbaH\x05\x92\x01\x02\x102R\fdeviceTokens\x123\n" +
-	"\x13subscribe_to_emails\x18\x05 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12U\n" +
+	"\x04name\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x124\n" +
+	"\rdevice_tokens\x18\x04 \x03(\tB\x0f\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\bR\fdeviceTokens\x123\n" +
+	"\x13subscribe_to_emails\x18\x05 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12\\\n" +
 	"\n" +
-	"attributes\x18\x06 \x03(\v2+.gamification.v1.UserFields.AttributesEntryB\b\xbaH\x05\x9a\x01\x02\x10dR\n" +
+	"attributes\x18\x06 \x03(\v2+.gamification.v1.UserFields.AttributesEntryB\x0f\xbaH\f\x9a\x01\t\x10d*\x05r\x03\x18\xff\x01R\n" +
 	"attributes\x12.\n" +
 	"\fsign_up_date\x18\a \x01(\tB\a\xbaH\x04r\x02\x18\n" +
 	"H\x04R\n" +

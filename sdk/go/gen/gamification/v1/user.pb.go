@@ -274,17 +274,17 @@ var File_gamification_v1_user_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_user_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xff\x03\n" +
+	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8d\x04\n" +
 	"\fUpsertedUser\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12%\n" +
 	"\x05email\x18\x02 \x01(\tB\n" +
 	"\xbaH\ar\x05\x18\xc0\x02`\x01H\x00R\x05email\x88\x01\x01\x12\x1c\n" +
 	"\x02tz\x18\x03 \x01(\tB\a\xbaH\x04r\x02\x18@H\x01R\x02tz\x88\x01\x01\x12!\n" +
-	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x12-\n" +
-	"\rdevice_tokens\x18\x05 \x03(\tB\b\xbaH\x05\x92\x01\x02\x102R\fdeviceTokens\x123\n" +
-	"\x13subscribe_to_emails\x18\x06 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12W\n" +
+	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x124\n" +
+	"\rdevice_tokens\x18\x05 \x03(\tB\x0f\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\bR\fdeviceTokens\x123\n" +
+	"\x13subscribe_to_emails\x18\x06 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12^\n" +
 	"\n" +
-	"attributes\x18\a \x03(\v2-.gamification.v1.UpsertedUser.AttributesEntryB\b\xbaH\x05\x9a\x01\x02\x10dR\n" +
+	"attributes\x18\a \x03(\v2-.gamification.v1.UpsertedUser.AttributesEntryB\x0f\xbaH\f\x9a\x01\t\x10d*\x05r\x03\x18\xff\x01R\n" +
 	"attributes\x12.\n" +
 	"\fsign_up_date\x18\b \x01(\tB\a\xbaH\x04r\x02\x18\n" +
 	"H\x04R\n" +
