@@ -132,6 +132,11 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
   let draining = false;
   let drained: (() => void) | null = null;
   const handler = (req: NodeRequest, res: NodeResponse) => {
+    // Node advertises SETTINGS_MAX_HEADER_LIST_SIZE to HTTP/2 clients but does not enforce it.
+    if (req.httpVersionMajor === 2 && headerListSize(req.rawHeaders) > limits.maxHeaderBytes) {
+      (req as http2.Http2ServerRequest).stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      return;
+    }
     const started = process.hrtime.bigint();
     const path = (req.url ?? "").split("?")[0]!;
     const callerId = req.headers["x-request-id"];
@@ -282,6 +287,13 @@ function httpStatusOfCode(code: number): number {
 }
 
 /** HTTP/1.1 has Node's requestTimeout; an HTTP/2 stream gets the same bound on its whole request. */
+/** An HTTP/2 header list's size as SETTINGS_MAX_HEADER_LIST_SIZE counts it: name and value octets plus 32 per field. */
+function headerListSize(rawHeaders: readonly string[]): number {
+  let size = 0;
+  for (const field of rawHeaders) size += Buffer.byteLength(field) + 16;
+  return size;
+}
+
 function limitHttp2Request(req: http2.Http2ServerRequest, timeoutMs: number): void {
   const timer = setTimeout(() => {
     if (!req.readableEnded) req.stream.close(http2.constants.NGHTTP2_CANCEL);

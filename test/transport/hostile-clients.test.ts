@@ -214,6 +214,18 @@ describe("HTTP/2 clients", () => {
     const outcome = await big;
     expect(outcome.status === 431 || outcome.error !== undefined || outcome.status === undefined).toBe(true);
     session.destroy();
+    // Under HTTP/2's own per-field limit but over MAX_HEADER_BYTES (8 KiB here), alone and spread
+    // over two fields: the stream is refused; a list just under the limit is served.
+    const fresh = http2.connect(`http://127.0.0.1:${port}`);
+    fresh.on("error", () => undefined);
+    for (const headers of [{ "x-big": "a".repeat(10_000) }, { "x-one": "a".repeat(4_500), "x-two": "b".repeat(4_500) }]) {
+      const refused = await h2Outcome(fresh.request({ ":method": "GET", ":path": "/healthz", ...headers }));
+      expect(refused.status).toBeUndefined();
+      expect((refused.error as NodeJS.ErrnoException | undefined)?.code).toBe("ERR_HTTP2_STREAM_ERROR");
+    }
+    const served = await h2Outcome(fresh.request({ ":method": "GET", ":path": "/healthz", "x-fits": "a".repeat(7_000) }));
+    expect(served.status).toBe(200);
+    fresh.destroy();
     await expectServingAndUnchanged();
   });
 
