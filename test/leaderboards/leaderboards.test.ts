@@ -464,6 +464,10 @@ describe("runs", () => {
       expect(response.body, path).toEqual({ error: expect.stringContaining(day(-21)) });
     }
     expect((await server.rest("GET", "/v1/leaderboards/runs?run=yesterday")).status).toBe(400);
+    // Days that do not exist, which a perpetual run would otherwise hold.
+    for (const path of ["/v1/leaderboards/runs?run=2025-02-30", "/v1/users/r1/leaderboards/runs?run=9999-99-99"]) {
+      expect(await server.rest("GET", path), path).toEqual({ status: 400, body: { error: expect.stringMatching(/^run must be a date \(YYYY-MM-DD\)/) } });
+    }
     const error = await errorOf(server.client("connect-json").leaderboardReads.getLeaderboardRankings({ key: "runs", run: day(-21) }));
     expect(error?.code).toBe(Code.InvalidArgument);
   });

@@ -4,6 +4,7 @@ import { historyOfRun, type LeaderboardHistoryItem, type RankedLeaderboard } fro
 import { groupKey, groupValuesOf, rankWithin } from "./domain/leaderboard-ranking.js";
 import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "./domain/leaderboard-runs.js";
 import type { DecimalString } from "../../engine/domain/decimal.js";
+import { checkDate } from "../../engine/domain/plain-dates.js";
 import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
 import type { UserState } from "../../engine/domain/user.js";
 import { findUser } from "../../engine/store/user-documents.js";
@@ -54,6 +55,8 @@ export async function findVisibleLeaderboard(ctx: ServiceContext, tenantId: stri
 function resolveRun(ctx: ServiceContext, leaderboard: RankedLeaderboard, run: string | undefined): LeaderboardRun {
   const { config } = leaderboard;
   if (run === undefined) return currentRun(config, ctx.now());
+  const notADate = checkDate("run", run);
+  if (notADate) throw invalidArgument(notADate);
   const found = runOnDate(config, run);
   if (!found) {
     throw invalidArgument(`run ${run} is not a day of leaderboard "${config.key}" (from ${config.start} to ${config.end ?? "no end"})`);
