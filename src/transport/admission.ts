@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { DescService } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextKey } from "@connectrpc/connect";
 import type { Logger } from "pino";
@@ -8,7 +9,6 @@ import { callerOfKey } from "../features/account/admin-api-keys.js";
 import type { Caller } from "../features/account/store/api-keys.js";
 import { toConnectError } from "./error-mapping.js";
 import type { RateLimiter } from "./rate-limit-buckets.js";
-import { processNowMs } from "../engine/process-clock.js";
 
 /** Who may call a service. */
 export interface ServicePolicy {
@@ -75,19 +75,18 @@ export function createAdmission(services: ServiceContext, policies: ReadonlyMap<
  * the hot path rarely waits on the database; concurrent lookups of one key share one read.
  */
 function createAuthenticator(services: ServiceContext): (key: string | null) => Promise<Caller> {
-  const cache = new Map<string, { caller: Promise<Caller | null>; expires: number }>();
+  // Least recently used first out: a flood of made-up keys cannot empty the cache of the real ones.
+  const cache = new LRUCache<string, Promise<Caller | null>>({ max: 10_000, ttl: AUTH_CACHE_MS });
   return async (key) => {
     if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
     const id = hash("sha256", key, "base64");
-    const now = processNowMs();
     let entry = cache.get(id);
-    if (!entry || entry.expires <= now) {
-      if (cache.size > 10_000) cache.clear();
-      entry = { caller: callerOfKey(services, key), expires: now + AUTH_CACHE_MS };
+    if (!entry) {
+      entry = callerOfKey(services, key);
       cache.set(id, entry);
-      entry.caller.catch(() => cache.delete(id));
+      entry.catch(() => cache.delete(id));
     }
-    const caller = await entry.caller;
+    const caller = await entry;
     if (!caller) throw new DomainError("unauthenticated", "Invalid API key");
     return caller;
   };

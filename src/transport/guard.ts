@@ -128,8 +128,9 @@ async function resolveTenant(services: ServiceContext, header: string | null, ca
     if (header.trim() === "")
       throw new DomainError("invalid_argument", "The Tenant-ID header is empty: send a tenant's ID, or leave the header out for the default scope");
     const tenant = await services.config.tenantByCustomerId(header);
-    if (!tenant) throw notFound(`Tenant "${header}" not found`);
-    tenantId = tenant.id;
+    // A key bound to a tenant learns nothing of others: an unknown tenant answers as another one does.
+    if (!tenant && caller.tenantId === null) throw notFound(`Tenant "${header}" not found`);
+    tenantId = tenant?.id ?? "";
   }
   if (caller.tenantId !== null && caller.tenantId !== tenantId) {
     throw new DomainError("permission_denied", "This API key belongs to another tenant");

@@ -221,7 +221,7 @@ describe("HTTP/2 clients", () => {
     for (const headers of [{ "x-big": "a".repeat(10_000) }, { "x-one": "a".repeat(4_500), "x-two": "b".repeat(4_500) }]) {
       const refused = await h2Outcome(fresh.request({ ":method": "GET", ":path": "/healthz", ...headers }));
       expect(refused.status).toBeUndefined();
-      expect((refused.error as NodeJS.ErrnoException | undefined)?.code).toBe("ERR_HTTP2_STREAM_ERROR");
+      expect(refused.error).toMatchObject({ code: "ERR_HTTP2_STREAM_ERROR" });
     }
     const served = await h2Outcome(fresh.request({ ":method": "GET", ":path": "/healthz", "x-fits": "a".repeat(7_000) }));
     expect(served.status).toBe(200);
