@@ -44,10 +44,18 @@ function infoOf(doc: ApiKeyDocument): ApiKeyInfo {
   return { id: doc._id, prefix: doc.prefix, userId: doc.userId, created: doc.created, rateLimit: doc.rateLimit ?? null };
 }
 
-/** The prefix is the part before the first ".", or the first 8 characters of a key without one. */
+/**
+ * The prefix is the part before the first "."; a key without one (an operator's own ADMIN_API_KEY)
+ * is found by a part of its hash instead, so that no character of it is stored or listed.
+ */
 export function prefixOf(key: string): string {
   const dot = key.indexOf(".");
-  return dot > 0 ? key.slice(0, dot) : key.slice(0, 8);
+  return dot > 0 ? key.slice(0, dot) : `sha256:${sha256(key).toString("hex").slice(0, 12)}`;
+}
+
+/** What earlier versions stored as the prefix of a key without a "." (its first 8 characters). */
+function legacyPrefixOf(key: string): string | null {
+  return key.indexOf(".") > 0 ? null : key.slice(0, 8);
 }
 
 function sha256(key: string): Buffer {
@@ -78,6 +86,9 @@ export async function createApiKey(
 /** Makes sure an admin key with exactly this value exists (operator bootstrap through ADMIN_API_KEY). */
 export async function ensureAdminKey(apiKeys: Collection<ApiKeyDocument>, key: string, now: Date): Promise<void> {
   const prefix = prefixOf(key);
+  const legacy = legacyPrefixOf(key);
+  const stored = legacy === null ? null : await apiKeys.findOne({ prefix: legacy });
+  if (stored && timingSafeEqual(storedHash(stored), sha256(key))) await apiKeys.updateOne({ _id: stored._id }, { $set: { prefix } });
   const existing = await apiKeys.findOne({ prefix });
   if (existing && timingSafeEqual(storedHash(existing), sha256(key))) {
     if (existing.revoked) await apiKeys.updateOne({ _id: existing._id }, { $set: { revoked: null } });
