@@ -105,6 +105,8 @@ class RequestState implements RequestInfo {
 /** The HTTP/2 connection preface starts with these bytes; no HTTP/1.1 request line does. */
 const H2_PREFACE_START = Buffer.from("PRI ");
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+/** A charset other than UTF-8 named by a Content-Type (JSON is UTF-8: RFC 8259). */
+const OTHER_CHARSET = /;\s*charset\s*=\s*(?!"?utf-8"?\s*(;|$))/i;
 
 /**
  * One port for every protocol. Node's plain-text HTTP/2 server does not accept HTTP/1.1, so a TCP
@@ -375,13 +377,13 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
     return writeJson(req, res, { status, body: { error }, headers }, info);
   }
   const contentType = req.headers["content-type"];
-  if (route.body !== "" && body.length > 0 && !JSON_CONTENT_TYPE.test(contentType ?? "")) {
+  if (route.body !== "" && body.length > 0 && (!JSON_CONTENT_TYPE.test(contentType ?? "") || OTHER_CHARSET.test(contentType ?? ""))) {
     return writeJson(
       req,
       res,
       {
         status: 415,
-        body: { error: `Unsupported Content-Type ${contentType === undefined ? "(none)" : `"${contentType}"`}: send the body as application/json` },
+        body: { error: `Unsupported Content-Type ${contentType === undefined ? "(none)" : `"${contentType}"`}: send the body as application/json (UTF-8)` },
         headers: { ...admitted.headers, "accept-post": "application/json" },
       },
       info,

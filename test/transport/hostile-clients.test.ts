@@ -406,10 +406,16 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
   });
 
   it("answers 415 with a JSON error for a REST body that is not JSON", async () => {
-    for (const contentType of ["text/plain", "application/x-www-form-urlencoded"]) {
+    // JSON is UTF-8 (RFC 8259): a body declared in another charset would be misread.
+    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/json; charset=utf-16", 'application/json; charset="latin1"']) {
       const response = await rest("POST", eventPath, { body: event, headers: { "content-type": contentType } });
-      expect(response.status).toBe(415);
+      expect(response.status, contentType).toBe(415);
       expect(response.body.error).toMatch(/application\/json/);
+    }
+    for (const contentType of ["application/json; charset=UTF-8", 'application/json; charset="utf-8"']) {
+      const accepted = JSON.stringify({ user: { id: "utf8-declared" }, value: 1 }); // not u1, whose total is checked
+      const response = await rest("POST", eventPath, { body: accepted, headers: { "content-type": contentType } });
+      expect(response.status, contentType).toBe(201);
     }
     await expectServingAndUnchanged();
   });
