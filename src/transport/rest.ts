@@ -210,6 +210,9 @@ function requestJson(route: RestRoute, request: RestRequest): JsonObject {
       throw new ConnectError(`Invalid request: unknown query parameter "${name}"`, Code.InvalidArgument);
     }
     const raw = request.url.searchParams.getAll(name);
+    if (field.fieldKind !== "list" && raw.length > 1) {
+      throw new ConnectError(`Invalid request: the query parameter "${name}" is given ${raw.length} times; it takes one value`, Code.InvalidArgument);
+    }
     json[field.jsonName] =
       field.fieldKind === "list"
         ? raw.flatMap((v) => v.split(",")).filter((v) => v !== "")

@@ -131,6 +131,10 @@ describe("malformed input changes nothing and gets a specific error", () => {
     expect((await server.rest("POST", "/admin/v1/metrics", { body: { key: "k", name: "K" } })).body.error).toMatch(/JSON array/);
     expect((await server.rest("GET", "/admin/v1/metrics?limit=101")).status).toBe(400);
     expect((await server.rest("GET", "/admin/v1/metrics?colour=red")).body.error).toMatch(/unknown query parameter "colour"/);
+    expect(await server.rest("GET", "/admin/v1/metrics?limit=5&limit=50")).toEqual({
+      status: 400,
+      body: { error: 'Invalid request: the query parameter "limit" is given 2 times; it takes one value' },
+    });
     const tooMany = Array.from({ length: 101 }, (_, i) => ({ key: `m-${i}`, name: `M ${i}` }));
     expect((await server.rest("POST", "/admin/v1/metrics", { body: tooMany })).status).toBe(400);
     const itemIssues = await server.rest("POST", "/admin/v1/metrics", {
