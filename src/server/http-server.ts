@@ -311,7 +311,8 @@ function limitHttp2Request(req: http2.Http2ServerRequest, timeoutMs: number): vo
  * it is not JSON), then run it. Health needs no key.
  */
 async function serveRest(options: HttpServerOptions, req: NodeRequest, res: NodeResponse, info: RequestInfo): Promise<void> {
-  const method = req.method ?? "GET";
+  // HEAD is GET without the body (RFC 9110; Node leaves the body out of a HEAD answer).
+  const method = req.method === "HEAD" ? "GET" : (req.method ?? "GET");
   let url: URL;
   try {
     // An origin-form target is a path: as a relative URL, "//v1//users" would name a host "v1".

@@ -155,6 +155,17 @@ describe("malformed input changes nothing and gets a specific error", () => {
     expect((await server.rest("PUT", "/admin/v1/metrics", { body: [] })).status).toBe(405);
   });
 
+  it("answers HEAD as GET without the body: health without a key, REST reads with one", async () => {
+    const health = await fetch(`${server.baseUrl}/healthz`, { method: "HEAD" });
+    expect([health.status, await health.text()]).toEqual([200, ""]);
+    const user = await server.rest("HEAD", "/v1/users/u1");
+    const unknown = await server.rest("HEAD", "/v1/users/nobody");
+    expect([user, unknown]).toEqual([
+      { status: 200, body: null },
+      { status: 404, body: null },
+    ]);
+  });
+
   it("refuses bodies over the size limit", async () => {
     const response = await server.rest("POST", "/api/metrics/words/event", { rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
     expect(response.status).toBe(413);
