@@ -91,6 +91,18 @@ describe("configuration schema", () => {
     expect([set.limits.maxRequestBytes, set.webhooks.allowPrivateNetworks]).toEqual([2048, true]);
   });
 
+  it("reads CORS origins: none by default, a list, or any; refuses what is not an origin", () => {
+    expect(readConfig({}).corsOrigins).toEqual([]);
+    expect(readConfig({ CORS_ALLOWED_ORIGINS: "https://app.example.com, http://localhost:3000" }).corsOrigins).toEqual([
+      "https://app.example.com",
+      "http://localhost:3000",
+    ]);
+    expect(readConfig({ CORS_ALLOWED_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
+    expect(() => readConfig({ CORS_ALLOWED_ORIGINS: "https://app.example.com/" })).toThrow(
+      'CORS_ALLOWED_ORIGINS must be "*" or comma-separated origins such as https://app.example.com, got "https://app.example.com/"',
+    );
+  });
+
   it("reads retention: batches 7 days and rank history by count by default, both settable, refused when not positive", () => {
     expect(readConfig({}).retention).toEqual({ batchDays: 7, rankHistoryDays: null });
     expect(readConfig({ BATCH_RETENTION_DAYS: "1.5", RANK_HISTORY_RETENTION_DAYS: "90" }).retention).toEqual({ batchDays: 1.5, rankHistoryDays: 90 });

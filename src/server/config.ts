@@ -65,6 +65,8 @@ export interface Config {
   };
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset: open. */
   metricsToken: string | undefined;
+  /** Web origins browsers may call from (CORS): exact origins, or "*" for any; empty: none. */
+  corsOrigins: readonly string[];
   /** OTLP/HTTP collector base URL; set: traces are exported (OpenTelemetry); unset: tracing is not even loaded. */
   otlpEndpoint: string | undefined;
   /** How long a shutdown (SIGTERM, SIGINT) waits for requests in flight before closing their connections, in ms. */
@@ -233,6 +235,11 @@ const VARIABLES = {
     raw.trim() !== "" && raw.length <= 100 ? raw : { refused: `${name} must be 1 to 100 characters, got "${raw}"` },
   ),
   METRICS_TOKEN: optionalText(),
+  CORS_ALLOWED_ORIGINS: parsed<readonly string[]>("(none)", [], (raw, name) => {
+    const origins = raw.split(",").map((origin) => origin.trim());
+    const bad = origins.find((origin) => origin !== "*" && !/^https?:\/\/[^/\s?#]+$/.test(origin));
+    return bad === undefined ? origins : { refused: `${name} must be "*" or comma-separated origins such as https://app.example.com, got "${bad}"` };
+  }),
   OTEL_EXPORTER_OTLP_ENDPOINT: url("(tracing off)"),
   SHUTDOWN_GRACE_MS: positiveInteger(DEFAULT_SHUTDOWN_GRACE_MS),
   GAMIFICATION_TEST_CRASH_AT: internal(optionalText()),
@@ -319,6 +326,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tenant: e.RATE_LIMIT_TENANT === null ? null : { requestsPerSecond: e.RATE_LIMIT_TENANT, burst: e.RATE_LIMIT_TENANT_BURST },
     },
     metricsToken: e.METRICS_TOKEN,
+    corsOrigins: e.CORS_ALLOWED_ORIGINS,
     otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     test: {

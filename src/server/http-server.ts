@@ -2,7 +2,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import net, { type AddressInfo } from "node:net";
 import type { JsonValue } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { Code, ConnectError, cors, type ConnectRouter } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import { codeToHttpStatus } from "@connectrpc/connect/protocol-connect";
@@ -61,6 +61,8 @@ export interface HttpServerOptions {
   /** `GET /openapi.json` and `GET /docs` (api-docs.ts); like health, they need no key. */
   docs?: ApiDocs;
   limits: ServerLimits;
+  /** Web origins browsers may call from (CORS), or "*"; empty: no CORS headers. */
+  corsOrigins?: readonly string[];
   /** How long close() lets requests in flight finish before it ends their connections. */
   shutdownGraceMs?: number;
   logger: Logger;
@@ -139,6 +141,7 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
       (req as http2.Http2ServerRequest).stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
       return;
     }
+    if (answerCors(req, res, options.corsOrigins ?? [])) return;
     const started = process.hrtime.bigint();
     const path = (req.url ?? "").split("?")[0]!;
     const callerId = req.headers["x-request-id"];
@@ -289,6 +292,37 @@ function httpStatusOfCode(code: number): number {
 }
 
 /** HTTP/1.1 has Node's requestTimeout; an HTTP/2 stream gets the same bound on its whole request. */
+/** What a browser may send and read (CORS): Connect's and gRPC-web's own, and this service's. */
+const CORS_ALLOWED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"].join(", ");
+const CORS_ALLOWED_HEADERS = [...cors.allowedHeaders, "X-API-KEY", "Tenant-ID", "Idempotency-Key", "X-Request-ID", "traceparent", "tracestate"].join(", ");
+const CORS_EXPOSED_HEADERS = [...cors.exposedHeaders, "X-Request-ID", "RateLimit", "RateLimit-Policy", "Retry-After"].join(", ");
+
+/**
+ * CORS for browsers calling from an allowed origin: the answer names the origin (Vary: Origin unless
+ * any origin is allowed); a preflight is answered here with 204, before any key is asked for (a
+ * browser sends none with it). Keys travel in headers, never cookies, so credentials are not allowed.
+ * Returns whether the request was answered.
+ */
+function answerCors(req: NodeRequest, res: NodeResponse, allowed: readonly string[]): boolean {
+  const origin = req.headers.origin;
+  if (typeof origin !== "string" || allowed.length === 0) return false;
+  const any = allowed.includes("*");
+  if (!any && !allowed.includes(origin)) return false;
+  res.setHeader("access-control-allow-origin", any ? "*" : origin);
+  if (!any) res.setHeader("vary", "Origin");
+  if (req.method !== "OPTIONS" || req.headers["access-control-request-method"] === undefined) {
+    res.setHeader("access-control-expose-headers", CORS_EXPOSED_HEADERS);
+    return false;
+  }
+  res.writeHead(204, {
+    "access-control-allow-methods": CORS_ALLOWED_METHODS,
+    "access-control-allow-headers": CORS_ALLOWED_HEADERS,
+    "access-control-max-age": "7200",
+  });
+  res.end();
+  return true;
+}
+
 /** An HTTP/2 header list's size as SETTINGS_MAX_HEADER_LIST_SIZE counts it: name and value octets plus 32 per field. */
 function headerListSize(rawHeaders: readonly string[]): number {
   let size = 0;

@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     idempotencyWindowMs: config.idempotencyWindowHours === null ? null : config.idempotencyWindowHours * 3_600_000,
     retention: { batchMs: config.retention.batchDays * 86_400_000, rankHistoryDays: config.retention.rankHistoryDays },
     metricsToken: config.metricsToken,
+    corsOrigins: config.corsOrigins,
     tracing,
     shutdownGraceMs: config.shutdownGraceMs,
     atPipelinePoint: crashAtPipelinePoint(config.test.crashAt),

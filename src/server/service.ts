@@ -85,6 +85,8 @@ export interface ServiceOptions {
   eventBatchLeaseMs?: number;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset: open. */
   metricsToken?: string;
+  /** Web origins browsers may call from (CORS), or "*"; absent or empty: no CORS headers. */
+  corsOrigins?: readonly string[];
   /** Request and database command spans (tracing.ts); unset: tracing is off. */
   tracing?: ServiceTracing;
   /** How long close() lets requests in flight finish (10 s). */
@@ -258,6 +260,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           return failing.length === 0 ? { status: 200, body: { status: "ready", checks } } : { status: 503, body: { status: "unavailable", checks, failing } };
         },
         metrics: { metrics, token: options.metricsToken },
+        corsOrigins: options.corsOrigins,
         tracing: options.tracing?.requests,
         shutdownGraceMs: options.shutdownGraceMs,
         docs: createApiDocs(),
