@@ -205,6 +205,26 @@ describe("weekly and monthly streaks (each in its own tenant)", () => {
 });
 
 describe("time-driven work", () => {
+  it("waits while an import sends a user's history: a scheduler visit between its parts judges nothing", async () => {
+    const { runDueWork } = await import("../../src/workers/due-work.js");
+    const { BACKFILL_QUIET_MS } = await import("../../src/engine/domain/event.js");
+    const users = server.service.context.database.collections.users;
+    // Days -6 to -4 now; the scheduler's visit a minute later (the user's due time, a period end, is past).
+    for (const day of [-6, -5, -4]) expect((await practise("importer", 10, noon(day))).status).toBe(201);
+    const stored = (await readStoredUser(users, "default", "importer"))!.state;
+    expect(stored.dueAt!.getTime()).toBeGreaterThan(Date.now() + BACKFILL_QUIET_MS - 60_000);
+    const minuteLater = new Date(Date.now() + 60_000);
+    await runDueWork({ ...server.service.context, now: () => minuteLater }, "default", "importer");
+    // Then days -3 to -1: they extend the streak they belong to.
+    for (const day of [-3, -2, -1]) expect((await practise("importer", 10, noon(day))).status).toBe(201);
+    const streak = await server.rest("GET", "/v1/users/importer/streak");
+    expect(streak.body).toMatchObject({ length: 6, started: date(-6) });
+    // Once the wait is over, the scheduler judges as usual: the streak still holds today (expires today).
+    const quietOver = new Date(Date.now() + BACKFILL_QUIET_MS + 60_000);
+    await runDueWork({ ...server.service.context, now: () => quietOver }, "default", "importer");
+    expect((await readStoredUser(users, "default", "importer"))!.state.streak!.length).toBe(6);
+  });
+
   it("consumes a freeze and then loses the streak without any read, and stores the next due minute", async () => {
     const { runDueWork } = await import("../../src/workers/due-work.js");
     await practise("sam", 10, noon(-1)); // length 1, one freeze; then days 0 and +1 are missed

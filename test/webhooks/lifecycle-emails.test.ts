@@ -15,7 +15,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-r
 // Each kind has a tenant of its own whose one endpoint subscribes to that type only, so each path of
 // the receiver sees one kind.
 
-const T0 = Date.parse("2030-01-07T07:58:00Z");
+// More than BACKFILL_QUIET_MS before 08:00: the backdated events of the setup do not hold the 08:00 messages back.
+const T0 = Date.parse("2030-01-07T07:45:00Z");
 const DUE = new Date("2030-01-07T08:00:00Z");
 const REAL0 = Date.now();
 let offsetMs = 0;

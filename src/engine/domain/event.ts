@@ -40,6 +40,17 @@ export function validateEvent(event: MetricEvent): void {
  * Applies an event to a user's state: updates the user's fields, then adds the value to the metric
  * total exactly. Pure: `now` is an argument, the result is the next state and the outcome.
  */
+/** An event this much older than its arrival is backdated (an admin timestamp: an import or backfill). */
+const BACKDATED_AFTER_MS = 60_000;
+/**
+ * After a backdated event the user's time-driven work waits this long (engine/domain/reactions.ts
+ * `plannedDueAt`): the scheduler would otherwise judge the periods after it at once (its due time
+ * lies in the past), and an import's next events, for those very days, would come too late to count
+ * for them. Each backdated event moves the wait on, so an import that keeps sending a user's events
+ * is judged once, ten minutes after its last one.
+ */
+export const BACKFILL_QUIET_MS = 10 * 60_000;
+
 export function applyEvent(
   state: UserState,
   event: MetricEvent,
@@ -55,6 +66,7 @@ export function applyEvent(
     );
   }
   const user = { ...upsertUser(state, event.user, event.at), lastEventAt: event.at };
+  if (now.getTime() - event.at.getTime() > BACKDATED_AFTER_MS) user.backfillQuietUntil = new Date(now.getTime() + BACKFILL_QUIET_MS);
   const previous = user.metrics[event.metricId] ?? { total: ZERO, daily: {} };
   const change = decimalFromNumber(event.value);
   const total = addDecimals(previous.total, change);

@@ -131,7 +131,7 @@ export function eventsOf(reactions: Reactions): UserEvents {
 export function completeChange(state: UserState, events: UserEvents, config: EngineConfig, at: Date, now: Date = at): UserState {
   const lifecycle = lifecycleStep(notify(state, events, config, at), config, now);
   const next = lifecycle.state;
-  next.dueAt = earliest(nextDueAt(next, config), lifecycle.at);
+  next.dueAt = afterBackfillQuiet(earliest(nextDueAt(next, config), lifecycle.at), next, now);
   return next;
 }
 
@@ -142,7 +142,13 @@ export function completeChange(state: UserState, events: UserEvents, config: Eng
  */
 export function plannedDueAt(state: UserState, config: EngineConfig, now: Date): Date | null {
   const lifecycle = lifecycleStep(state, config, now);
-  return earliest(nextDueAt(lifecycle.state, config), lifecycle.at);
+  return afterBackfillQuiet(earliest(nextDueAt(lifecycle.state, config), lifecycle.at), state, now);
+}
+
+/** A due time within the wait after a backdated event (`BACKFILL_QUIET_MS`) moves to its end. */
+function afterBackfillQuiet(dueAt: Date | null, state: UserState, now: Date): Date | null {
+  const quietUntil = state.backfillQuietUntil;
+  return dueAt && quietUntil && quietUntil > now && dueAt < quietUntil ? quietUntil : dueAt;
 }
 
 /** Lifecycle messages due now (into the outbox, with their marks), and when the next one is due. */

@@ -79,6 +79,11 @@ export interface UserState {
   /** When time-driven work (streak period ends, freeze earning, time triggers) is next due; null: none. */
   dueAt: Date | null;
   /**
+   * Until when time-driven work waits after a backdated event (an import or backfill: see
+   * `BACKFILL_QUIET_MS`); null: it does not wait.
+   */
+  backfillQuietUntil: Date | null;
+  /**
    * Webhook messages this user's changes caused, not yet handed to delivery: written in the same
    * document write as the change (an outbox), moved out by the webhook worker.
    */
@@ -119,6 +124,7 @@ export function createUserState(userId: string, now: Date, control = false): Use
     name: null,
     tz: null,
     tzHistory: [],
+    backfillQuietUntil: null,
     deviceTokens: [],
     subscribeToEmails: true,
     signUpDate: null,
