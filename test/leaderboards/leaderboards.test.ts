@@ -526,6 +526,14 @@ describe("time zones", () => {
     expect(later.body).toMatchObject({ rank: 1, value: 4, history: [{ date: day(-2), previousRank: null, rank: 1, previousValue: null, value: 4 }] });
   });
 
+  it("a user's own read without a run shows the run holding today in their zone (the one their events count toward)", async () => {
+    // A zone whose date differs from UTC's now: Kiritimati (UTC+14) from 10:00 UTC, Pago Pago (UTC−11) before 11:00.
+    const [tz, localDay] = new Date().getUTCHours() >= 10 ? ["Pacific/Kiritimati", day(1)] : ["Pacific/Pago_Pago", day(-1)];
+    expect((await event("daily", { id: "local-today", tz }, 100)).daily).toMatchObject({ start: localDay, rank: 1 }); // above the others there
+    const own = await server.rest("GET", "/v1/users/local-today/leaderboards/daily");
+    expect(own.body).toMatchObject({ runStart: localDay, runEnd: localDay, rank: 1, value: 100 });
+  });
+
   it("the start date is read on the user's calendar: Kiritimati takes part 14 hours before UTC does", async () => {
     const instant = at(-6, "11:00"); // day(-5) 01:00 in Kiritimati; the leaderboard starts on day(-5)
     expect(await event("daily", { id: "early-utc" }, 3, instant)).toEqual({});

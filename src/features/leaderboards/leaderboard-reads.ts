@@ -6,7 +6,7 @@ import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "./domain/l
 import type { DecimalString } from "../../engine/domain/decimal.js";
 import { checkDate } from "../../engine/domain/plain-dates.js";
 import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
-import type { UserState } from "../../engine/domain/user.js";
+import { zoneInForce, type UserState } from "../../engine/domain/user.js";
 import { findUser } from "../../engine/store/user-documents.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
 import type { ServiceContext } from "../../engine/context.js";
@@ -51,10 +51,13 @@ export async function findVisibleLeaderboard(ctx: ServiceContext, tenantId: stri
   return { leaderboard, status };
 }
 
-/** The run a read names (any of its days), or the current run; an error for a day outside the leaderboard. */
-function resolveRun(ctx: ServiceContext, leaderboard: RankedLeaderboard, run: string | undefined): LeaderboardRun {
+/**
+ * The run a read names (any of its days), or the current run (today in `tz`: UTC for the rankings,
+ * the user's zone for a user's own standing); an error for a day outside the leaderboard.
+ */
+function resolveRun(ctx: ServiceContext, leaderboard: RankedLeaderboard, run: string | undefined, tz: string | null = null): LeaderboardRun {
   const { config } = leaderboard;
-  if (run === undefined) return currentRun(config, ctx.now());
+  if (run === undefined) return currentRun(config, ctx.now(), tz);
   const notADate = checkDate("run", run);
   if (notADate) throw invalidArgument(notADate);
   const found = runOnDate(config, run);
@@ -185,7 +188,8 @@ export async function readUserStanding(
   const { leaderboard } = await findVisibleLeaderboard(ctx, tenantId, key);
   const found = await findUser(ctx.database.collections.users, tenantId, userId);
   if (!found) throw notFound(`User "${userId}" not found`);
-  const run = resolveRun(ctx, leaderboard, query.run);
+  // Without a run: the one the user's events count toward today, in their zone.
+  const run = resolveRun(ctx, leaderboard, query.run, zoneInForce(found.state, ctx.now()));
   const id = leaderboard.config.id;
   const wanted = query.numEvents ?? DEFAULT_HISTORY;
   // The run's older items are read from their pages only when the recent ones are too few.
