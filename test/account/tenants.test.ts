@@ -125,6 +125,8 @@ describe("tenants", () => {
     // Its users' listing is keyed by the tenant's ID, without a tenantId field.
     const listings = async () => (await collections.tenantUsers.find({}).toArray()).filter((d) => d._id.startsWith(`${tenant.id}/`));
     expect(await listings()).not.toEqual([]);
+    // Its metric's usage marker is keyed by the metric's ID alone.
+    expect(await collections.metricUsage.findOne({ _id: metric.id })).not.toBeNull();
     const deleted = await server.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id},missing`);
     expect(deleted.body).toEqual({
       deleted: [{ id: tenant.id }],
@@ -134,6 +136,7 @@ describe("tenants", () => {
     expect(await users.countDocuments({ tenantId: tenant.id })).toBe(0);
     expect(await rankingDocs()).toEqual([]);
     expect(await listings()).toEqual([]);
+    expect(await collections.metricUsage.findOne({ _id: metric.id })).toBeNull();
   });
 
   it("an event in progress when the deletion begins finishes first: no user is left behind", async () => {

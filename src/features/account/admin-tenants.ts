@@ -118,6 +118,9 @@ export async function finishUnfinishedTenantDeletions(ctx: ServiceContext, logge
 /** Deletes a marked tenant's data, then its document (the mark goes last, so a crash leaves it to find). */
 async function finishTenantDeletion(ctx: ServiceContext, id: string): Promise<void> {
   const { collections } = ctx.database;
+  // Usage markers are keyed by metric ID alone: deleted first, while the metrics still name them.
+  const metrics = await collections.metrics.find({ tenantId: id }, { projection: { _id: 1 } }).toArray();
+  await Promise.all(metrics.map(({ _id }) => collections.metricUsage.deleteOne({ _id })));
   // Every collection but tenants holds tenant-scoped documents (admin keys have tenantId null);
   // ranking roots name their tenant in their _id only.
   await Promise.all([
