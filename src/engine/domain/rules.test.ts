@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidMetricKey, isValidTimeZone } from "./rules.js";
+import { checkName, isValidMetricKey, isValidTimeZone } from "./rules.js";
 
 describe("isValidTimeZone", () => {
   it.each(["Europe/London", "America/Argentina/Buenos_Aires", "Asia/Kolkata", "Pacific/Kiritimati", "UTC", "Etc/GMT+12", "America/Port-au-Prince"])(
@@ -16,4 +16,15 @@ describe("isValidMetricKey", () => {
   it.each(["", "Words", "words_written", "-lead", "trail-", "double--hyphen", "with space", "a.b", "$x", "x".repeat(101)])("refuses %j", (key) =>
     expect(isValidMetricKey(key)).toBe(false),
   );
+});
+
+describe("checkName", () => {
+  it("takes any printable text up to 255 characters, and refuses blank, longer, or control characters", () => {
+    for (const name of ["Words written", "Ünïcødé 名前 🏆", "n".repeat(255)]) expect(checkName(name), name).toBeNull();
+    expect(checkName(" \t")).toBe("name is required");
+    expect(checkName("n".repeat(256))).toBe("name must be at most 255 characters");
+    for (const name of ["nul\u0000", "esc\u001b[31m", "two\nlines", "c1\u0085"]) {
+      expect(checkName(name), JSON.stringify(name)).toBe("name must not contain control characters (such as NUL, a line break or ESC)");
+    }
+  });
 });

@@ -1,3 +1,5 @@
+import { checkName } from "../../../engine/domain/rules.js";
+
 /** A tenant of the account. `customerId` is the caller's own identifier, sent as `Tenant-ID`. */
 export interface TenantConfig {
   id: string;
@@ -22,8 +24,5 @@ export function checkCustomerId(customerId: string): string | null {
   return null;
 }
 
-export function checkTenantName(name: string): string | null {
-  if (name.trim() === "") return "name is required";
-  if (name.length > MAX_LENGTH) return `name must be at most ${MAX_LENGTH} characters`;
-  return null;
-}
+/** A tenant's name follows the rules of every display name. */
+export const checkTenantName = checkName;
