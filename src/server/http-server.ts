@@ -138,6 +138,9 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
   const handler = (req: NodeRequest, res: NodeResponse) => {
     // Node advertises SETTINGS_MAX_HEADER_LIST_SIZE to HTTP/2 clients but does not enforce it.
     if (req.httpVersionMajor === 2 && headerListSize(req.rawHeaders) > limits.maxHeaderBytes) {
+      // Whatever the client still sends or breaks on the refused stream is nobody's error.
+      req.on("error", () => undefined);
+      res.on("error", () => undefined);
       (req as http2.Http2ServerRequest).stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
       return;
     }

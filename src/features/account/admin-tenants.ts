@@ -3,7 +3,8 @@ import type { Collection, Document } from "mongodb";
 import { forgetCachedTenant } from "../../engine/store/user-documents.js";
 import { deleteTenantListings } from "../../engine/store/tenant-users.js";
 import type { BulkResult } from "../../engine/domain/bulk.js";
-import { checkCustomerId, checkTenantName, type TenantConfig } from "./domain/tenant.js";
+import { checkCustomerId, type TenantConfig } from "./domain/tenant.js";
+import { checkName } from "../../engine/domain/rules.js";
 import { isDuplicateKeyError } from "../../engine/store/database.js";
 import { LIVE_TENANTS, liveTenant, tenantFromDocument } from "./store/tenants.js";
 import type { ServiceContext } from "../../engine/context.js";
@@ -13,7 +14,7 @@ import { rankingsOf } from "../leaderboards/ranking-updates.js";
 export async function createTenants(ctx: ServiceContext, drafts: Array<{ customerId: string; name: string }>): Promise<BulkResult<TenantConfig>> {
   const result: BulkResult<TenantConfig> = { done: [], issues: [] };
   for (const [index, draft] of drafts.entries()) {
-    const problem = checkCustomerId(draft.customerId) ?? checkTenantName(draft.name);
+    const problem = checkCustomerId(draft.customerId) ?? checkName(draft.name);
     if (problem) {
       result.issues.push({ index, severity: "error", message: problem });
       continue;
@@ -57,7 +58,7 @@ export async function updateTenants(
       result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
       continue;
     }
-    const problem = (customerId !== undefined ? checkCustomerId(customerId) : null) ?? (name !== undefined ? checkTenantName(name) : null);
+    const problem = (customerId !== undefined ? checkCustomerId(customerId) : null) ?? (name !== undefined ? checkName(name) : null);
     if (problem) {
       result.issues.push({ id, severity: "error", message: problem });
       continue;

@@ -1,5 +1,3 @@
-import { checkName } from "../../../engine/domain/rules.js";
-
 /** A tenant of the account. `customerId` is the caller's own identifier, sent as `Tenant-ID`. */
 export interface TenantConfig {
   id: string;
@@ -23,6 +21,3 @@ export function checkCustomerId(customerId: string): string | null {
   if (!CUSTOMER_ID.test(customerId)) return "customerId must be printable ASCII without spaces (it is sent in the Tenant-ID header)";
   return null;
 }
-
-/** A tenant's name follows the rules of every display name. */
-export const checkTenantName = checkName;
