@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../helpers/until.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { findDueUsers } from "../../src/workers/store/due-users.js";
 import { minuteOf } from "../../src/engine/store/user-documents.js";
@@ -13,17 +13,6 @@ async function created(path: string, body: unknown[], tenantId?: string): Promis
   const response = await server.rest("POST", path, { body, tenantId });
   expect(response.body.issues).toEqual([]);
   return response.body.created.map((item: { id: string }) => item.id);
-}
-
-/** Polls a REST read until `predicate` holds (the scheduler works in the background). */
-async function until(read: () => Promise<{ body: any }>, predicate: (body: any) => boolean, timeoutMs = 60_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await read();
-    if (predicate(body)) return body;
-    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(body)}`);
-    await sleep(200);
-  }
 }
 
 beforeAll(async () => {
@@ -49,6 +38,7 @@ describe("configuration that brings time-driven work earlier reaches users who e
       const points = await until(
         () => server.rest("GET", `/v1/users/${userId}/points/xp`),
         (body) => body.total > 0,
+        60_000,
       );
       expect(points.total, userId).toBe(1);
       expect(points.awards.map((award: { trigger: { type: string; points: number } }) => award.trigger.points)).toEqual([1]);

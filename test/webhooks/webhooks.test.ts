@@ -4,6 +4,7 @@ import { Webhook } from "standardwebhooks";
 import { WEBHOOK_EVENT_TYPES } from "../../src/features/webhooks/domain/webhooks.js";
 import { startService } from "../../src/server/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../helpers/until.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { expectReceivedBodiesFitPublishedModels } from "../helpers/published-models.js";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../helpers/webhook-receiver.js";
@@ -60,17 +61,6 @@ function verifyWebhook(secret: string, headers: Record<string, string | undefine
   });
   if (!valid) throw new Error("no valid webhook signature");
   return JSON.parse(rawBody);
-}
-
-/** Polls a REST read until `predicate` holds. */
-async function until(read: () => Promise<{ body: any }>, predicate: (body: any) => boolean, timeoutMs = 15_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await read();
-    if (predicate(body)) return body;
-    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(body)}`);
-    await sleep(100);
-  }
 }
 
 beforeAll(async () => {
