@@ -11,7 +11,8 @@
  * 2. The generator writes canonical protobuf JSON; the REST layer (src/transport/rest-json.ts) does not.
  *    The rewrite, driven by the same descriptors as the server: enum values are the lower-case
  *    short names (without the zero value); 64-bit integers are JSON numbers; a field with presence
- *    is nullable, a `(gamification.v1.rest).omit_empty` field is optional and never null; every
+ *    is nullable, a `(gamification.v1.rest).omit_empty` field is optional and never null (a
+ *    `present_with` one optional, a `hidden` one left out, a `clear_with` list nullable); every
  *    operation documents the `{"error": "..."}` answer, the X-API-KEY and Tenant-ID headers and
  *    the success statuses its method's comment names (`REST: 201 ...`).
  */
@@ -259,8 +260,8 @@ function requiredNotNull(doc: Json): void {
 }
 
 /**
- * REST answers write every field of a message (null when unset), except `omit_empty` ones: the
- * schemas only answers use list them as `required`. Schemas that requests use too are left as
+ * REST answers write every field of a message (null when unset), except `omit_empty`, `present_with`
+ * and `hidden` ones (options.proto): the schemas only answers use list them as `required`. Schemas that requests use too are left as
  * they are (a request may leave any field out).
  */
 function markAlwaysWritten(doc: Json, registry: Registry): void {
@@ -282,7 +283,7 @@ function markAlwaysWritten(doc: Json, registry: Registry): void {
     const desc = registry.get(name);
     const schema = doc.components.schemas[name];
     if (requests.has(name) || desc?.kind !== "message" || !schema.properties) continue;
-    const required = desc.fields.filter((f) => f.jsonName in schema.properties && !omitEmpty(f)).map((f) => f.jsonName);
+    const required = desc.fields.filter((f) => f.jsonName in schema.properties && !omitEmpty(f) && !restOptions(f)?.presentWith).map((f) => f.jsonName);
     if (required.length > 0) schema.required = required;
   }
 }
@@ -328,7 +329,16 @@ function rewriteMessage(schema: Json, desc: DescMessage): void {
     const property = schema.properties?.[field.jsonName];
     if (!property) continue;
     if (property.title === field.name) delete property.title;
-    if (omitEmpty(field)) {
+    const options = restOptions(field);
+    if (options?.hidden) {
+      delete schema.properties[field.jsonName];
+    } else if (options?.presentWith) {
+      schema.properties[field.jsonName] = hasPresence(field) ? nullable(property) : property;
+      schema.properties[field.jsonName].description = appendSentence(property.description, "Left out of REST answers in the other cases.");
+    } else if (options?.clearWith) {
+      schema.properties[field.jsonName] = { ...property, type: ["array", "null"] };
+      schema.properties[field.jsonName].description = appendSentence(property.description, "`null` or `[]` removes every item.");
+    } else if (omitEmpty(field)) {
       schema.properties[field.jsonName] = notNullable(property);
       schema.properties[field.jsonName].description = appendSentence(property.description, "Left out of REST answers when unset or empty.");
     } else if (hasPresence(field)) {
@@ -348,8 +358,12 @@ function requiredByRules(field: DescField): boolean {
   return rules.required || (rules.type.case === "repeated" && rules.type.value.minItems > 0n);
 }
 
+function restOptions(field: DescField) {
+  return hasOption(field, restOption) ? getOption(field, restOption) : undefined;
+}
+
 function omitEmpty(field: DescField): boolean {
-  return hasOption(field, restOption) && getOption(field, restOption).omitEmpty;
+  return restOptions(field)?.omitEmpty ?? false;
 }
 
 function nullable(schema: Json): Json {

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { BulkIssue } from "../engine/domain/bulk.js";
+import { invalidArgument } from "../engine/domain/errors.js";
 import type { AchievementView } from "../features/achievements/achievement-reads.js";
 import { achievementTriggerFields, awardBoostView, awardTriggerFields, awardTriggerStatus } from "../engine/domain/award-views.js";
 import type { PointsAward, PointsChange, PointsConfig } from "../features/points/domain/points.js";
@@ -65,14 +66,18 @@ export function tenantToProto(t: TenantConfig): tenant.Tenant {
   });
 }
 
-/** The user fields sent (an UpsertedUser, or UserFields plus the ID from the path). */
+/**
+ * The user fields sent (an UpsertedUser, or UserFields plus the ID from the path). Device tokens: a
+ * list replaces the stored ones, `clearDeviceTokens` removes them (an empty list), neither keeps them.
+ */
 export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUser, "$typeName" | "id">> = {}): UserUpsert {
+  if (u.clearDeviceTokens && u.deviceTokens?.length) throw invalidArgument("Invalid request: send deviceTokens or clearDeviceTokens, not both");
   return {
     id,
     email: u.email,
     name: u.name,
     tz: u.tz,
-    deviceTokens: u.deviceTokens?.length ? u.deviceTokens : undefined,
+    deviceTokens: u.clearDeviceTokens ? [] : u.deviceTokens?.length ? u.deviceTokens : undefined,
     subscribeToEmails: u.subscribeToEmails,
     signUpDate: u.signUpDate,
     attributes: u.attributes && Object.keys(u.attributes).length > 0 ? u.attributes : undefined,
@@ -176,6 +181,7 @@ export function pointsChangesToProto(changes: readonly PointsChange[], config: P
       maxPoints: system.maxPoints === null ? undefined : BigInt(system.maxPoints),
       total: BigInt(change.total),
       level: change.levelChanged?.next ? levelToProto(change.levelChanged.next) : undefined,
+      levelChanged: change.levelChanged !== undefined,
       added: BigInt(change.added),
       awards: change.awards.map(awardToProto),
     });

@@ -1,8 +1,8 @@
 import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { CreateMetricsRequestSchema } from "../gen/gamification/v1/admin_service_pb.js";
-import { TrackMetricEventResponseSchema } from "../gen/gamification/v1/application_service_pb.js";
-import { PointsChangeSchema } from "../gen/gamification/v1/points_pb.js";
+import { TrackMetricEventResponseSchema, UpdateUserRequestSchema } from "../gen/gamification/v1/application_service_pb.js";
+import { PointsChangeSchema, PointsTriggerSchema } from "../gen/gamification/v1/points_pb.js";
 import { fromRestJson, toRestJson } from "./rest-json.js";
 
 function render(schema: Parameters<typeof toRestJson>[0], message: any): JsonObject {
@@ -26,6 +26,7 @@ describe("toRestJson", () => {
         added: 10n,
         maxPoints: 100n,
         level: { id: "l", key: "bronze", name: "Bronze", points: 0n },
+        levelChanged: true,
       }),
     );
     expect(json).toEqual({
@@ -42,6 +43,16 @@ describe("toRestJson", () => {
     });
   });
 
+  it("writes a present_with field only with its companion, as null or [] when unset, and never a hidden one", () => {
+    const change = (fields: object) => render(PointsChangeSchema, create(PointsChangeSchema, { id: "p", key: "xp", name: "XP", ...fields }));
+    expect(change({ levelChanged: true })).toMatchObject({ level: null });
+    expect(change({ level: { key: "bronze" } })).not.toHaveProperty("level");
+    expect(change({ levelChanged: true })).not.toHaveProperty("levelChanged");
+    const trigger = (fields: object) => render(PointsTriggerSchema, create(PointsTriggerSchema, { id: "t", points: 1n, ...fields }));
+    expect(trigger({ metricId: "m" })).toMatchObject({ eventAttributes: [] });
+    expect(trigger({})).not.toHaveProperty("eventAttributes");
+  });
+
   it("writes enums as lower-case short names", () => {
     const json = render(TrackMetricEventResponseSchema, create(TrackMetricEventResponseSchema, { currentStreak: { length: 2, frequency: 2 } }));
     expect((json.currentStreak as JsonObject).frequency).toBe("weekly");
@@ -53,6 +64,16 @@ describe("fromRestJson", () => {
     expect(fromRestJson(CreateMetricsRequestSchema, { metrics: [{ key: "k", unitType: "currency" }] })).toEqual({
       metrics: [{ key: "k", unitType: "METRIC_UNIT_TYPE_CURRENCY" }],
     });
+  });
+
+  it("reads null or [] for a clear_with list as its clearing flag", () => {
+    for (const deviceTokens of [null, []]) {
+      expect(fromRestJson(UpdateUserRequestSchema, { id: "u", user: { deviceTokens, name: "N" } })).toEqual({
+        id: "u",
+        user: { clearDeviceTokens: true, name: "N" },
+      });
+    }
+    expect(fromRestJson(UpdateUserRequestSchema, { user: { deviceTokens: ["t"] } })).toEqual({ user: { deviceTokens: ["t"] } });
   });
 
   it("refuses an unknown enum value naming the field and the allowed values", () => {

@@ -8,21 +8,35 @@ import { rest } from "../gen/gamification/v1/options_pb.js";
  * - enum values are lower-case short names (`"number"`, not `"METRIC_UNIT_TYPE_NUMBER"`);
  * - 64-bit integers are JSON numbers, not strings;
  * - fields with presence that are unset are `null` (not absent), unless the field is marked
- *   `(gamification.v1.rest).omit_empty`, in which case unset or empty values are left out.
+ *   `(gamification.v1.rest).omit_empty`, in which case unset or empty values are left out;
+ * - the other `(gamification.v1.rest)` options (options.proto): a field written only with another
+ *   (`present_with`), one never written (`hidden`), and a request list that `null` or `[]` clears
+ *   through a bool field (`clear_with`).
  */
 
 const INT64_TYPES = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 const WELL_KNOWN = /^google\.protobuf\./;
 
+interface RestOptions {
+  omitEmpty: boolean;
+  /** The sibling field this one is written with (`present_with`), or null. */
+  presentWith: DescField | null;
+  hidden: boolean;
+  /** The sibling bool field that `null` or `[]` sets in a request (`clear_with`), or null. */
+  clearWith: DescField | null;
+}
+
 // Reading an option decodes it from the descriptor each time (a message per call): remember it per field.
-const omitEmptyFields = new WeakMap<DescField, boolean>();
-function isOmitEmpty(field: DescField): boolean {
-  let omitEmpty = omitEmptyFields.get(field);
-  if (omitEmpty === undefined) {
-    omitEmpty = hasOption(field, rest) && getOption(field, rest).omitEmpty;
-    omitEmptyFields.set(field, omitEmpty);
+const restOptionsOfField = new WeakMap<DescField, RestOptions>();
+function restOptions(field: DescField): RestOptions {
+  let options = restOptionsOfField.get(field);
+  if (options === undefined) {
+    const o = hasOption(field, rest) ? getOption(field, rest) : null;
+    const sibling = (name: string | undefined) => (name ? (field.parent.fields.find((f) => f.name === name) ?? null) : null);
+    options = { omitEmpty: o?.omitEmpty ?? false, presentWith: sibling(o?.presentWith), hidden: o?.hidden ?? false, clearWith: sibling(o?.clearWith) };
+    restOptionsOfField.set(field, options);
   }
-  return omitEmpty;
+  return options;
 }
 
 /** Rewrites canonical protobuf JSON (from `toJson` with implicit fields emitted) into reference JSON. */
@@ -30,7 +44,12 @@ export function toRestJson(schema: DescMessage, json: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const field of schema.fields) {
     const value = json[field.jsonName];
-    const omitEmpty = isOmitEmpty(field);
+    const { omitEmpty, presentWith, hidden } = restOptions(field);
+    if (hidden) continue;
+    if (presentWith) {
+      const with_ = json[presentWith.jsonName];
+      if (with_ === undefined || with_ === null || with_ === false || isEmpty(with_)) continue;
+    }
     if (value === undefined || value === null) {
       if (!omitEmpty) out[field.jsonName] = null;
       continue;
@@ -94,6 +113,11 @@ export function fromRestJson(schema: DescMessage, json: JsonValue, path = ""): J
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(json)) {
     const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
+    const clearWith = field ? restOptions(field).clearWith : null;
+    if (clearWith && (value === null || (Array.isArray(value) && value.length === 0))) {
+      out[clearWith.jsonName] = true;
+      continue;
+    }
     out[key] = field && value !== null ? requestValue(field, value, path ? `${path}.${key}` : key) : value;
   }
   return out;

@@ -238,7 +238,7 @@ describe("a points leaderboard", () => {
         endTime: null,
         maxParticipants: 1000,
         runUnit: null,
-        runInterval: null,
+        runInterval: 0,
         userAttributes: [],
         threshold: 0,
         rank: 1,
@@ -310,7 +310,7 @@ describe("a streak leaderboard (own tenant, with streak settings)", () => {
         endTime: null,
         maxParticipants: 1000,
         runUnit: null,
-        runInterval: null,
+        runInterval: 0,
         userAttributes: [],
         threshold: 0,
         rank: 1,
@@ -780,6 +780,8 @@ describe("listing (own tenant)", () => {
       breakdownAttributes: [],
       metricKey: "steps",
       metricName: "Steps",
+      pointsSystemKey: null,
+      pointsSystemName: null,
       startTime: null,
       endTime: null,
       maxParticipants: 1000,
@@ -806,7 +808,7 @@ describe("listing (own tenant)", () => {
       start: day(5),
       end: null,
       runUnit: null,
-      runInterval: null,
+      runInterval: 0,
       status: "scheduled",
     };
     const done = {
@@ -818,7 +820,7 @@ describe("listing (own tenant)", () => {
       start: day(-20),
       end: day(-10),
       runUnit: null,
-      runInterval: null,
+      runInterval: 0,
       status: "finished",
     };
     expect(await server.rest("GET", "/v1/leaderboards", { tenantId })).toEqual({ status: 200, body: [live, soon] });

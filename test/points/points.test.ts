@@ -36,6 +36,7 @@ beforeAll(async () => {
     { type: "user_creation", points: 2, status: "active" },
     { type: "metric", points: -1, metricId: ids.requests, metricThreshold: 1, blockIfOutOfPoints: true, status: "active" },
   ]);
+  await created(`/admin/v1/points/${ids.energy}/levels`, [{ key: "charged", name: "Charged", points: 1 }]);
 });
 afterAll(() => server.close());
 
@@ -56,7 +57,7 @@ describe("points on events", () => {
         badgeUrl: null,
         maxPoints: null,
         total: 20,
-        level: { id: expect.any(String), key: "bronze", name: "Bronze", description: "", badgeUrl: null, points: 0 },
+        // No `level`: bronze (0 points) is the level of 0 too, which the reads showed before.
         added: 20,
         awards: [
           {
@@ -73,6 +74,7 @@ describe("points on events", () => {
               metricName: "Words written",
               metricThreshold: 100,
               userAttributes: [],
+              eventAttributes: [],
               created: expect.stringMatching(/Z$/),
               updated: expect.stringMatching(/Z$/),
             },
@@ -112,8 +114,10 @@ describe("points on events", () => {
 describe("energy", () => {
   it("is granted on creation, spent by events, and refuses an event that would go below zero, changing nothing", async () => {
     const first = await send("requests", "eve", 1);
-    expect(first.body.points.energy).toMatchObject({ total: 1, added: 1 }); // +2 on creation, -1 for the request
-    expect((await send("requests", "eve", 1)).body.points.energy).toMatchObject({ total: 0, added: -1 });
+    expect(first.body.points.energy).toMatchObject({ total: 1, added: 1, level: { key: "charged" } }); // +2 on creation, -1 for the request
+    // Below every level: the level changed to none, which the reference's JSON says with `level: null`.
+    const spent = await send("requests", "eve", 1);
+    expect(spent.body.points.energy).toMatchObject({ total: 0, added: -1, level: null });
     const refused = await send("requests", "eve", 1);
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatch(/energy/i);

@@ -48,6 +48,30 @@ describe("users", () => {
     expect((await server.rest("PATCH", "/v1/users/nobody", { body: { name: "x" } })).status).toBe(404);
   });
 
+  it("clear device tokens with [] or null (REST) or clearDeviceTokens (Connect), and keep no e-mail while unsubscribed", async () => {
+    const devices = { id: "dev", email: "dev@example.com", deviceTokens: ["tok-a", "tok-b"] };
+    expect((await server.rest("POST", "/v1/users", { body: devices })).body.deviceTokens).toEqual(["tok-a", "tok-b"]);
+    expect((await server.rest("PATCH", "/v1/users/dev", { body: { name: "Dev" } })).body.deviceTokens).toEqual(["tok-a", "tok-b"]);
+    expect((await server.rest("PATCH", "/v1/users/dev", { body: { deviceTokens: [] } })).body.deviceTokens).toEqual([]);
+    expect((await server.rest("PUT", "/v1/users/dev", { body: { deviceTokens: ["tok-c"] } })).body.deviceTokens).toEqual(["tok-c"]);
+    expect((await server.rest("PUT", "/v1/users/dev", { body: { deviceTokens: null } })).body.deviceTokens).toEqual([]);
+    const connect = server.client("connect-json").application;
+    await connect.updateUser({ id: "dev", user: { deviceTokens: ["tok-d"] } });
+    expect((await connect.updateUser({ id: "dev", user: { clearDeviceTokens: true } })).user?.deviceTokens).toEqual([]);
+    await expect(connect.updateUser({ id: "dev", user: { clearDeviceTokens: true, deviceTokens: ["x"] } })).rejects.toThrow(/not both/);
+
+    // "If false, Trophy will not store the user's email address."
+    expect((await server.rest("PATCH", "/v1/users/dev", { body: { subscribeToEmails: false } })).body).toMatchObject({ email: null, subscribeToEmails: false });
+    expect((await server.rest("PATCH", "/v1/users/dev", { body: { email: "dev@example.com" } })).body.email).toBeNull();
+    const event = await server.rest("POST", "/v1/metrics/words/event", {
+      body: { user: { id: "quiet", email: "q@example.com", subscribeToEmails: false }, value: 1 },
+    });
+    expect(event.status).toBe(201);
+    expect((await server.rest("GET", "/v1/users/quiet")).body).toMatchObject({ email: null, subscribeToEmails: false });
+    const resubscribed = await server.rest("PATCH", "/v1/users/dev", { body: { subscribeToEmails: true, email: "dev@example.com" } });
+    expect(resubscribed.body).toMatchObject({ email: "dev@example.com", subscribeToEmails: true });
+  });
+
   it("refuse invalid fields and unknown attributes, changing nothing", async () => {
     const before = (await server.rest("GET", "/v1/users/ann")).body;
     expect((await server.rest("PATCH", "/v1/users/ann", { body: { tz: "Atlantis/City" } })).status).toBe(400);

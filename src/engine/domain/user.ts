@@ -105,6 +105,7 @@ export interface UserUpsert {
   email?: string;
   name?: string;
   tz?: string;
+  /** Replaces the stored tokens; an empty list removes them all. */
   deviceTokens?: string[];
   subscribeToEmails?: boolean;
   signUpDate?: string;
@@ -153,14 +154,17 @@ export function createUserState(userId: string, now: Date, control = false): Use
 /**
  * Applies the fields sent for a user at `now` (a backdated event's moment). A new time zone is added
  * to the history with the instant it took effect, so later period calculations can use the zone
- * that was in force at each moment (`zoneInForce`).
+ * that was in force at each moment (`zoneInForce`). A user not subscribed to e-mails has no e-mail
+ * address stored (the reference: "If false, Trophy will not store the user's email address"): one
+ * sent with or after `subscribeToEmails: false` is dropped, and unsubscribing removes the stored one.
  */
 export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): UserState {
   const next: UserState = { ...state, updated: now };
   if (upsert.email !== undefined) next.email = upsert.email;
   if (upsert.name !== undefined) next.name = upsert.name;
-  if (upsert.deviceTokens !== undefined && upsert.deviceTokens.length > 0) next.deviceTokens = upsert.deviceTokens;
+  if (upsert.deviceTokens !== undefined) next.deviceTokens = upsert.deviceTokens;
   if (upsert.subscribeToEmails !== undefined) next.subscribeToEmails = upsert.subscribeToEmails;
+  if (!next.subscribeToEmails) next.email = null;
   if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
   if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
   if (upsert.tz !== undefined) Object.assign(next, withZoneFrom(state, upsert.tz, now));

@@ -36,7 +36,7 @@ export function leaderboardFields(ranked: RankedLeaderboard, run?: LeaderboardRu
     endTime: c.endTime ?? undefined,
     maxParticipants: c.maxParticipants,
     runUnit: c.runUnit === null ? undefined : runUnits.toProto(c.runUnit),
-    runInterval: c.runInterval ?? undefined,
+    runInterval: c.runInterval ?? 0, // the spec: "0 when there is no run" (the reference: null)
     userAttributes: ranked.userFilters ?? [],
   };
 }

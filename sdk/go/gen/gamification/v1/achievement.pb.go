@@ -110,7 +110,8 @@ type Achievement struct {
 	MetricName *string `protobuf:"bytes,11,opt,name=metric_name,json=metricName,proto3,oneof" json:"metric_name,omitempty"`
 	// User attribute filters a user must match to complete it.
 	UserAttributes []*AttributeFilter `protobuf:"bytes,12,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
-	// Event attribute filters an event must match to count (metric achievements only).
+	// Event attribute filters an event must match to count (metric achievements only: empty when
+	// there are none; left out of the REST JSON for other achievements).
 	EventAttributes []*AttributeFilter `protobuf:"bytes,13,rep,name=event_attributes,json=eventAttributes,proto3" json:"event_attributes,omitempty"`
 	// When the user completed it; null when not completed.
 	AchievedAt *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=achieved_at,json=achievedAt,proto3,oneof" json:"achieved_at,omitempty"`
@@ -268,7 +269,7 @@ var File_gamification_v1_achievement_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_achievement_proto_rawDesc = "" +
 	"\n" +
-	"!gamification/v1/achievement.proto\x12\x0fgamification.v1\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8b\a\n" +
+	"!gamification/v1/achievement.proto\x12\x0fgamification.v1\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x94\a\n" +
 	"\vAchievement\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12=\n" +
@@ -283,8 +284,8 @@ const file_gamification_v1_achievement_proto_rawDesc = "" +
 	" \x01(\x01B\x06\xca\xf3\x18\x02\b\x01H\x05R\vmetricValue\x88\x01\x01\x12,\n" +
 	"\vmetric_name\x18\v \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x06R\n" +
 	"metricName\x88\x01\x01\x12I\n" +
-	"\x0fuser_attributes\x18\f \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12S\n" +
-	"\x10event_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x0feventAttributes\x12@\n" +
+	"\x0fuser_attributes\x18\f \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12\\\n" +
+	"\x10event_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterB\x0f\xca\xf3\x18\v\x12\tmetric_idR\x0feventAttributes\x12@\n" +
 	"\vachieved_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampH\aR\n" +
 	"achievedAt\x88\x01\x01\x12-\n" +
 	"\vcompletions\x18\x0f \x01(\x03B\x06\xca\xf3\x18\x02\b\x01H\bR\vcompletions\x88\x01\x01\x12#\n" +

@@ -109,7 +109,8 @@ type AdminAchievement struct {
 	AchievementIds []string `protobuf:"bytes,11,rep,name=achievement_ids,json=achievementIds,proto3" json:"achievement_ids,omitempty"`
 	// User attribute filters a user must all match to complete it.
 	UserAttributes []*AttributeFilter `protobuf:"bytes,12,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
-	// For metric achievements: event attribute filters an event must all match to count.
+	// For metric achievements: event attribute filters an event must all match to count (empty when
+	// there are none; left out of the REST JSON for other achievements).
 	EventAttributes []*AttributeFilter `protobuf:"bytes,13,rep,name=event_attributes,json=eventAttributes,proto3" json:"event_attributes,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
@@ -1040,7 +1041,7 @@ var File_gamification_v1_achievement_admin_service_proto protoreflect.FileDescri
 
 const file_gamification_v1_achievement_admin_service_proto_rawDesc = "" +
 	"\n" +
-	"/gamification/v1/achievement_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xb8\x05\n" +
+	"/gamification/v1/achievement_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xc1\x05\n" +
 	"\x10AdminAchievement\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -1054,8 +1055,8 @@ const file_gamification_v1_achievement_admin_service_proto_rawDesc = "" +
 	"\rstreak_length\x18\n" +
 	" \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\x04R\fstreakLength\x88\x01\x01\x12/\n" +
 	"\x0fachievement_ids\x18\v \x03(\tB\x06\xca\xf3\x18\x02\b\x01R\x0eachievementIds\x12I\n" +
-	"\x0fuser_attributes\x18\f \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12S\n" +
-	"\x10event_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x0feventAttributesB\x0e\n" +
+	"\x0fuser_attributes\x18\f \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12\\\n" +
+	"\x10event_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterB\x0f\xca\xf3\x18\v\x12\tmetric_idR\x0feventAttributesB\x0e\n" +
 	"\f_descriptionB\f\n" +
 	"\n" +
 	"_badge_urlB\f\n" +

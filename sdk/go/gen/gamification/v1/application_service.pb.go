@@ -447,16 +447,20 @@ type UserFields struct {
 	Tz *string `protobuf:"bytes,2,opt,name=tz,proto3,oneof" json:"tz,omitempty"`
 	// The name to refer to the user by.
 	Name *string `protobuf:"bytes,3,opt,name=name,proto3,oneof" json:"name,omitempty"`
-	// The user's device tokens, for push notifications.
+	// The user's device tokens, for push notifications: the list sent replaces the stored one. In
+	// REST, `[]` or `null` removes them all (`clear_device_tokens`).
 	DeviceTokens []string `protobuf:"bytes,4,rep,name=device_tokens,json=deviceTokens,proto3" json:"device_tokens,omitempty"`
 	// Whether the user should receive e-mails driven by gamification data.
 	SubscribeToEmails *bool `protobuf:"varint,5,opt,name=subscribe_to_emails,json=subscribeToEmails,proto3,oneof" json:"subscribe_to_emails,omitempty"`
 	// Custom user attributes; every key must be a user attribute created through the Admin API.
 	Attributes map[string]string `protobuf:"bytes,6,rep,name=attributes,proto3" json:"attributes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// The day the user signed up on the customer's platform (YYYY-MM-DD, 2000-01-01 to 2099-12-31).
-	SignUpDate    *string `protobuf:"bytes,7,opt,name=sign_up_date,json=signUpDate,proto3,oneof" json:"sign_up_date,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	SignUpDate *string `protobuf:"bytes,7,opt,name=sign_up_date,json=signUpDate,proto3,oneof" json:"sign_up_date,omitempty"`
+	// Removes every stored device token (a user who logged out or revoked push permission); refused
+	// together with `device_tokens`.
+	ClearDeviceTokens bool `protobuf:"varint,8,opt,name=clear_device_tokens,json=clearDeviceTokens,proto3" json:"clear_device_tokens,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *UserFields) Reset() {
@@ -536,6 +540,13 @@ func (x *UserFields) GetSignUpDate() string {
 		return *x.SignUpDate
 	}
 	return ""
+}
+
+func (x *UserFields) GetClearDeviceTokens() bool {
+	if x != nil {
+		return x.ClearDeviceTokens
+	}
+	return false
 }
 
 // Creates a user.
@@ -3630,21 +3641,22 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\"<\n" +
 	"\x0fGetUserResponse\x12)\n" +
-	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xef\x03\n" +
+	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xb8\x04\n" +
 	"\n" +
 	"UserFields\x12%\n" +
 	"\x05email\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x18\xc0\x02`\x01H\x00R\x05email\x88\x01\x01\x12\x1c\n" +
 	"\x02tz\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x18@H\x01R\x02tz\x88\x01\x01\x12!\n" +
-	"\x04name\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x124\n" +
-	"\rdevice_tokens\x18\x04 \x03(\tB\x0f\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\bR\fdeviceTokens\x123\n" +
+	"\x04name\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x12M\n" +
+	"\rdevice_tokens\x18\x04 \x03(\tB(\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\b\xca\xf3\x18\x15\"\x13clear_device_tokensR\fdeviceTokens\x123\n" +
 	"\x13subscribe_to_emails\x18\x05 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12\\\n" +
 	"\n" +
 	"attributes\x18\x06 \x03(\v2+.gamification.v1.UserFields.AttributesEntryB\x0f\xbaH\f\x9a\x01\t\x10d*\x05r\x03\x18\xff\x01R\n" +
 	"attributes\x12.\n" +
 	"\fsign_up_date\x18\a \x01(\tB\a\xbaH\x04r\x02\x18\n" +
 	"H\x04R\n" +
-	"signUpDate\x88\x01\x01\x1a=\n" +
+	"signUpDate\x88\x01\x01\x12.\n" +
+	"\x13clear_device_tokens\x18\b \x01(\bR\x11clearDeviceTokens\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +

@@ -233,7 +233,7 @@ type LeaderboardChange struct {
 	MaxParticipants *int32 `protobuf:"varint,16,opt,name=max_participants,json=maxParticipants,proto3,oneof" json:"max_participants,omitempty"`
 	// The run unit, or null for a perpetual leaderboard.
 	RunUnit *LeaderboardRunUnit `protobuf:"varint,17,opt,name=run_unit,json=runUnit,proto3,enum=gamification.v1.LeaderboardRunUnit,oneof" json:"run_unit,omitempty"`
-	// The run interval, or null for a perpetual leaderboard.
+	// The run interval; 0 for a perpetual leaderboard.
 	RunInterval *int32 `protobuf:"varint,18,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
 	// The value needed to enter the rankings.
 	Threshold float64 `protobuf:"fixed64,19,opt,name=threshold,proto3" json:"threshold,omitempty"`

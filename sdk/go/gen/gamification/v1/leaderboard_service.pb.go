@@ -38,10 +38,10 @@ type Leaderboard struct {
 	BreakdownAttribute *string `protobuf:"bytes,5,opt,name=breakdown_attribute,json=breakdownAttribute,proto3,oneof" json:"breakdown_attribute,omitempty"`
 	// The keys of the user attributes the rankings are broken down by.
 	BreakdownAttributes []string `protobuf:"bytes,6,rep,name=breakdown_attributes,json=breakdownAttributes,proto3" json:"breakdown_attributes,omitempty"`
-	// The metric's key and name, when ranked by a metric (REST: left out otherwise).
+	// The metric's key and name when ranked by a metric, else null.
 	MetricKey  *string `protobuf:"bytes,7,opt,name=metric_key,json=metricKey,proto3,oneof" json:"metric_key,omitempty"`
 	MetricName *string `protobuf:"bytes,8,opt,name=metric_name,json=metricName,proto3,oneof" json:"metric_name,omitempty"`
-	// The points system's key and name, when ranked by points (REST: left out otherwise).
+	// The points system's key and name when ranked by points, else null.
 	PointsSystemKey  *string `protobuf:"bytes,9,opt,name=points_system_key,json=pointsSystemKey,proto3,oneof" json:"points_system_key,omitempty"`
 	PointsSystemName *string `protobuf:"bytes,10,opt,name=points_system_name,json=pointsSystemName,proto3,oneof" json:"points_system_name,omitempty"`
 	// The description, or null.
@@ -57,7 +57,7 @@ type Leaderboard struct {
 	MaxParticipants *int32 `protobuf:"varint,16,opt,name=max_participants,json=maxParticipants,proto3,oneof" json:"max_participants,omitempty"`
 	// The run unit, or null for a perpetual leaderboard.
 	RunUnit *LeaderboardRunUnit `protobuf:"varint,17,opt,name=run_unit,json=runUnit,proto3,enum=gamification.v1.LeaderboardRunUnit,oneof" json:"run_unit,omitempty"`
-	// The run interval, or null for a perpetual leaderboard.
+	// The run interval; 0 for a perpetual leaderboard.
 	RunInterval *int32 `protobuf:"varint,18,opt,name=run_interval,json=runInterval,proto3,oneof" json:"run_interval,omitempty"`
 	// The status now: scheduled, active or finished (see docs/features.md, "Leaderboards", for when each holds).
 	// Unset in a user's read, as in the reference.
@@ -1249,21 +1249,21 @@ var File_gamification_v1_leaderboard_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_leaderboard_service_proto_rawDesc = "" +
 	"\n" +
-	")gamification/v1/leaderboard_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a!gamification/v1/leaderboard.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\"\xd6\b\n" +
+	")gamification/v1/leaderboard_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a!gamification/v1/leaderboard.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\"\xb6\b\n" +
 	"\vLeaderboard\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
 	"\x03key\x18\x03 \x01(\tR\x03key\x12;\n" +
 	"\arank_by\x18\x04 \x01(\x0e2\".gamification.v1.LeaderboardRankByR\x06rankBy\x124\n" +
 	"\x13breakdown_attribute\x18\x05 \x01(\tH\x00R\x12breakdownAttribute\x88\x01\x01\x121\n" +
-	"\x14breakdown_attributes\x18\x06 \x03(\tR\x13breakdownAttributes\x12*\n" +
+	"\x14breakdown_attributes\x18\x06 \x03(\tR\x13breakdownAttributes\x12\"\n" +
 	"\n" +
-	"metric_key\x18\a \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x01R\tmetricKey\x88\x01\x01\x12,\n" +
-	"\vmetric_name\x18\b \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x02R\n" +
-	"metricName\x88\x01\x01\x127\n" +
-	"\x11points_system_key\x18\t \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x03R\x0fpointsSystemKey\x88\x01\x01\x129\n" +
+	"metric_key\x18\a \x01(\tH\x01R\tmetricKey\x88\x01\x01\x12$\n" +
+	"\vmetric_name\x18\b \x01(\tH\x02R\n" +
+	"metricName\x88\x01\x01\x12/\n" +
+	"\x11points_system_key\x18\t \x01(\tH\x03R\x0fpointsSystemKey\x88\x01\x01\x121\n" +
 	"\x12points_system_name\x18\n" +
-	" \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x04R\x10pointsSystemName\x88\x01\x01\x12%\n" +
+	" \x01(\tH\x04R\x10pointsSystemName\x88\x01\x01\x12%\n" +
 	"\vdescription\x18\v \x01(\tH\x05R\vdescription\x88\x01\x01\x12\x14\n" +
 	"\x05start\x18\f \x01(\tR\x05start\x12\x15\n" +
 	"\x03end\x18\r \x01(\tH\x06R\x03end\x88\x01\x01\x12\"\n" +

@@ -30,7 +30,19 @@ type RestFieldOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Leave the field out of the REST JSON when it is unset or empty, instead of writing `null`
 	// or an empty list. Used for fields the reference only includes in some responses.
-	OmitEmpty     bool `protobuf:"varint,1,opt,name=omit_empty,json=omitEmpty,proto3" json:"omit_empty,omitempty"`
+	OmitEmpty bool `protobuf:"varint,1,opt,name=omit_empty,json=omitEmpty,proto3" json:"omit_empty,omitempty"`
+	// Written only when the named field of the same message is set (a true bool, a non-empty value):
+	// then as `null` or `[]` when itself unset or empty; left out otherwise. For fields whose
+	// presence in the reference's JSON depends on another field, e.g. a trigger's event attribute
+	// filters, present (possibly empty) on metric triggers only.
+	PresentWith string `protobuf:"bytes,2,opt,name=present_with,json=presentWith,proto3" json:"present_with,omitempty"`
+	// Never written in the REST JSON: a field that only Connect and gRPC clients need, such as the
+	// flag a `present_with` field follows.
+	Hidden bool `protobuf:"varint,3,opt,name=hidden,proto3" json:"hidden,omitempty"`
+	// On a list field of a request: in REST JSON, `null` or an empty list sets the named bool field
+	// of the same message instead (protobuf cannot tell an empty list from an absent one), so that
+	// REST callers clear the list the way the reference's clients do.
+	ClearWith     string `protobuf:"bytes,4,opt,name=clear_with,json=clearWith,proto3" json:"clear_with,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -72,6 +84,27 @@ func (x *RestFieldOptions) GetOmitEmpty() bool {
 	return false
 }
 
+func (x *RestFieldOptions) GetPresentWith() string {
+	if x != nil {
+		return x.PresentWith
+	}
+	return ""
+}
+
+func (x *RestFieldOptions) GetHidden() bool {
+	if x != nil {
+		return x.Hidden
+	}
+	return false
+}
+
+func (x *RestFieldOptions) GetClearWith() string {
+	if x != nil {
+		return x.ClearWith
+	}
+	return ""
+}
+
 var file_gamification_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
@@ -95,10 +128,14 @@ var File_gamification_v1_options_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x1dgamification/v1/options.proto\x12\x0fgamification.v1\x1a google/protobuf/descriptor.proto\"1\n" +
+	"\x1dgamification/v1/options.proto\x12\x0fgamification.v1\x1a google/protobuf/descriptor.proto\"\x8b\x01\n" +
 	"\x10RestFieldOptions\x12\x1d\n" +
 	"\n" +
-	"omit_empty\x18\x01 \x01(\bR\tomitEmpty:V\n" +
+	"omit_empty\x18\x01 \x01(\bR\tomitEmpty\x12!\n" +
+	"\fpresent_with\x18\x02 \x01(\tR\vpresentWith\x12\x16\n" +
+	"\x06hidden\x18\x03 \x01(\bR\x06hidden\x12\x1d\n" +
+	"\n" +
+	"clear_with\x18\x04 \x01(\tR\tclearWith:V\n" +
 	"\x04rest\x12\x1d.google.protobuf.FieldOptions\x18\xb9\x8e\x03 \x01(\v2!.gamification.v1.RestFieldOptionsR\x04restB\xe0\x01\n" +
 	"\x13com.gamification.v1B\fOptionsProtoP\x01Z^github.com/gamification-service/gamification-service/sdk/go/gen/gamification/v1;gamificationv1\xa2\x02\x03GXX\xaa\x02\x0fGamification.V1\xca\x02\x0fGamification\\V1\xe2\x02\x1bGamification\\V1\\GPBMetadata\xea\x02\x10Gamification::V1b\x06proto3"
 

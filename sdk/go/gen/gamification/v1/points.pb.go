@@ -374,7 +374,8 @@ type PointsTrigger struct {
 	TimeInterval *int32 `protobuf:"varint,12,opt,name=time_interval,json=timeInterval,proto3,oneof" json:"time_interval,omitempty"`
 	// User attribute filters the user must match (always shown, empty when there are none).
 	UserAttributes []*AttributeFilter `protobuf:"bytes,13,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
-	// For metric triggers: event attribute filters the event must match.
+	// For metric triggers: event attribute filters the event must match (empty when there are none;
+	// left out of the REST JSON for other triggers).
 	EventAttributes []*AttributeFilter `protobuf:"bytes,14,rep,name=event_attributes,json=eventAttributes,proto3" json:"event_attributes,omitempty"`
 	// When the trigger was created.
 	Created *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=created,proto3,oneof" json:"created,omitempty"`
@@ -734,12 +735,15 @@ type PointsChange struct {
 	MaxPoints *int64 `protobuf:"varint,6,opt,name=max_points,json=maxPoints,proto3,oneof" json:"max_points,omitempty"`
 	// The user's total after the change.
 	Total int64 `protobuf:"varint,7,opt,name=total,proto3" json:"total,omitempty"`
-	// The user's new level: present only when this change moved the user to another level.
+	// The user's new level when this change moved the user to another level (`level_changed`);
+	// unset when the user now has none. In the REST JSON: present only on a change, `null` for none.
 	Level *PointsLevel `protobuf:"bytes,8,opt,name=level,proto3,oneof" json:"level,omitempty"`
 	// The points added by this change (negative when deducted).
 	Added int64 `protobuf:"varint,9,opt,name=added,proto3" json:"added,omitempty"`
 	// The awards of this change.
-	Awards        []*PointsAward `protobuf:"bytes,10,rep,name=awards,proto3" json:"awards,omitempty"`
+	Awards []*PointsAward `protobuf:"bytes,10,rep,name=awards,proto3" json:"awards,omitempty"`
+	// Whether this change moved the user to another level (see `level`).
+	LevelChanged  bool `protobuf:"varint,11,opt,name=level_changed,json=levelChanged,proto3" json:"level_changed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -844,6 +848,13 @@ func (x *PointsChange) GetAwards() []*PointsAward {
 	return nil
 }
 
+func (x *PointsChange) GetLevelChanged() bool {
+	if x != nil {
+		return x.LevelChanged
+	}
+	return false
+}
+
 var File_gamification_v1_points_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_points_proto_rawDesc = "" +
@@ -857,7 +868,7 @@ const file_gamification_v1_points_proto_rawDesc = "" +
 	"\tbadge_url\x18\x05 \x01(\tH\x00R\bbadgeUrl\x88\x01\x01\x12\x16\n" +
 	"\x06points\x18\x06 \x01(\x03R\x06pointsB\f\n" +
 	"\n" +
-	"_badge_url\"\xd2\b\n" +
+	"_badge_url\"\xdb\b\n" +
 	"\rPointsTrigger\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x126\n" +
 	"\x04type\x18\x02 \x01(\x0e2\".gamification.v1.PointsTriggerTypeR\x04type\x12\x16\n" +
@@ -873,8 +884,8 @@ const file_gamification_v1_points_proto_rawDesc = "" +
 	" \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x06R\x0fachievementName\x88\x01\x01\x12C\n" +
 	"\ttime_unit\x18\v \x01(\x0e2\x19.gamification.v1.TimeUnitB\x06\xca\xf3\x18\x02\b\x01H\aR\btimeUnit\x88\x01\x01\x120\n" +
 	"\rtime_interval\x18\f \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\bR\ftimeInterval\x88\x01\x01\x12I\n" +
-	"\x0fuser_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12S\n" +
-	"\x10event_attributes\x18\x0e \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x0feventAttributes\x12A\n" +
+	"\x0fuser_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12\\\n" +
+	"\x10event_attributes\x18\x0e \x03(\v2 .gamification.v1.AttributeFilterB\x0f\xca\xf3\x18\v\x12\tmetric_idR\x0feventAttributes\x12A\n" +
 	"\acreated\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampB\x06\xca\xf3\x18\x02\b\x01H\tR\acreated\x88\x01\x01\x12A\n" +
 	"\aupdated\x18\x10 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xca\xf3\x18\x02\b\x01H\n" +
 	"R\aupdated\x88\x01\x01B\t\n" +
@@ -910,7 +921,7 @@ const file_gamification_v1_points_proto_rawDesc = "" +
 	"\x04date\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x04date\x12\x14\n" +
 	"\x05total\x18\x04 \x01(\x03R\x05total\x128\n" +
 	"\atrigger\x18\x05 \x01(\v2\x1e.gamification.v1.PointsTriggerR\atrigger\x12<\n" +
-	"\x06boosts\x18\x06 \x03(\v2\x1c.gamification.v1.PointsBoostB\x06\xca\xf3\x18\x02\b\x01R\x06boosts\"\x8b\x03\n" +
+	"\x06boosts\x18\x06 \x03(\v2\x1c.gamification.v1.PointsBoostB\x06\xca\xf3\x18\x02\b\x01R\x06boosts\"\xc5\x03\n" +
 	"\fPointsChange\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
@@ -919,11 +930,12 @@ const file_gamification_v1_points_proto_rawDesc = "" +
 	"\tbadge_url\x18\x05 \x01(\tH\x01R\bbadgeUrl\x88\x01\x01\x12\"\n" +
 	"\n" +
 	"max_points\x18\x06 \x01(\x03H\x02R\tmaxPoints\x88\x01\x01\x12\x14\n" +
-	"\x05total\x18\a \x01(\x03R\x05total\x12?\n" +
-	"\x05level\x18\b \x01(\v2\x1c.gamification.v1.PointsLevelB\x06\xca\xf3\x18\x02\b\x01H\x03R\x05level\x88\x01\x01\x12\x14\n" +
+	"\x05total\x18\a \x01(\x03R\x05total\x12L\n" +
+	"\x05level\x18\b \x01(\v2\x1c.gamification.v1.PointsLevelB\x13\xca\xf3\x18\x0f\x12\rlevel_changedH\x03R\x05level\x88\x01\x01\x12\x14\n" +
 	"\x05added\x18\t \x01(\x03R\x05added\x124\n" +
 	"\x06awards\x18\n" +
-	" \x03(\v2\x1c.gamification.v1.PointsAwardR\x06awardsB\x0e\n" +
+	" \x03(\v2\x1c.gamification.v1.PointsAwardR\x06awards\x12+\n" +
+	"\rlevel_changed\x18\v \x01(\bB\x06\xca\xf3\x18\x02\x18\x01R\flevelChangedB\x0e\n" +
 	"\f_descriptionB\f\n" +
 	"\n" +
 	"_badge_urlB\r\n" +

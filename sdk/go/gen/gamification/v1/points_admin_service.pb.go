@@ -529,8 +529,8 @@ type AdminPointsTrigger struct {
 	MetricId *string `protobuf:"bytes,6,opt,name=metric_id,json=metricId,proto3,oneof" json:"metric_id,omitempty"`
 	// Metric triggers: points are awarded for every this many units of the metric.
 	MetricThreshold *int32 `protobuf:"varint,7,opt,name=metric_threshold,json=metricThreshold,proto3,oneof" json:"metric_threshold,omitempty"`
-	// Metric triggers: event attribute filters, all of which must match the event. Always empty
-	// for other types.
+	// Metric triggers: event attribute filters, all of which must match the event (empty when there
+	// are none). Always empty for other types, and left out of their REST JSON.
 	EventAttributes []*PointsAttributeFilter `protobuf:"bytes,8,rep,name=event_attributes,json=eventAttributes,proto3" json:"event_attributes,omitempty"`
 	// Achievement triggers: the achievement's ID.
 	AchievementId *string `protobuf:"bytes,9,opt,name=achievement_id,json=achievementId,proto3,oneof" json:"achievement_id,omitempty"`
@@ -3806,7 +3806,7 @@ const file_gamification_v1_points_admin_service_proto_rawDesc = "" +
 	"\x03key\x18\x03 \x01(\tR\x03key\x12\x16\n" +
 	"\x06points\x18\x04 \x01(\x03R\x06points\x12 \n" +
 	"\vdescription\x18\x05 \x01(\tR\vdescription\x122\n" +
-	"\x05badge\x18\x06 \x01(\v2\x1c.gamification.v1.PointsBadgeR\x05badge\"\xbe\x06\n" +
+	"\x05badge\x18\x06 \x01(\v2\x1c.gamification.v1.PointsBadgeR\x05badge\"\xcf\x06\n" +
 	"\x12AdminPointsTrigger\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x126\n" +
 	"\x04type\x18\x02 \x01(\x0e2\".gamification.v1.PointsTriggerTypeR\x04type\x12\x16\n" +
@@ -3814,8 +3814,8 @@ const file_gamification_v1_points_admin_service_proto_rawDesc = "" +
 	"\x06status\x18\x04 \x01(\x0e2$.gamification.v1.PointsTriggerStatusR\x06status\x12O\n" +
 	"\x0fuser_attributes\x18\x05 \x03(\v2&.gamification.v1.PointsAttributeFilterR\x0euserAttributes\x12(\n" +
 	"\tmetric_id\x18\x06 \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x00R\bmetricId\x88\x01\x01\x126\n" +
-	"\x10metric_threshold\x18\a \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\x01R\x0fmetricThreshold\x88\x01\x01\x12Q\n" +
-	"\x10event_attributes\x18\b \x03(\v2&.gamification.v1.PointsAttributeFilterR\x0feventAttributes\x122\n" +
+	"\x10metric_threshold\x18\a \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\x01R\x0fmetricThreshold\x88\x01\x01\x12b\n" +
+	"\x10event_attributes\x18\b \x03(\v2&.gamification.v1.PointsAttributeFilterB\x0f\xca\xf3\x18\v\x12\tmetric_idR\x0feventAttributes\x122\n" +
 	"\x0eachievement_id\x18\t \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x02R\rachievementId\x88\x01\x01\x120\n" +
 	"\rstreak_length\x18\n" +
 	" \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\x03R\fstreakLength\x88\x01\x01\x12P\n" +

@@ -36,16 +36,20 @@ type UpsertedUser struct {
 	Tz *string `protobuf:"bytes,3,opt,name=tz,proto3,oneof" json:"tz,omitempty"`
 	// The name to refer to the user by.
 	Name *string `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
-	// The user's device tokens, for push notifications.
+	// The user's device tokens, for push notifications: the list sent replaces the stored one. In
+	// REST, `[]` or `null` removes them all (`clear_device_tokens`).
 	DeviceTokens []string `protobuf:"bytes,5,rep,name=device_tokens,json=deviceTokens,proto3" json:"device_tokens,omitempty"`
 	// Whether the user should receive e-mails driven by gamification data.
 	SubscribeToEmails *bool `protobuf:"varint,6,opt,name=subscribe_to_emails,json=subscribeToEmails,proto3,oneof" json:"subscribe_to_emails,omitempty"`
 	// Custom user attributes; every key must be a user attribute created through the Admin API.
 	Attributes map[string]string `protobuf:"bytes,7,rep,name=attributes,proto3" json:"attributes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// The day the user signed up on the customer's platform (YYYY-MM-DD, 2000-01-01 to 2099-12-31).
-	SignUpDate    *string `protobuf:"bytes,8,opt,name=sign_up_date,json=signUpDate,proto3,oneof" json:"sign_up_date,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	SignUpDate *string `protobuf:"bytes,8,opt,name=sign_up_date,json=signUpDate,proto3,oneof" json:"sign_up_date,omitempty"`
+	// Removes every stored device token (a user who logged out or revoked push permission); refused
+	// together with `device_tokens`.
+	ClearDeviceTokens bool `protobuf:"varint,9,opt,name=clear_device_tokens,json=clearDeviceTokens,proto3" json:"clear_device_tokens,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *UpsertedUser) Reset() {
@@ -132,6 +136,13 @@ func (x *UpsertedUser) GetSignUpDate() string {
 		return *x.SignUpDate
 	}
 	return ""
+}
+
+func (x *UpsertedUser) GetClearDeviceTokens() bool {
+	if x != nil {
+		return x.ClearDeviceTokens
+	}
+	return false
 }
 
 // A user of the customer's application, as stored by the service.
@@ -274,21 +285,22 @@ var File_gamification_v1_user_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_user_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x8d\x04\n" +
+	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x04\n" +
 	"\fUpsertedUser\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12%\n" +
 	"\x05email\x18\x02 \x01(\tB\n" +
 	"\xbaH\ar\x05\x18\xc0\x02`\x01H\x00R\x05email\x88\x01\x01\x12\x1c\n" +
 	"\x02tz\x18\x03 \x01(\tB\a\xbaH\x04r\x02\x18@H\x01R\x02tz\x88\x01\x01\x12!\n" +
-	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x124\n" +
-	"\rdevice_tokens\x18\x05 \x03(\tB\x0f\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\bR\fdeviceTokens\x123\n" +
+	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x12M\n" +
+	"\rdevice_tokens\x18\x05 \x03(\tB(\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\b\xca\xf3\x18\x15\"\x13clear_device_tokensR\fdeviceTokens\x123\n" +
 	"\x13subscribe_to_emails\x18\x06 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12^\n" +
 	"\n" +
 	"attributes\x18\a \x03(\v2-.gamification.v1.UpsertedUser.AttributesEntryB\x0f\xbaH\f\x9a\x01\t\x10d*\x05r\x03\x18\xff\x01R\n" +
 	"attributes\x12.\n" +
 	"\fsign_up_date\x18\b \x01(\tB\a\xbaH\x04r\x02\x18\n" +
 	"H\x04R\n" +
-	"signUpDate\x88\x01\x01\x1a=\n" +
+	"signUpDate\x88\x01\x01\x12.\n" +
+	"\x13clear_device_tokens\x18\t \x01(\bR\x11clearDeviceTokens\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
@@ -359,6 +371,7 @@ func file_gamification_v1_user_proto_init() {
 	if File_gamification_v1_user_proto != nil {
 		return
 	}
+	file_gamification_v1_options_proto_init()
 	file_gamification_v1_validation_proto_init()
 	file_gamification_v1_user_proto_msgTypes[0].OneofWrappers = []any{}
 	file_gamification_v1_user_proto_msgTypes[1].OneofWrappers = []any{}

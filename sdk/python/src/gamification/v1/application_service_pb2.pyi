@@ -113,7 +113,7 @@ class GetUserResponse(_message.Message):
     def __init__(self, user: _Optional[_Union[_user_pb2.User, _Mapping]] = ...) -> None: ...
 
 class UserFields(_message.Message):
-    __slots__ = ("email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date")
+    __slots__ = ("email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens")
     class AttributesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -128,6 +128,7 @@ class UserFields(_message.Message):
     SUBSCRIBE_TO_EMAILS_FIELD_NUMBER: _ClassVar[int]
     ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     SIGN_UP_DATE_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_DEVICE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     email: str
     tz: str
     name: str
@@ -135,7 +136,8 @@ class UserFields(_message.Message):
     subscribe_to_emails: bool
     attributes: _containers.ScalarMap[str, str]
     sign_up_date: str
-    def __init__(self, email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ...) -> None: ...
+    clear_device_tokens: bool
+    def __init__(self, email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ...) -> None: ...
 
 class CreateUserRequest(_message.Message):
     __slots__ = ("user",)

@@ -25,13 +25,13 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import descriptor_pb2 as google_dot_protobuf_dot_descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgamification/v1/options.proto\x12\x0fgamification.v1\x1a google/protobuf/descriptor.proto\"1\n\x10RestFieldOptions\x12\x1d\n\nomit_empty\x18\x01 \x01(\x08R\tomitEmpty:V\n\x04rest\x12\x1d.google.protobuf.FieldOptions\x18\xb9\x8e\x03 \x01(\x0b\x32!.gamification.v1.RestFieldOptionsR\x04restb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dgamification/v1/options.proto\x12\x0fgamification.v1\x1a google/protobuf/descriptor.proto\"\x8b\x01\n\x10RestFieldOptions\x12\x1d\n\nomit_empty\x18\x01 \x01(\x08R\tomitEmpty\x12!\n\x0cpresent_with\x18\x02 \x01(\tR\x0bpresentWith\x12\x16\n\x06hidden\x18\x03 \x01(\x08R\x06hidden\x12\x1d\n\nclear_with\x18\x04 \x01(\tR\tclearWith:V\n\x04rest\x12\x1d.google.protobuf.FieldOptions\x18\xb9\x8e\x03 \x01(\x0b\x32!.gamification.v1.RestFieldOptionsR\x04restb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'gamification.v1.options_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_RESTFIELDOPTIONS']._serialized_start=84
-  _globals['_RESTFIELDOPTIONS']._serialized_end=133
+  _globals['_RESTFIELDOPTIONS']._serialized_start=85
+  _globals['_RESTFIELDOPTIONS']._serialized_end=224
 # @@protoc_insertion_point(module_scope)

@@ -145,7 +145,7 @@ class PointsAward(_message.Message):
     def __init__(self, id: _Optional[str] = ..., awarded: _Optional[int] = ..., date: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., total: _Optional[int] = ..., trigger: _Optional[_Union[PointsTrigger, _Mapping]] = ..., boosts: _Optional[_Iterable[_Union[PointsBoost, _Mapping]]] = ...) -> None: ...
 
 class PointsChange(_message.Message):
-    __slots__ = ("id", "key", "name", "description", "badge_url", "max_points", "total", "level", "added", "awards")
+    __slots__ = ("id", "key", "name", "description", "badge_url", "max_points", "total", "level", "added", "awards", "level_changed")
     ID_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -156,6 +156,7 @@ class PointsChange(_message.Message):
     LEVEL_FIELD_NUMBER: _ClassVar[int]
     ADDED_FIELD_NUMBER: _ClassVar[int]
     AWARDS_FIELD_NUMBER: _ClassVar[int]
+    LEVEL_CHANGED_FIELD_NUMBER: _ClassVar[int]
     id: str
     key: str
     name: str
@@ -166,4 +167,5 @@ class PointsChange(_message.Message):
     level: PointsLevel
     added: int
     awards: _containers.RepeatedCompositeFieldContainer[PointsAward]
-    def __init__(self, id: _Optional[str] = ..., key: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., badge_url: _Optional[str] = ..., max_points: _Optional[int] = ..., total: _Optional[int] = ..., level: _Optional[_Union[PointsLevel, _Mapping]] = ..., added: _Optional[int] = ..., awards: _Optional[_Iterable[_Union[PointsAward, _Mapping]]] = ...) -> None: ...
+    level_changed: bool
+    def __init__(self, id: _Optional[str] = ..., key: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., badge_url: _Optional[str] = ..., max_points: _Optional[int] = ..., total: _Optional[int] = ..., level: _Optional[_Union[PointsLevel, _Mapping]] = ..., added: _Optional[int] = ..., awards: _Optional[_Iterable[_Union[PointsAward, _Mapping]]] = ..., level_changed: bool = ...) -> None: ...

@@ -1,6 +1,7 @@
 import datetime
 
 from buf.validate import validate_pb2 as _validate_pb2
+from gamification.v1 import options_pb2 as _options_pb2
 from gamification.v1 import validation_pb2 as _validation_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -12,7 +13,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class UpsertedUser(_message.Message):
-    __slots__ = ("id", "email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date")
+    __slots__ = ("id", "email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens")
     class AttributesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -28,6 +29,7 @@ class UpsertedUser(_message.Message):
     SUBSCRIBE_TO_EMAILS_FIELD_NUMBER: _ClassVar[int]
     ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     SIGN_UP_DATE_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_DEVICE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     id: str
     email: str
     tz: str
@@ -36,7 +38,8 @@ class UpsertedUser(_message.Message):
     subscribe_to_emails: bool
     attributes: _containers.ScalarMap[str, str]
     sign_up_date: str
-    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ...) -> None: ...
+    clear_device_tokens: bool
+    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ...) -> None: ...
 
 class User(_message.Message):
     __slots__ = ("id", "email", "name", "tz", "device_tokens", "subscribe_to_emails", "attributes", "control", "created", "updated", "sign_up_date")
