@@ -134,7 +134,7 @@ describe("leaderboards over REST", () => {
 
     const patched = await server.rest("PATCH", "/admin/v1/leaderboards", {
       body: [
-        { id: revenue.id, name: "Monthly Revenue Champions", maxParticipants: 5000, end: null, runUnit: null, description: null },
+        { id: revenue.id, name: "Monthly Revenue Champions", maxParticipants: 5000, end: null, description: null },
         { id: streak.id, status: "inactive" },
         { id: xp.id, key: "xp-2", rankBy: "metric", metricId: words, startTime: null, endTime: null },
         { id: revenue.id, key: "renamed" },
@@ -142,11 +142,11 @@ describe("leaderboards over REST", () => {
       ],
     });
     expect(patched.status).toBe(200);
-    const { description: _d, end: _e, runUnit: _u, runInterval: _i, ...perpetual } = revenue;
+    const { description: _d, end: _e, ...unended } = revenue;
     const { pointsSystemId: _p, startTime: _s, endTime: _t, ...byMetric } = xp;
     expect(patched.body).toEqual({
       updated: [
-        { ...perpetual, name: "Monthly Revenue Champions", maxParticipants: 5000 },
+        { ...unended, name: "Monthly Revenue Champions", maxParticipants: 5000 },
         { ...streak, status: "inactive" },
         { ...byMetric, key: "xp-2", rankBy: "metric", metricId: words },
       ],
@@ -647,5 +647,90 @@ describe("status in force", () => {
     } finally {
       offsetMs = 0;
     }
+  });
+});
+
+describe("where a live leaderboard's rankings are stored", () => {
+  it("stays put: breakdowns, start and runs change only while inactive or scheduled, and the rankings stay readable", async () => {
+    const tenantId = "shapes";
+    const admin = async (method: string, path: string, body?: unknown) => server.rest(method, path, { body, tenantId });
+    expect((await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: tenantId, name: "Shapes" }] })).status).toBe(201);
+    const [laps] = (await admin("POST", "/admin/v1/metrics", [{ key: "laps", name: "Laps" }])).body.created;
+    const [country] = (await admin("POST", "/admin/v1/attributes", [{ key: "country", name: "Country", type: "user" }])).body.created;
+    const board = (
+      await admin("POST", "/admin/v1/leaderboards", [
+        {
+          name: "Weekly laps",
+          key: "laps-weekly",
+          rankBy: "metric",
+          metricId: laps.id,
+          status: "active",
+          start: day(-1),
+          breakdownAttributes: [country.id],
+          runUnit: "day",
+          runInterval: 7,
+        },
+      ])
+    ).body.created[0];
+    const event = (userId: string, value: number) => admin("POST", "/v1/metrics/laps/event", { user: { id: userId, attributes: { country: "NZ" } }, value });
+    const nz = async () =>
+      (await admin("GET", "/v1/leaderboards/laps-weekly?userAttributes=country:NZ")).body.rankings.map((r: any) => [r.userId, r.rank, r.value]);
+    await event("a", 5);
+    await event("d", 2);
+    expect(await nz()).toEqual([
+      ["a", 1, 5],
+      ["d", 2, 2],
+    ]);
+
+    const before = (await admin("GET", `/admin/v1/leaderboards/${board.id}`)).body;
+    const edits = [
+      { id: board.id, breakdownAttributes: [] },
+      { id: board.id, breakdownAttributes: null },
+      { id: board.id, start: day(-2) },
+      { id: board.id, runUnit: null },
+      { id: board.id, runUnit: "month", runInterval: 1 },
+      { id: board.id, runInterval: 14 },
+      // Making it inactive in the same update does not unlock it.
+      { id: board.id, status: "inactive", breakdownAttributes: [] },
+    ];
+    const refused = await admin("PATCH", "/admin/v1/leaderboards", edits);
+    const message = (field: string) => `${field} can only be changed while the leaderboard is inactive or scheduled (it is active)`;
+    expect(refused).toEqual({
+      status: 200,
+      body: {
+        updated: [],
+        issues: ["breakdownAttributes", "breakdownAttributes", "start", "runUnit", "runUnit", "runInterval", "breakdownAttributes"].map((field) => ({
+          id: board.id,
+          severity: "error",
+          message: message(field),
+          level: "error",
+          reason: message(field),
+        })),
+      },
+    });
+    // Nothing changed: the configuration, and the rankings its readers and the next event see.
+    expect((await admin("GET", `/admin/v1/leaderboards/${board.id}`)).body).toEqual(before);
+    expect(await nz()).toEqual([
+      ["a", 1, 5],
+      ["d", 2, 2],
+    ]);
+    expect((await event("d", 1)).body.leaderboards["laps-weekly"]).toMatchObject({ rank: 2, previousRank: 2 });
+    expect(await nz()).toEqual([
+      ["a", 1, 5],
+      ["d", 2, 3],
+    ]);
+    expect((await admin("GET", "/v1/users/a/leaderboards/laps-weekly")).body).toMatchObject({ rank: 1, value: 5 });
+
+    // The values it has, sent again, are no change; what reads and each change apply stays editable.
+    const same = await admin("PATCH", "/admin/v1/leaderboards", [
+      { id: board.id, name: "Weekly laps (NZ)", maxParticipants: 50, breakdownAttributes: [country.id], start: day(-1), runUnit: "day", runInterval: 7 },
+    ]);
+    expect(same.body).toEqual({ updated: [{ ...before, name: "Weekly laps (NZ)", maxParticipants: 50 }], issues: [] });
+
+    // Inactive, the same edits are accepted.
+    expect((await admin("PATCH", "/admin/v1/leaderboards", [{ id: board.id, status: "inactive" }])).body.issues).toEqual([]);
+    const reshaped = await admin("PATCH", "/admin/v1/leaderboards", [{ id: board.id, breakdownAttributes: [], start: day(-2), runInterval: 14 }]);
+    expect(reshaped.body.issues).toEqual([]);
+    expect(reshaped.body.updated[0]).toMatchObject({ status: "inactive", breakdownAttributes: [], start: day(-2), runUnit: "day", runInterval: 14 });
   });
 });

@@ -1,6 +1,7 @@
 import {
   checkLeaderboardDraft,
   checkLeaderboardReferences,
+  checkLockedChanges,
   checkStatusDates,
   leaderboardSettings,
   mergeLeaderboardChanges,
@@ -9,12 +10,20 @@ import {
   type LeaderboardChanges,
   type LeaderboardConfig,
   type LeaderboardDraft,
+  type LeaderboardInForce,
   type LeaderboardSettings,
 } from "./domain/leaderboard-config.js";
 import type { ResourceScope, ResourceSpec } from "../account/admin-resources.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingsOf } from "./ranking-updates.js";
-import { runStartsBetween } from "./domain/leaderboard-runs.js";
+import { dateBeginsAnywhereAt, runStartsBetween, statusOf } from "./domain/leaderboard-runs.js";
+import { addDays } from "../../engine/domain/plain-dates.js";
+
+/** The leaderboard's status in force at `now`, and the latest date begun anywhere (today or tomorrow in UTC). */
+function inForceAt(leaderboard: LeaderboardSettings, now: Date): LeaderboardInForce {
+  const tomorrow = addDays(utcDay(now), 1);
+  return { status: statusOf(leaderboard, now), latestDay: now >= dateBeginsAnywhereAt(tomorrow) ? tomorrow : utcDay(now) };
+}
 
 /** Checks the tenant has what the configuration refers to; loads only what it needs. */
 async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settings: LeaderboardSettings): Promise<string | null> {
@@ -33,7 +42,8 @@ async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settin
 
 /**
  * Leaderboards: keys unique per tenant; every rule of the domain plus the tenant's own metrics,
- * points systems and user attributes. An update is checked as the whole leaderboard it results in.
+ * points systems and user attributes. An update is checked as the whole leaderboard it results in,
+ * and against what the leaderboard's status in force locks (`checkLockedChanges`).
  */
 export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, LeaderboardChanges> = {
   noun: "Leaderboard",
@@ -47,18 +57,17 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
   },
   build: (draft, id, now) => ({ id, ...leaderboardSettings(draft, utcDay(now)), created: now, updated: now }),
   async checkChanges(ctx, scope, current, changes) {
-    const today = utcDay(ctx.now());
+    const now = ctx.now();
+    const today = utcDay(now);
     const merged = mergeLeaderboardChanges(current, changes);
-    if (typeof merged === "string") return merged;
-    const problem = checkLeaderboardDraft(merged, today);
+    const problem = checkLeaderboardDraft(merged, today) ?? checkLockedChanges(current, merged, inForceAt(current, now));
     if (problem) return problem;
     const settings = leaderboardSettings(merged, today);
     // A rename must not fail because time has moved on; the status rules apply when it or a date changes.
     return (statusRulesApply(changes) ? checkStatusDates(settings, today, false) : null) ?? checkReferences(ctx, scope, settings);
   },
   applyChanges(current, changes, now) {
-    // checkChanges has accepted the merge, so it is a draft here.
-    return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes) as LeaderboardDraft, utcDay(now)), updated: now };
+    return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes), utcDay(now)), updated: now };
   },
   duplicateMessage: (leaderboard) => `Key "${leaderboard.key}" is already in use by another leaderboard`,
   // Its rankings go with it (every run of its calendar up to now, every group). Users' entries for it

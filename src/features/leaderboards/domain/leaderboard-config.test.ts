@@ -2,13 +2,16 @@ import { describe, expect, it } from "vitest";
 import {
   checkLeaderboardDraft,
   checkLeaderboardReferences,
+  checkLockedChanges,
   checkStatusDates,
   leaderboardSettings,
   mergeLeaderboardChanges,
   statusRulesApply,
   utcDay,
+  type LeaderboardChanges,
   type LeaderboardDraft,
   type LeaderboardSettings,
+  type LeaderboardStatus,
 } from "./leaderboard-config.js";
 
 const TODAY = "2026-04-20";
@@ -163,22 +166,11 @@ describe("mergeLeaderboardChanges", () => {
     });
   });
 
-  it.each<[Parameters<typeof mergeLeaderboardChanges>[1], string]>([
-    [{ key: "new-key" }, "key can only be changed while the leaderboard is inactive (it is active)"],
-    [{ rankBy: "streak" }, "rankBy can only be changed while the leaderboard is inactive (it is active)"],
-    [{ metricId: "m2" }, "metricId can only be changed while the leaderboard is inactive (it is active)"],
-    [{ pointsSystemId: "p1" }, "pointsSystemId can only be changed while the leaderboard is inactive (it is active)"],
-  ])("refuses %j on an active leaderboard", (changes, message) => expect(mergeLeaderboardChanges(active, changes)).toBe(message));
-
-  it("accepts the unchanged key and ranking of an active leaderboard", () => {
-    expect(typeof mergeLeaderboardChanges(active, { key: "revenue-champions", rankBy: "metric", metricId: "m1" })).toBe("object");
-  });
-
   it("removes optional values set to null; a null runUnit makes it perpetual", () => {
-    const merged = mergeLeaderboardChanges(active, { end: null, runUnit: null, breakdownAttributes: null }) as LeaderboardDraft;
+    const merged = mergeLeaderboardChanges(active, { end: null, runUnit: null, breakdownAttributes: null });
     expect([merged.end, merged.runUnit, merged.runInterval, merged.breakdownAttributes]).toEqual([undefined, undefined, undefined, []]);
     expect(checkLeaderboardDraft(merged, TODAY)).toBeNull();
-    const halfRun = mergeLeaderboardChanges(active, { runUnit: null, runInterval: 3 }) as LeaderboardDraft;
+    const halfRun = mergeLeaderboardChanges(active, { runUnit: null, runInterval: 3 });
     expect(checkLeaderboardDraft(halfRun, TODAY)).toBe("runUnit and runInterval must be set together (a repeating leaderboard) or not at all");
   });
 
@@ -188,6 +180,73 @@ describe("mergeLeaderboardChanges", () => {
     [{ start: TODAY }, true],
     [{ end: null }, true],
   ])("status rules apply to %j: %s", (changes, applies) => expect(statusRulesApply(changes)).toBe(applies));
+});
+
+describe("checkLockedChanges", () => {
+  // Monthly from TODAY to 2026-05-20, broken down by city; unless told, TODAY is the latest date begun anywhere.
+  const current = leaderboardSettings({ ...metric, end: "2026-05-20", runUnit: "month", runInterval: 1, breakdownAttributes: ["city"] }, TODAY);
+  const check = (changes: LeaderboardChanges, status: LeaderboardStatus, latestDay = TODAY) =>
+    checkLockedChanges(current, mergeLeaderboardChanges(current, changes), { status, latestDay });
+  const storage: LeaderboardChanges[] = [
+    { breakdownAttributes: [] },
+    { breakdownAttributes: null },
+    { breakdownAttributes: ["city", "plan"] },
+    { start: "2026-04-01" },
+    { start: "2026-04-21" },
+    { runUnit: null },
+    { runUnit: "day" },
+    { runInterval: 2 },
+  ];
+
+  it.each<[LeaderboardChanges, string]>([
+    [{ key: "new-key" }, "key can only be changed while the leaderboard is inactive (it is active)"],
+    [{ rankBy: "streak" }, "rankBy can only be changed while the leaderboard is inactive (it is active)"],
+    [{ metricId: "m2" }, "metricId can only be changed while the leaderboard is inactive (it is active)"],
+    [{ pointsSystemId: "p1" }, "pointsSystemId can only be changed while the leaderboard is inactive (it is active)"],
+  ])("refuses %j on an active leaderboard", (changes, message) => expect(check(changes, "active")).toBe(message));
+
+  // Its rankings are stored per run start and breakdown group: moved, every read would find an empty ranking.
+  it.each(storage)("refuses %j on an active or finished leaderboard: where its rankings are stored", (changes) => {
+    const field = Object.keys(changes)[0]!;
+    expect(check(changes, "active")).toBe(`${field} can only be changed while the leaderboard is inactive or scheduled (it is active)`);
+    expect(check(changes, "finished")).toBe(`${field} can only be changed while the leaderboard is inactive or scheduled (it is finished)`);
+  });
+
+  it.each(storage)("accepts %j while inactive or scheduled (no one has taken part)", (changes) => {
+    expect(check(changes, "inactive")).toBeNull();
+    expect(check(changes, "scheduled")).toBeNull();
+  });
+
+  it("accepts the current values sent again, and what reads or each change apply", () => {
+    const same = { key: "revenue-champions", rankBy: "metric", metricId: "m1", start: TODAY, end: "2026-05-20" } as const;
+    expect(check({ ...same, breakdownAttributes: ["city"], runUnit: "month", runInterval: 1 }, "active")).toBeNull();
+    expect(check({ name: "Renamed", description: null, maxParticipants: 5, startTime: "09:00", endTime: null, userAttributes: [] }, "active")).toBeNull();
+    expect(check({ status: "inactive" }, "active")).toBeNull();
+    // Making it inactive in the same update does not unlock it: the status in force decides.
+    expect(check({ status: "inactive", start: "2026-04-01" }, "active")).toBe(
+      "start can only be changed while the leaderboard is inactive or scheduled (it is active)",
+    );
+    // A reorder is a change: the breakdown group is read in this order.
+    const twoGroups = { ...current, breakdownAttributes: ["city", "plan"] };
+    expect(
+      checkLockedChanges(twoGroups, mergeLeaderboardChanges(twoGroups, { breakdownAttributes: ["plan", "city"] }), { status: "active", latestDay: TODAY }),
+    ).toBe("breakdownAttributes can only be changed while the leaderboard is inactive or scheduled (it is active)");
+  });
+
+  it("moves the end of an active or finished leaderboard only across days no zone has begun", () => {
+    const refused = (latestDay: string, status = "active") =>
+      `end can only be changed while the leaderboard is inactive or scheduled (it is ${status}), or between dates on or after ${latestDay}, the latest date begun anywhere`;
+    expect(check({ end: "2026-06-30" }, "active")).toBeNull();
+    expect(check({ end: null }, "active")).toBeNull();
+    expect(check({ end: TODAY }, "active")).toBeNull(); // the days after TODAY have begun nowhere
+    expect(check({ end: "2026-04-19" }, "active")).toBe(refused(TODAY)); // values of TODAY are counted
+    expect(check({ end: TODAY }, "active", "2026-04-21")).toBe(refused("2026-04-21")); // the 21st has begun in UTC+14
+    // Its last day has begun: a later end would miss what users did after it.
+    expect(check({ end: "2026-06-30" }, "active", "2026-05-21")).toBe(refused("2026-05-21"));
+    expect(check({ end: "2026-05-20" }, "active", "2026-05-21")).toBeNull();
+    expect(check({ end: null }, "finished", "2026-05-21")).toBe(refused("2026-05-21", "finished"));
+    expect(check({ end: "2026-04-19" }, "scheduled")).toBeNull();
+  });
 });
 
 describe("checkLeaderboardReferences", () => {

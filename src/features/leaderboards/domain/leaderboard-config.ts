@@ -250,15 +250,11 @@ export function leaderboardSettings(draft: LeaderboardDraft, today: string): Lea
 }
 
 /**
- * The draft an update results in (to be checked like a new leaderboard), or what is wrong with the
- * update itself. Changing `rankBy` drops the previous metric or points system unless the update
- * sets one. The key and what it ranks by change only while the leaderboard is inactive.
+ * The draft an update results in (to be checked like a new leaderboard, and against
+ * `checkLockedChanges`). Changing `rankBy` drops the previous metric or points system unless the
+ * update sets one.
  */
-export function mergeLeaderboardChanges(current: LeaderboardSettings, changes: LeaderboardChanges): LeaderboardDraft | string {
-  if (current.status !== "inactive") {
-    const locked = (["key", "rankBy", "metricId", "pointsSystemId"] as const).find((f) => changes[f] !== undefined && changes[f] !== current[f]);
-    if (locked) return `${locked} can only be changed while the leaderboard is inactive (it is ${current.status})`;
-  }
+export function mergeLeaderboardChanges(current: LeaderboardSettings, changes: LeaderboardChanges): LeaderboardDraft {
   const keep = changes.rankBy === undefined || changes.rankBy === current.rankBy;
   const perpetual = changes.runUnit === null;
   /** The change if given (null: removed), else the current value. */
@@ -281,6 +277,51 @@ export function mergeLeaderboardChanges(current: LeaderboardSettings, changes: L
     runInterval: pick(changes.runInterval, perpetual ? null : current.runInterval),
     userAttributes: pick(changes.userAttributes, current.userAttributes ?? []) ?? [],
   };
+}
+
+/** Where a leaderboard stands when an update comes. */
+export interface LeaderboardInForce {
+  /** Its status in force (`statusOf`: a scheduled one whose start has begun somewhere is active). */
+  status: LeaderboardStatus;
+  /** The latest date begun in any zone (UTC+14), YYYY-MM-DD: no user can have acted on a later one. */
+  latestDay: string;
+}
+
+/** What decides what a leaderboard ranks: changes only while inactive. */
+const RANKING_FIELDS = ["key", "rankBy", "metricId", "pointsSystemId"] as const;
+/**
+ * What decides where its rankings are stored (the run starts, the breakdown group): changed once
+ * users may have taken part, every read would look at new, empty rankings and leave the ranked
+ * values behind. Changes only while inactive or scheduled (no one takes part before the start).
+ */
+const STORAGE_FIELDS = ["start", "runUnit", "runInterval", "breakdownAttributes"] as const;
+
+/**
+ * What an update may not change now, or null. `next` is the merged draft; sending a field's current
+ * value is not a change. The key and what it ranks by change only while the leaderboard is inactive;
+ * where its rankings are stored only while inactive or scheduled. `end` of an active or finished
+ * leaderboard moves only across days no zone has begun: a day added or removed after users reached
+ * it would leave values counted past the end, or miss values that were not counted.
+ * `maxParticipants` (applied on reads), the daily window and the user attribute filters (both read
+ * at the moment of each change) stay free.
+ */
+export function checkLockedChanges(current: LeaderboardSettings, next: LeaderboardDraft, inForce: LeaderboardInForce): string | null {
+  const { status, latestDay } = inForce;
+  if (status === "inactive") return null;
+  const differs = (f: (typeof RANKING_FIELDS)[number] | (typeof STORAGE_FIELDS)[number]) =>
+    JSON.stringify(next[f] ?? null) !== JSON.stringify(current[f] ?? null);
+  const locked = RANKING_FIELDS.find(differs);
+  if (locked) return `${locked} can only be changed while the leaderboard is inactive (it is ${status})`;
+  if (status === "scheduled") return null;
+  const stored = STORAGE_FIELDS.find(differs);
+  if (stored) return `${stored} can only be changed while the leaderboard is inactive or scheduled (it is ${status})`;
+  const end = next.end ?? null;
+  if (end !== current.end) {
+    const earlier = end === null || (current.end !== null && current.end < end) ? current.end! : end;
+    if (earlier < latestDay)
+      return `end can only be changed while the leaderboard is inactive or scheduled (it is ${status}), or between dates on or after ${latestDay}, the latest date begun anywhere`;
+  }
+  return null;
 }
 
 /** Whether an update must re-check the status against the dates: the status or a date changed. */
