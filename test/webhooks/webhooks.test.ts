@@ -217,8 +217,9 @@ describe("webhook delivery", () => {
       expect(Number(got[i]!.headers["webhook-timestamp"])).toBeCloseTo(Date.now() / 1000, -2);
     }
     const changes = bodies.map((b) => [b.previousLevel?.key ?? null, b.newLevel.key, b.points.total]).sort((a, b) => a[2] - b[2]);
+    // The previous level is the one the total before had (0 points: bronze, as the reads showed).
     expect(changes).toEqual([
-      [null, "silver", 50],
+      ["bronze", "silver", 50],
       ["silver", "gold", 100],
     ]);
     expect(bodies[0].newLevel).toEqual({
@@ -243,7 +244,7 @@ describe("webhook delivery", () => {
     await sleep(800);
     const [only, ...others] = mine(receiver.at("/acme-levels"));
     expect(others).toEqual([]);
-    expect(verify(levels.secret, only!)).toMatchObject({ previousLevel: null, newLevel: { key: "silver" }, points: { total: 60 } });
+    expect(verify(levels.secret, only!)).toMatchObject({ previousLevel: { key: "bronze" }, newLevel: { key: "silver" }, points: { total: 60 } });
   });
 
   it("retries a failing receiver with the same webhook-id and body, and logs every attempt", async () => {

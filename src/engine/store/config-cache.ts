@@ -58,6 +58,9 @@ export class ConfigCache {
   /**
    * Everything that decides points awards in a tenant: systems with their triggers, levels and
    * boosts, plus the names and attribute keys awards and filters need. Four reads, cached.
+   * Systems, triggers and boosts come in creation order (triggers apply in it): items created in
+   * one Admin call have distinct, increasing `created` instants (`creationClock`), the random ID
+   * only breaks ties between separate calls made at one instant.
    */
   pointsConfig(tenantId: string): Promise<PointsConfig> {
     return this.cached(`points:${tenantId}`, async () => {

@@ -3,7 +3,7 @@ import type { Document } from "mongodb";
 import type { BulkResult } from "../../engine/domain/bulk.js";
 import { notFound } from "../../engine/domain/errors.js";
 import * as points from "./domain/points-config.js";
-import { createResources, getResource, type ResourceScope, type ResourceSpec } from "../account/admin-resources.js";
+import { createResources, creationClock, getResource, type ResourceScope, type ResourceSpec } from "../account/admin-resources.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { describeReferrers } from "../../engine/references.js";
 import { findUser } from "../../engine/store/user-documents.js";
@@ -165,6 +165,7 @@ const NESTED = [
  */
 export async function createPointsSystems(ctx: ServiceContext, tenantId: string, items: PointsSystemCreation[]): Promise<BulkResult<CreatedPointsSystem>> {
   const result: BulkResult<CreatedPointsSystem> = { done: [], issues: [] };
+  const clock = creationClock(ctx); // the systems of one call keep their order too
   for (const [index, { levels, boosts, triggers, ...draft }] of items.entries()) {
     const lists = { levels, boosts, triggers };
     const problem = (await pointsSystemSpec.checkDraft(ctx, { tenantId }, draft)) ?? (await checkNested(ctx, tenantId, lists));
@@ -172,7 +173,7 @@ export async function createPointsSystems(ctx: ServiceContext, tenantId: string,
       result.issues.push({ index, severity: "error", message: problem });
       continue;
     }
-    const made = await createResources(pointsSystemSpec, ctx, { tenantId }, [draft]);
+    const made = await createResources(pointsSystemSpec, ctx, { tenantId }, [draft], clock);
     const system = made.done[0];
     if (!system) {
       result.issues.push(...made.issues.map((issue) => ({ ...issue, index })));

@@ -9,7 +9,15 @@
  */
 import { DomainError, notFound } from "../../engine/domain/errors.js";
 import { localDate, summarizeChanges, type Aggregation } from "../../engine/domain/history.js";
-import { applicableBoosts, emptyPointsState, type PointsConfig, type PointsState, type PointsSystemSnapshot } from "./domain/points.js";
+import {
+  applicableBoosts,
+  boundedPointsState,
+  emptyPointsState,
+  totalCap,
+  type PointsConfig,
+  type PointsState,
+  type PointsSystemSnapshot,
+} from "./domain/points.js";
 import { boostStatus, type BoostStatus, type PointsBoostConfig } from "./domain/points-config.js";
 import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } from "./domain/points-summary.js";
 import type { UserState } from "../../engine/domain/user.js";
@@ -42,6 +50,8 @@ export async function findPointsSystem(
 /**
  * A user and their state in one system (empty when the system never touched them), with at least
  * its `awards` most recent awards when it has that many (older ones are read from their pages).
+ * The state is bounded by the system's current `maxPoints` (`boundedPointsState`), as the user's
+ * next event will store it.
  */
 export async function readUserPoints(
   ctx: ServiceContext,
@@ -57,7 +67,8 @@ export async function readUserPoints(
   if (!found) throw notFound(`User "${userId}" not found`);
   const recent = found.state.points[systemId]?.awards.length ?? 0;
   const user = recent < awards ? await withOlderItems(ctx, tenantId, found, [pagedListKey.awards(systemId)]) : found.state;
-  return { snapshot, config, user, state: user.points[systemId] ?? emptyPointsState() };
+  const state = boundedPointsState(user.points[systemId] ?? emptyPointsState(), snapshot.system, user, ctx.now());
+  return { snapshot, config, user, state };
 }
 
 /** A user's points changes per period, in the user's time zone (the metric summary's rules). */
@@ -105,7 +116,7 @@ export async function listGlobalBoosts(
 export async function levelSummary(ctx: ServiceContext, tenantId: string, key: string) {
   const { snapshot } = await findPointsSystem(ctx, tenantId, key);
   if (snapshot.levels.length === 0) throw new DomainError("unprocessable", `Points system "${key}" has no levels`);
-  return usersPerLevel(await countTotals(ctx, tenantId, snapshot.system.id, {}), snapshot.levels);
+  return usersPerLevel(await countTotals(ctx, tenantId, snapshot, {}), snapshot.levels);
 }
 
 /** Users per points range (the reference's eleven ranges), optionally only users matching `key:value,...`. */
@@ -113,12 +124,13 @@ export async function pointsSummary(ctx: ServiceContext, tenantId: string, key: 
   const { snapshot } = await findPointsSystem(ctx, tenantId, key);
   const filters = parseAttributeFilter(userAttributes);
   await checkAttributeKeys(ctx, tenantId, { user: Object.fromEntries(filters.map((f) => [f.key, f.value])) });
-  return pointsRanges(await countTotals(ctx, tenantId, snapshot.system.id, Object.fromEntries(filters.map((f) => [f.key, f.value]))));
+  return pointsRanges(await countTotals(ctx, tenantId, snapshot, Object.fromEntries(filters.map((f) => [f.key, f.value]))));
 }
 
 /**
  * How many of the tenant's users (those whose attributes hold every pair of `attributes`) hold each
- * total in the system; a user the system never touched holds 0, as `GetUserPoints` shows them.
+ * total in the system; a user the system never touched holds 0, and a total stored above a since
+ * lowered `maxPoints` counts as the cap, as `GetUserPoints` shows them.
  *
  * This is an aggregate read over the tenant's standings (engine/store/tenant-standings.ts): in
  * single-instance mode read once per process and tenant, then kept exact in memory; in versioned
@@ -126,7 +138,9 @@ export async function pointsSummary(ctx: ServiceContext, tenantId: string, key: 
  * by `_id`, fetching only the packed state, and in documents stored before it was packed the points
  * and the attributes, by projection): one read per user of the tenant.
  */
-async function countTotals(ctx: ServiceContext, tenantId: string, systemId: string, attributes: Record<string, string>): Promise<TotalCounts> {
+async function countTotals(ctx: ServiceContext, tenantId: string, snapshot: PointsSystemSnapshot, attributes: Record<string, string>): Promise<TotalCounts> {
+  const systemId = snapshot.system.id;
+  const cap = totalCap(snapshot.system);
   const counts = new Map<number, number>();
   const { users, tenantUsers } = ctx.database.collections;
   const standings = await standingsOfTenant(standingsOf(users), tenantId, async function* () {
@@ -138,7 +152,7 @@ async function countTotals(ctx: ServiceContext, tenantId: string, systemId: stri
   const filters = Object.entries(attributes);
   for (const standing of standings) {
     if (!filters.every(([key, value]) => standing.attributes[key] === value)) continue;
-    const total = standing.points[systemId] ?? 0;
+    const total = Math.min(standing.points[systemId] ?? 0, cap);
     counts.set(total, (counts.get(total) ?? 0) + 1);
   }
   return counts;

@@ -5,6 +5,7 @@ import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTr
 import {
   applyPointsForEvent,
   applyTimeTriggers,
+  boundedPointsState,
   combineBoosts,
   emptyPointsState,
   levelForTotal,
@@ -443,8 +444,8 @@ describe("maxPoints and the floor at zero", () => {
     ["a grant cut to fit the cap", capped(10), 95, [5], 100],
     ["a boosted grant cut to fit the cap", capped(10, {}, [boost("b", 3)]), 80, [20], 100],
     ["no award at the cap (none recorded)", capped(10), 100, [], 100],
-    ["no award above a lowered cap", capped(10), 120, [], 120],
-    ["a deduction below a lowered cap", capped(-10), 120, [-10], 110],
+    ["no award above a lowered cap, which bounds the total", capped(10), 120, [], 100],
+    ["a deduction from the lowered cap", capped(-10), 120, [-10], 90],
     ["a deduction that fits", capped(-10), 10, [-10], 0],
     ["a deduction cut to stop at 0", capped(-10), 3, [-3], 0],
     ["no deduction at 0 (none recorded)", capped(-10), 0, [], 0],
@@ -457,6 +458,29 @@ describe("maxPoints and the floor at zero", () => {
       expect(outcome.events).toEqual([]);
       expect(outcome.states["sys-xp"]!.awards).toEqual([]);
     }
+  });
+
+  it("stores a total bounded by a lowered cap at the next settling, with the cut in the daily history", () => {
+    const lowered = config(snapshot([metricTrigger("t", 10, 1)], { system: system("xp", { maxPoints: 5 }) }));
+    const before = stateWith(530, { daily: { "2026-04-30": "530" } });
+    const outcome = applied(applyPointsForEvent(before, lowered, USER, event(1, "1"), AT, newId));
+    const state = outcome.states["sys-xp"]!;
+    expect(state).toEqual({ ...before["sys-xp"], total: 5, metricProgress: state.metricProgress, daily: { "2026-04-30": "530", "2026-05-01": "-525" } });
+    expect(summarizeChanges(state.daily, String(state.total), "daily", "2026-04-30", "2026-05-01", "2026-05-01")).toEqual([
+      { date: "2026-04-30", total: "530", change: "530" },
+      { date: "2026-05-01", total: "5", change: "-525" },
+    ]);
+    // The cut is no award: nothing to answer or announce.
+    expect(outcome.changes).toEqual([]);
+    expect(outcome.events).toEqual([]);
+    // Reads show what the next settling stores.
+    expect(boundedPointsState(before["sys-xp"]!, { maxPoints: 5 }, USER, AT)).toEqual({ ...state, metricProgress: {} });
+  });
+
+  it("leaves a state within the cap as it is", () => {
+    const within = stateWith(5)["sys-xp"]!;
+    expect(boundedPointsState(within, { maxPoints: 5 }, USER, AT)).toBe(within);
+    expect(boundedPointsState(within, { maxPoints: null }, USER, AT)).toBe(within);
   });
 
   it("keeps totals exact integers: an enormous event is capped at the largest safe integer", () => {
@@ -530,7 +554,8 @@ describe("levels", () => {
     ["up from a boundary: 50 → 51", () => gain(at(50, "silver")), null, null],
     ["down across a boundary: 50 → 49", () => lose(at(50, "silver")), "silver", "bronze"],
     ["down above a boundary: 51 → 50", () => lose(at(51, "silver")), null, null],
-    ["the first change assigns the 0-point level", () => gain({}), null, "bronze"],
+    // A user without points holds the 0-point level already (reads show it), so no change.
+    ["the first change keeps the 0-point level", () => gain({}), null, null],
   ])("%s", (_name, run, previous, next) => {
     const outcome = run();
     const change = outcome.changes[0]!;
@@ -556,6 +581,56 @@ describe("levels", () => {
       ]);
       expect(outcome.states["sys-xp"]!.levelId).toBe(`lvl-${next}`);
     }
+  });
+
+  describe("after the levels changed (the stored level is stale)", () => {
+    // The user reached 100 with no levels; reads have shown the current level ever since.
+    const reached = (levelId: string | null) => stateWith(100, { levelId });
+    const withLevels = (...list: PointsLevelConfig[]) =>
+      config(snapshot([metricTrigger("up", 10, 1), metricTrigger("down", -10, 1, { metricId: "spent" })], { levels: list }));
+    const spent = { event: { metricId: "spent", value: 1, attributes: {}, totalAfter: "1" } };
+    const levelChanges = (outcome: PointsApplied) => ({
+      response: outcome.changes[0]!.levelChanged,
+      events: outcome.events.filter((e) => e.type === "points.level_changed"),
+    });
+
+    it.each<[string, PointsLevelConfig[], string | null, PointsTriggerContext]>([
+      ["a level added below the total", [level("l50", 50)], null, event(1, "1")],
+      ["every level deleted", [], "lvl-l50", event(1, "1")],
+      ["the held level deleted, the total still below every other", [level("l500", 500)], "lvl-l50", event(1, "1")],
+      ["a level added below the total, the total going down but staying above it", [level("l50", 50)], null, spent],
+      ["the held level's threshold raised above the total", [level("l50", 150)], "lvl-l50", event(1, "1")],
+    ])("%s: no level change", (_name, levels, storedLevelId, context) => {
+      const outcome = applied(applyPointsForEvent(reached(storedLevelId), withLevels(...levels), USER, context, AT, newId));
+      expect(levelChanges(outcome)).toEqual({ response: undefined, events: [] });
+      expect(outcome.states["sys-xp"]!.levelId).toBe(levelForTotal(outcome.changes[0]!.total, levels)?.id ?? null);
+    });
+
+    it("reports a change from the level the total had under the current levels", () => {
+      const levels = [level("l50", 50), level("l110", 110)];
+      const outcome = applied(applyPointsForEvent(reached(null), withLevels(...levels), USER, event(1, "1"), AT, newId));
+      expect(levelChanges(outcome)).toEqual({
+        response: { previous: levels[0], next: levels[1] },
+        events: [expect.objectContaining({ type: "points.level_changed", total: 110, previousLevel: levels[0], newLevel: levels[1] })],
+      });
+    });
+
+    it("reports a fall to no level from the current level, never null to null", () => {
+      const levels = [level("l95", 95)];
+      const outcome = applied(applyPointsForEvent(reached("lvl-gone"), withLevels(...levels), USER, spent, AT, newId));
+      expect(levelChanges(outcome)).toEqual({
+        response: { previous: levels[0], next: null },
+        events: [expect.objectContaining({ type: "points.level_changed", total: 90, previousLevel: levels[0], newLevel: null })],
+      });
+    });
+  });
+
+  it("judges the level of a total bounded by a lowered cap", () => {
+    // Stored 530, cap lowered to 100: reads show 100 at gold; a deduction to 90 is a fall to silver.
+    const cfg = config(snapshot([metricTrigger("down", -10, 1, { metricId: "spent" })], { system: system("xp", { maxPoints: 100 }), levels }));
+    const spent = { event: { metricId: "spent", value: 1, attributes: {}, totalAfter: "1" } };
+    const outcome = applied(applyPointsForEvent(at(530, "gold"), cfg, USER, spent, AT, newId));
+    expect(outcome.changes[0]).toMatchObject({ total: 90, added: -10, levelChanged: { previous: levels[2], next: levels[1] } });
   });
 
   it("follows a total down to no level at all", () => {

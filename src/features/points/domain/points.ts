@@ -7,7 +7,11 @@
  * Rules decided here (the reference leaves them open):
  * - Totals stay within 0 and `maxPoints` (or 2^53 - 1, the largest exact JS integer): a grant is cut
  *   to fit under the cap, a deduction to stop at 0; every award records the actual change, and an
- *   award cut to 0 is not recorded at all.
+ *   award cut to 0 is not recorded at all. A total stored above a since lowered cap reads as the cap
+ *   and is stored so at the user's next settling (`boundedPointsState`).
+ * - The level is always the one the current levels give the total (`levelForTotal`); a call changes
+ *   it only when the level of the total before the call, under the current levels, differs from
+ *   the level after it. So editing levels never shows up as a level change of the next event.
  * - `blockIfOutOfPoints`: when a deduction of such a trigger would take the total below 0, the whole
  *   call is refused (`kind: "blocked"`) and nothing changes. In the scheduler, where there is
  *   nothing to refuse, the interval passes without deduction.
@@ -105,7 +109,10 @@ export interface MetricTriggerProgress {
 /** One user's state in one points system. */
 export interface PointsState {
   total: number;
-  /** The level held after the latest change, or null. */
+  /**
+   * The level the latest change left the user at, or null. A record only: the levels may have
+   * changed since, so the current level and level changes are judged by `levelForTotal`.
+   */
   levelId: string | null;
   /** The latest awards, oldest first, at most MAX_RECENT_AWARDS. */
   awards: PointsAward[];
@@ -200,6 +207,29 @@ export interface PointsBlocked {
 
 export function emptyPointsState(): PointsState {
   return { total: 0, levelId: null, awards: [], metricProgress: {}, timeSettledAt: {}, userCreationAwardedAt: {}, daily: {} };
+}
+
+/** The highest total the system allows: its `maxPoints`, or MAX_TOTAL. */
+export function totalCap(system: Pick<PointsSystemConfig, "maxPoints">): number {
+  return Math.min(system.maxPoints ?? MAX_TOTAL, MAX_TOTAL);
+}
+
+/**
+ * A user's state in a system as the system's current `maxPoints` bounds it. A total stored above
+ * the cap (the cap was lowered after the user reached it: a configuration change visits no user)
+ * reads as the cap, and the cut counts as a change on the day `at` falls on in the user's zone, so
+ * the daily history still adds up to the total. Every read shows this state, and the next settling
+ * starts from it and stores it. A state within the cap is returned as it is (the same object).
+ */
+export function boundedPointsState(
+  state: PointsState,
+  system: Pick<PointsSystemConfig, "maxPoints">,
+  user: Pick<PointsUser, "tz" | "tzHistory">,
+  at: Date,
+): PointsState {
+  const cap = totalCap(system);
+  if (state.total <= cap) return state;
+  return { ...state, total: cap, daily: recordDailyChange(state.daily, localDate(at, zoneInForce(user, at)), String(cap - state.total)) };
 }
 
 /** The `limit` most recent awards, newest first (for the points read call, 1 to 100). */
@@ -330,7 +360,9 @@ function awardBoost(b: PointsBoostConfig): PointsAwardBoost {
 
 /**
  * Applies pending awards to one system's state in order: boosts on grants, the cap, the floor at 0
- * and blocking; then the level, the recent awards, the daily history and the domain events.
+ * and blocking; then the level, the recent awards, the daily history and the domain events. It
+ * starts from the state bounded by the current cap (`boundedPointsState`), which it returns even
+ * when no award is recorded, so a lowered cap is stored at the user's next settling.
  */
 function settle(
   state: PointsState,
@@ -342,8 +374,9 @@ function settle(
   newId: () => string,
   shortfall: "block" | "skip",
 ): SettleResult {
-  const cap = new Big(Math.min(snapshot.system.maxPoints ?? MAX_TOTAL, MAX_TOTAL));
-  let total = new Big(state.total);
+  const before = boundedPointsState(state, snapshot.system, user, at);
+  const cap = new Big(totalCap(snapshot.system));
+  let total = new Big(before.total);
   const awards: PointsAward[] = [];
   for (const { trigger, base } of pending) {
     let amount: Big;
@@ -371,7 +404,7 @@ function settle(
       boosts: boosts.map(awardBoost),
     });
   }
-  if (awards.length === 0) return { kind: "applied", state, change: null, events: [] };
+  if (awards.length === 0) return { kind: "applied", state: before, change: null, events: [] };
 
   const added = awards.reduce((sum, a) => sum + a.awarded, 0);
   const newTotal = total.toNumber();
@@ -380,18 +413,19 @@ function settle(
   const { id: systemId, key: systemKey } = snapshot.system;
   const change: PointsChange = { systemId, systemKey, total: newTotal, added, awards };
   const events: PointsEvent[] = [{ type: "points.changed", userId: user.userId, systemId, systemKey, total: newTotal, added, awards }];
-  if (levelId !== state.levelId) {
-    // A previous level since deleted from the configuration reads as null.
-    const previous = snapshot.levels.find((l) => l.id === state.levelId) ?? null;
+  // The level the total before had under the current levels (what reads showed), not the stored
+  // `levelId`, which levels edited or deleted since may have made stale.
+  const previous = levelForTotal(before.total, snapshot.levels);
+  if (levelId !== (previous?.id ?? null)) {
     change.levelChanged = { previous, next: level };
     events.push({ type: "points.level_changed", userId: user.userId, systemId, systemKey, total: newTotal, previousLevel: previous, newLevel: level });
   }
   const next: PointsState = {
-    ...state,
+    ...before,
     total: newTotal,
     levelId,
-    awards: [...state.awards, ...awards].slice(-MAX_RECENT_AWARDS),
-    daily: recordDailyChange(state.daily, localDate(at, zoneInForce(user, at)), String(added)),
+    awards: [...before.awards, ...awards].slice(-MAX_RECENT_AWARDS),
+    daily: recordDailyChange(before.daily, localDate(at, zoneInForce(user, at)), String(added)),
   };
   return { kind: "applied", state: next, change, events };
 }
@@ -491,7 +525,7 @@ function settleActiveSystems(
       changes.push(result.change);
       events.push(...result.events);
     }
-    if (touched || result.change) next[systemId] = result.state;
+    if (touched || result.state !== state) next[systemId] = result.state;
   }
   return { kind: "applied", states: next, changes, events };
 }
