@@ -59,6 +59,7 @@ describe("achievements", () => {
         metricValue: 500,
         metricName: "Words written",
         userAttributes: [],
+        eventAttributes: [],
         achievedAt: expect.any(String),
       },
       expect.objectContaining({ key: "expert", metricValue: 1000 }),

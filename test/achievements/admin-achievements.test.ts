@@ -144,6 +144,7 @@ describe("achievements over REST", () => {
           key: "words-1000",
           description: null,
           badgeUrl: null,
+          badge: null,
           trigger: "metric",
           status: "inactive",
           metricId: words,
@@ -158,12 +159,23 @@ describe("achievements over REST", () => {
           key: "week",
           description: "Seven days in a row",
           badgeUrl: "https://cdn.example.com/week.png",
+          badge: { url: "https://cdn.example.com/week.png" },
           trigger: "streak",
           status: "active",
           streakLength: 7,
           userAttributes: [],
         },
-        { id: expect.any(String), name: "Profile", key: "profile", description: null, badgeUrl: null, trigger: "api", status: "inactive", userAttributes: [] },
+        {
+          id: expect.any(String),
+          name: "Profile",
+          key: "profile",
+          description: null,
+          badgeUrl: null,
+          badge: null,
+          trigger: "api",
+          status: "inactive",
+          userAttributes: [],
+        },
       ],
       issues: [],
     });
@@ -179,6 +191,7 @@ describe("achievements over REST", () => {
       key: "master",
       description: null,
       badgeUrl: null,
+      badge: null,
       trigger: "achievement",
       status: "inactive",
       achievementIds: [metric.id, streak.id],
@@ -201,8 +214,8 @@ describe("achievements over REST", () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({
       updated: [
-        { ...metric, name: "A thousand words", status: "active", metricValue: 1500, eventAttributes: undefined },
-        { ...api, trigger: "metric", metricId: words, metricValue: 1 },
+        { ...metric, name: "A thousand words", status: "active", metricValue: 1500, eventAttributes: [] },
+        { ...api, trigger: "metric", metricId: words, metricValue: 1, eventAttributes: [] },
       ].map((a) => JSON.parse(JSON.stringify(a))),
       issues: [{ id: "missing", severity: "error", message: "Achievement not found by ID", level: "error", reason: "Achievement not found by ID" }],
     });
@@ -219,6 +232,20 @@ describe("achievements over REST", () => {
       },
     });
     expect((await server.rest("GET", `/admin/v1/achievements/${master.id}`)).status).toBe(404);
+  });
+
+  it("take the badge as badgeUrl or as the newest clients' badge: {url}, and show both", async () => {
+    const url = "https://cdn.example.com/b.png";
+    const created = await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "Badged", key: "badged", trigger: "api", badge: { url } }] });
+    expect(created.body.created[0]).toMatchObject({ badgeUrl: url, badge: { url } });
+    const id = created.body.created[0].id;
+    const moved = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id, badge: { url: "https://cdn.example.com/c.png" } }] });
+    expect(moved.body.updated[0]).toMatchObject({ badgeUrl: "https://cdn.example.com/c.png", badge: { url: "https://cdn.example.com/c.png" } });
+    const both = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id, badgeUrl: url, badge: { url: "https://cdn.example.com/d.png" } }] });
+    expect(both).toMatchObject({ status: 400, body: { error: expect.stringMatching(/badgeUrl and .*badge name different badges/) } });
+    const removed = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id, badge: null }] });
+    expect(removed.body.updated[0]).toMatchObject({ badgeUrl: null, badge: null });
+    await server.rest("DELETE", `/admin/v1/achievements?ids=${id}`);
   });
 
   it("answers 200 with only issues when nothing was created, and changes nothing", async () => {

@@ -161,6 +161,7 @@ describe("a user's points", () => {
               metricName: "Words written",
               metricThreshold: 100,
               userAttributes: [],
+              eventAttributes: [],
               created: expect.stringMatching(ISO_TIME),
               updated: expect.stringMatching(ISO_TIME),
             },
@@ -303,6 +304,7 @@ describe("a points system", () => {
             metricName: "Words written",
             metricThreshold: 100,
             userAttributes: [],
+            eventAttributes: [],
             ...times,
           },
           {

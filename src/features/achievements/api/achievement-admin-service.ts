@@ -45,6 +45,19 @@ const asIdFilters = asObjectList(["attributeId", "attributeValue"] as const);
 const asKeyFilters = asObjectList(["key", "value"] as const);
 const asFilters = (json: JsonValue) => asIdFilters(json)?.map((f) => ({ key: "", value: "", ...f })) ?? asKeyFilters(json);
 
+const asBadge = (json: JsonValue) => asObjectList(["url"] as const)([json])?.[0];
+const urlOf = (badge: { url: string } | null | undefined) => (badge ? badge.url : badge);
+
+/**
+ * The badge URL sent as `badgeUrl` or as the newest clients' `badge: {url}`: either, or both when
+ * they agree (undefined: not sent; null: removed).
+ */
+function oneBadgeUrl<T extends string | null | undefined>(badgeUrl: T, badge: T, path: string): T {
+  if (badgeUrl !== undefined && badge !== undefined && badgeUrl !== badge)
+    throw invalidArgument(`Invalid request: ${path}.badgeUrl and ${path}.badge name different badges`);
+  return badgeUrl !== undefined ? badgeUrl : badge;
+}
+
 /** An achievement as the Admin API shows it; filters carry both the key and the attribute's ID. */
 export function achievementToProto(a: AchievementConfig, directory: AttributeDirectory): pb.AdminAchievement {
   const filters = (list: AttributeFilter[], type: FilterType) =>
@@ -55,6 +68,7 @@ export function achievementToProto(a: AchievementConfig, directory: AttributeDir
     key: a.key,
     description: a.description ?? undefined,
     badgeUrl: a.badgeUrl ?? undefined,
+    badge: a.badgeUrl ? { url: a.badgeUrl } : undefined,
     trigger: achievementTriggers.toProto(a.trigger),
     status: statuses.toProto(a.status),
     metricId: a.metricId ?? undefined,
@@ -80,7 +94,7 @@ export function createAchievementAdminMethods(services: ServiceContext): ScopedS
         name: a.name,
         key: a.key,
         description: a.description,
-        badgeUrl: a.badgeUrl,
+        badgeUrl: oneBadgeUrl(a.badgeUrl, a.badge?.url, `achievements[${i}]`),
         trigger: achievementTriggers.fromProto(a.trigger),
         status: statuses.fromProto(a.status),
         metricId: a.metricId,
@@ -110,7 +124,11 @@ export function createAchievementAdminMethods(services: ServiceContext): ScopedS
           name: a.name,
           key: a.key,
           description: readNullable(a.description, `achievements[${i}].description`, "a string", asString),
-          badgeUrl: readNullable(a.badgeUrl, `achievements[${i}].badgeUrl`, "a URL string", asString),
+          badgeUrl: oneBadgeUrl(
+            readNullable(a.badgeUrl, `achievements[${i}].badgeUrl`, "a URL string", asString),
+            urlOf(readNullable(a.badge, `achievements[${i}].badge`, 'an object {"url": ...}', asBadge)),
+            `achievements[${i}]`,
+          ),
           trigger: achievementTriggers.fromProto(a.trigger),
           status: statuses.fromProto(a.status),
           metricId: a.metricId,

@@ -112,8 +112,11 @@ type AdminAchievement struct {
 	// For metric achievements: event attribute filters an event must all match to count (empty when
 	// there are none; left out of the REST JSON for other achievements).
 	EventAttributes []*AttributeFilter `protobuf:"bytes,13,rep,name=event_attributes,json=eventAttributes,proto3" json:"event_attributes,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The badge as `{"url": ...}`, or null: the same URL as `badge_url`, in the shape of the
+	// reference's newest clients.
+	Badge         *Badge `protobuf:"bytes,14,opt,name=badge,proto3" json:"badge,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AdminAchievement) Reset() {
@@ -237,6 +240,13 @@ func (x *AdminAchievement) GetEventAttributes() []*AttributeFilter {
 	return nil
 }
 
+func (x *AdminAchievement) GetBadge() *Badge {
+	if x != nil {
+		return x.Badge
+	}
+	return nil
+}
+
 // An achievement to create.
 type CreateAchievementItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -265,8 +275,11 @@ type CreateAchievementItem struct {
 	UserAttributes []*AttributeFilter `protobuf:"bytes,11,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
 	// Event attribute filters (metric achievements only).
 	EventAttributes []*AttributeFilter `protobuf:"bytes,12,rep,name=event_attributes,json=eventAttributes,proto3" json:"event_attributes,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The badge as `{"url": ...}` (the reference's newest clients): an alternative to `badge_url`;
+	// both may be sent only with the same URL.
+	Badge         *Badge `protobuf:"bytes,13,opt,name=badge,proto3" json:"badge,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateAchievementItem) Reset() {
@@ -379,6 +392,13 @@ func (x *CreateAchievementItem) GetUserAttributes() []*AttributeFilter {
 func (x *CreateAchievementItem) GetEventAttributes() []*AttributeFilter {
 	if x != nil {
 		return x.EventAttributes
+	}
+	return nil
+}
+
+func (x *CreateAchievementItem) GetBadge() *Badge {
+	if x != nil {
+		return x.Badge
 	}
 	return nil
 }
@@ -710,8 +730,11 @@ type UpdateAchievementItem struct {
 	// The new event attribute filters (same shape as `user_attributes`), or null (or `[]`) to
 	// remove them.
 	EventAttributes *structpb.Value `protobuf:"bytes,13,opt,name=event_attributes,json=eventAttributes,proto3" json:"event_attributes,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The new badge as `{"url": ...}`, or null to remove it: an alternative to `badge_url`; both may
+	// be sent only with the same value.
+	Badge         *structpb.Value `protobuf:"bytes,14,opt,name=badge,proto3" json:"badge,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateAchievementItem) Reset() {
@@ -831,6 +854,13 @@ func (x *UpdateAchievementItem) GetUserAttributes() *structpb.Value {
 func (x *UpdateAchievementItem) GetEventAttributes() *structpb.Value {
 	if x != nil {
 		return x.EventAttributes
+	}
+	return nil
+}
+
+func (x *UpdateAchievementItem) GetBadge() *structpb.Value {
+	if x != nil {
+		return x.Badge
 	}
 	return nil
 }
@@ -1041,7 +1071,7 @@ var File_gamification_v1_achievement_admin_service_proto protoreflect.FileDescri
 
 const file_gamification_v1_achievement_admin_service_proto_rawDesc = "" +
 	"\n" +
-	"/gamification/v1/achievement_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xc1\x05\n" +
+	"/gamification/v1/achievement_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\"\xef\x05\n" +
 	"\x10AdminAchievement\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
@@ -1056,14 +1086,15 @@ const file_gamification_v1_achievement_admin_service_proto_rawDesc = "" +
 	" \x01(\x05B\x06\xca\xf3\x18\x02\b\x01H\x04R\fstreakLength\x88\x01\x01\x12/\n" +
 	"\x0fachievement_ids\x18\v \x03(\tB\x06\xca\xf3\x18\x02\b\x01R\x0eachievementIds\x12I\n" +
 	"\x0fuser_attributes\x18\f \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12\\\n" +
-	"\x10event_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterB\x0f\xca\xf3\x18\v\x12\tmetric_idR\x0feventAttributesB\x0e\n" +
+	"\x10event_attributes\x18\r \x03(\v2 .gamification.v1.AttributeFilterB\x0f\xca\xf3\x18\v\x12\tmetric_idR\x0feventAttributes\x12,\n" +
+	"\x05badge\x18\x0e \x01(\v2\x16.gamification.v1.BadgeR\x05badgeB\x0e\n" +
 	"\f_descriptionB\f\n" +
 	"\n" +
 	"_badge_urlB\f\n" +
 	"\n" +
 	"_metric_idB\x0f\n" +
 	"\r_metric_valueB\x10\n" +
-	"\x0e_streak_length\"\xee\x05\n" +
+	"\x0e_streak_length\"\x9c\x06\n" +
 	"\x15CreateAchievementItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12%\n" +
@@ -1078,7 +1109,8 @@ const file_gamification_v1_achievement_admin_service_proto_rawDesc = "" +
 	" \x03(\tB\n" +
 	"\xbaH\a\x92\x01\x04\x10d\x18\x01R\x0eachievementIds\x12S\n" +
 	"\x0fuser_attributes\x18\v \x03(\v2 .gamification.v1.AttributeFilterB\b\xbaH\x05\x92\x01\x02\x102R\x0euserAttributes\x12U\n" +
-	"\x10event_attributes\x18\f \x03(\v2 .gamification.v1.AttributeFilterB\b\xbaH\x05\x92\x01\x02\x102R\x0feventAttributesB\x0e\n" +
+	"\x10event_attributes\x18\f \x03(\v2 .gamification.v1.AttributeFilterB\b\xbaH\x05\x92\x01\x02\x102R\x0feventAttributes\x12,\n" +
+	"\x05badge\x18\r \x01(\v2\x16.gamification.v1.BadgeR\x05badgeB\x0e\n" +
 	"\f_descriptionB\f\n" +
 	"\n" +
 	"_badge_urlB\t\n" +
@@ -1102,7 +1134,7 @@ const file_gamification_v1_achievement_admin_service_proto_rawDesc = "" +
 	"\x15GetAchievementRequest\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"]\n" +
 	"\x16GetAchievementResponse\x12C\n" +
-	"\vachievement\x18\x01 \x01(\v2!.gamification.v1.AdminAchievementR\vachievement\"\x80\x06\n" +
+	"\vachievement\x18\x01 \x01(\v2!.gamification.v1.AdminAchievementR\vachievement\"\xae\x06\n" +
 	"\x15UpdateAchievementItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12\x15\n" +
@@ -1118,7 +1150,8 @@ const file_gamification_v1_achievement_admin_service_proto_rawDesc = "" +
 	"\x0fachievement_ids\x18\v \x03(\tB\n" +
 	"\xbaH\a\x92\x01\x04\x10d\x18\x01R\x0eachievementIds\x12?\n" +
 	"\x0fuser_attributes\x18\f \x01(\v2\x16.google.protobuf.ValueR\x0euserAttributes\x12A\n" +
-	"\x10event_attributes\x18\r \x01(\v2\x16.google.protobuf.ValueR\x0feventAttributesB\a\n" +
+	"\x10event_attributes\x18\r \x01(\v2\x16.google.protobuf.ValueR\x0feventAttributes\x12,\n" +
+	"\x05badge\x18\x0e \x01(\v2\x16.google.protobuf.ValueR\x05badgeB\a\n" +
 	"\x05_nameB\x06\n" +
 	"\x04_keyB\n" +
 	"\n" +
@@ -1184,50 +1217,54 @@ var file_gamification_v1_achievement_admin_service_proto_goTypes = []any{
 	(*DeleteAchievementsResponse)(nil), // 13: gamification.v1.DeleteAchievementsResponse
 	(AchievementTrigger)(0),            // 14: gamification.v1.AchievementTrigger
 	(*AttributeFilter)(nil),            // 15: gamification.v1.AttributeFilter
-	(*AdminIssue)(nil),                 // 16: gamification.v1.AdminIssue
-	(*structpb.Value)(nil),             // 17: google.protobuf.Value
-	(*DeletedResource)(nil),            // 18: gamification.v1.DeletedResource
+	(*Badge)(nil),                      // 16: gamification.v1.Badge
+	(*AdminIssue)(nil),                 // 17: gamification.v1.AdminIssue
+	(*structpb.Value)(nil),             // 18: google.protobuf.Value
+	(*DeletedResource)(nil),            // 19: gamification.v1.DeletedResource
 }
 var file_gamification_v1_achievement_admin_service_proto_depIdxs = []int32{
 	14, // 0: gamification.v1.AdminAchievement.trigger:type_name -> gamification.v1.AchievementTrigger
 	0,  // 1: gamification.v1.AdminAchievement.status:type_name -> gamification.v1.AchievementStatus
 	15, // 2: gamification.v1.AdminAchievement.user_attributes:type_name -> gamification.v1.AttributeFilter
 	15, // 3: gamification.v1.AdminAchievement.event_attributes:type_name -> gamification.v1.AttributeFilter
-	14, // 4: gamification.v1.CreateAchievementItem.trigger:type_name -> gamification.v1.AchievementTrigger
-	0,  // 5: gamification.v1.CreateAchievementItem.status:type_name -> gamification.v1.AchievementStatus
-	15, // 6: gamification.v1.CreateAchievementItem.user_attributes:type_name -> gamification.v1.AttributeFilter
-	15, // 7: gamification.v1.CreateAchievementItem.event_attributes:type_name -> gamification.v1.AttributeFilter
-	2,  // 8: gamification.v1.CreateAchievementsRequest.achievements:type_name -> gamification.v1.CreateAchievementItem
-	1,  // 9: gamification.v1.CreateAchievementsResponse.created:type_name -> gamification.v1.AdminAchievement
-	16, // 10: gamification.v1.CreateAchievementsResponse.issues:type_name -> gamification.v1.AdminIssue
-	1,  // 11: gamification.v1.ListAchievementsResponse.achievements:type_name -> gamification.v1.AdminAchievement
-	1,  // 12: gamification.v1.GetAchievementResponse.achievement:type_name -> gamification.v1.AdminAchievement
-	17, // 13: gamification.v1.UpdateAchievementItem.description:type_name -> google.protobuf.Value
-	17, // 14: gamification.v1.UpdateAchievementItem.badge_url:type_name -> google.protobuf.Value
-	14, // 15: gamification.v1.UpdateAchievementItem.trigger:type_name -> gamification.v1.AchievementTrigger
-	0,  // 16: gamification.v1.UpdateAchievementItem.status:type_name -> gamification.v1.AchievementStatus
-	17, // 17: gamification.v1.UpdateAchievementItem.user_attributes:type_name -> google.protobuf.Value
-	17, // 18: gamification.v1.UpdateAchievementItem.event_attributes:type_name -> google.protobuf.Value
-	9,  // 19: gamification.v1.UpdateAchievementsRequest.achievements:type_name -> gamification.v1.UpdateAchievementItem
-	1,  // 20: gamification.v1.UpdateAchievementsResponse.updated:type_name -> gamification.v1.AdminAchievement
-	16, // 21: gamification.v1.UpdateAchievementsResponse.issues:type_name -> gamification.v1.AdminIssue
-	18, // 22: gamification.v1.DeleteAchievementsResponse.deleted:type_name -> gamification.v1.DeletedResource
-	16, // 23: gamification.v1.DeleteAchievementsResponse.issues:type_name -> gamification.v1.AdminIssue
-	3,  // 24: gamification.v1.AchievementAdminService.CreateAchievements:input_type -> gamification.v1.CreateAchievementsRequest
-	5,  // 25: gamification.v1.AchievementAdminService.ListAchievements:input_type -> gamification.v1.ListAchievementsRequest
-	7,  // 26: gamification.v1.AchievementAdminService.GetAchievement:input_type -> gamification.v1.GetAchievementRequest
-	10, // 27: gamification.v1.AchievementAdminService.UpdateAchievements:input_type -> gamification.v1.UpdateAchievementsRequest
-	12, // 28: gamification.v1.AchievementAdminService.DeleteAchievements:input_type -> gamification.v1.DeleteAchievementsRequest
-	4,  // 29: gamification.v1.AchievementAdminService.CreateAchievements:output_type -> gamification.v1.CreateAchievementsResponse
-	6,  // 30: gamification.v1.AchievementAdminService.ListAchievements:output_type -> gamification.v1.ListAchievementsResponse
-	8,  // 31: gamification.v1.AchievementAdminService.GetAchievement:output_type -> gamification.v1.GetAchievementResponse
-	11, // 32: gamification.v1.AchievementAdminService.UpdateAchievements:output_type -> gamification.v1.UpdateAchievementsResponse
-	13, // 33: gamification.v1.AchievementAdminService.DeleteAchievements:output_type -> gamification.v1.DeleteAchievementsResponse
-	29, // [29:34] is the sub-list for method output_type
-	24, // [24:29] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	16, // 4: gamification.v1.AdminAchievement.badge:type_name -> gamification.v1.Badge
+	14, // 5: gamification.v1.CreateAchievementItem.trigger:type_name -> gamification.v1.AchievementTrigger
+	0,  // 6: gamification.v1.CreateAchievementItem.status:type_name -> gamification.v1.AchievementStatus
+	15, // 7: gamification.v1.CreateAchievementItem.user_attributes:type_name -> gamification.v1.AttributeFilter
+	15, // 8: gamification.v1.CreateAchievementItem.event_attributes:type_name -> gamification.v1.AttributeFilter
+	16, // 9: gamification.v1.CreateAchievementItem.badge:type_name -> gamification.v1.Badge
+	2,  // 10: gamification.v1.CreateAchievementsRequest.achievements:type_name -> gamification.v1.CreateAchievementItem
+	1,  // 11: gamification.v1.CreateAchievementsResponse.created:type_name -> gamification.v1.AdminAchievement
+	17, // 12: gamification.v1.CreateAchievementsResponse.issues:type_name -> gamification.v1.AdminIssue
+	1,  // 13: gamification.v1.ListAchievementsResponse.achievements:type_name -> gamification.v1.AdminAchievement
+	1,  // 14: gamification.v1.GetAchievementResponse.achievement:type_name -> gamification.v1.AdminAchievement
+	18, // 15: gamification.v1.UpdateAchievementItem.description:type_name -> google.protobuf.Value
+	18, // 16: gamification.v1.UpdateAchievementItem.badge_url:type_name -> google.protobuf.Value
+	14, // 17: gamification.v1.UpdateAchievementItem.trigger:type_name -> gamification.v1.AchievementTrigger
+	0,  // 18: gamification.v1.UpdateAchievementItem.status:type_name -> gamification.v1.AchievementStatus
+	18, // 19: gamification.v1.UpdateAchievementItem.user_attributes:type_name -> google.protobuf.Value
+	18, // 20: gamification.v1.UpdateAchievementItem.event_attributes:type_name -> google.protobuf.Value
+	18, // 21: gamification.v1.UpdateAchievementItem.badge:type_name -> google.protobuf.Value
+	9,  // 22: gamification.v1.UpdateAchievementsRequest.achievements:type_name -> gamification.v1.UpdateAchievementItem
+	1,  // 23: gamification.v1.UpdateAchievementsResponse.updated:type_name -> gamification.v1.AdminAchievement
+	17, // 24: gamification.v1.UpdateAchievementsResponse.issues:type_name -> gamification.v1.AdminIssue
+	19, // 25: gamification.v1.DeleteAchievementsResponse.deleted:type_name -> gamification.v1.DeletedResource
+	17, // 26: gamification.v1.DeleteAchievementsResponse.issues:type_name -> gamification.v1.AdminIssue
+	3,  // 27: gamification.v1.AchievementAdminService.CreateAchievements:input_type -> gamification.v1.CreateAchievementsRequest
+	5,  // 28: gamification.v1.AchievementAdminService.ListAchievements:input_type -> gamification.v1.ListAchievementsRequest
+	7,  // 29: gamification.v1.AchievementAdminService.GetAchievement:input_type -> gamification.v1.GetAchievementRequest
+	10, // 30: gamification.v1.AchievementAdminService.UpdateAchievements:input_type -> gamification.v1.UpdateAchievementsRequest
+	12, // 31: gamification.v1.AchievementAdminService.DeleteAchievements:input_type -> gamification.v1.DeleteAchievementsRequest
+	4,  // 32: gamification.v1.AchievementAdminService.CreateAchievements:output_type -> gamification.v1.CreateAchievementsResponse
+	6,  // 33: gamification.v1.AchievementAdminService.ListAchievements:output_type -> gamification.v1.ListAchievementsResponse
+	8,  // 34: gamification.v1.AchievementAdminService.GetAchievement:output_type -> gamification.v1.GetAchievementResponse
+	11, // 35: gamification.v1.AchievementAdminService.UpdateAchievements:output_type -> gamification.v1.UpdateAchievementsResponse
+	13, // 36: gamification.v1.AchievementAdminService.DeleteAchievements:output_type -> gamification.v1.DeleteAchievementsResponse
+	32, // [32:37] is the sub-list for method output_type
+	27, // [27:32] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_achievement_admin_service_proto_init() }

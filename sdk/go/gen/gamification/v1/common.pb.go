@@ -7,6 +7,7 @@
 package gamificationv1
 
 import (
+	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	reflect "reflect"
@@ -361,11 +362,57 @@ func (x *AdminAttributeFilter) GetAttributeValue() string {
 	return ""
 }
 
+// A badge image, as the reference's newest clients send and read it on admin achievements.
+type Badge struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The image URL (absolute http or https).
+	Url           string `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Badge) Reset() {
+	*x = Badge{}
+	mi := &file_gamification_v1_common_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Badge) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Badge) ProtoMessage() {}
+
+func (x *Badge) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_common_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Badge.ProtoReflect.Descriptor instead.
+func (*Badge) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_common_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Badge) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
 var File_gamification_v1_common_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_common_proto_rawDesc = "" +
 	"\n" +
-	"\x1cgamification/v1/common.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\"\xc4\x01\n" +
+	"\x1cgamification/v1/common.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\"\xc4\x01\n" +
 	"\x0fAttributeFilter\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\x12.\n" +
@@ -392,7 +439,9 @@ const file_gamification_v1_common_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\"b\n" +
 	"\x14AdminAttributeFilter\x12!\n" +
 	"\fattribute_id\x18\x01 \x01(\tR\vattributeId\x12'\n" +
-	"\x0fattribute_value\x18\x02 \x01(\tR\x0eattributeValue*e\n" +
+	"\x0fattribute_value\x18\x02 \x01(\tR\x0eattributeValue\"#\n" +
+	"\x05Badge\x12\x1a\n" +
+	"\x03url\x18\x01 \x01(\tB\b\xbaH\x05r\x03\x88\x01\x01R\x03url*e\n" +
 	"\rIssueSeverity\x12\x1e\n" +
 	"\x1aISSUE_SEVERITY_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14ISSUE_SEVERITY_ERROR\x10\x01\x12\x1a\n" +
@@ -412,13 +461,14 @@ func file_gamification_v1_common_proto_rawDescGZIP() []byte {
 }
 
 var file_gamification_v1_common_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_gamification_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_gamification_v1_common_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_gamification_v1_common_proto_goTypes = []any{
 	(IssueSeverity)(0),           // 0: gamification.v1.IssueSeverity
 	(*AttributeFilter)(nil),      // 1: gamification.v1.AttributeFilter
 	(*AdminIssue)(nil),           // 2: gamification.v1.AdminIssue
 	(*DeletedResource)(nil),      // 3: gamification.v1.DeletedResource
 	(*AdminAttributeFilter)(nil), // 4: gamification.v1.AdminAttributeFilter
+	(*Badge)(nil),                // 5: gamification.v1.Badge
 }
 var file_gamification_v1_common_proto_depIdxs = []int32{
 	0, // 0: gamification.v1.AdminIssue.severity:type_name -> gamification.v1.IssueSeverity
@@ -443,7 +493,7 @@ func file_gamification_v1_common_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamification_v1_common_proto_rawDesc), len(file_gamification_v1_common_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -25,7 +25,7 @@ ACHIEVEMENT_STATUS_INACTIVE: AchievementStatus
 ACHIEVEMENT_STATUS_LOCKED: AchievementStatus
 
 class AdminAchievement(_message.Message):
-    __slots__ = ("id", "name", "key", "description", "badge_url", "trigger", "status", "metric_id", "metric_value", "streak_length", "achievement_ids", "user_attributes", "event_attributes")
+    __slots__ = ("id", "name", "key", "description", "badge_url", "trigger", "status", "metric_id", "metric_value", "streak_length", "achievement_ids", "user_attributes", "event_attributes", "badge")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
@@ -39,6 +39,7 @@ class AdminAchievement(_message.Message):
     ACHIEVEMENT_IDS_FIELD_NUMBER: _ClassVar[int]
     USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     EVENT_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    BADGE_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     key: str
@@ -52,10 +53,11 @@ class AdminAchievement(_message.Message):
     achievement_ids: _containers.RepeatedScalarFieldContainer[str]
     user_attributes: _containers.RepeatedCompositeFieldContainer[_common_pb2.AttributeFilter]
     event_attributes: _containers.RepeatedCompositeFieldContainer[_common_pb2.AttributeFilter]
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., badge_url: _Optional[str] = ..., trigger: _Optional[_Union[_achievement_pb2.AchievementTrigger, str]] = ..., status: _Optional[_Union[AchievementStatus, str]] = ..., metric_id: _Optional[str] = ..., metric_value: _Optional[float] = ..., streak_length: _Optional[int] = ..., achievement_ids: _Optional[_Iterable[str]] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., event_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ...) -> None: ...
+    badge: _common_pb2.Badge
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., badge_url: _Optional[str] = ..., trigger: _Optional[_Union[_achievement_pb2.AchievementTrigger, str]] = ..., status: _Optional[_Union[AchievementStatus, str]] = ..., metric_id: _Optional[str] = ..., metric_value: _Optional[float] = ..., streak_length: _Optional[int] = ..., achievement_ids: _Optional[_Iterable[str]] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., event_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., badge: _Optional[_Union[_common_pb2.Badge, _Mapping]] = ...) -> None: ...
 
 class CreateAchievementItem(_message.Message):
-    __slots__ = ("name", "key", "description", "badge_url", "trigger", "status", "metric_id", "metric_value", "streak_length", "achievement_ids", "user_attributes", "event_attributes")
+    __slots__ = ("name", "key", "description", "badge_url", "trigger", "status", "metric_id", "metric_value", "streak_length", "achievement_ids", "user_attributes", "event_attributes", "badge")
     NAME_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
@@ -68,6 +70,7 @@ class CreateAchievementItem(_message.Message):
     ACHIEVEMENT_IDS_FIELD_NUMBER: _ClassVar[int]
     USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     EVENT_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    BADGE_FIELD_NUMBER: _ClassVar[int]
     name: str
     key: str
     description: str
@@ -80,7 +83,8 @@ class CreateAchievementItem(_message.Message):
     achievement_ids: _containers.RepeatedScalarFieldContainer[str]
     user_attributes: _containers.RepeatedCompositeFieldContainer[_common_pb2.AttributeFilter]
     event_attributes: _containers.RepeatedCompositeFieldContainer[_common_pb2.AttributeFilter]
-    def __init__(self, name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., badge_url: _Optional[str] = ..., trigger: _Optional[_Union[_achievement_pb2.AchievementTrigger, str]] = ..., status: _Optional[_Union[AchievementStatus, str]] = ..., metric_id: _Optional[str] = ..., metric_value: _Optional[float] = ..., streak_length: _Optional[int] = ..., achievement_ids: _Optional[_Iterable[str]] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., event_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ...) -> None: ...
+    badge: _common_pb2.Badge
+    def __init__(self, name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[str] = ..., badge_url: _Optional[str] = ..., trigger: _Optional[_Union[_achievement_pb2.AchievementTrigger, str]] = ..., status: _Optional[_Union[AchievementStatus, str]] = ..., metric_id: _Optional[str] = ..., metric_value: _Optional[float] = ..., streak_length: _Optional[int] = ..., achievement_ids: _Optional[_Iterable[str]] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., event_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., badge: _Optional[_Union[_common_pb2.Badge, _Mapping]] = ...) -> None: ...
 
 class CreateAchievementsRequest(_message.Message):
     __slots__ = ("achievements",)
@@ -123,7 +127,7 @@ class GetAchievementResponse(_message.Message):
     def __init__(self, achievement: _Optional[_Union[AdminAchievement, _Mapping]] = ...) -> None: ...
 
 class UpdateAchievementItem(_message.Message):
-    __slots__ = ("id", "name", "key", "description", "badge_url", "trigger", "status", "metric_id", "metric_value", "streak_length", "achievement_ids", "user_attributes", "event_attributes")
+    __slots__ = ("id", "name", "key", "description", "badge_url", "trigger", "status", "metric_id", "metric_value", "streak_length", "achievement_ids", "user_attributes", "event_attributes", "badge")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
@@ -137,6 +141,7 @@ class UpdateAchievementItem(_message.Message):
     ACHIEVEMENT_IDS_FIELD_NUMBER: _ClassVar[int]
     USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     EVENT_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    BADGE_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     key: str
@@ -150,7 +155,8 @@ class UpdateAchievementItem(_message.Message):
     achievement_ids: _containers.RepeatedScalarFieldContainer[str]
     user_attributes: _struct_pb2.Value
     event_attributes: _struct_pb2.Value
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., badge_url: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., trigger: _Optional[_Union[_achievement_pb2.AchievementTrigger, str]] = ..., status: _Optional[_Union[AchievementStatus, str]] = ..., metric_id: _Optional[str] = ..., metric_value: _Optional[float] = ..., streak_length: _Optional[int] = ..., achievement_ids: _Optional[_Iterable[str]] = ..., user_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., event_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
+    badge: _struct_pb2.Value
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., badge_url: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., trigger: _Optional[_Union[_achievement_pb2.AchievementTrigger, str]] = ..., status: _Optional[_Union[AchievementStatus, str]] = ..., metric_id: _Optional[str] = ..., metric_value: _Optional[float] = ..., streak_length: _Optional[int] = ..., achievement_ids: _Optional[_Iterable[str]] = ..., user_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., event_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., badge: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
 
 class UpdateAchievementsRequest(_message.Message):
     __slots__ = ("achievements",)

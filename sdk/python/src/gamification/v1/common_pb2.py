@@ -22,10 +22,11 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from buf.validate import validate_pb2 as buf_dot_validate_dot_validate__pb2
 from gamification.v1 import options_pb2 as gamification_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1cgamification/v1/common.proto\x12\x0fgamification.v1\x1a\x1dgamification/v1/options.proto\"\xc4\x01\n\x0f\x41ttributeFilter\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value\x12.\n\x0c\x61ttribute_id\x18\x03 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x00R\x0b\x61ttributeId\x88\x01\x01\x12\x34\n\x0f\x61ttribute_value\x18\x04 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x01R\x0e\x61ttributeValue\x88\x01\x01\x42\x0f\n\r_attribute_idB\x12\n\x10_attribute_value\"\xc8\x02\n\nAdminIssue\x12\x1b\n\x02id\x18\x01 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x00R\x02id\x88\x01\x01\x12$\n\x07user_id\x18\x02 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x01R\x06userId\x88\x01\x01\x12&\n\x08\x62oost_id\x18\x03 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x02R\x07\x62oostId\x88\x01\x01\x12!\n\x05index\x18\x04 \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x03R\x05index\x88\x01\x01\x12:\n\x08severity\x18\x05 \x01(\x0e\x32\x1e.gamification.v1.IssueSeverityR\x08severity\x12\x18\n\x07message\x18\x06 \x01(\tR\x07message\x12\x14\n\x05level\x18\x07 \x01(\tR\x05level\x12\x16\n\x06reason\x18\x08 \x01(\tR\x06reasonB\x05\n\x03_idB\n\n\x08_user_idB\x0b\n\t_boost_idB\x08\n\x06_index\"!\n\x0f\x44\x65letedResource\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\"b\n\x14\x41\x64minAttributeFilter\x12!\n\x0c\x61ttribute_id\x18\x01 \x01(\tR\x0b\x61ttributeId\x12\'\n\x0f\x61ttribute_value\x18\x02 \x01(\tR\x0e\x61ttributeValue*e\n\rIssueSeverity\x12\x1e\n\x1aISSUE_SEVERITY_UNSPECIFIED\x10\x00\x12\x18\n\x14ISSUE_SEVERITY_ERROR\x10\x01\x12\x1a\n\x16ISSUE_SEVERITY_WARNING\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1cgamification/v1/common.proto\x12\x0fgamification.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\"\xc4\x01\n\x0f\x41ttributeFilter\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value\x12.\n\x0c\x61ttribute_id\x18\x03 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x00R\x0b\x61ttributeId\x88\x01\x01\x12\x34\n\x0f\x61ttribute_value\x18\x04 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x01R\x0e\x61ttributeValue\x88\x01\x01\x42\x0f\n\r_attribute_idB\x12\n\x10_attribute_value\"\xc8\x02\n\nAdminIssue\x12\x1b\n\x02id\x18\x01 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x00R\x02id\x88\x01\x01\x12$\n\x07user_id\x18\x02 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x01R\x06userId\x88\x01\x01\x12&\n\x08\x62oost_id\x18\x03 \x01(\tB\x06\xca\xf3\x18\x02\x08\x01H\x02R\x07\x62oostId\x88\x01\x01\x12!\n\x05index\x18\x04 \x01(\x05\x42\x06\xca\xf3\x18\x02\x08\x01H\x03R\x05index\x88\x01\x01\x12:\n\x08severity\x18\x05 \x01(\x0e\x32\x1e.gamification.v1.IssueSeverityR\x08severity\x12\x18\n\x07message\x18\x06 \x01(\tR\x07message\x12\x14\n\x05level\x18\x07 \x01(\tR\x05level\x12\x16\n\x06reason\x18\x08 \x01(\tR\x06reasonB\x05\n\x03_idB\n\n\x08_user_idB\x0b\n\t_boost_idB\x08\n\x06_index\"!\n\x0f\x44\x65letedResource\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\"b\n\x14\x41\x64minAttributeFilter\x12!\n\x0c\x61ttribute_id\x18\x01 \x01(\tR\x0b\x61ttributeId\x12\'\n\x0f\x61ttribute_value\x18\x02 \x01(\tR\x0e\x61ttributeValue\"#\n\x05\x42\x61\x64ge\x12\x1a\n\x03url\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\x88\x01\x01R\x03url*e\n\rIssueSeverity\x12\x1e\n\x1aISSUE_SEVERITY_UNSPECIFIED\x10\x00\x12\x18\n\x14ISSUE_SEVERITY_ERROR\x10\x01\x12\x1a\n\x16ISSUE_SEVERITY_WARNING\x10\x02\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -44,14 +45,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_ADMINISSUE'].fields_by_name['boost_id']._serialized_options = b'\312\363\030\002\010\001'
   _globals['_ADMINISSUE'].fields_by_name['index']._loaded_options = None
   _globals['_ADMINISSUE'].fields_by_name['index']._serialized_options = b'\312\363\030\002\010\001'
-  _globals['_ISSUESEVERITY']._serialized_start=745
-  _globals['_ISSUESEVERITY']._serialized_end=846
-  _globals['_ATTRIBUTEFILTER']._serialized_start=81
-  _globals['_ATTRIBUTEFILTER']._serialized_end=277
-  _globals['_ADMINISSUE']._serialized_start=280
-  _globals['_ADMINISSUE']._serialized_end=608
-  _globals['_DELETEDRESOURCE']._serialized_start=610
-  _globals['_DELETEDRESOURCE']._serialized_end=643
-  _globals['_ADMINATTRIBUTEFILTER']._serialized_start=645
-  _globals['_ADMINATTRIBUTEFILTER']._serialized_end=743
+  _globals['_BADGE'].fields_by_name['url']._loaded_options = None
+  _globals['_BADGE'].fields_by_name['url']._serialized_options = b'\272H\005r\003\210\001\001'
+  _globals['_ISSUESEVERITY']._serialized_start=811
+  _globals['_ISSUESEVERITY']._serialized_end=912
+  _globals['_ATTRIBUTEFILTER']._serialized_start=110
+  _globals['_ATTRIBUTEFILTER']._serialized_end=306
+  _globals['_ADMINISSUE']._serialized_start=309
+  _globals['_ADMINISSUE']._serialized_end=637
+  _globals['_DELETEDRESOURCE']._serialized_start=639
+  _globals['_DELETEDRESOURCE']._serialized_end=672
+  _globals['_ADMINATTRIBUTEFILTER']._serialized_start=674
+  _globals['_ADMINATTRIBUTEFILTER']._serialized_end=772
+  _globals['_BADGE']._serialized_start=774
+  _globals['_BADGE']._serialized_end=809
 # @@protoc_insertion_point(module_scope)

@@ -1,3 +1,4 @@
+from buf.validate import validate_pb2 as _validate_pb2
 from gamification.v1 import options_pb2 as _options_pb2
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -60,3 +61,9 @@ class AdminAttributeFilter(_message.Message):
     attribute_id: str
     attribute_value: str
     def __init__(self, attribute_id: _Optional[str] = ..., attribute_value: _Optional[str] = ...) -> None: ...
+
+class Badge(_message.Message):
+    __slots__ = ("url",)
+    URL_FIELD_NUMBER: _ClassVar[int]
+    url: str
+    def __init__(self, url: _Optional[str] = ...) -> None: ...
