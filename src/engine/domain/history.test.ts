@@ -68,6 +68,9 @@ describe("summarizeChanges", () => {
     );
     expect(() => summarizeChanges({}, "0", "daily", "2026-03-02", "2026-03-01", "2026-03-02")).toThrow("endDate must not be before startDate");
     expect(() => summarizeChanges({}, "0", "daily", "2025-01-01", "2026-03-01", "2026-03-01")).toThrow("at most 400 days");
+    // 2025-02-25 + 400 days is 2026-04-01: 401 days with both ends.
+    expect(() => summarizeChanges({}, "0", "daily", "2025-02-25", "2026-04-01", "2026-04-01")).toThrow("at most 400 days");
+    expect(summarizeChanges({}, "0", "daily", "2025-02-25", "2026-03-31", "2026-04-01")).toHaveLength(400);
     expect(() => summarizeChanges({}, "0", "daily", "2020-01-01", "2020-01-02", "2026-03-01")).toThrow("within the last 730 days");
   });
 });

@@ -56,7 +56,8 @@ export function summarizeChanges(
   const from = parseDate(start, "startDate");
   const to = parseDate(end, "endDate");
   if (to < from) throw invalidArgument("endDate must not be before startDate");
-  if (to.diff(from, "days").days > MAX_SUMMARY_DAYS) throw invalidArgument(`the summary may span at most ${MAX_SUMMARY_DAYS} days`);
+  // Both ends count: 400 days are start + 399 at most.
+  if (to.diff(from, "days").days + 1 > MAX_SUMMARY_DAYS) throw invalidArgument(`the summary may span at most ${MAX_SUMMARY_DAYS} days`);
   if (from < parseDate(today, "today").minus({ days: HISTORY_DAYS })) {
     throw invalidArgument(`startDate must be within the last ${HISTORY_DAYS} days (the kept history)`);
   }
