@@ -161,6 +161,13 @@ describe("leaderboards over REST", () => {
         { id: "missing", severity: "error", message: "Leaderboard not found by ID", level: "error", reason: "Leaderboard not found by ID" },
       ],
     });
+    // null resets maxParticipants to its default (the reference types it nullable).
+    const reset = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: revenue.id, maxParticipants: null }] });
+    expect(reset.body.updated[0].maxParticipants).toBe(1000);
+    const both = server.client("connect-json").leaderboards.updateLeaderboards({
+      leaderboards: [{ id: revenue.id, maxParticipants: 5, resetMaxParticipants: true }],
+    });
+    await expect(both).rejects.toThrow(/not both/);
 
     const removed = await server.rest("DELETE", `/admin/v1/leaderboards?ids=${xp.id}&ids=missing`);
     expect(removed).toEqual({

@@ -119,6 +119,7 @@ describe("the event response's leaderboards map", () => {
         threshold: 0,
         rank: 1,
         previousRank: null,
+        status: "active",
       },
     });
     // Full now: the value to beat is the lowest ranked value.
@@ -243,6 +244,7 @@ describe("a points leaderboard", () => {
         threshold: 0,
         rank: 1,
         previousRank: null,
+        status: "active",
       },
     });
     expect((await event("lessons", { id: "px2" }, 5))["xp-board"]).toMatchObject({ rank: 1, previousRank: null });
@@ -315,6 +317,7 @@ describe("a streak leaderboard (own tenant, with streak settings)", () => {
         threshold: 0,
         rank: 1,
         previousRank: null,
+        status: "active",
       },
     });
     expect((await practise("s2", -1)).streaky).toMatchObject({ rank: 2, previousRank: null }); // 1, reached after s1
@@ -576,7 +579,12 @@ describe("breakdowns", () => {
     });
     expect((await sell("nz2", "NZ", 3))["by-country"]).toMatchObject({ rank: 2, threshold: 3 });
     // The AU group has room of its own.
-    expect((await sell("au1", "AU", 1))["by-country"]).toMatchObject({ rank: 1, threshold: 0, breakdownAttributeValues: [{ key: "country", value: "AU" }] });
+    expect((await sell("au1", "AU", 1))["by-country"]).toMatchObject({
+      rank: 1,
+      threshold: 0,
+      breakdownAttributeValues: [{ key: "country", value: "AU" }],
+      breakdownAttributeValue: "AU",
+    });
     expect((await sell("nz3", "NZ", 4))["by-country"]).toMatchObject({ rank: 2, previousRank: null, threshold: 4 });
     // Without a country a user takes no part.
     expect(await sell("none", null, 50)).toEqual({});

@@ -1,5 +1,11 @@
 import { create } from "@bufbuild/protobuf";
-import type { LeaderboardConfig, LeaderboardRankBy, LeaderboardRunUnit, LeaderboardStatus } from "../domain/leaderboard-config.js";
+import {
+  DEFAULT_MAX_PARTICIPANTS,
+  type LeaderboardConfig,
+  type LeaderboardRankBy,
+  type LeaderboardRunUnit,
+  type LeaderboardStatus,
+} from "../domain/leaderboard-config.js";
 import * as pb from "../../../gen/gamification/v1/leaderboard_admin_service_pb.js";
 import {
   LeaderboardRankBy as ProtoRankBy,
@@ -8,6 +14,7 @@ import {
 } from "../../../gen/gamification/v1/leaderboard_pb.js";
 import { leaderboardSpec } from "../admin-leaderboards.js";
 import { statusOf } from "../domain/leaderboard-runs.js";
+import { invalidArgument } from "../../../engine/domain/errors.js";
 import * as resources from "../../account/admin-resources.js";
 import type { ServiceContext } from "../../../engine/context.js";
 import { created, deleted, found, pageOf, updated } from "../../../transport/admin-answers.js";
@@ -100,6 +107,9 @@ export function createLeaderboardAdminMethods(services: ServiceContext): ScopedS
     async updateLeaderboards(req: pb.UpdateLeaderboardsRequest, scope: CallScope) {
       const updates = req.leaderboards.map((l, i) => {
         const path = (field: string) => `leaderboards[${i}].${field}`;
+        if (l.resetMaxParticipants && l.maxParticipants !== undefined) {
+          throw invalidArgument(`Invalid request: send ${path("maxParticipants")} or ${path("resetMaxParticipants")}, not both`);
+        }
         return {
           id: l.id,
           changes: {
@@ -110,7 +120,7 @@ export function createLeaderboardAdminMethods(services: ServiceContext): ScopedS
             rankBy: rankBys.fromProto(l.rankBy),
             metricId: l.metricId,
             pointsSystemId: l.pointsSystemId,
-            maxParticipants: l.maxParticipants,
+            maxParticipants: l.resetMaxParticipants ? DEFAULT_MAX_PARTICIPANTS : l.maxParticipants,
             start: l.start,
             end: readNullable(l.end, path("end"), "a date string (YYYY-MM-DD)", asString),
             startTime: readNullable(l.startTime, path("startTime"), "a time string (HH:mm or HH:mm:ss)", asString),

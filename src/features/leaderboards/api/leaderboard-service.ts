@@ -2,7 +2,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { decimalToNumber, type DecimalString } from "../../../engine/domain/decimal.js";
 import type { LeaderboardResult, RankedLeaderboard } from "../domain/leaderboard-entries.js";
 import type { LeaderboardRun } from "../domain/leaderboard-runs.js";
-import { LeaderboardChangeSchema, type LeaderboardChange } from "../../../gen/gamification/v1/leaderboard_pb.js";
+import { LeaderboardChangeSchema, LeaderboardStatus, type LeaderboardChange } from "../../../gen/gamification/v1/leaderboard_pb.js";
 import type * as ls from "../../../gen/gamification/v1/leaderboard_service_pb.js";
 import type { ServiceContext } from "../../../engine/context.js";
 import * as reads from "../leaderboard-reads.js";
@@ -51,6 +51,8 @@ export function leaderboardChangeToProto(result: LeaderboardResult): Leaderboard
     rank: outcome.rank ?? undefined,
     previousRank: outcome.previousRank ?? undefined,
     breakdownAttributeValues: result.groupValues,
+    breakdownAttributeValue: result.groupValues.length === 1 ? result.groupValues[0]!.value : undefined,
+    status: LeaderboardStatus.ACTIVE,
   });
 }
 

@@ -246,8 +246,14 @@ type LeaderboardChange struct {
 	// User attribute filters a user must all match to take part in the leaderboard and appear in its
 	// rankings (none: everyone takes part).
 	UserAttributes []*AttributeFilter `protobuf:"bytes,23,rep,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The leaderboard's status: always active, since only active leaderboards take events (the
+	// reference's LeaderboardResponse lists it as required).
+	Status LeaderboardStatus `protobuf:"varint,24,opt,name=status,proto3,enum=gamification.v1.LeaderboardStatus" json:"status,omitempty"`
+	// Deprecated: with exactly one breakdown attribute, the user's value of it (REST: left out
+	// otherwise).
+	BreakdownAttributeValue *string `protobuf:"bytes,25,opt,name=breakdown_attribute_value,json=breakdownAttributeValue,proto3,oneof" json:"breakdown_attribute_value,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
 }
 
 func (x *LeaderboardChange) Reset() {
@@ -441,11 +447,26 @@ func (x *LeaderboardChange) GetUserAttributes() []*AttributeFilter {
 	return nil
 }
 
+func (x *LeaderboardChange) GetStatus() LeaderboardStatus {
+	if x != nil {
+		return x.Status
+	}
+	return LeaderboardStatus_LEADERBOARD_STATUS_UNSPECIFIED
+}
+
+func (x *LeaderboardChange) GetBreakdownAttributeValue() string {
+	if x != nil && x.BreakdownAttributeValue != nil {
+		return *x.BreakdownAttributeValue
+	}
+	return ""
+}
+
 var File_gamification_v1_leaderboard_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_leaderboard_proto_rawDesc = "" +
 	"\n" +
-	"!gamification/v1/leaderboard.proto\x12\x0fgamification.v1\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\"\xcc\t\n" +
+	"!gamification/v1/leaderboard.proto\x12\x0fgamification.v1\x1a\x1cgamification/v1/common.proto\x1a\x1dgamification/v1/options.proto\"\xef\n" +
+	"\n" +
 	"\x11LeaderboardChange\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n" +
@@ -474,7 +495,9 @@ const file_gamification_v1_leaderboard_proto_rawDesc = "" +
 	"\x04rank\x18\x14 \x01(\x05H\fR\x04rank\x88\x01\x01\x12(\n" +
 	"\rprevious_rank\x18\x15 \x01(\x05H\rR\fpreviousRank\x88\x01\x01\x12f\n" +
 	"\x1abreakdown_attribute_values\x18\x16 \x03(\v2 .gamification.v1.AttributeFilterB\x06\xca\xf3\x18\x02\b\x01R\x18breakdownAttributeValues\x12I\n" +
-	"\x0fuser_attributes\x18\x17 \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributesB\x0e\n" +
+	"\x0fuser_attributes\x18\x17 \x03(\v2 .gamification.v1.AttributeFilterR\x0euserAttributes\x12:\n" +
+	"\x06status\x18\x18 \x01(\x0e2\".gamification.v1.LeaderboardStatusR\x06status\x12G\n" +
+	"\x19breakdown_attribute_value\x18\x19 \x01(\tB\x06\xca\xf3\x18\x02\b\x01H\x0eR\x17breakdownAttributeValue\x88\x01\x01B\x0e\n" +
 	"\f_descriptionB\x16\n" +
 	"\x14_breakdown_attributeB\r\n" +
 	"\v_metric_keyB\x0e\n" +
@@ -488,7 +511,8 @@ const file_gamification_v1_leaderboard_proto_rawDesc = "" +
 	"\t_run_unitB\x0f\n" +
 	"\r_run_intervalB\a\n" +
 	"\x05_rankB\x10\n" +
-	"\x0e_previous_rank*\x98\x01\n" +
+	"\x0e_previous_rankB\x1c\n" +
+	"\x1a_breakdown_attribute_value*\x98\x01\n" +
 	"\x11LeaderboardRankBy\x12#\n" +
 	"\x1fLEADERBOARD_RANK_BY_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aLEADERBOARD_RANK_BY_POINTS\x10\x01\x12\x1e\n" +
@@ -533,11 +557,12 @@ var file_gamification_v1_leaderboard_proto_depIdxs = []int32{
 	1, // 1: gamification.v1.LeaderboardChange.run_unit:type_name -> gamification.v1.LeaderboardRunUnit
 	4, // 2: gamification.v1.LeaderboardChange.breakdown_attribute_values:type_name -> gamification.v1.AttributeFilter
 	4, // 3: gamification.v1.LeaderboardChange.user_attributes:type_name -> gamification.v1.AttributeFilter
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	2, // 4: gamification.v1.LeaderboardChange.status:type_name -> gamification.v1.LeaderboardStatus
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	5, // [5:5] is the sub-list for extension type_name
+	5, // [5:5] is the sub-list for extension extendee
+	0, // [0:5] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_leaderboard_proto_init() }

@@ -714,7 +714,8 @@ type UpdateLeaderboardItem struct {
 	MetricId *string `protobuf:"bytes,7,opt,name=metric_id,json=metricId,proto3,oneof" json:"metric_id,omitempty"`
 	// The new points system, when ranked by points (only while inactive).
 	PointsSystemId *string `protobuf:"bytes,8,opt,name=points_system_id,json=pointsSystemId,proto3,oneof" json:"points_system_id,omitempty"`
-	// The new maximum number of ranked participants (>= 1).
+	// The new maximum number of ranked participants (>= 1). In REST, `null` resets it to 1000
+	// (`reset_max_participants`).
 	MaxParticipants *int32 `protobuf:"varint,9,opt,name=max_participants,json=maxParticipants,proto3,oneof" json:"max_participants,omitempty"`
 	// The new first day (YYYY-MM-DD).
 	Start *string `protobuf:"bytes,10,opt,name=start,proto3,oneof" json:"start,omitempty"`
@@ -736,8 +737,11 @@ type UpdateLeaderboardItem struct {
 	// The new user attribute filters as `[{"attributeId": ..., "attributeValue": ...}]`, replacing the
 	// current ones, or null (or `[]`) to remove them.
 	UserAttributes *structpb.Value `protobuf:"bytes,17,opt,name=user_attributes,json=userAttributes,proto3" json:"user_attributes,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Resets the maximum number of ranked participants to the default, 1000; refused together with
+	// `max_participants`.
+	ResetMaxParticipants bool `protobuf:"varint,18,opt,name=reset_max_participants,json=resetMaxParticipants,proto3" json:"reset_max_participants,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *UpdateLeaderboardItem) Reset() {
@@ -887,6 +891,13 @@ func (x *UpdateLeaderboardItem) GetUserAttributes() *structpb.Value {
 		return x.UserAttributes
 	}
 	return nil
+}
+
+func (x *UpdateLeaderboardItem) GetResetMaxParticipants() bool {
+	if x != nil {
+		return x.ResetMaxParticipants
+	}
+	return false
 }
 
 // Updates leaderboards.
@@ -1174,7 +1185,7 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\x15GetLeaderboardRequest\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"]\n" +
 	"\x16GetLeaderboardResponse\x12C\n" +
-	"\vleaderboard\x18\x01 \x01(\v2!.gamification.v1.AdminLeaderboardR\vleaderboard\"\xf1\a\n" +
+	"\vleaderboard\x18\x01 \x01(\v2!.gamification.v1.AdminLeaderboardR\vleaderboard\"\xc3\b\n" +
 	"\x15UpdateLeaderboardItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12\x15\n" +
@@ -1183,8 +1194,8 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\x06status\x18\x05 \x01(\x0e2\".gamification.v1.LeaderboardStatusB\b\xbaH\x05\x82\x01\x02\x10\x01H\x02R\x06status\x88\x01\x01\x12J\n" +
 	"\arank_by\x18\x06 \x01(\x0e2\".gamification.v1.LeaderboardRankByB\b\xbaH\x05\x82\x01\x02\x10\x01H\x03R\x06rankBy\x88\x01\x01\x12 \n" +
 	"\tmetric_id\x18\a \x01(\tH\x04R\bmetricId\x88\x01\x01\x12-\n" +
-	"\x10points_system_id\x18\b \x01(\tH\x05R\x0epointsSystemId\x88\x01\x01\x127\n" +
-	"\x10max_participants\x18\t \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x06R\x0fmaxParticipants\x88\x01\x01\x12>\n" +
+	"\x10points_system_id\x18\b \x01(\tH\x05R\x0epointsSystemId\x88\x01\x01\x12S\n" +
+	"\x10max_participants\x18\t \x01(\x05B#\xbaH\x04\x1a\x02(\x01\xca\xf3\x18\x18\"\x16reset_max_participantsH\x06R\x0fmaxParticipants\x88\x01\x01\x12>\n" +
 	"\x05start\x18\n" +
 	" \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\aR\x05start\x88\x01\x01\x12(\n" +
 	"\x03end\x18\v \x01(\v2\x16.google.protobuf.ValueR\x03end\x125\n" +
@@ -1194,7 +1205,8 @@ const file_gamification_v1_leaderboard_admin_service_proto_rawDesc = "" +
 	"\x14breakdown_attributes\x18\x0e \x01(\v2\x16.google.protobuf.ValueR\x13breakdownAttributes\x121\n" +
 	"\brun_unit\x18\x0f \x01(\v2\x16.google.protobuf.ValueR\arunUnit\x12/\n" +
 	"\frun_interval\x18\x10 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\bR\vrunInterval\x88\x01\x01\x12?\n" +
-	"\x0fuser_attributes\x18\x11 \x01(\v2\x16.google.protobuf.ValueR\x0euserAttributesB\a\n" +
+	"\x0fuser_attributes\x18\x11 \x01(\v2\x16.google.protobuf.ValueR\x0euserAttributes\x124\n" +
+	"\x16reset_max_participants\x18\x12 \x01(\bR\x14resetMaxParticipantsB\a\n" +
 	"\x05_nameB\x06\n" +
 	"\x04_keyB\t\n" +
 	"\a_statusB\n" +

@@ -39,9 +39,9 @@ type RestFieldOptions struct {
 	// Never written in the REST JSON: a field that only Connect and gRPC clients need, such as the
 	// flag a `present_with` field follows.
 	Hidden bool `protobuf:"varint,3,opt,name=hidden,proto3" json:"hidden,omitempty"`
-	// On a list field of a request: in REST JSON, `null` or an empty list sets the named bool field
-	// of the same message instead (protobuf cannot tell an empty list from an absent one), so that
-	// REST callers clear the list the way the reference's clients do.
+	// On a field of a request: in REST JSON, `null` (or, for a list, `[]`) sets the named bool field
+	// of the same message instead (protobuf cannot tell them from an absent field), so that REST
+	// callers clear or reset the field the way the reference's clients do.
 	ClearWith     string `protobuf:"bytes,4,opt,name=clear_with,json=clearWith,proto3" json:"clear_with,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -127,7 +127,7 @@ class GetLeaderboardResponse(_message.Message):
     def __init__(self, leaderboard: _Optional[_Union[AdminLeaderboard, _Mapping]] = ...) -> None: ...
 
 class UpdateLeaderboardItem(_message.Message):
-    __slots__ = ("id", "name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval", "user_attributes")
+    __slots__ = ("id", "name", "key", "description", "status", "rank_by", "metric_id", "points_system_id", "max_participants", "start", "end", "start_time", "end_time", "breakdown_attributes", "run_unit", "run_interval", "user_attributes", "reset_max_participants")
     ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
@@ -145,6 +145,7 @@ class UpdateLeaderboardItem(_message.Message):
     RUN_UNIT_FIELD_NUMBER: _ClassVar[int]
     RUN_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    RESET_MAX_PARTICIPANTS_FIELD_NUMBER: _ClassVar[int]
     id: str
     name: str
     key: str
@@ -162,7 +163,8 @@ class UpdateLeaderboardItem(_message.Message):
     run_unit: _struct_pb2.Value
     run_interval: int
     user_attributes: _struct_pb2.Value
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., start_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., end_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., breakdown_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_unit: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_interval: _Optional[int] = ..., user_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ...) -> None: ...
+    reset_max_participants: bool
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., key: _Optional[str] = ..., description: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., status: _Optional[_Union[_leaderboard_pb2.LeaderboardStatus, str]] = ..., rank_by: _Optional[_Union[_leaderboard_pb2.LeaderboardRankBy, str]] = ..., metric_id: _Optional[str] = ..., points_system_id: _Optional[str] = ..., max_participants: _Optional[int] = ..., start: _Optional[str] = ..., end: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., start_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., end_time: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., breakdown_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_unit: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., run_interval: _Optional[int] = ..., user_attributes: _Optional[_Union[_struct_pb2.Value, _Mapping]] = ..., reset_max_participants: bool = ...) -> None: ...
 
 class UpdateLeaderboardsRequest(_message.Message):
     __slots__ = ("leaderboards",)

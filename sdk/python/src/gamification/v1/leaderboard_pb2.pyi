@@ -45,7 +45,7 @@ LEADERBOARD_STATUS_ACTIVE: LeaderboardStatus
 LEADERBOARD_STATUS_FINISHED: LeaderboardStatus
 
 class LeaderboardChange(_message.Message):
-    __slots__ = ("id", "key", "name", "description", "rank_by", "breakdown_attribute", "breakdown_attributes", "metric_key", "metric_name", "points_system_key", "points_system_name", "start", "end", "start_time", "end_time", "max_participants", "run_unit", "run_interval", "threshold", "rank", "previous_rank", "breakdown_attribute_values", "user_attributes")
+    __slots__ = ("id", "key", "name", "description", "rank_by", "breakdown_attribute", "breakdown_attributes", "metric_key", "metric_name", "points_system_key", "points_system_name", "start", "end", "start_time", "end_time", "max_participants", "run_unit", "run_interval", "threshold", "rank", "previous_rank", "breakdown_attribute_values", "user_attributes", "status", "breakdown_attribute_value")
     ID_FIELD_NUMBER: _ClassVar[int]
     KEY_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -69,6 +69,8 @@ class LeaderboardChange(_message.Message):
     PREVIOUS_RANK_FIELD_NUMBER: _ClassVar[int]
     BREAKDOWN_ATTRIBUTE_VALUES_FIELD_NUMBER: _ClassVar[int]
     USER_ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    BREAKDOWN_ATTRIBUTE_VALUE_FIELD_NUMBER: _ClassVar[int]
     id: str
     key: str
     name: str
@@ -92,4 +94,6 @@ class LeaderboardChange(_message.Message):
     previous_rank: int
     breakdown_attribute_values: _containers.RepeatedCompositeFieldContainer[_common_pb2.AttributeFilter]
     user_attributes: _containers.RepeatedCompositeFieldContainer[_common_pb2.AttributeFilter]
-    def __init__(self, id: _Optional[str] = ..., key: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., rank_by: _Optional[_Union[LeaderboardRankBy, str]] = ..., breakdown_attribute: _Optional[str] = ..., breakdown_attributes: _Optional[_Iterable[str]] = ..., metric_key: _Optional[str] = ..., metric_name: _Optional[str] = ..., points_system_key: _Optional[str] = ..., points_system_name: _Optional[str] = ..., start: _Optional[str] = ..., end: _Optional[str] = ..., start_time: _Optional[str] = ..., end_time: _Optional[str] = ..., max_participants: _Optional[int] = ..., run_unit: _Optional[_Union[LeaderboardRunUnit, str]] = ..., run_interval: _Optional[int] = ..., threshold: _Optional[float] = ..., rank: _Optional[int] = ..., previous_rank: _Optional[int] = ..., breakdown_attribute_values: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ...) -> None: ...
+    status: LeaderboardStatus
+    breakdown_attribute_value: str
+    def __init__(self, id: _Optional[str] = ..., key: _Optional[str] = ..., name: _Optional[str] = ..., description: _Optional[str] = ..., rank_by: _Optional[_Union[LeaderboardRankBy, str]] = ..., breakdown_attribute: _Optional[str] = ..., breakdown_attributes: _Optional[_Iterable[str]] = ..., metric_key: _Optional[str] = ..., metric_name: _Optional[str] = ..., points_system_key: _Optional[str] = ..., points_system_name: _Optional[str] = ..., start: _Optional[str] = ..., end: _Optional[str] = ..., start_time: _Optional[str] = ..., end_time: _Optional[str] = ..., max_participants: _Optional[int] = ..., run_unit: _Optional[_Union[LeaderboardRunUnit, str]] = ..., run_interval: _Optional[int] = ..., threshold: _Optional[float] = ..., rank: _Optional[int] = ..., previous_rank: _Optional[int] = ..., breakdown_attribute_values: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., user_attributes: _Optional[_Iterable[_Union[_common_pb2.AttributeFilter, _Mapping]]] = ..., status: _Optional[_Union[LeaderboardStatus, str]] = ..., breakdown_attribute_value: _Optional[str] = ...) -> None: ...
