@@ -18,6 +18,7 @@ import {
   type WrappedInput,
 } from "./wrapped.js";
 import { sha256 } from "../../../engine/sha256.js";
+import { emptyPointsState } from "../../points/domain/points.js";
 
 const ENGINE = { achievements: [], points: { systems: [], attributeKeys: {} }, streak: null, newId: () => "id", sha256 };
 const METRIC: MetricConfig = { id: "m1", key: "words", name: "Words", unitType: "number", units: "words", created: new Date(0), updated: new Date(0) };
@@ -272,5 +273,26 @@ describe("leaderboards in a user's review", () => {
     });
     const w = review(user, 2026, "2026-06-01T00:00:00Z", { ...CONFIG, leaderboards: [board("l1", "active"), board("l2", "inactive")] });
     expect(Object.keys(w.entireYear.leaderboards)).toEqual(["l1"]);
+  });
+});
+
+describe("points in a user's review", () => {
+  it("show a total above a since-lowered maxPoints as the cap, as every other read", () => {
+    const energy = {
+      id: "p1",
+      key: "energy",
+      name: "Energy",
+      description: "",
+      status: "active" as const,
+      badge: null,
+      created: new Date(0),
+      updated: new Date(0),
+    };
+    const user = userAfter([{ at: "2026-05-01T10:00:00Z", tz: "UTC" }]);
+    user.points = { p1: { ...emptyPointsState(), total: 530, daily: { "2026-05-01": "530" } } };
+    const capped = review(user, 2026, "2026-06-01T00:00:00Z", { ...CONFIG, pointsSystems: [{ ...energy, maxPoints: 5 }] });
+    expect(capped.entireYear.points.energy?.currentTotal).toBe("5");
+    const uncapped = review(user, 2026, "2026-06-01T00:00:00Z", { ...CONFIG, pointsSystems: [{ ...energy, maxPoints: null }] });
+    expect(uncapped.entireYear.points.energy?.currentTotal).toBe("530");
   });
 });

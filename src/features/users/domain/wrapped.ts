@@ -5,6 +5,7 @@ import type { LeaderboardHistoryItem, RankedLeaderboard } from "../../leaderboar
 import type { MetricConfig } from "../../metrics/domain/metric.js";
 import { addDays, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
 import type { PointsSystemConfig } from "../../points/domain/points-config.js";
+import { boundedPointsState } from "../../points/domain/points.js";
 import { catchUpStreak, STREAK_HISTORY_LIMIT, streakHistory, zoneAt, type StreakPeriodRecord } from "../../streaks/domain/streak.js";
 import type { StreakFrequency, StreakSettings } from "../../streaks/domain/streak-config.js";
 import type { UserState } from "../../../engine/domain/user.js";
@@ -324,7 +325,9 @@ export function wrappedOfUser<A>(
     metrics: config.metrics.filter((m) => user.metrics[m.id]).map((m) => ({ key: m.key, total: user.metrics[m.id]!.total, daily: user.metrics[m.id]!.daily })),
     points: config.pointsSystems
       .filter((s) => user.points[s.id])
-      .map((s) => ({ key: s.key, total: String(user.points[s.id]!.total), daily: user.points[s.id]!.daily })),
+      // As every read: a total above a since-lowered maxPoints reads as the cap.
+      .map((s) => ({ key: s.key, state: boundedPointsState(user.points[s.id]!, s, user, now) }))
+      .map(({ key, state }) => ({ key, total: String(state.total), daily: state.daily })),
     achievements: config.achievements.map((a) => ({ item: a.item, date: userLocalDateAt(user, a.achievedAt) })),
     leaderboards: config.leaderboards
       .filter((l) => l.config.status !== "inactive" && user.leaderboards[l.config.id])
