@@ -51,7 +51,8 @@ export async function describeReferrers(ctx: ServiceContext, tenantId: string, k
     const referrer: Document | null = await ctx.database.collections[reference.collection].findOne({ tenantId, ...reference.filter(id, key) } as never);
     if (referrer) {
       const { _id, name, key: referrerKey } = referrer as { _id: string; name?: string; key?: string };
-      return `Cannot delete: still used by ${reference.noun} "${name ?? referrerKey ?? _id}" (${_id}); remove that reference first`;
+      const label = name ?? referrerKey;
+      return `Cannot delete: still used by ${reference.noun} ${label === undefined ? `"${_id}"` : `"${label}" (${_id})`}; remove that reference first`;
     }
   }
   return null;

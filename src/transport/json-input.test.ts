@@ -1,7 +1,9 @@
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { TrackMetricEventRequestSchema } from "../gen/gamification/v1/application_service_pb.js";
-import { parseJsonBody, readRequestJson } from "./json-input.js";
+import { CreatePointsTriggerItemSchema } from "../gen/gamification/v1/points_admin_service_pb.js";
+import { describeJsonError, parseJsonBody, readRequestJson } from "./json-input.js";
 
 const parse = (text: string) => parseJsonBody(Buffer.from(text));
 
@@ -31,5 +33,23 @@ describe("readRequestJson: timestamps", () => {
   it("reads real ones, a leap day included", () => {
     expect(timestampDate(read("2028-02-29T23:59:59.5+05:30").timestamp!).toISOString()).toBe("2028-02-29T18:29:59.500Z");
     expect(timestampDate(read("2027-12-31T00:00:00Z").timestamp!).toISOString()).toBe("2027-12-31T00:00:00.000Z");
+  });
+});
+
+describe("describeJsonError", () => {
+  const decoding = (json: unknown) => {
+    try {
+      fromJson(CreatePointsTriggerItemSchema, json as JsonValue);
+    } catch (error) {
+      return describeJsonError(error);
+    }
+    return null;
+  };
+
+  it("names the message without its package and says a fraction or a word is not a whole number", () => {
+    expect(decoding({ points: 1.5 })).toBe("cannot decode field CreatePointsTriggerItem.points from JSON: expected a whole number, got 1.5");
+    expect(decoding({ points: "abc" })).toBe("cannot decode field CreatePointsTriggerItem.points from JSON: expected a whole number, got abc");
+    // A whole number too large for int64 is out of range indeed.
+    expect(decoding({ points: "99999999999999999999" })).toMatch(/99999999999999999999 out of range$/);
   });
 });

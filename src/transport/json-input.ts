@@ -178,5 +178,12 @@ function elementOf(field: DescField): { scalar?: ScalarType; message?: DescMessa
 /** protobuf-es names fields by their full proto path; callers know the JSON field names. */
 export function describeJsonError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/cannot decode (field|message) gamification\.v1\./g, "cannot decode $1 ");
+  return (
+    message
+      .replace(/cannot decode (field|message) gamification\.v1\./g, "cannot decode $1 ")
+      // protobuf-es calls a fraction or a word in a 64-bit integer field "out of range".
+      .replace(/expected bigint \(\w+\): (\S+) out of range$/, (whole, value: string) =>
+        Number.isInteger(Number(value)) ? whole : `expected a whole number, got ${value}`,
+      )
+  );
 }

@@ -505,9 +505,9 @@ describe("points triggers", () => {
         {
           id: steps,
           severity: "error",
-          message: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first`,
+          message: `Cannot delete: still used by points trigger "${trigger.id}"; remove that reference first`,
           level: "error",
-          reason: `Cannot delete: still used by points trigger "${trigger.id}" (${trigger.id}); remove that reference first`,
+          reason: `Cannot delete: still used by points trigger "${trigger.id}"; remove that reference first`,
         },
       ],
     });
