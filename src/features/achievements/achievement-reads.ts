@@ -3,7 +3,7 @@ import type { AchievementConfig } from "./domain/achievement-config.js";
 import { completeAchievements, isOpenTo, isVisibleTo, rarityOf, type AchievementCompletion } from "./domain/achievements.js";
 import { parseAttributeFilter } from "../points/domain/points-summary.js";
 import { DomainError, notFound } from "../../engine/domain/errors.js";
-import { eventsOf, newUserState, NO_REACTIONS, react, type Reactions } from "../../engine/domain/reactions.js";
+import { currentStreakView, eventsOf, newUserState, NO_REACTIONS, react, type Reactions } from "../../engine/domain/reactions.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { upsertUser, type UserUpsert } from "../../engine/domain/user.js";
 import { readAchievementStats } from "./store/achievement-stats.js";
@@ -117,8 +117,13 @@ export async function listUserAchievements(ctx: ServiceContext, tenantId: string
 
 /**
  * Backdating: when an achievement is active, every user of the tenant who already qualifies gets it,
- * without notifications. Runs after an admin write; users are visited one by one through the same
- * compare-and-set path as events, so it is safe alongside live traffic.
+ * without notifications. Runs after an admin write; users are visited one by one (by `_id`, from the
+ * tenant's user listing) through the same compare-and-set path as events, so it is safe alongside
+ * live traffic. A metric achievement qualifies on the stored total; a streak achievement on the
+ * user's streak as of now in their zone (as the streak read shows it: a lapsed streak is 0; the
+ * caught-up streak is not stored here, the read or the scheduler announces what it changed).
+ * Backdated completions are silent and pay nothing (docs/features.md, Achievements): no webhook
+ * messages, no achievement-trigger points, nothing ranked.
  */
 export async function backfillAchievement(ctx: ServiceContext, tenantId: string, achievement: AchievementConfig): Promise<number> {
   if (achievement.status !== "active" || achievement.trigger === "api") return 0;
@@ -129,9 +134,9 @@ export async function backfillAchievement(ctx: ServiceContext, tenantId: string,
     completed += await changeUserState(ctx, tenantId, userId, async (stored, now) => {
       // The control group earns nothing, backdated achievements included.
       if (!stored || stored.state.control || stored.state.achievements[achievement.id]) return { write: null, result: 0 };
-      const result = completeAchievements(stored.state, engine.achievements, { backfill: true }, now, randomUUID);
+      const streakLength = currentStreakView(stored.state, engine.streak, now)?.length;
+      const result = completeAchievements(stored.state, engine.achievements, { backfill: true, streakLength }, now, randomUUID);
       if (result.completed.length === 0) return { write: null, result: 0 };
-      // Backdated completions are silent: no webhook messages, no points, nothing ranked.
       const applied = await applyUserChange(ctx, tenantId, engine, { state: result.state, events: {}, contribution: {}, at: now });
       return { write: applied.state, result: result.completed.length };
     });

@@ -12,13 +12,17 @@ export interface AchievementCompletion {
 export interface AchievementTriggerContext {
   /** The event just applied: its metric and attributes. */
   event?: { metricId: string; attributes: Record<string, string> };
-  /** The user's streak length after the change, when streaks are evaluated. */
+  /**
+   * The user's streak length after the change, when streaks are evaluated (when backdating: the
+   * streak as of now, a lapsed one being 0). Absent: no streak achievement completes.
+   */
   streakLength?: number;
   /** An API achievement being completed through the Application API. */
   apiAchievementId?: string;
   /**
    * Backdating on activation: metric achievements complete on the stored total alone. Those with
-   * event attribute filters are skipped, since past events' attributes are not kept.
+   * event attribute filters are skipped, since past events' attributes are not kept. Streak
+   * achievements complete on `streakLength` as for an event.
    */
   backfill?: boolean;
 }
