@@ -22,12 +22,7 @@ export type UserWriteMode = "create" | "identify" | "update";
  * must be user attributes of the tenant; the time zone must be an IANA zone.
  */
 export async function writeUser(ctx: ServiceContext, tenantId: string, mode: UserWriteMode, upsert: UserUpsert): Promise<UserState> {
-  if (upsert.tz !== undefined && !isValidTimeZone(upsert.tz)) {
-    throw invalidArgument(`tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
-  }
-  const problem = checkUserUpsert(upsert);
-  if (problem) throw invalidArgument(problem);
-  await checkAttributeKeys(ctx, tenantId, { user: upsert.attributes });
+  await checkUserFields(ctx, tenantId, upsert);
   const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(ctx, tenantId, upsert.id, async (stored, now) => {
     if (stored && mode === "create") {
@@ -46,6 +41,20 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
     });
     return { write: state, result: state };
   });
+}
+
+/**
+ * Refuses user fields that cannot be written (400): a time zone that is not an IANA zone, a bad
+ * `signUpDate`, attribute keys that are not user attributes of the tenant. Every user write checks
+ * them first (a user write, an API achievement's user).
+ */
+export async function checkUserFields(ctx: ServiceContext, tenantId: string, upsert: UserUpsert): Promise<void> {
+  if (upsert.tz !== undefined && !isValidTimeZone(upsert.tz)) {
+    throw invalidArgument(`tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
+  }
+  const problem = checkUserUpsert(upsert);
+  if (problem) throw invalidArgument(problem);
+  await checkAttributeKeys(ctx, tenantId, { user: upsert.attributes });
 }
 
 /**

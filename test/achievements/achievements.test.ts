@@ -185,6 +185,47 @@ describe("achievements", () => {
     }
   });
 
+  it("complete an API achievement for a first-seen user in one write: the response has the user-creation award too", async () => {
+    const tenantId = "first-seen";
+    await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: tenantId, name: "First seen" }] });
+    await server.rest("POST", "/admin/v1/attributes", { tenantId, body: [{ key: "plan", name: "Plan", type: "user" }] });
+    const achievements = await server.rest("POST", "/admin/v1/achievements", {
+      tenantId,
+      body: [
+        { name: "Profile", key: "profile", trigger: "api", status: "active" },
+        { name: "Pro only", key: "pro-only", trigger: "api", status: "active", userAttributes: [{ key: "plan", value: "pro" }] },
+      ],
+    });
+    const xp = (await server.rest("POST", "/admin/v1/points", { tenantId, body: [{ key: "xp", name: "XP" }] })).body.created[0].id;
+    const triggers = await server.rest("POST", `/admin/v1/points/${xp}/triggers`, {
+      tenantId,
+      body: [
+        { type: "user_creation", points: 5, status: "active" },
+        { type: "achievement", achievementId: achievements.body.created[0].id, points: 50, status: "active" },
+      ],
+    });
+    expect(triggers.body.issues).toEqual([]);
+    const done = await server.rest("POST", "/v1/achievements/profile/complete", { tenantId, body: { user: { id: "newbie", attributes: { plan: "free" } } } });
+    expect(done.status).toBe(201);
+    expect(done.body.points.xp).toMatchObject({ total: 55, added: 55 });
+    expect(done.body.points.xp.awards.map((a: { awarded: number; trigger: { type: string } }) => [a.awarded, a.trigger.type]).sort()).toEqual([
+      [5, "user_creation"],
+      [50, "achievement"],
+    ]);
+    expect((await server.rest("GET", "/v1/users/newbie", { tenantId })).body).toMatchObject({ id: "newbie", attributes: { plan: "free" } });
+    // Repeated with new fields: the original completion, the fields written.
+    const again = await server.rest("POST", "/v1/achievements/profile/complete", { tenantId, body: { user: { id: "newbie", attributes: { plan: "pro" } } } });
+    expect([again.status, again.body.completionId, again.body.points]).toEqual([200, done.body.completionId, {}]);
+    expect((await server.rest("GET", "/v1/users/newbie", { tenantId })).body.attributes).toEqual({ plan: "pro" });
+    // A refused completion writes nothing: a first-seen user is not created.
+    const refused = await server.rest("POST", "/v1/achievements/pro-only/complete", {
+      tenantId,
+      body: { user: { id: "stranger", attributes: { plan: "free" } } },
+    });
+    expect(refused.status).toBe(422);
+    expect((await server.rest("GET", "/v1/users/stranger", { tenantId })).status).toBe(404);
+  });
+
   it("are backdated to qualifying users when activated, without appearing in any event response", async () => {
     const activated = await server.rest("PATCH", "/admin/v1/achievements", { body: [{ id: ids.hidden, status: "active" }] });
     expect(activated.body.issues).toEqual([]);

@@ -11,7 +11,7 @@ import { findUser, storedStatesOfTenant } from "../../engine/store/user-document
 import { userIdsOfTenant } from "../../engine/store/tenant-users.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { applyUserChange, changeUserState, type UserChange } from "../../engine/user-state.js";
-import { checkAttributeKeys, writeUser } from "../../engine/user-access.js";
+import { checkAttributeKeys, checkUserFields } from "../../engine/user-access.js";
 import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
 
 /** An achievement as seen by one user (with the completion when there is one) and, in lists, statistics. */
@@ -24,7 +24,9 @@ export interface AchievementView {
 /**
  * Completes an API achievement for a user (created on first sight, with the fields sent). Completing
  * it again answers with the original completion (`alreadyCompleted`). Composite achievements whose
- * last prerequisite this was complete too.
+ * last prerequisite this was complete too. As an event does, one write creates or updates the user
+ * and completes the achievement: a first-seen user's user-creation awards are in the response, and
+ * a refused completion writes nothing.
  */
 export async function completeApiAchievement(
   ctx: ServiceContext,
@@ -37,20 +39,24 @@ export async function completeApiAchievement(
   if (achievement.trigger !== "api") {
     throw new DomainError("unprocessable", `Achievement "${key}" completes automatically (trigger ${achievement.trigger}), not through the API`);
   }
-  await writeUser(ctx, tenantId, "identify", user); // validates the fields and creates the user on first sight
+  await checkUserFields(ctx, tenantId, user);
   const engine = await loadEngineConfig(ctx, tenantId);
   return changeUserState(
     ctx,
     tenantId,
     user.id,
     async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean; reactions: Reactions }>> => {
-      const state = stored?.state ?? upsertUser(newUserState(user.id, now, engine), user, now);
+      const state = upsertUser(stored?.state ?? newUserState(user.id, now, engine), user, now);
       const existing = state.achievements[achievement.id];
-      if (existing) return { write: null, result: { view: { achievement, completion: existing }, alreadyCompleted: true, reactions: NO_REACTIONS } };
+      if (existing) {
+        // Completed before: only the fields sent are written, as a user write would.
+        const applied = await applyUserChange(ctx, tenantId, engine, { state, events: {}, contribution: {}, at: now });
+        return { write: applied.state, result: { view: { achievement, completion: existing }, alreadyCompleted: true, reactions: NO_REACTIONS } };
+      }
       if (achievement.status === "locked") throw new DomainError("unprocessable", `Achievement "${key}" is locked and can no longer be completed`);
       if (state.control)
         throw new DomainError("unprocessable", `User "${user.id}" is in the control group (experimentation settings), which earns no achievements`);
-      const result = react(state, { apiAchievementId: achievement.id, userCreated: false }, engine, now);
+      const result = react(state, { apiAchievementId: achievement.id, userCreated: stored === null }, engine, now);
       const completion = result.state.achievements[achievement.id];
       if (!completion) throw new DomainError("unprocessable", `User "${user.id}" does not match the user attribute filters of achievement "${key}"`);
       const contribution = contributionOf(undefined, result.reactions.points, result.reactions.streak?.length);
