@@ -23,7 +23,7 @@ beforeAll(async () => {
         key: "mobile",
         trigger: "metric",
         metricId: ids.words,
-        metricValue: 1,
+        metricValue: 3,
         eventAttributes: [{ key: "source", value: "mobile" }],
         status: "active",
       },
@@ -68,10 +68,12 @@ describe("achievements", () => {
   });
 
   it("apply event attribute filters, and never complete inactive achievements", async () => {
+    // Only matching events count toward it: the web's 5 do not, the mobile 1 + 2 do.
     expect((await send("bob", 5, { source: "web" })).body.achievements).toEqual([]);
+    expect((await send("bob", 1, { source: "mobile" })).body.achievements).toEqual([]);
     const mobile = await server
       .client("connect-json")
-      .application.trackMetricEvent({ key: "words", user: { id: "bob" }, value: 1, attributes: { source: "mobile" } });
+      .application.trackMetricEvent({ key: "words", user: { id: "bob" }, value: 2, attributes: { source: "mobile" } });
     expect(mobile.achievements.map((a) => a.key)).toEqual(["mobile"]);
   });
 

@@ -97,6 +97,12 @@ export interface UserState {
   streakRanks: { active: number; longest: number } | null;
   /** Which lifecycle messages (`emails.*` webhooks) were sent, so each is sent once (features/webhooks/domain/lifecycle.ts). */
   lifecycle: LifecycleMarks;
+  /**
+   * Per metric achievement with event attribute filters, not yet held: the sum of the values of the
+   * events that matched them (features/achievements/domain/achievements.ts). Absent in documents
+   * written before it existed.
+   */
+  achievementProgress?: Record<string, DecimalString>;
 }
 
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */

@@ -40,7 +40,7 @@ const week = achievement("week", { trigger: "streak", streakLength: 7 });
 const mobile = achievement("mobile", { metricId: "words", metricValue: 1, eventAttributes: [{ key: "source", value: "mobile" }] });
 const pro = achievement("pro", { metricId: "words", metricValue: 1, userAttributes: [{ key: "plan", value: "pro" }] });
 const ALL = [novice, expert, onboarding, master, week, mobile, pro];
-const wordsEvent = (attributes: Record<string, string> = {}) => ({ event: { metricId: "words", attributes } });
+const wordsEvent = (attributes: Record<string, string> = {}, value = 1) => ({ event: { metricId: "words", value, attributes } });
 
 function ids(result: { completed: AchievementConfig[] }) {
   return result.completed.map((a) => a.id);
@@ -64,9 +64,31 @@ describe("completeAchievements", () => {
   });
 
   it("needs an event of the achievement's metric, matching its event attribute filters", () => {
-    expect(ids(completeAchievements(user("600"), [novice], { event: { metricId: "pages", attributes: {} } }, at, newId))).toEqual([]);
+    expect(ids(completeAchievements(user("600"), [novice], { event: { metricId: "pages", value: 1, attributes: {} } }, at, newId))).toEqual([]);
     expect(ids(completeAchievements(user("5"), [mobile], wordsEvent({ source: "web" }), at, newId))).toEqual([]);
     expect(ids(completeAchievements(user("5"), [mobile], wordsEvent({ source: "mobile" }), at, newId))).toEqual(["mobile"]);
+  });
+
+  it("counts only the events matching an achievement's event attribute filters, not the metric's total", () => {
+    const fiveOnWeb = achievement("five-web", { metricId: "words", metricValue: 5, eventAttributes: [{ key: "source", value: "web" }] });
+    // 100 from the app, then 1 from the web: the total passed 5 long ago, the matching events did not.
+    let state = completeAchievements(user("100"), [fiveOnWeb], wordsEvent({ source: "app" }, 100), at, newId).state;
+    const oneOnWeb = completeAchievements(
+      { ...state, metrics: { words: { total: "101", daily: {} } } },
+      [fiveOnWeb],
+      wordsEvent({ source: "web" }, 1),
+      at,
+      newId,
+    );
+    expect(ids(oneOnWeb)).toEqual([]);
+    expect(oneOnWeb.state.achievementProgress).toEqual({ "five-web": "1" });
+    state = oneOnWeb.state;
+    for (const value of [2.5, 1]) state = completeAchievements(state, [fiveOnWeb], wordsEvent({ source: "web" }, value), at, newId).state;
+    expect(state.achievementProgress).toEqual({ "five-web": "4.5" });
+    const reached = completeAchievements(state, [fiveOnWeb], wordsEvent({ source: "web" }, 0.5), at, newId);
+    expect(ids(reached)).toEqual(["five-web"]);
+    expect(reached.state.achievementProgress).toEqual({}); // held: nothing more to count
+    expect(completeAchievements(reached.state, [fiveOnWeb], wordsEvent({ source: "web" }, 1), at, newId).state.achievementProgress).toEqual({});
   });
 
   it("applies user attribute filters to every trigger", () => {

@@ -1,6 +1,7 @@
 import type { AchievementConfig, AttributeFilter } from "./achievement-config.js";
 import type { UserState } from "../../../engine/domain/user.js";
 import Big from "big.js";
+import { addDecimals, decimalFromNumber, ZERO } from "../../../engine/domain/decimal.js";
 
 /** A user's completion of an achievement. */
 export interface AchievementCompletion {
@@ -10,8 +11,8 @@ export interface AchievementCompletion {
 
 /** What may complete achievements now. */
 export interface AchievementTriggerContext {
-  /** The event just applied: its metric and attributes. */
-  event?: { metricId: string; attributes: Record<string, string> };
+  /** The event just applied: its metric, value and attributes. */
+  event?: { metricId: string; value: number; attributes: Record<string, string> };
   /**
    * The user's streak length after the change, when streaks are evaluated (when backdating: the
    * streak as of now, a lapsed one being 0). Absent: no streak achievement completes.
@@ -35,10 +36,15 @@ function matchesAll(filters: readonly AttributeFilter[], values: Record<string, 
 function isTriggered(achievement: AchievementConfig, state: UserState, context: AchievementTriggerContext): boolean {
   switch (achievement.trigger) {
     case "metric": {
+      if (achievement.metricValue === null) return false;
+      if (achievement.eventAttributes.length > 0) {
+        // Only matching events count, from the achievement's creation on: past events' attributes are not kept.
+        const progress = state.achievementProgress?.[achievement.id];
+        return !context.backfill && progress !== undefined && new Big(progress).gte(achievement.metricValue);
+      }
       const total = state.metrics[achievement.metricId ?? ""]?.total;
-      if (total === undefined || achievement.metricValue === null || new Big(total).lt(achievement.metricValue)) return false;
-      if (context.backfill) return achievement.eventAttributes.length === 0;
-      return context.event?.metricId === achievement.metricId && matchesAll(achievement.eventAttributes, context.event.attributes);
+      if (total === undefined || new Big(total).lt(achievement.metricValue)) return false;
+      return context.backfill === true || context.event?.metricId === achievement.metricId;
     }
     case "streak":
       return context.streakLength !== undefined && achievement.streakLength !== null && context.streakLength >= achievement.streakLength;
@@ -47,6 +53,22 @@ function isTriggered(achievement: AchievementConfig, state: UserState, context: 
     case "achievement":
       return achievement.achievementIds.length > 0 && achievement.achievementIds.every((id) => state.achievements[id] !== undefined);
   }
+}
+
+/**
+ * Adds an event's value to the progress of every active metric achievement with event attribute
+ * filters that it matches and the user does not hold yet: such an achievement counts only the
+ * events it applies to (the reference: it "only appl[ies] to events with" those attributes), not the
+ * metric's total. The entry goes when the achievement is completed.
+ */
+function countMatchingEvent(state: UserState, achievements: readonly AchievementConfig[], event: NonNullable<AchievementTriggerContext["event"]>): UserState {
+  let progress = state.achievementProgress;
+  for (const a of achievements) {
+    if (a.status !== "active" || a.trigger !== "metric" || a.metricId !== event.metricId || a.eventAttributes.length === 0) continue;
+    if (state.achievements[a.id] !== undefined || !matchesAll(a.eventAttributes, event.attributes)) continue;
+    progress = { ...progress, [a.id]: addDecimals(progress?.[a.id] ?? ZERO, decimalFromNumber(event.value)) };
+  }
+  return progress === state.achievementProgress ? state : { ...state, achievementProgress: progress };
 }
 
 /**
@@ -62,7 +84,7 @@ export function completeAchievements(
   at: Date,
   newId: () => string,
 ): { state: UserState; completed: AchievementConfig[] } {
-  let next = state;
+  let next = context.event ? countMatchingEvent(state, achievements, context.event) : state;
   const completed: AchievementConfig[] = [];
   for (let changed = true; changed;) {
     changed = false;
@@ -70,6 +92,10 @@ export function completeAchievements(
       if (achievement.status !== "active" || next.achievements[achievement.id] !== undefined) continue;
       if (!matchesAll(achievement.userAttributes, next.attributes) || !isTriggered(achievement, next, context)) continue;
       next = { ...next, achievements: { ...next.achievements, [achievement.id]: { achievedAt: at, completionId: newId() } } };
+      if (next.achievementProgress?.[achievement.id] !== undefined) {
+        const { [achievement.id]: _done, ...rest } = next.achievementProgress;
+        next = { ...next, achievementProgress: rest };
+      }
       completed.push(achievement);
       changed = true;
     }
