@@ -53,6 +53,11 @@ export interface PlannedUserChange {
   contribution: LeaderboardContribution;
   /** The moment of the change: the event's time, or now. */
   at: Date;
+  /**
+   * True: the change's rankings on streak leaderboards send no `leaderboard.rank_changed` (a
+   * scheduler visit that left the streak's length as it was, entering the user where they were missing).
+   */
+  quietStreakLeaderboards?: boolean;
 }
 
 /**
@@ -82,7 +87,10 @@ export async function applyUserChange(
   ]);
   const state = completeChange(
     { ...ranked.state, streakRanks: streakRanked.streakRanks },
-    { ...change.events, leaderboardResults: ranked.leaderboards },
+    {
+      ...change.events,
+      leaderboardResults: change.quietStreakLeaderboards ? ranked.leaderboards.filter((r) => r.leaderboard.config.rankBy !== "streak") : ranked.leaderboards,
+    },
     engine,
     change.at,
     completedAt,

@@ -1,7 +1,7 @@
 import { applyTimeTriggers } from "../features/points/domain/points.js";
 import { catchUpStreak } from "../features/streaks/domain/streak.js";
 import { effectiveStreakSettings } from "../features/users/domain/preferences.js";
-import { contributionOf } from "../features/leaderboards/domain/leaderboard-entries.js";
+import { contributionOf, entersStreakLeaderboards } from "../features/leaderboards/domain/leaderboard-entries.js";
 import type { ServiceContext } from "../engine/context.js";
 import { loadEngineConfig } from "../engine/engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
@@ -20,7 +20,9 @@ import { addDueUsers } from "./store/due-users.js";
  * due time (listed early: workers/store/due-users.ts) is left alone, and their due time returned
  * for the scheduler to list them there. A user whose stored due time the tenant's configuration has
  * since brought earlier (a time trigger made active after their last write: see
- * `rescheduleTenantUsers`) is brought up to now the same way, which stores the earlier due time.
+ * `rescheduleTenantUsers`) is brought up to now the same way, which stores the earlier due time;
+ * so is a user with a live streak missing from an active streak leaderboard's current run (entered
+ * with their streak's length, silently: see docs/features.md, Leaderboards).
  */
 export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: string, userId: string) => {
   const engine = await loadEngineConfig(ctx, tenantId);
@@ -29,19 +31,28 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
     const storedDueAt = stored.state.dueAt;
     const planned = plannedDueAt(stored.state, engine, now);
     const broughtEarlier = planned !== null && (storedDueAt === null || planned < storedDueAt);
-    // Listed for a minute whose work a later write moved or settled: nothing is due yet.
-    if (!broughtEarlier && (!storedDueAt || storedDueAt > now)) return { write: null, result: storedDueAt };
     let state = stored.state;
     const settings = effectiveStreakSettings(engine.streak, state.preferences);
     const caught = settings && state.streak ? catchUpStreak(state.streak, settings, state.tzHistory, now) : null;
     if (caught) state = { ...state, streak: caught.state };
+    // A streak leaderboard that became active after the user's last change (see
+    // `rescheduleTenantUsers`) still lacks their current streak: the visit enters them. Not while an
+    // import's backdated events are arriving (`BACKFILL_QUIET_MS`): that would judge the periods
+    // they are for; the due visit at its end enters them.
+    const quiet = state.backfillQuietUntil !== null && state.backfillQuietUntil > now;
+    const entering = caught !== null && !quiet && entersStreakLeaderboards(state, engine.leaderboards ?? [], caught.state.length, now);
+    // Listed for a minute whose work a later write moved or settled: nothing is due yet.
+    if (!broughtEarlier && !entering && (!storedDueAt || storedDueAt > now)) return { write: null, result: storedDueAt };
     const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
     // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
+    // A streak whose length the visit left as it was only enters boards the user was missing from:
+    // that moves no rank of their doing, so it sends no `leaderboard.rank_changed`.
     const applied = await applyUserChange(ctx, tenantId, engine, {
       state: { ...state, points: paid.states },
       events: { streakEvents: caught?.events, pointsEvents: paid.events },
       contribution: contributionOf(undefined, paid.changes, caught?.state.length),
       at: now,
+      quietStreakLeaderboards: caught !== null && caught.state.length === stored.state.streak?.length,
     });
     return { write: applied.state, result: null };
   });
@@ -50,7 +61,8 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
 /**
  * Lists every user of a tenant for the scheduler's next minute, after a configuration change that
  * can bring time-driven work earlier than the due times their last writes stored (a time trigger
- * made active, freeze earning changed): each visit recomputes the due time (`runDueWork`). Reads
+ * made active, freeze earning changed): each visit recomputes the due time (`runDueWork`). Also
+ * after a streak leaderboard became active: each visit enters the user with their live streak. Reads
  * the tenant's listing by `_id` and adds its users to the minute's pages (about one command per 64
  * users); the scheduler then visits them one after another, so with many users its later minutes
  * wait meanwhile.

@@ -18,6 +18,7 @@ import type { ServiceContext } from "../../engine/context.js";
 import { rankingsOf } from "./ranking-updates.js";
 import { dateBeginsAnywhereAt, runStartsBetween, statusOf } from "./domain/leaderboard-runs.js";
 import { addDays } from "../../engine/domain/plain-dates.js";
+import { rescheduleTenantUsers } from "../../workers/due-work.js";
 
 /** The leaderboard's status in force at `now`, and the latest date begun anywhere (today or tomorrow in UTC). */
 function inForceAt(leaderboard: LeaderboardSettings, now: Date): LeaderboardInForce {
@@ -68,6 +69,11 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
   },
   applyChanges(current, changes, now) {
     return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes), utcDay(now)), updated: now };
+  },
+  // An active streak leaderboard ranks the users whose streaks are live already: the scheduler visits
+  // the tenant's users next minute and enters them (workers/due-work.ts).
+  afterSave: async (ctx, scope, leaderboard) => {
+    if (leaderboard.rankBy === "streak" && statusOf(leaderboard, ctx.now()) === "active") await rescheduleTenantUsers(ctx, scope.tenantId);
   },
   duplicateMessage: (leaderboard) => `Key "${leaderboard.key}" is already in use by another leaderboard`,
   // Its rankings go with it (every run of its calendar up to now, every group). Users' entries for it

@@ -162,6 +162,16 @@ export function planLeaderboardEntries(
   return plans;
 }
 
+/**
+ * Whether a user's streak of `streakLength` (as of `at`) is not what their entries on the active
+ * streak leaderboards hold: a board that became active, or a run that began, after their last
+ * change, or a streak lost since. The scheduler's visit then writes it (workers/due-work.ts).
+ */
+export function entersStreakLeaderboards(state: UserState, leaderboards: readonly RankedLeaderboard[], streakLength: number, at: Date): boolean {
+  if (state.control) return false; // the control group takes part in no leaderboard
+  return planLeaderboardEntries(state, leaderboards, { streakLength }, at).length > 0;
+}
+
 type Change = { kind: "delta"; delta: DecimalString } | { kind: "absolute"; value: DecimalString | null };
 
 function changeFor(config: LeaderboardConfig, contribution: LeaderboardContribution): Change | null {
