@@ -29,8 +29,11 @@ export interface ResourceSpec<T extends { id: string }, Draft, Changes> {
   duplicateMessage(resource: T): string;
   /** Why the resource cannot be deleted (e.g. what still refers to it), or null. */
   checkDelete?(ctx: ServiceContext, scope: ResourceScope, current: T): Promise<string | null>;
-  /** Work that follows a successful create or update, once the configuration cache is fresh. */
-  afterSave?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
+  /**
+   * Work that follows a successful create or update, once the configuration cache is fresh;
+   * `previous`: the resource before an update (undefined after a create).
+   */
+  afterSave?(ctx: ServiceContext, scope: ResourceScope, resource: T, previous?: T): Promise<void>;
   /** Clean-up of data derived from a deleted resource (runs after the resource is gone). */
   afterDelete?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
   /** Sort order of lists; creation order by default. */
@@ -100,8 +103,9 @@ async function runAfterSave<T extends { id: string }>(
   ctx: ServiceContext,
   scope: ResourceScope,
   saved: T[],
+  previous?: ReadonlyMap<string, T>,
 ): Promise<void> {
-  for (const resource of saved) await spec.afterSave?.(ctx, scope, resource);
+  for (const resource of saved) await spec.afterSave?.(ctx, scope, resource, previous?.get(resource.id));
 }
 
 export async function listResources<T extends { id: string }>(
@@ -137,6 +141,7 @@ export async function updateResources<T extends { id: string }, D, C>(
   updates: Array<{ id: string; changes: C }>,
 ): Promise<BulkResult<T>> {
   const result: BulkResult<T> = { done: [], issues: [] };
+  const previous = new Map<string, T>();
   for (const { id, changes } of updates) {
     const current = await getResource(spec, ctx, scope, id);
     if (!current) {
@@ -152,13 +157,14 @@ export async function updateResources<T extends { id: string }, D, C>(
     try {
       await spec.collection(ctx).replaceOne({ _id: id as never, ...scopeFilter(scope) }, toDocument(scope, next));
       result.done.push(next);
+      previous.set(id, current);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       result.issues.push({ id, severity: "error", message: spec.duplicateMessage(next) });
     }
   }
   ctx.config.invalidate();
-  await runAfterSave(spec, ctx, scope, result.done);
+  await runAfterSave(spec, ctx, scope, result.done, previous);
   return result;
 }
 

@@ -70,10 +70,13 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
   applyChanges(current, changes, now) {
     return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes), utcDay(now)), updated: now };
   },
-  // An active streak leaderboard ranks the users whose streaks are live already: the scheduler visits
-  // the tenant's users next minute and enters them (workers/due-work.ts).
-  afterSave: async (ctx, scope, leaderboard) => {
-    if (leaderboard.rankBy === "streak" && statusOf(leaderboard, ctx.now()) === "active") await rescheduleTenantUsers(ctx, scope.tenantId);
+  // A streak leaderboard made active ranks the users whose streaks are live already: the scheduler
+  // visits the tenant's users next minute and enters them (workers/due-work.ts). Edits of one active
+  // already (a rename) visit nobody.
+  afterSave: async (ctx, scope, leaderboard, previous) => {
+    const now = ctx.now();
+    const activeNow = (l: LeaderboardConfig | undefined) => l !== undefined && statusOf(l, now) === "active";
+    if (leaderboard.rankBy === "streak" && activeNow(leaderboard) && !activeNow(previous)) await rescheduleTenantUsers(ctx, scope.tenantId);
   },
   duplicateMessage: (leaderboard) => `Key "${leaderboard.key}" is already in use by another leaderboard`,
   // Its rankings go with it (every run of its calendar up to now, every group). Users' entries for it

@@ -64,9 +64,13 @@ export const pointsTriggerSpec: ResourceSpec<points.PointsTriggerConfig, points.
   applyChanges: points.applyTriggerChanges,
   // Triggers and boosts have no unique index besides their random ID.
   duplicateMessage: () => "Points trigger already exists",
-  // An active time trigger pays users who exist already too: their stored due times predate it.
-  afterSave: async (ctx, scope, trigger) => {
-    if (trigger.type === "time" && trigger.status === "active") await rescheduleTenantUsers(ctx, scope.tenantId);
+  // An active time trigger pays users who exist already too: their stored due times predate it. An
+  // edit that leaves an active one's schedule as it was (points, a filter) visits nobody.
+  afterSave: async (ctx, scope, trigger, previous) => {
+    if (trigger.type !== "time" || trigger.status !== "active") return;
+    const sameSchedule =
+      previous?.type === "time" && previous.status === "active" && previous.timeUnit === trigger.timeUnit && previous.timeInterval === trigger.timeInterval;
+    if (!sameSchedule) await rescheduleTenantUsers(ctx, scope.tenantId);
   },
 };
 
