@@ -64,7 +64,7 @@ const achievementTrigger: PointsTriggerConfig = {
   ...wordsTrigger,
   id: "trg-ach",
   type: "achievement",
-  points: 40,
+  points: 60,
   metricId: undefined,
   metricThreshold: undefined,
   achievementId: "ach-api",
@@ -144,7 +144,8 @@ describe("messages built by the engine", () => {
         updated: "2026-05-01T10:00:00Z",
       },
       points: { id: "sys-xp", key: "xp", name: "XP", description: null, badgeUrl: null, maxPoints: null, total: 50 },
-      previousLevel: null,
+      // A user without points already holds the 0-point level (as reads show it).
+      previousLevel: { id: "lvl-bronze", key: "bronze", name: "BRONZE", description: "bronze level", badgeUrl: null, points: 0 },
       newLevel: { id: "lvl-silver", key: "silver", name: "SILVER", description: "silver level", badgeUrl: null, points: 50 },
     });
   });
@@ -186,7 +187,7 @@ describe("messages built by the engine", () => {
       userAttributes: [],
       achievedAt: "2026-05-01T10:00:00Z",
     });
-    expect([levelChanged.previousLevel, levelChanged.newLevel.key, levelChanged.points.total]).toEqual([null, "bronze", 40]);
+    expect([levelChanged.previousLevel.key, levelChanged.newLevel.key, levelChanged.points.total]).toEqual(["bronze", "silver", 60]);
   });
 
   it("keeps earlier messages and gives every message its own ID", () => {
