@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
+import type { TestServer } from "../helpers/server.js";
+import type { WebhookReceiver } from "../helpers/webhook-receiver.js";
+import { startDailyStreakServer } from "../helpers/daily-streak-server.js";
 
 // Streak achievements are backdated like metric ones: created active, activated, or with a lower
 // streakLength, they complete for every user whose streak (as of now, in their zone) already
@@ -29,18 +30,7 @@ const held = async (user: string) =>
   (await server.rest("GET", `/v1/users/${user}/achievements`)).body.map((a: { key: string; achievedAt: string }) => [a.key, Date.parse(a.achievedAt)]);
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startTestServer({
-    now: () => new Date(clock),
-    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200], timeoutMs: 3_000, pollMs: 100 },
-  });
-  const [minutes] = await created("/admin/v1/metrics", [{ key: "minutes", name: "Minutes practised" }]);
-  const settings = await server.rest("PUT", "/admin/v1/streaks/settings", {
-    body: { frequency: "daily", metrics: [{ metricId: minutes, threshold: 1 }], evaluationMode: "all" },
-  });
-  expect(settings.status).toBe(201);
-  const hook = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: receiver.url("/hook"), eventTypes: ["achievement.completed"] }] });
-  expect(hook.status).toBe(201);
+  ({ server, receiver } = await startDailyStreakServer(() => new Date(clock), ["achievement.completed"]));
 });
 afterAll(async () => {
   await server.close();

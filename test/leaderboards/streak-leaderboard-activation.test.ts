@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.js";
-import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
+import type { TestServer } from "../helpers/server.js";
+import type { WebhookReceiver } from "../helpers/webhook-receiver.js";
+import { startDailyStreakServer } from "../helpers/daily-streak-server.js";
 import { until } from "../helpers/until.js";
 
 // A streak leaderboard that becomes active after users have streaks ranks them: the Admin call lists
@@ -35,18 +36,7 @@ const rankings = async (key: string) =>
 const rankChanges = () => receiver.at("/hook").filter((r) => r.json?.type === "leaderboard.rank_changed");
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startTestServer({
-    now: () => new Date(clock),
-    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200], timeoutMs: 3_000, pollMs: 100 },
-  });
-  const [minutes] = await created("/admin/v1/metrics", [{ key: "minutes", name: "Minutes practised" }]);
-  const settings = await server.rest("PUT", "/admin/v1/streaks/settings", {
-    body: { frequency: "daily", metrics: [{ metricId: minutes, threshold: 1 }], evaluationMode: "all" },
-  });
-  expect(settings.status).toBe(201);
-  const hook = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: receiver.url("/hook"), eventTypes: ["leaderboard.rank_changed"] }] });
-  expect(hook.status).toBe(201);
+  ({ server, receiver } = await startDailyStreakServer(() => new Date(clock), ["leaderboard.rank_changed"]));
 });
 afterAll(async () => {
   await server.close();
