@@ -296,6 +296,19 @@ describe("walkCursor", () => {
     expect(visited).toEqual([1, 2, 3]);
   });
 
+  it("walks at most `maxUnits` units, false until a later walk reaches `last`", async () => {
+    const visited: number[] = [];
+    const { pass, advanced } = passOver(0);
+    expect(await walkCursor(pass, 0, 9, async (unit) => void visited.push(unit), 4)).toBe(false);
+    expect(visited).toEqual([1, 2, 3, 4]);
+    expect(advanced).toEqual([1, 2, 3, 4]);
+    pass.lease = { ...pass.lease!, cursor: 4 };
+    expect(await walkCursor(pass, 0, 9, async (unit) => void visited.push(unit), 4)).toBe(false);
+    pass.lease = { ...pass.lease, cursor: 8 };
+    expect(await walkCursor(pass, 0, 9, async (unit) => void visited.push(unit), 4)).toBe(true);
+    expect(visited).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
   it("a failed visit leaves the cursor before the unit (it is visited again next time)", async () => {
     const { pass, advanced } = passOver(0);
     await expect(

@@ -152,13 +152,20 @@ export function createLeasedLoop(options: LeasedLoopOptions): LeasedLoop {
 /**
  * Walks a lease's cursor forward one unit (minute, day) at a time up to `last`, visiting each unit
  * and then moving the cursor past it, so that a crash repeats at most the unit in progress. Ends
- * early when stopping or when the lease was lost; true when it reached `last`. `start` is where a
- * cursor that never moved stands.
+ * early when stopping, when the lease was lost, or after `maxUnits` units (the rest is walked by
+ * the next pass); true when it reached `last`. `start` is where a cursor that never moved stands.
  */
-export async function walkCursor(pass: Pass, start: number, last: number, visit: (unit: number) => Promise<unknown>): Promise<boolean> {
+export async function walkCursor(
+  pass: Pass,
+  start: number,
+  last: number,
+  visit: (unit: number) => Promise<unknown>,
+  maxUnits = Number.POSITIVE_INFINITY,
+): Promise<boolean> {
   if (!pass.lease) return false;
-  for (let unit = (pass.lease.cursor ?? start) + 1; unit <= last; unit++) {
-    if (pass.stopping()) return false;
+  const first = (pass.lease.cursor ?? start) + 1;
+  for (let unit = first; unit <= last; unit++) {
+    if (pass.stopping() || unit - first >= maxUnits) return false;
     await visit(unit);
     if (!(await pass.advance(unit))) return false;
   }
@@ -170,7 +177,8 @@ export async function walkCursor(pass: Pass, start: number, last: number, visit:
  * `lookbackMinutes` back. A first walk (no cursor yet: the loop never finished a minute on this
  * database) first visits the minutes `listedBefore` names before that, oldest first, so that work
  * listed before a crash that came ahead of the first pass is not forgotten (a crash meanwhile
- * repeats them: visits must be idempotent).
+ * repeats them: visits must be idempotent). At most `maxMinutes` minutes after the cursor are
+ * walked (false: the rest is left to the next pass).
  */
 export async function walkElapsedMinutes(
   pass: Pass,
@@ -178,6 +186,7 @@ export async function walkElapsedMinutes(
   lookbackMinutes: number,
   visit: (minute: number) => Promise<unknown>,
   listedBefore?: (minute: number) => Promise<number[]>,
+  maxMinutes?: number,
 ): Promise<boolean> {
   const lastElapsed = minuteOf(now) - 1;
   const start = lastElapsed - lookbackMinutes;
@@ -187,7 +196,7 @@ export async function walkElapsedMinutes(
       await visit(minute);
     }
   }
-  return walkCursor(pass, start, lastElapsed, visit);
+  return walkCursor(pass, start, lastElapsed, visit, maxMinutes);
 }
 
 /**

@@ -11,12 +11,13 @@ import { TenantCalls } from "../../src/engine/tenant-calls.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { createSecretCodec } from "../../src/features/webhooks/store/webhook-secrets.js";
 import { dayOf } from "../../src/engine/store/keyed-buckets.js";
+import { minuteOf } from "../../src/engine/store/user-documents.js";
 import { claimDelivery, deliveryStore, insertDeliveries, saveEndpoint } from "../../src/features/webhooks/store/webhook-store.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 // The webhook worker driven directly, with a clock the test moves: recovery of an attempt cut
-// short by a crash, and retention.
+// short by a crash, catching up after a pause, and retention.
 
 let testDb: TestDatabase;
 let database: Database;
@@ -140,6 +141,20 @@ describe("webhook worker", () => {
     await worker.coordinate();
     expect(await worker.deliverReady()).toBe(1);
     expect(receiver.at("/worker").map((r) => r.headers["webhook-id"])).toContain("msg_parked_long_ago");
+    await worker.stop();
+  });
+
+  it("catches up with a long pause an hour of minutes per pass, so that hand-overs come between", async () => {
+    const clock = { now: new Date(T0.getTime() + 86_400_000) };
+    const cursor = minuteOf(clock.now) - 1 - 24 * 60; // a day behind: the service was down
+    await database.collections.leases.deleteMany({});
+    await database.collections.leases.insertOne({ _id: "webhooks:coordinator", owner: "gone", leaseUntil: T0, version: 1, cursor });
+    const worker = createWebhookWorker(contextAt(clock), logger, {});
+    const cursorNow = async () => (await database.collections.leases.findOne({ _id: "webhooks:coordinator" }))!.cursor;
+    await worker.coordinate();
+    expect(await cursorNow()).toBe(cursor + 60);
+    await worker.coordinate();
+    expect(await cursorNow()).toBe(cursor + 120);
     await worker.stop();
   });
 

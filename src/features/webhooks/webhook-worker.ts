@@ -59,6 +59,8 @@ export interface WebhookWorker {
 const LEASE_NAME = "webhooks:coordinator";
 const PURGE_LEASE_NAME = "webhooks:purge";
 const USERS_PER_ROUND = 100;
+/** Elapsed minutes the coordinator walks per pass (a day's catch-up takes 24 passes, with hand-overs between). */
+const MINUTES_PER_PASS = 60;
 const BOOST_CHECK_MS = 60_000;
 
 /** What the worker's steps share, built once per worker and passed explicitly. */
@@ -136,10 +138,10 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
     lease: { store: leases, name: LEASE_NAME, owner, ms: leaseMs },
     pass: async (pass) => {
       if ((await handOverOutboxes(deps)) > 0) attempts.wake();
-      await walkRetryMinutes(deps, pass, options.lookbackMinutes ?? 60);
+      const caughtUp = await walkRetryMinutes(deps, pass, options.lookbackMinutes ?? 60);
       if (boostCheckDue() && (await announceBoostsAndLeaderboards(ctx))) attempts.wake();
       await purge.runIfDue();
-      return false;
+      return !caughtUp && !pass.stopping(); // the next pass goes on walking at once, after a hand-over
     },
   });
   const claims = readyDeliveries(deps, owner);
@@ -199,9 +201,14 @@ async function handOverOutboxes({ ctx, log }: WorkerDeps): Promise<number> {
   return moved;
 }
 
-/** Makes deliveries parked in elapsed minutes ready: retries due, and attempts a crash cut short. */
-async function walkRetryMinutes({ ctx, deliveries }: WorkerDeps, pass: Pass, lookbackMinutes: number): Promise<void> {
-  await walkElapsedMinutes(
+/**
+ * Makes deliveries parked in elapsed minutes ready: retries due, and attempts a crash cut short.
+ * A pass walks at most MINUTES_PER_PASS of them, so that after a long pause (downtime, a clock
+ * moved forward) new messages are handed over between chunks of the catch-up, not after all of
+ * it. True when it caught up with the clock.
+ */
+async function walkRetryMinutes({ ctx, deliveries }: WorkerDeps, pass: Pass, lookbackMinutes: number): Promise<boolean> {
+  return walkElapsedMinutes(
     pass,
     ctx.now(),
     lookbackMinutes,
@@ -213,6 +220,7 @@ async function walkRetryMinutes({ ctx, deliveries }: WorkerDeps, pass: Pass, loo
       await clearDueMinute(deliveries, due.bucketIds);
     },
     (minute) => bucketsListedBefore(deliveries.collections.webhookDue, minute),
+    MINUTES_PER_PASS,
   );
 }
 
