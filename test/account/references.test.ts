@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await server?.close();
 });

@@ -165,7 +165,7 @@ describe("tenants", () => {
     }
     expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBe(0);
     expect(await collections.tenants.countDocuments({ _id: tenant.id })).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it("a deletion cut short leaves a tenant that answers to no one, and deleting it again finishes it", async () => {
     const [tenant] = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.filter((t: { customerId: string }) => t.customerId === "tenant-b");

@@ -108,7 +108,7 @@ describe("admin batch ingestion", () => {
     const status = await completedBatch(accepted.body.batchId);
     expect([status.applied, status.failed]).toEqual([1000, 0]);
     for (const u of [0, 999]) expect(await total(`full-${u}`, "pages")).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it("refuses the whole batch, storing nothing: duplicate keys (400), unknown metrics (404), overlong keys (400)", async () => {
     const before = await storedBatches();
@@ -273,7 +273,7 @@ describe("admin batch ingestion: interruptions", () => {
     } finally {
       await database.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it("resumes a batch after SIGKILL mid-batch and applies every event exactly once, with or without idempotency keys", async () => {
     const database = await openTestDatabase();
@@ -315,5 +315,5 @@ describe("admin batch ingestion: interruptions", () => {
     } finally {
       await database.close();
     }
-  }, 60_000);
+  }, 180_000);
 });

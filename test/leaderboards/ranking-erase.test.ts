@@ -122,7 +122,7 @@ describe("erasing a participant from a ranking", () => {
     expect(await restarted.eraseEntry(scope, ERASED)).toMatchObject({ changed: false });
     expect(await documentsNaming(scope.leaderboardId, ERASED)).toEqual([]);
     expect((await restarted.page(scope, 0, 200)).entries.map((e) => e.userId)).toEqual(Array.from({ length: 100 }, (_, i) => `user-${99 - i}`));
-  }, 60_000);
+  }, 180_000);
 
   it("with superseded roots expiring in batches meanwhile, leaves only the chunks its version names", async () => {
     const scope: RankingScope = { tenantId: TENANT, leaderboardId: "lb-expiring", run: "", group: "" };
@@ -160,7 +160,7 @@ describe("erasing a participant from a ranking", () => {
     expect((await store.page(scope, 0, 200)).entries.map((e) => e.userId)).toEqual(
       Array.from({ length: 120 }, (_, i) => `user-${String(119 - i).padStart(3, "0")}`),
     );
-  }, 60_000);
+  }, 180_000);
 
   it("writes nothing for a ranking that does not exist", async () => {
     const store = createLeaderboardRankings(collections);

@@ -35,7 +35,7 @@ beforeAll(async () => {
     locks: new KeyedLock(),
     retentionMs: RETENTION_MS,
   };
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await database?.close();

@@ -320,7 +320,7 @@ describe("leaderboard run webhooks", () => {
       ["jon", "Jon", 1, 9],
       ["ivy", "Ivy", 2, 7],
     ]);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe("the runs the announcer looks at", () => {
