@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** Polls a REST read until `predicate` holds (work done in the background); throws with the last body after `timeoutMs`. */
-export async function until(read: () => Promise<{ body: any }>, predicate: (body: any) => boolean, timeoutMs = 15_000): Promise<any> {
+export async function until(read: () => Promise<{ body: any }>, predicate: (body: any) => boolean, timeoutMs = 60_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await read();

@@ -60,7 +60,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     received,
     on: (path, behaviour) => void behaviours.set(path, behaviour),
     at,
-    async waitFor(path, predicate, timeoutMs = 15_000) {
+    async waitFor(path, predicate, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         if (predicate(at(path))) return at(path);
