@@ -94,6 +94,5 @@ describe("delete protection table", () => {
       await collection.deleteOne({ _id: referrerId } as never);
       expect((await server.rest("DELETE", `${referenced.path}?ids=${referenced.id}`, { tenantId })).body.deleted).toEqual([{ id: referenced.id }]);
     },
-    30_000,
   );
 });

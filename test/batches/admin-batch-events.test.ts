@@ -24,7 +24,7 @@ afterAll(() => server.close());
 
 /** Polls a batch's status (REST) until it is completed. */
 async function completedBatch(id: string, rest: (path: string) => Promise<{ status: number; body: any }> = (p) => server.rest("GET", p)) {
-  for (let i = 0; i < 250; i++) {
+  for (let i = 0; i < 500; i++) {
     const { status, body } = await rest(`/admin/v1/metrics/events/${id}`);
     expect(status).toBe(200);
     if (body.status === "completed") return body;
@@ -193,7 +193,7 @@ describe("admin batch ingestion", () => {
     });
     expect(accepted).toBe(2);
     let batch: MetricEventBatch | undefined;
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 600; i++) {
       batch = (await server.client("connect-binary").admin.getMetricEventBatch({ batchId })).batch!;
       if (batch.status === MetricEventBatchStatus.COMPLETED) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -207,7 +207,7 @@ describe("admin batch ingestion", () => {
         { key: "pages", user: { id: "c2" }, value: 3, idempotencyKey: "" },
       ],
     });
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 600; i++) {
       batch = (await admin.getMetricEventBatch({ batchId: keyless.batchId })).batch!;
       if (batch.status === MetricEventBatchStatus.COMPLETED) break;
       await new Promise((r) => setTimeout(r, 100));

@@ -83,7 +83,7 @@ describe("the README's five-minute tour", () => {
     ]);
   });
 
-  it("reads the same with the TypeScript client, printing what the README shows", { timeout: 60_000 }, async () => {
+  it("reads the same with the TypeScript client, printing what the README shows", { timeout: 180_000 }, async () => {
     const code = blocks.find((b) => b.kind === "ts")!.code;
     const expected = blocks.find((b) => b.kind === "output")!.code;
     // The README has readers save it as tour.ts at the clone's root; a name of its own here.

@@ -9,7 +9,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.j
  */
 export async function startDailyStreakServer(now: () => Date, eventTypes: string[]): Promise<{ server: TestServer; receiver: WebhookReceiver }> {
   const receiver = await startWebhookReceiver();
-  const server = await startTestServer({ now, webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200], timeoutMs: 3_000, pollMs: 100 } });
+  const server = await startTestServer({ now, webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200], timeoutMs: 30_000, pollMs: 100 } });
   const metric = await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "minutes", name: "Minutes practised" }] });
   expect(metric.body.issues).toEqual([]);
   const settings = await server.rest("PUT", "/admin/v1/streaks/settings", {

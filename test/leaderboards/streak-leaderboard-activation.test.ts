@@ -81,7 +81,7 @@ describe("a streak leaderboard made active after users have streaks", () => {
     // A user's own change still notifies (which also shows the receiver gets the type); the entries
     // the visits made did not.
     await practise("fresh");
-    await receiver.waitFor("/hook", () => rankChanges().length >= 2, 30_000);
+    await receiver.waitFor("/hook", () => rankChanges().length >= 2);
     await sleep(500);
     expect(
       rankChanges()

@@ -18,7 +18,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   server = await startTestServer({
     now: () => new Date(clockMs),
-    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200], timeoutMs: 3_000, pollMs: 100, boostCheckMs: 300 }, // the receiver is on loopback
+    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200], timeoutMs: 30_000, pollMs: 100, boostCheckMs: 300 }, // the receiver is on loopback
   });
   const tenants = await server.rest("POST", "/admin/v1/tenants", {
     body: ["levels", "caps", "order"].map((customerId) => ({ customerId, name: customerId })),

@@ -52,7 +52,7 @@ async function rest(method: string, path: string, body?: unknown): Promise<{ sta
 }
 
 /** Polls until `check` holds (the background loops run on their own timers). */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -121,7 +121,7 @@ describe("retention", () => {
     for (const lease of ["webhooks:purge", "event-batches:purge", "retention:purge"])
       await until(`lease ${lease}`, async () => (await leaseCursor(lease)) !== null);
     await service.close();
-  }, 120_000);
+  }, 300_000);
 
   it("five days later: expired deliveries, batches and idempotency keys are purged, recent ones kept", async () => {
     clock.now = new Date(T0.getTime() + 5 * DAY);
@@ -151,7 +151,7 @@ describe("retention", () => {
     expect(await historyDates("hist")).toEqual([date(new Date(T0.getTime() - 2 * DAY)), date(T0)]);
     await event("hist", clock.now);
     expect(await historyDates("hist")).toEqual([date(clock.now)]);
-  }, 120_000);
+  }, 300_000);
 
   it("an endpoint's log loses the pages whose deliveries are all gone, below the newest page", async () => {
     const { webhookEndpointLog, webhookDeliveries } = collections();

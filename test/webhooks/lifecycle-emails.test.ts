@@ -47,7 +47,7 @@ const bodies = (path: string) => receiver.at(path).map((r) => r.json);
 /** Waits until the scheduler has processed `minute`, every outbox was handed over and every delivery attempted. */
 async function settled(minute: number): Promise<void> {
   const { db } = server.database;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const lease = await db.collection<{ _id: string; cursor: number | null }>("leases").findOne({ _id: "scheduler:users" });
     const outboxes = await db.collection("pending_outboxes").countDocuments({});
@@ -62,7 +62,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   server = await startTestServer({
     now,
-    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200, 200, 200], timeoutMs: 3_000, pollMs: 100, boostCheckMs: 300 },
+    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200, 200, 200], timeoutMs: 30_000, pollMs: 100, boostCheckMs: 300 },
   });
   const kinds = {
     recap: "emails.recap_due",

@@ -77,7 +77,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   server = await startTestServer({
     now: () => new Date(T0 + (Date.now() - REAL0) + offsetMs),
-    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200, 200, 200], timeoutMs: 3_000, pollMs: 100, boostCheckMs: 300 },
+    webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200, 200, 200], timeoutMs: 30_000, pollMs: 100, boostCheckMs: 300 },
   });
   [, globexId] = await created("/admin/v1/tenants", [
     { customerId: "acme", name: "Acme" },
@@ -221,8 +221,8 @@ describe("leaderboard run webhooks", () => {
     // The service was "down" from 09:32 on D to 12:01 on D + 1: runs of D - 1 (final at 12:00 on D)
     // and D (final at 12:00 on D + 1) became final, runs of D + 1 and D + 2 began somewhere.
     offsetMs = Date.parse("2030-01-16T12:01:00Z") - T0 - (Date.now() - REAL0);
-    await receiver.waitFor("/lb-finished", (got) => got.length >= 4, 60_000);
-    await receiver.waitFor("/lb", () => count("/lb", "leaderboard.finished") >= 4 && count("/lb", "leaderboard.started") >= 5, 30_000);
+    await receiver.waitFor("/lb-finished", (got) => got.length >= 4, 180_000);
+    await receiver.waitFor("/lb", () => count("/lb", "leaderboard.finished") >= 4 && count("/lb", "leaderboard.started") >= 5);
     await sleep(1_500);
 
     const finished = bodies("/lb-finished", "leaderboard.finished");
@@ -277,7 +277,7 @@ describe("leaderboard run webhooks", () => {
     );
     expect(started).toHaveLength(2);
     expect(count("/lb", "leaderboard.changed")).toBe(7);
-  }, 120_000); // the worker first walks the 27 hours of minutes the clock skipped
+  }, 300_000); // the worker first walks the 27 hours of minutes the clock skipped
 
   it("announce nothing to a tenant whose endpoints do not subscribe to the run types", async () => {
     const types = receiver.at("/globex").map((r) => verified("/globex", r).type);

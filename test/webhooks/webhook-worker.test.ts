@@ -67,7 +67,7 @@ function contextAt(clock: { now: Date }): ServiceContext {
       secrets: createSecretCodec(null),
       allowPrivateNetworks: true,
       retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
-      timeoutMs: 2_000,
+      timeoutMs: 30_000,
       retentionMs: 86_400_000,
     },
   };
