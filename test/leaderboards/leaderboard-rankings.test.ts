@@ -1,5 +1,5 @@
 import { MongoClient, type Collection } from "mongodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   applyIndexPatch,
   chunkDocuments,
@@ -68,6 +68,26 @@ class BruteForce {
 
   static compare(a: Standing, b: Standing): number {
     return Number(b.value) - Number(a.value) || a.reachedAt.getTime() - b.reachedAt.getTime() || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+  }
+}
+
+/**
+ * Timing for tests of superseded roots' expiry. Retention is measured on the process clock (`Date`,
+ * roots' `createdAt`), which `onStoppedClock` stops and moves on only when the test says so; an
+ * attempt's duration is measured with `performance.now()`, in real time, so attempts get the default
+ * 20 s, far more than any attempt takes on a slow machine.
+ */
+const STOPPED_CLOCK_TIMING = { retainMs: 20_000, attemptMs: 20_000 };
+/** Moving the stopped clock on this much expires every root superseded before. */
+const PAST_RETENTION_MS = 30_000;
+
+/** Runs `body` with the process clock (`Date`) stopped; `moveOn(ms)` moves it on. */
+async function onStoppedClock<T>(body: (moveOn: (ms: number) => void) => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  try {
+    return await body((ms) => vi.setSystemTime(Date.now() + ms));
+  } finally {
+    vi.useRealTimers();
   }
 }
 
@@ -251,39 +271,59 @@ describe("leaderboard rankings on the database", () => {
   it("a writer slower than the attempt limit starts again instead of forking the ranking", async () => {
     const scope = newScope();
     const otherClient = await new MongoClient(database.uri).connect();
+    // An attempt's duration (`performance.now()`) runs in real time, plus what the test adds for a stall.
+    const realNow = performance.now.bind(performance);
+    let stalledMs = 0;
+    const attemptClock = vi.spyOn(performance, "now").mockImplementation(() => realNow() + stalledMs);
     try {
-      // Versions are deleted 150 ms after being replaced; attempts may take 100 ms.
-      const timing = { retainMs: 150, attemptMs: 100 };
+      // Versions are deleted one at a time once their successor is older than retainMs; attempts may take attemptMs.
+      const timing = { garbageBatch: 1, ...STOPPED_CLOCK_TIMING };
       const a = createLeaderboardRankings(collections, timing);
       const other = rankingCollections(otherClient.db(database.dbName));
-      // Instance b stalls 400 ms on its first chunk read (a pause, a slow network), after reading the root.
+      // Instance b stalls (a pause, a slow network) on its first chunk insert, after reading the root
+      // and the chunks it changes, until the test lets it go on: a stall longer than attemptMs.
       let stalls = 1;
-      const userChunks = new Proxy(other.userChunks, {
+      let stalled!: () => void;
+      let release!: () => void;
+      const isStalled = new Promise<void>((resolve) => (stalled = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const rankChunks = new Proxy(other.rankChunks, {
         get(target, property, receiver) {
-          if (property === "findOne") {
-            return async (...args: Parameters<typeof target.findOne>) => {
-              if (stalls-- > 0) await new Promise((resolve) => setTimeout(resolve, 400));
-              return target.findOne(...args);
+          if (property === "insertMany") {
+            return async (...args: Parameters<typeof target.insertMany>) => {
+              if (stalls-- > 0) {
+                stalled();
+                await released;
+                stalledMs += timing.attemptMs + 1;
+              }
+              return target.insertMany(...args);
             };
           }
           const value = Reflect.get(target, property, receiver) as unknown;
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      const b = createLeaderboardRankings({ ...other, userChunks }, timing);
-      await a.upsertEntry(scope, "a0", 1, new Date(T0));
-      const slow = b.upsertEntry(scope, "b", 50, new Date(T0));
-      // Meanwhile instance a commits version after version, and deletes the replaced ones.
-      for (let i = 1; i <= 12; i++) {
-        await a.upsertEntry(scope, `a${i}`, i + 1, new Date(T0 + i));
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(await slow).toMatchObject({ changed: true, position: 1 });
+      const b = createLeaderboardRankings({ ...other, rankChunks }, timing);
+      await onStoppedClock(async (moveOn) => {
+        await a.upsertEntry(scope, "a0", 1, new Date(T0));
+        const slow = b.upsertEntry(scope, "b", 50, new Date(T0));
+        await isStalled; // b read version 1: it would commit version 2
+        // Meanwhile instance a commits version after version, and deletes the replaced ones.
+        for (let i = 1; i <= 12; i++) {
+          await a.upsertEntry(scope, `a${i}`, i + 1, new Date(T0 + i));
+          moveOn(PAST_RETENTION_MS); // the version this commit replaced expires
+        }
+        // Version 2 is gone: only the attempt limit keeps b from committing a version 2 of its own.
+        expect(await collections.rankings.findOne({ _id: `r2:${scopeKey(scope)}` })).toBeNull();
+        release();
+        expect(await slow).toMatchObject({ changed: true, position: 1 });
+      });
       const page = await a.page(scope, 0, 100);
       expect(page.participants).toBe(14);
       expect(page.entries.map((e) => e.userId)).toEqual(["b", ...Array.from({ length: 13 }, (_, i) => `a${12 - i}`)]);
       await expectNoLostChunks(scope);
     } finally {
+      attemptClock.mockRestore();
       await otherClient.close();
     }
   });
@@ -555,10 +595,9 @@ describe("leaderboard rankings on the database", () => {
 
   it("a process that dies right after a commit leaves no expired root behind: they go before the root that says so", async () => {
     const scope = newScope();
-    const timing = { garbageBatch: 2, retainMs: 300, attemptMs: 250 };
+    const timing = { garbageBatch: 2, ...STOPPED_CLOCK_TIMING };
     const store = createLeaderboardRankings(collections, timing);
     for (let i = 0; i < 3; i++) await store.upsertEntry(scope, `u${i}`, i, new Date(T0));
-    await new Promise((resolve) => setTimeout(resolve, 400)); // versions 1 and 2 have expired
     // The next commit's root insert lands, and nothing of that process runs after it.
     let crashed = false;
     const rankings = new Proxy(collections.rankings, {
@@ -572,9 +611,12 @@ describe("leaderboard rankings on the database", () => {
         };
       },
     });
-    await createLeaderboardRankings({ ...collections, rankings }, timing)
-      .upsertEntry(scope, "u9", 9, new Date(T0))
-      .catch(() => undefined);
+    await onStoppedClock(async (moveOn) => {
+      moveOn(PAST_RETENTION_MS); // versions 1 and 2 have expired
+      await createLeaderboardRankings({ ...collections, rankings }, timing)
+        .upsertEntry(scope, "u9", 9, new Date(T0))
+        .catch(() => undefined);
+    });
     expect(crashed).toBe(true);
     const key = scopeKey(scope);
     const roots = (await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray()).filter(
@@ -589,18 +631,21 @@ describe("leaderboard rankings on the database", () => {
 
   it("deletes superseded roots in batches, with the chunks they freed, so stored chunks stay close to the live ones", async () => {
     const scope = newScope();
-    // Superseded roots are kept (as tombstones) only while their successor is younger than 50 ms
-    // here, then deleted ten at a time with the chunks their successors freed.
-    const store = createLeaderboardRankings(collections, { limits: { max: 8, min: 2 }, garbageBatch: 10, retainMs: 50, attemptMs: 50 });
-    for (let i = 0; i < 120; i++) {
-      await store.upsertEntry(scope, `u${i % 30}`, i, new Date(T0 + i));
-      if (i % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 60));
-    }
+    // Superseded roots are kept (as tombstones) only while their successor is younger than retainMs,
+    // then deleted ten at a time with the chunks their successors freed. The clock moves past
+    // retainMs after every fifth commit.
+    const store = createLeaderboardRankings(collections, { limits: { max: 8, min: 2 }, garbageBatch: 10, ...STOPPED_CLOCK_TIMING });
+    await onStoppedClock(async (moveOn) => {
+      for (let i = 0; i < 120; i++) {
+        await store.upsertEntry(scope, `u${i % 30}`, i, new Date(T0 + i));
+        if (i % 5 === 0) moveOn(PAST_RETENTION_MS);
+      }
+    });
     const docs = await collections.rankings.find(leaderboardRankingsFilter(scope.tenantId, scope.leaderboardId)).toArray();
     const roots = docs.filter((d) => d._id.startsWith("r"));
     const live = roots.filter(hasIndexes);
     expect(live.map(versionOfRoot)).toEqual([Math.max(...roots.map(versionOfRoot))]); // one root with an index: the latest
-    // Tombstones of the last few commits: at most a batch waiting, and the five younger than 50 ms.
+    // Tombstones of the last few commits: at most a batch waiting, and the five younger than retainMs.
     expect(roots.length).toBeLessThanOrEqual(10 + 6);
     const indexes = await rootIndexes(live[0]!);
     const chunkCount = new Set(indexes.ids.flatMap(chunkDocuments)).size + indexes.indexDocs.length;
@@ -672,7 +717,7 @@ describe("leaderboard rankings on the database", () => {
       oldest: 1,
     });
     await collections.rankings.insertOne({ _id: `h:${key}`, ...fields, run: scope.run, group: scope.group, version: 1 });
-    const store = createLeaderboardRankings(collections, { garbageBatch: 1, retainMs: 200, attemptMs: 200 });
+    const store = createLeaderboardRankings(collections, { garbageBatch: 1, ...STOPPED_CLOCK_TIMING });
     expect((await store.page(scope, 0, 10)).entries.map((e) => [e.userId, e.value])).toEqual([
       ["a", "2"],
       ["b", "1.5"],
@@ -687,8 +732,10 @@ describe("leaderboard rankings on the database", () => {
     // The next root hands the old garbage on as what it freed; the commit after deletes it with root 1.
     expect((await collections.rankings.findOne({ _id: `r2:${key}` }))!.freed!.split(" ")).toEqual(expect.arrayContaining(["Rleft1", "Uleft1"]));
     expect(await collections.rankChunks.findOne({ _id: "Rleft1" })).not.toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 250)); // root 2 is now older than retainMs: root 1 expired
-    await store.upsertEntry(scope, "d", 4, new Date(T0));
+    await onStoppedClock(async (moveOn) => {
+      moveOn(PAST_RETENTION_MS); // root 2 is now older than retainMs: root 1 expired
+      await store.upsertEntry(scope, "d", 4, new Date(T0));
+    });
     expect(await collections.rankChunks.findOne({ _id: "Rleft1" })).toBeNull();
     expect(await collections.userChunks.findOne({ _id: "Uleft1" })).toBeNull();
     expect(await collections.rankings.findOne({ _id: `r1:${key}` })).toBeNull();
