@@ -12,8 +12,12 @@ const LIMITS = {
   MAX_REQUEST_BYTES: "65536",
   HEADERS_TIMEOUT_MS: "3000",
   REQUEST_TIMEOUT_MS: "4000",
+  // 2 s: Node's fetch (undici) reuses a connection only for the advertised keep-alive less its 2 s
+  // margin, so it never reuses one here and never races the server's close of an idle connection.
   KEEP_ALIVE_TIMEOUT_MS: "2000",
-  IDLE_TIMEOUT_MS: "3000",
+  // Also bounds how long the server may take over one ordinary request of this file: 10 s, so that a
+  // slow handler in a loaded child is not cut off, and still far below NEVER_MS.
+  IDLE_TIMEOUT_MS: "10000",
   MAX_HEADER_BYTES: "8192",
   MAX_CONNECTIONS: "40",
   MAX_CONCURRENT_STREAMS: "10",
@@ -33,7 +37,7 @@ beforeAll(async () => {
   void server.exited.then(() => (crashed = true));
   expect((await server.post("/admin/v1/metrics", [{ key: "words", name: "Words" }])).status).toBe(201);
   expect((await server.post("/v1/metrics/words/event", { user: { id: "u1" }, value: 5 })).status).toBe(201);
-}, 120_000);
+}); // the default hook limit (180 s): the child alone may take up to 120 s to start
 
 afterAll(async () => {
   await server?.stop();
@@ -281,20 +285,33 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
   });
 
   it("closes connections beyond the limit on arrival, and serves again when they are gone", async () => {
+    // 60 connections at once against a limit of 40, each sending a complete request. A connection
+    // the server accepted gets an answer; one beyond the limit is closed unanswered. Each is judged
+    // by that outcome, never by how soon a close arrives (a loaded server closes late).
     const held: net.Socket[] = [];
-    let refused = false;
-    for (let i = 0; i < 60 && !refused; i++) {
-      const socket = net.connect({ port, host: "127.0.0.1" });
-      socket.on("error", () => undefined);
-      held.push(socket);
-      const outcome = await new Promise<"open" | "closed">((resolve) => {
-        socket.once("close", () => resolve("closed"));
-        socket.once("connect", () => setTimeout(() => resolve(socket.destroyed ? "closed" : "open"), 20));
-      });
-      if (outcome === "closed") refused = true;
-    }
-    expect(refused).toBe(true);
-    expect(held.length).toBeLessThanOrEqual(41);
+    const outcomes = await Promise.all(
+      Array.from(
+        { length: 60 },
+        () =>
+          new Promise<"answered" | "closed unanswered">((resolve) => {
+            const socket = net.connect({ port, host: "127.0.0.1" });
+            held.push(socket);
+            let data = "";
+            socket.on("error", () => undefined);
+            socket.on("data", (chunk: Buffer) => {
+              data += chunk.toString("latin1");
+              if (/^HTTP\/1\.1 \d{3} /.test(data)) resolve("answered");
+            });
+            socket.once("close", () => resolve(data === "" ? "closed unanswered" : "answered"));
+            socket.once("connect", () => socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+          }),
+      ),
+    );
+    const answered = outcomes.filter((o) => o === "answered").length;
+    // Earlier tests' connections may still hold a slot or two: at most 40 answered, so at least 20
+    // of the 60 were closed without an answer.
+    expect(answered, `answered: ${answered} of 60`).toBeLessThanOrEqual(40);
+    expect(answered).toBeGreaterThan(0);
     held.forEach((s) => s.destroy());
     // The server learns of the closes asynchronously: wait until it has slots again.
     const health = () =>
@@ -302,7 +319,7 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
         (r) => r.status,
         () => 0,
       );
-    await expect.poll(health, { timeout: 15_000 }).toBe(200);
+    await expect.poll(health, { timeout: 60_000 }).toBe(200);
     await expectServingAndUnchanged();
   });
 
