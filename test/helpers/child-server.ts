@@ -17,6 +17,9 @@ export interface ChildServer {
   request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any }>;
 }
 
+/** How long the child may take to answer /healthz. */
+const START_TIMEOUT_MS = 120_000;
+
 export async function startChildServer(database: TestDatabase, port: number, env: Record<string, string> = {}): Promise<ChildServer> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
     env: {
@@ -44,7 +47,12 @@ export async function startChildServer(database: TestDatabase, port: number, env
   };
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) => request("POST", path, { body, headers });
   const get = (path: string) => request("GET", path);
-  for (let i = 0; i < 300; i++) {
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  // A deadline, not a count of tries: a loaded machine makes each try slow, and the server listens
+  // only after its indexes and its instance lease (a restart after a kill waits for the old one).
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (exitCode === undefined && Date.now() < deadline) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
         return {
@@ -61,9 +69,10 @@ export async function startChildServer(database: TestDatabase, port: number, env
         };
       }
     } catch {
-      await new Promise((r) => setTimeout(r, 100));
+      // not listening yet
     }
+    await new Promise((r) => setTimeout(r, 100));
   }
   child.kill("SIGKILL");
-  throw new Error("service did not start");
+  throw new Error(exitCode === undefined ? `service did not start within ${START_TIMEOUT_MS} ms` : `service exited with code ${exitCode} before it started`);
 }

@@ -47,19 +47,22 @@ async function startMain(env: Record<string, string>): Promise<Child> {
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
   const started = { process: child, port, stdout: () => stdout, stderr: () => stderr, exited };
-  for (let i = 0; i < 300 && exitCode === undefined; i++) {
+  // A deadline, not a count of tries: a loaded machine makes each try slow.
+  const deadline = Date.now() + 120_000;
+  while (exitCode === undefined && Date.now() < deadline) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return started;
     } catch {
-      await new Promise((r) => setTimeout(r, 100));
+      // not listening yet
     }
+    await new Promise((r) => setTimeout(r, 100));
   }
   if (exitCode !== undefined) return started;
   child.kill("SIGKILL");
   throw new Error(`service did not start: ${stderr}`);
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
