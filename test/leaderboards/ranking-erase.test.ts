@@ -126,14 +126,15 @@ describe("erasing a participant from a ranking", () => {
 
   it("with superseded roots expiring in batches meanwhile, leaves only the chunks its version names", async () => {
     const scope: RankingScope = { tenantId: TENANT, leaderboardId: "lb-expiring", run: "", group: "" };
-    // The process clock moves a second on after each write: every superseded root has expired by the
-    // next commit and is deleted, three at a time, with what its successor freed.
-    const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 3, retainMs: 500, attemptMs: 500 });
+    // The process clock moves 30 s on after each write: every superseded root has expired by the
+    // next commit and is deleted, three at a time, with what its successor freed. Attempts run in
+    // real time, with the default 20 s limit (a loaded machine never reaches it).
+    const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 3, retainMs: 20_000, attemptMs: 20_000 });
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       const write = async (userId: string, value: number, at: number) => {
         await store.upsertEntry(scope, userId, value, new Date(at));
-        vi.setSystemTime(Date.now() + 1_000);
+        vi.setSystemTime(Date.now() + 30_000);
       };
       for (let i = 0; i < 120; i++) await write(`user-${String(i).padStart(3, "0")}`, i, T0);
       // The last moves stay in one rank chunk: their commits stop naming the patch document before
