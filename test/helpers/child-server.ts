@@ -49,30 +49,39 @@ export async function startChildServer(database: TestDatabase, port: number, env
   const get = (path: string) => request("GET", path);
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
-  // A deadline, not a count of tries: a loaded machine makes each try slow, and the server listens
-  // only after its indexes and its instance lease (a restart after a kill waits for the old one).
+  const outcome = await untilServing(port, () => exitCode !== undefined);
+  if (outcome === "serving") {
+    return {
+      port,
+      process: child,
+      exited,
+      post,
+      get,
+      request,
+      stop: async () => {
+        child.kill("SIGTERM");
+        return exited;
+      },
+    };
+  }
+  child.kill("SIGKILL");
+  throw new Error(outcome === "exited" ? `service exited with code ${exitCode} before it started` : `service did not start within ${START_TIMEOUT_MS} ms`);
+}
+
+/**
+ * Polls a child server's /healthz until it answers OK, the child exits, or START_TIMEOUT_MS have
+ * passed. A deadline, not a count of tries: a loaded machine makes each try slow, and the server
+ * listens only after its indexes and its instance lease (a restart after a kill waits for the old one).
+ */
+export async function untilServing(port: number, hasExited: () => boolean): Promise<"serving" | "exited" | "timed out"> {
   const deadline = Date.now() + START_TIMEOUT_MS;
-  while (exitCode === undefined && Date.now() < deadline) {
+  while (!hasExited() && Date.now() < deadline) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) {
-        return {
-          port,
-          process: child,
-          exited,
-          post,
-          get,
-          request,
-          stop: async () => {
-            child.kill("SIGTERM");
-            return exited;
-          },
-        };
-      }
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return "serving";
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  child.kill("SIGKILL");
-  throw new Error(exitCode === undefined ? `service did not start within ${START_TIMEOUT_MS} ms` : `service exited with code ${exitCode} before it started`);
+  return hasExited() ? "exited" : "timed out";
 }

@@ -27,6 +27,7 @@ import {
 import { linesOfContent, unpackLines } from "../../src/features/leaderboards/store/chunk-content.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { seededRandom } from "../helpers/seeded-random.js";
+import { onStoppedClock } from "../helpers/stopped-clock.js";
 
 const T0 = Date.parse("2026-01-05T00:00:00Z");
 const TENANT = "6c0f1c4e-0000-4000-8000-000000000001";
@@ -80,16 +81,6 @@ class BruteForce {
 const STOPPED_CLOCK_TIMING = { retainMs: 20_000, attemptMs: 20_000 };
 /** Moving the stopped clock on this much expires every root superseded before. */
 const PAST_RETENTION_MS = 30_000;
-
-/** Runs `body` with the process clock (`Date`) stopped; `moveOn(ms)` moves it on. */
-async function onStoppedClock<T>(body: (moveOn: (ms: number) => void) => Promise<T>): Promise<T> {
-  vi.useFakeTimers({ toFake: ["Date"] });
-  try {
-    return await body((ms) => vi.setSystemTime(Date.now() + ms));
-  } finally {
-    vi.useRealTimers();
-  }
-}
 
 const view = (s: Standing) => ({ userId: s.userId, value: String(Number(s.value)), reachedAt: s.reachedAt.getTime() });
 

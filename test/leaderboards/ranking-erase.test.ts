@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unpackIndex } from "../../src/features/leaderboards/domain/leaderboard-ranking.js";
 import {
   createLeaderboardRankings,
@@ -10,6 +10,7 @@ import {
 } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { holdsPacked, storedText } from "../helpers/stored-text.js";
+import { onStoppedClock } from "../helpers/stopped-clock.js";
 
 // Erasing a participant from a ranking (features/leaderboards/store/leaderboard-rankings.ts `eraseEntry`): the others close
 // up exactly, and no stored document of the ranking names the participant any more, although
@@ -130,19 +131,16 @@ describe("erasing a participant from a ranking", () => {
     // next commit and is deleted, three at a time, with what its successor freed. Attempts run in
     // real time, with the default 20 s limit (a loaded machine never reaches it).
     const store = createLeaderboardRankings(collections, { limits: { max: 24, min: 6 }, garbageBatch: 3, retainMs: 20_000, attemptMs: 20_000 });
-    vi.useFakeTimers({ toFake: ["Date"] });
-    try {
+    await onStoppedClock(async (moveOn) => {
       const write = async (userId: string, value: number, at: number) => {
         await store.upsertEntry(scope, userId, value, new Date(at));
-        vi.setSystemTime(Date.now() + 30_000);
+        moveOn(30_000);
       };
       for (let i = 0; i < 120; i++) await write(`user-${String(i).padStart(3, "0")}`, i, T0);
       // The last moves stay in one rank chunk: their commits stop naming the patch document before
       // (each commit's patches share one), which waits in `freed`.
       for (const [step, value] of [10, 70, 115, 40, 41, 42].entries()) await write(ERASED, value, T0 + step + 1);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
     const rootsBefore = await collections.rankings.find(leaderboardRankingsFilter(TENANT, scope.leaderboardId)).toArray();
     expect(rootsBefore.filter((r) => r._id.startsWith("r")).length).toBeLessThan(10); // expired roots were deleted
     expect(rootsBefore.some((r) => r.freed !== undefined)).toBe(true); // and later ones wait with what they freed

@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../../src/server/embedded-db.js";
-import { CHILD_ADMIN_KEY } from "../helpers/child-server.js";
+import { CHILD_ADMIN_KEY, untilServing } from "../helpers/child-server.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 
 let database: TestDatabase;
@@ -47,17 +47,7 @@ async function startMain(env: Record<string, string>): Promise<Child> {
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
   const started = { process: child, port, stdout: () => stdout, stderr: () => stderr, exited };
-  // A deadline, not a count of tries: a loaded machine makes each try slow.
-  const deadline = Date.now() + 120_000;
-  while (exitCode === undefined && Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return started;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  if (exitCode !== undefined) return started;
+  if ((await untilServing(port, () => exitCode !== undefined)) !== "timed out") return started; // serving, or exited (tests read why)
   child.kill("SIGKILL");
   throw new Error(`service did not start: ${stderr}`);
 }
