@@ -1,5 +1,6 @@
 import { applyTimeTriggers } from "../features/points/domain/points.js";
 import { catchUpStreak } from "../features/streaks/domain/streak.js";
+import { userStreak } from "../features/streaks/domain/streak-frequency.js";
 import { effectiveStreakSettings } from "../features/users/domain/preferences.js";
 import { contributionOf, entersStreakLeaderboards } from "../features/leaderboards/domain/leaderboard-entries.js";
 import type { ServiceContext } from "../engine/context.js";
@@ -33,7 +34,8 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
     const broughtEarlier = planned !== null && (storedDueAt === null || planned < storedDueAt);
     let state = stored.state;
     const settings = effectiveStreakSettings(engine.streak, state.preferences);
-    const caught = settings && state.streak ? catchUpStreak(state.streak, settings, state.tzHistory, now) : null;
+    const followed = settings && state.streak ? userStreak(state, settings, now) : null;
+    const caught = settings && followed ? catchUpStreak(followed, settings, state.tzHistory, now) : null;
     if (caught) state = { ...state, streak: caught.state };
     // A streak leaderboard that became active after the user's last change (see
     // `rescheduleTenantUsers`) still lacks their current streak: the visit enters them. Not while an
@@ -52,7 +54,7 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
       events: { streakEvents: caught?.events, pointsEvents: paid.events },
       contribution: contributionOf(undefined, paid.changes, caught?.state.length),
       at: now,
-      quietStreakLeaderboards: caught !== null && caught.state.length === stored.state.streak?.length,
+      quietStreakLeaderboards: caught !== null && caught.state.length === followed?.length,
     });
     return { write: applied.state, result: null };
   });

@@ -4,6 +4,8 @@ import { localDate, recordDailyChange } from "./history.js";
 import { react, type EngineConfig, type Reactions } from "./reactions.js";
 import { isValidTimeZone } from "./rules.js";
 import { checkUserUpsert, upsertUser, zoneInForce, type UserState, type UserUpsert } from "./user.js";
+import { effectiveStreakSettings } from "../../features/users/domain/preferences.js";
+import { followStreakFrequency } from "../../features/streaks/domain/streak-frequency.js";
 
 /** One interaction of one user against one metric. */
 export interface MetricEvent {
@@ -65,7 +67,7 @@ export function applyEvent(
       `Event timestamp ${event.at.toISOString()} is older than this user's latest applied event (${state.lastEventAt.toISOString()}); events of a user are applied in time order`,
     );
   }
-  const user = { ...upsertUser(state, event.user, event.at), lastEventAt: event.at };
+  const user = followFrequency({ ...upsertUser(state, event.user, event.at), lastEventAt: event.at }, config);
   if (now.getTime() - event.at.getTime() > BACKDATED_AFTER_MS) user.backfillQuietUntil = new Date(now.getTime() + BACKFILL_QUIET_MS);
   const previous = user.metrics[event.metricId] ?? { total: ZERO, daily: {} };
   const change = decimalFromNumber(event.value);
@@ -83,4 +85,14 @@ export function applyEvent(
   const trigger = { event: { metricId: event.metricId, value: event.value, attributes: event.attributes, totalAfter: total }, userCreated };
   const { state: next, reactions } = react(counted, trigger, config, event.at);
   return { state: next, outcome: { eventId: event.eventId, metricId: event.metricId, total, reactions } };
+}
+
+/**
+ * A streak computed with an earlier frequency is computed again for the tenant's before the event's
+ * day is recorded (streak-frequency.ts), so that the event counts once, as itself.
+ */
+function followFrequency(user: UserState, config: EngineConfig): UserState {
+  const settings = effectiveStreakSettings(config.streak, user.preferences);
+  if (!settings || !user.streak || user.streak.frequency === settings.frequency) return user;
+  return { ...user, streak: followStreakFrequency(user.streak, settings, user.tzHistory, user.metrics) };
 }

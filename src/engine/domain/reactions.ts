@@ -9,12 +9,12 @@ import { effectiveStreakSettings } from "../../features/users/domain/preferences
 import {
   applyStreakEvent,
   catchUpStreak,
-  createStreakState,
   describeStreak,
   nextStreakDueAt,
   type StreakDomainEvent,
   type StreakView,
 } from "../../features/streaks/domain/streak.js";
+import { userStreak } from "../../features/streaks/domain/streak-frequency.js";
 import type { Sha256 } from "./hashing.js";
 import { isInControlGroup } from "../../features/account/domain/settings.js";
 import { createUserState, zoneInForce, type UserState } from "./user.js";
@@ -175,7 +175,7 @@ function notify(state: UserState, events: UserEvents, config: EngineConfig, at: 
 
 /** The user's streak as of `at` (periods that ended since judged), created when the user has none. */
 function caughtUpStreak(state: UserState, settings: StreakSettings, at: Date) {
-  return catchUpStreak(state.streak ?? createStreakState(settings, state.created, at), settings, state.tzHistory, at);
+  return catchUpStreak(userStreak(state, settings, at), settings, state.tzHistory, at);
 }
 
 /**

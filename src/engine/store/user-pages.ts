@@ -4,7 +4,7 @@ import { possiblePageIds, readPages, rotateList, TAIL_MAX, PAGE_SIZE, type PageI
 import type { VersionedUser } from "./user-documents.js";
 import { MAX_RECENT_AWARDS, type PointsAward } from "../../features/points/domain/points.js";
 import { HISTORY_LIMIT, type LeaderboardHistoryItem } from "../../features/leaderboards/domain/leaderboard-entries.js";
-import { longestStreak, STREAK_HISTORY_LIMIT, type StreakPeriodRecord } from "../../features/streaks/domain/streak.js";
+import { longestStreak, STREAK_HISTORY_LIMIT, type StreakPeriodRecord, type StreakState } from "../../features/streaks/domain/streak.js";
 
 /**
  * The lists of a state kept in pages past their recent items (engine/store/list-pages.ts): each
@@ -46,14 +46,17 @@ const rankHistoryKind: PagedKind<LeaderboardHistoryItem> = {
   newestOf: (items) => items.reduce((max, item) => (item.date > max ? item.date : max), ""),
 };
 
+/** The ID of a streak's history list: a new one for each series (a frequency switch restarts it, dropping the old pages). */
+const streakHistoryId = (streak: StreakState) => (streak.historySeries ? `history${streak.historySeries}` : "history");
+
 const streakHistoryKind: PagedKind<StreakPeriodRecord> = {
   prefix: "streak:",
   keep: STREAK_HISTORY_LIMIT,
-  lists: (state): Record<string, readonly StreakPeriodRecord[]> => (state.streak ? { history: state.streak.history } : {}),
+  lists: (state): Record<string, readonly StreakPeriodRecord[]> => (state.streak ? { [streakHistoryId(state.streak)]: state.streak.history } : {}),
   // States stored before the longest length was kept derive it from their history: kept before periods move.
   replace: (state, lists) => ({
     ...state,
-    streak: { ...state.streak!, history: lists.history!, longest: state.streak!.longest ?? longestStreak(state.streak!) },
+    streak: { ...state.streak!, history: lists[streakHistoryId(state.streak!)]!, longest: state.streak!.longest ?? longestStreak(state.streak!) },
   }),
 };
 
@@ -130,7 +133,7 @@ export async function withPagedItems(pages: Collection<UserPageDocument>, tenant
 export const pagedListKey = {
   awards: (systemId: string) => awardsKind.prefix + systemId,
   rankHistory: (leaderboardId: string) => rankHistoryKind.prefix + leaderboardId,
-  streakHistory: `${streakHistoryKind.prefix}history`,
+  streakHistory: (streak: StreakState) => streakHistoryKind.prefix + streakHistoryId(streak),
 };
 
 /**

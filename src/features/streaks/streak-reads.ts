@@ -1,7 +1,8 @@
 import { notFound } from "../../engine/domain/errors.js";
 import type { EngineConfig } from "../../engine/domain/reactions.js";
-import { createStreakState, noStreakView, readStreak, streakHistory, type StreakDomainEvent, type StreakReadView, type StreakState } from "./domain/streak.js";
+import { noStreakView, readStreak, streakHistory, type StreakDomainEvent, type StreakReadView, type StreakState } from "./domain/streak.js";
 import type { UserState } from "../../engine/domain/user.js";
+import { userStreak } from "./domain/streak-frequency.js";
 import { findUser } from "../../engine/store/user-documents.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
 import { withOlderItems } from "../../engine/user-access.js";
@@ -31,9 +32,10 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
     if (!stored) throw notFound(`User "${userId}" not found`);
     const user = stored.state;
     const mine = effectiveStreakSettings(settings, user.preferences)!;
-    const read = readStreak(user.streak ?? createStreakState(mine, user.created, now), mine, user.tzHistory, now, periods);
+    const followed = userStreak(user, mine, now);
+    const read = readStreak(followed, mine, user.tzHistory, now, periods);
     // More periods than the document keeps: the older ones from their pages (shown, never written).
-    const key = pagedListKey.streakHistory;
+    const key = pagedListKey.streakHistory(read.state);
     const result =
       read.streak.streakHistory.length < periods
         ? {
@@ -41,10 +43,13 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
             streakHistory: streakHistory((await withOlderItems(ctx, tenantId, { ...stored, state: { ...user, streak: read.state } }, [key])).streak!, periods),
           }
         : read.streak;
-    if (read.events.length === 0) return { write: null, result };
+    // A streak computed again for a new frequency is stored, so it is computed once.
+    if (read.events.length === 0 && (user.streak === null || followed === user.streak)) return { write: null, result };
     // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
     // and a lost streak leaves streak leaderboards now.
-    return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now), result };
+    // A length that only the new frequency's computation moved is the tenant's doing: no rank webhooks.
+    const quiet = read.state.length === followed.length;
+    return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now, quiet), result };
   });
 }
 
@@ -57,9 +62,12 @@ export async function applyStreakChange(
   streak: StreakState,
   events: StreakDomainEvent[] | undefined,
   now: Date,
+  /** No `leaderboard.rank_changed` for streak leaderboards (see `applyUserChange`). */
+  quietStreakLeaderboards = false,
 ): Promise<UserState> {
   const contribution = contributionOf(undefined, [], streak.length);
-  return (await applyUserChange(ctx, tenantId, engine, { state: { ...user, streak }, events: { streakEvents: events }, contribution, at: now })).state;
+  const change = { state: { ...user, streak }, events: { streakEvents: events }, contribution, at: now, quietStreakLeaderboards };
+  return (await applyUserChange(ctx, tenantId, engine, change)).state;
 }
 
 /** The streak lengths of up to 100 users, longest first (unknown users and users without a streak: 0). */
@@ -70,7 +78,8 @@ export async function listStreakLengths(ctx: ServiceContext, tenantId: string, u
     [...new Set(userIds)].map(async (userId) => {
       const found = await findUser(ctx.database.collections.users, tenantId, userId);
       if (!settings || !found?.state.streak) return { userId, streakLength: 0, extended: null };
-      const read = readStreak(found.state.streak, effectiveStreakSettings(settings, found.state.preferences)!, found.state.tzHistory, now, 1);
+      const mine = effectiveStreakSettings(settings, found.state.preferences)!;
+      const read = readStreak(userStreak(found.state, mine, now), mine, found.state.tzHistory, now, 1);
       return { userId, streakLength: read.streak.length, extended: read.streak.extended };
     }),
   );

@@ -96,10 +96,14 @@ function writeStreakSettings(
         }
       }
       ctx.config.invalidate();
-      // Freeze earning switched on or sped up: users' stored due times predate it.
+      // Freeze earning switched on or sped up: users' stored due times predate it. A new frequency:
+      // each user's streak is computed again for it (streak-frequency.ts) at a visit within the
+      // minute, so streak leaderboards and due times follow without waiting for each user's next call.
+      const before = current ? fromDocument(current) : null;
       const earning = settings.freezes?.autoEarn;
-      const earned = current ? fromDocument(current).freezes?.autoEarn : undefined;
-      if (earning && (earning.intervalDays !== earned?.intervalDays || earning.amount !== earned.amount)) await rescheduleTenantUsers(ctx, tenantId);
+      const earned = before?.freezes?.autoEarn;
+      const earningSpedUp = earning && (earning.intervalDays !== earned?.intervalDays || earning.amount !== earned.amount);
+      if (earningSpedUp || (before && before.frequency !== settings.frequency)) await rescheduleTenantUsers(ctx, tenantId);
       return { settings, created: !current };
     }
     throw new DomainError("conflict", "The streak settings kept changing while this request wrote them; send it again");

@@ -5,7 +5,6 @@ import { effectiveStreakSettings } from "../users/domain/preferences.js";
 import type { StreakSettings } from "./domain/streak-config.js";
 import {
   addPause,
-  createStreakState,
   grantFreezes,
   removePause,
   resetStreak,
@@ -19,6 +18,7 @@ import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { findPauseOwner, forgetPauseOwner, pauseIdOf, recordPauseOwner } from "./store/streak-pauses.js";
 import { applyStreakChange } from "./streak-reads.js";
+import { userStreak } from "./domain/streak-frequency.js";
 import { changeUserState } from "../../engine/user-state.js";
 
 /** A change of a user's streak: the next streak, what to answer, the events to announce, and the user's count of pauses when it created one. */
@@ -50,7 +50,7 @@ async function changeStreak<T>(
       if (user.control) throw new DomainError("unprocessable", "User is in the control group (experimentation settings), which has no streak");
       // The user's own rules (their preferences, when the tenant enables customization).
       const mine = effectiveStreakSettings(settings, user.preferences)!;
-      const changed = await change(user.streak ?? createStreakState(mine, user.created, now), user, now, mine);
+      const changed = await change(userStreak(user, mine, now), user, now, mine);
       const counted = changed.pausesCreated === undefined ? user : { ...user, pausesCreated: changed.pausesCreated };
       // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
       return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, changed.events, now), result: changed.result };

@@ -11,6 +11,7 @@ import {
   type UserStreakPreferences,
 } from "./domain/preferences.js";
 import { catchUpStreak, resetStreak, type StreakDomainEvent } from "../streaks/domain/streak.js";
+import { userStreak } from "../streaks/domain/streak-frequency.js";
 import type { StreakEvaluationMode } from "../streaks/domain/streak-config.js";
 import { findUser } from "../../engine/store/user-documents.js";
 import type { ServiceContext } from "../../engine/context.js";
@@ -86,7 +87,7 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
     let streakEvents: StreakDomainEvent[] = [];
     const before = effectiveStreakSettings(engine.streak, user.preferences);
     if (before && user.streak) {
-      const caught = catchUpStreak(user.streak, before, user.tzHistory, now);
+      const caught = catchUpStreak(userStreak(user, before, now), before, user.tzHistory, now);
       user = { ...user, streak: caught.state };
       streakEvents = caught.events;
     }

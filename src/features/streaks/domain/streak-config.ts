@@ -36,8 +36,8 @@ export interface StreakSettings {
   customizationEnabled?: boolean;
   /**
    * Weekdays off of a daily streak, 0 = Sunday to 6 = Saturday (JavaScript's `getDay()`, as the
-   * reference): missing one holds the streak, meeting the condition on one still extends it
-   * (absent: none).
+   * reference): missing one holds the streak, meeting the condition on one counts for nothing
+   * (streak.ts; absent: none).
    */
   daysOff?: number[];
 }

@@ -864,7 +864,7 @@ describe("timeline edge cases", () => {
     expect(describeStreak(r.state, settings, [], at("2026-03-02T00:01:00Z"))).toMatchObject({ length: 2, started: "2026-03-01", periodStart: "2026-03-02" });
   });
 
-  it("a frequency change restarts the run; the next event anchors the new periods", () => {
+  it("a state of another frequency that was not computed again (streak-frequency.ts) restarts; the next event anchors the new periods", () => {
     const daily = cfg();
     const weekly = cfg({ frequency: "weekly" });
     const s = play(daily, [], [["2026-03-02T10:00:00Z"], ["2026-03-03T10:00:00Z"]]).state;

@@ -45,8 +45,9 @@
  * - Catch-up. `catchUpStreak` replays every period end, zone change and freeze earning between the
  *   state's `asOf` and `now`, in time order. It is deterministic and idempotent, and catching up to
  *   t1 then t2 equals catching up to t2 at once. Every read and every event goes through it first.
- * - Frequency change. Periods of one frequency cannot be converted to another: when the tenant's
- *   frequency changes, the run and its history restart (freezes and pauses are kept), silently.
+ * - Frequency change. A streak computed with another frequency is computed again for the tenant's
+ *   from the user's daily activity before it is used (streak-frequency.ts); `catchUpStreak`, given
+ *   such a state without that step, restarts the run and its history (freezes and pauses are kept).
  * - Late events. An event stamped before the state's `asOf` (an admin backfill after a read)
  *   counts toward the current period: the streak's clock never runs backwards.
  */
@@ -150,6 +151,11 @@ export interface StreakState {
   history: StreakPeriodRecord[];
   /** The longest length reached (absent in states stored before it was kept: see `longestStreak`). */
   longest?: number;
+  /**
+   * Counts the restarts of `history` (a frequency switch, streak-frequency.ts), so that the periods of
+   * the previous frequency kept in pages are dropped with it (absent: none yet).
+   */
+  historySeries?: number;
 }
 
 /** The reference's BaseStreakResponse: dates are local dates; freeze fields only when freezes are enabled. */
@@ -401,10 +407,23 @@ function copy(state: StreakState): StreakState {
   };
 }
 
-/** A frequency change restarts the run and its history; freezes, pauses and earning are kept. */
+/**
+ * A state of another frequency that was not computed again for this one (`followStreakFrequency`,
+ * which callers apply first) restarts the run and its history; freezes, pauses and earning are kept.
+ */
 function followFrequency(state: StreakState, settings: StreakSettings): StreakState {
   if (state.frequency === settings.frequency) return state;
-  return { ...state, frequency: settings.frequency, length: 0, started: null, period: null, lastExtendedAt: null, lastLost: null, history: [] };
+  return {
+    ...state,
+    frequency: settings.frequency,
+    length: 0,
+    started: null,
+    period: null,
+    lastExtendedAt: null,
+    lastLost: null,
+    history: [],
+    historySeries: (state.historySeries ?? 0) + 1,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { addDays, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
 import type { PointsSystemConfig } from "../../points/domain/points-config.js";
 import { boundedPointsState } from "../../points/domain/points.js";
 import { catchUpStreak, STREAK_HISTORY_LIMIT, streakHistory, zoneAt, type StreakPeriodRecord } from "../../streaks/domain/streak.js";
+import { userStreak } from "../../streaks/domain/streak-frequency.js";
 import type { StreakFrequency, StreakSettings } from "../../streaks/domain/streak-config.js";
 import type { UserState } from "../../../engine/domain/user.js";
 
@@ -316,7 +317,7 @@ export function wrappedOfUser<A>(
   const year = wrappedYear(requestedYear, localDate(now, user.tz));
   let streak: WrappedInput<A, RankedLeaderboard>["streak"] = null;
   if (config.streak && user.streak) {
-    const caught = catchUpStreak(user.streak, config.streak, user.tzHistory, now).state;
+    const caught = catchUpStreak(userStreak(user, config.streak, now), config.streak, user.tzHistory, now).state;
     streak = { frequency: caught.frequency, periods: streakHistory(caught, STREAK_HISTORY_LIMIT + 1), currentStarted: caught.started };
   }
   const wrapped = computeWrapped<A, RankedLeaderboard>({

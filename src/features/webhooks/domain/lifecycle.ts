@@ -31,7 +31,8 @@
  */
 import { DateTime } from "luxon";
 import { localDateIn, nextPeriodStart, periodEndDate, periodStartOf, previousPeriodStart, zoneAt } from "../../streaks/domain/streak-calendar.js";
-import { catchUpStreak, readStreak, type StreakReadView } from "../../streaks/domain/streak.js";
+import { readStreak, type StreakReadView } from "../../streaks/domain/streak.js";
+import { userStreak } from "../../streaks/domain/streak-frequency.js";
 import type { StreakSettings } from "../../streaks/domain/streak-config.js";
 import type { NotificationKind } from "../../users/domain/preferences.js";
 import type { UserState } from "../../../engine/domain/user.js";
@@ -175,7 +176,7 @@ function streakReminderCandidate(
   now: Date,
 ): Candidate<DueLifecycleMessage> | null {
   if (!settings || !user.streak) return null;
-  const read = readStreak(catchUpStreak(user.streak, settings, user.tzHistory, now).state, settings, user.tzHistory, now, REMINDER_HISTORY_PERIODS);
+  const read = readStreak(userStreak(user, settings, now), settings, user.tzHistory, now, REMINDER_HISTORY_PERIODS);
   const expires = read.streak.expires;
   if (read.streak.length === 0 || expires === null || marks.streakReminder === expires) return null;
   if (read.state.pauses.some((p) => p.start <= expires && p.end >= expires)) return null;
