@@ -67,7 +67,7 @@ export function applyEvent(
       `Event timestamp ${event.at.toISOString()} is older than this user's latest applied event (${state.lastEventAt.toISOString()}); events of a user are applied in time order`,
     );
   }
-  const user = followFrequency({ ...upsertUser(state, event.user, event.at), lastEventAt: event.at }, config);
+  const user = followFrequency({ ...upsertUser(state, event.user, event.at), lastEventAt: event.at }, config, event.at);
   if (now.getTime() - event.at.getTime() > BACKDATED_AFTER_MS) user.backfillQuietUntil = new Date(now.getTime() + BACKFILL_QUIET_MS);
   const previous = user.metrics[event.metricId] ?? { total: ZERO, daily: {} };
   const change = decimalFromNumber(event.value);
@@ -91,8 +91,8 @@ export function applyEvent(
  * A streak computed with an earlier frequency is computed again for the tenant's before the event's
  * day is recorded (streak-frequency.ts), so that the event counts once, as itself.
  */
-function followFrequency(user: UserState, config: EngineConfig): UserState {
+function followFrequency(user: UserState, config: EngineConfig, at: Date): UserState {
   const settings = effectiveStreakSettings(config.streak, user.preferences);
   if (!settings || !user.streak || user.streak.frequency === settings.frequency) return user;
-  return { ...user, streak: followStreakFrequency(user.streak, settings, user.tzHistory, user.metrics) };
+  return { ...user, streak: followStreakFrequency(user.streak, settings, user.tzHistory, user.metrics, at) };
 }

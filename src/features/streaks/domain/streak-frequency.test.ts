@@ -38,8 +38,12 @@ function live(settings: StreakSettings, evs: Ev[], tzHistory: TimeZoneChange[] =
 function asOf(user: ReturnType<typeof live>, settings: StreakSettings, iso: string) {
   return { ...user, state: catchUpStreak(user.state, settings, user.tzHistory, at(iso)).state };
 }
-const follow = (user: { state: StreakState; metrics: Record<string, { daily: DailyChanges }>; tzHistory: TimeZoneChange[] }, settings: StreakSettings) =>
-  followStreakFrequency(user.state, settings, user.tzHistory, user.metrics);
+/** The switch as of the user's last update (`now`: a later moment, when it is first needed). */
+const follow = (
+  user: { state: StreakState; metrics: Record<string, { daily: DailyChanges }>; tzHistory: TimeZoneChange[] },
+  settings: StreakSettings,
+  now?: string,
+) => followStreakFrequency(user.state, settings, user.tzHistory, user.metrics, now ? at(now) : user.state.asOf);
 const hist = (s: StreakState, n = 200) =>
   streakHistory(s, n).map((p) => `${p.periodStart}..${p.periodEnd}:${p.length}${p.usedFreeze ? "F" : ""}${p.usedPause ? "P" : ""}`);
 /** Noon UTC on each date from `from` for `days` days. */
@@ -193,7 +197,8 @@ describe("a frequency switch computes the streak again from the user's days", ()
     const s = follow(user, weekly);
     expect(s).toMatchObject({ length: 106, started: "2024-03-10", period: { start: "2026-03-09" } });
     expect(s.history).toHaveLength(100);
-    expect(s.longest).toBe(800);
+    // The longest length is in weeks too (the longest ranking compares users by it).
+    expect(s.longest).toBe(106);
   });
 
   it("without recorded days the streak restarts: the next event anchors the new periods", () => {
@@ -221,5 +226,51 @@ describe("a frequency switch computes the streak again from the user's days", ()
     const caught = catchUpStreak(s, weekly, [], at("2026-03-23T00:00:01Z"));
     expect(caught.state).toMatchObject({ length: 0, lastLost: { length: 2, started: "2026-03-02", periodStart: "2026-03-16" } });
     expect(caught.events.map((e) => `${e.type}@${e.at.toISOString()}`)).toEqual(["streak.lost@2026-03-23T00:00:00.000Z"]);
+  });
+  it("periods that ended between the user's last update and the switch are judged by the replay: no freeze used, no event", () => {
+    const freezes = { initialGrant: 2, maxFreezes: 3, autoEarn: null };
+    const weeklyFreezes = cfg({ frequency: "weekly", freezes });
+    const dailyFreezes = cfg({ freezes });
+    // Monday 2 to Wednesday 4 March; the weekly streak is next due when the week ends, so it was last updated on Wednesday.
+    const user = live(weeklyFreezes, everyDay("2026-03-02", 3));
+    expect(user.state).toMatchObject({ length: 1, freezes: 2, asOf: at("2026-03-04T12:00:00Z") });
+    // Switched to daily on Saturday: Thursday and Friday were missed before it.
+    const s = follow(user, dailyFreezes, "2026-03-07T12:00:00Z");
+    expect(s).toMatchObject({ length: 0, freezes: 2, asOf: at("2026-03-07T12:00:00Z"), lastLost: { length: 3, periodStart: "2026-03-05" } });
+    expect(catchUpStreak(s, dailyFreezes, [], at("2026-03-07T12:00:00Z")).events).toEqual([]);
+  });
+
+  it("periods the old streak held by a pause that is over, or by a freeze it used, stay held", () => {
+    // Daily: 2-8 March, a pause over 9-15 March (past by now, so no longer among the user's pauses), 16-18 March.
+    let user = live(daily, everyDay("2026-03-02", 7));
+    const paused = { ...user.state, pauses: [{ id: "p1", start: "2026-03-09", end: "2026-03-15" }] };
+    const rest = live(daily, everyDay("2026-03-16", 3));
+    let state = paused;
+    for (const [iso] of everyDay("2026-03-16", 3)) state = applyStreakEvent(state, daily, { metricId: A, value: 1, at: at(iso) }, []).state;
+    user = { ...user, state, metrics: { [A]: { daily: { ...user.metrics[A]!.daily, ...rest.metrics[A]!.daily } } } };
+    expect([user.state.length, user.state.pauses]).toEqual([10, []]);
+    // Weeks of 2 and 16 March met, the week of 9 March held (adding no length).
+    expect(follow(user, weekly)).toMatchObject({ length: 2, started: "2026-03-02" });
+    // Weekly with a freeze used for the week of 9 March: daily, that week's days are held.
+    const withFreezes = cfg({ frequency: "weekly", freezes: { initialGrant: 1, maxFreezes: 1, autoEarn: null } });
+    const frozen = asOf(live(withFreezes, [["2026-03-06T12:00:00Z"], ["2026-03-16T12:00:00Z"]]), withFreezes, "2026-03-16T13:00:00Z");
+    expect(frozen.state).toMatchObject({ length: 2, freezes: 0 });
+    // Friday 6 March, then Saturday 7 and Sunday 8 missed: the daily run ends there; the held week carries nothing over it.
+    expect(follow(frozen, daily)).toMatchObject({ length: 1, started: "2026-03-16" });
+    const weekend = asOf(live(withFreezes, [...everyDay("2026-03-06", 3), ["2026-03-16T12:00:00Z"]]), withFreezes, "2026-03-16T13:00:00Z");
+    expect(follow(weekend, daily)).toMatchObject({ length: 4, started: "2026-03-06" });
+  });
+
+  it("a day recorded in a zone whose date was ahead of today's counts as of now, never later", () => {
+    const tz: TimeZoneChange[] = [
+      { tz: "Asia/Tokyo", from: at("2026-01-01T00:00:00Z") },
+      { tz: "America/Los_Angeles", from: at("2026-03-03T00:45:00Z") },
+    ];
+    // Tuesday 3 March 09:30 in Tokyo, then Monday 2 March 17:00 in Los Angeles.
+    const user = live(weekly, [["2026-03-03T00:30:00Z"], ["2026-03-03T01:00:00Z"]], tz);
+    const now = at("2026-03-03T01:05:00Z");
+    const s = follow(user, daily, now.toISOString());
+    expect(s).toMatchObject({ length: 1, asOf: now, period: { start: "2026-03-02", zone: "America/Los_Angeles", met: true, sums: { [A]: "2" } } });
+    expect(s.lastExtendedAt!.getTime()).toBeLessThanOrEqual(now.getTime());
   });
 });

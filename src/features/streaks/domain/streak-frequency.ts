@@ -8,17 +8,21 @@
  *
  * The recomputation replays each recorded day, in date order, as one event per streak metric at the
  * start of that day, through the streak engine itself (streak.ts): the same periods, condition, days
- * off and pauses as any event. So the new streak is the one the user would have now had the tenant
- * always used the new frequency, within what the record shows:
+ * off and pauses as any event, up to the moment the new streak is first needed. So the new streak is
+ * the one the user would have now had the tenant always used the new frequency, within what the
+ * record shows:
  * - days older than the kept history are not known, so a longer run starts at its first kept day;
  * - a day's events count as one (their order within the day is not kept: a day whose sum is below the
  *   threshold counts as not met even if the sum was above it for a moment);
- * - freezes are not consumed retroactively (a missed period in the past ends the run); the user keeps
- *   the freezes they hold, their pauses and their earning schedule;
- * - days are the user's local days as recorded, replayed in the zone in force at the state's `asOf`.
- * The history restarts in a new series (`historySeries`), so the previous frequency's older periods,
- * kept in pages of their own, are dropped with it; nothing is notified (the switch is the tenant's,
- * not the user's doing).
+ * - periods the old streak held, by a pause or by a freeze it used, stay held; no freeze is used for
+ *   a period that ended before the switch (a missed one ends the run); the user keeps the freezes
+ *   they hold, their pauses and their earning schedule;
+ * - days are the user's local days as recorded, replayed in the zone in force now (a day recorded
+ *   in a zone whose date was ahead, not yet begun here, counts as of now).
+ * The longest length is the new frequency's as well (rankings compare it between users). The history
+ * restarts in a new series (`historySeries`), so the previous frequency's older periods, kept in
+ * pages of their own, are dropped with it; nothing is notified (the switch is the tenant's, not the
+ * user's doing).
  */
 import type { DailyChanges } from "../../../engine/domain/history.js";
 import type { TimeZoneChange, UserState } from "../../../engine/domain/user.js";
@@ -31,30 +35,39 @@ export type MetricDays = Readonly<Record<string, { readonly daily: DailyChanges 
 
 /**
  * The streak for `settings.frequency`: `state` itself when it was computed with that frequency,
- * otherwise computed again from `metrics` as of `state.asOf` (or as of the latest recorded day, if
- * that is later). Deterministic: the same inputs give the same streak.
+ * otherwise computed again from `metrics` as of `at` (the moment it is first needed; never before
+ * `state.asOf`), so that every period that ended before then is judged by the replay, without
+ * freezes. Deterministic: the same inputs give the same streak.
  */
-export function followStreakFrequency(state: StreakState, settings: StreakSettings, tzHistory: readonly TimeZoneChange[], metrics: MetricDays): StreakState {
+export function followStreakFrequency(
+  state: StreakState,
+  settings: StreakSettings,
+  tzHistory: readonly TimeZoneChange[],
+  metrics: MetricDays,
+  at: Date,
+): StreakState {
   if (state.frequency === settings.frequency) return state;
-  const zone = zoneAt(tzHistory, state.asOf);
+  const until = at > state.asOf ? at : state.asOf;
+  const zone = zoneAt(tzHistory, until);
   const replayZone: TimeZoneChange[] = [{ tz: zone, from: new Date(0) }];
-  // No freezes in the replay (none are consumed retroactively); the pauses the user holds do hold periods.
+  // No freezes in the replay (none are consumed for the past). What held the old streak holds the
+  // new one: the user's pauses, and the periods the old history shows held by a pause or a freeze
+  // already used (past pauses are no longer in `state.pauses`).
   const replaySettings: StreakSettings = { ...settings, freezes: null };
-  let replayed: StreakState = { ...createStreakState(replaySettings, state.freezeEarningSince, state.asOf), pauses: state.pauses };
+  const held = state.history.filter((p) => p.usedPause || p.usedFreeze).map((p) => ({ id: `held:${p.periodStart}`, start: p.periodStart, end: p.periodEnd }));
+  let replayed: StreakState = { ...createStreakState(replaySettings, state.freezeEarningSince, until), pauses: [...held, ...state.pauses] };
   const days = recordedDays(settings, metrics);
-  if (days.length > 0) {
-    const first = startOfDateIn(days[0]!, zone);
-    replayed = { ...replayed, asOf: first, freezesEarnedUntil: first };
-  }
   for (const day of days) {
-    const at = startOfDateIn(day, zone);
+    // A day recorded in a zone east of today's may not have begun here yet: it counts as of now.
+    const start = startOfDateIn(day, zone);
+    const when = start > until ? until : start;
+    if (day === days[0]) replayed = { ...replayed, asOf: when, freezesEarnedUntil: when };
     for (const condition of settings.metrics) {
       const value = metrics[condition.metricId]?.daily[day];
       if (value === undefined || Number(value) === 0) continue;
-      replayed = applyStreakEvent(replayed, replaySettings, { metricId: condition.metricId, value: Number(value), at }, replayZone).state;
+      replayed = applyStreakEvent(replayed, replaySettings, { metricId: condition.metricId, value: Number(value), at: when }, replayZone).state;
     }
   }
-  const until = replayed.asOf > state.asOf ? replayed.asOf : state.asOf;
   replayed = catchUpStreak(replayed, replaySettings, replayZone, until).state;
   // The last extension is known to the day; the stored instant is kept when it was on that day.
   const kept = state.lastExtendedAt;
@@ -62,13 +75,16 @@ export function followStreakFrequency(state: StreakState, settings: StreakSettin
     replayed.lastExtendedAt && kept && kept >= replayed.lastExtendedAt && localDateIn(kept, zone) === localDateIn(replayed.lastExtendedAt, zone)
       ? kept
       : replayed.lastExtendedAt;
+  const current = replayed.period?.start;
   return {
     ...replayed,
     lastExtendedAt,
     freezes: state.freezes,
     freezeEarningSince: state.freezeEarningSince,
     freezesEarnedUntil: state.freezesEarnedUntil,
-    longest: Math.max(longestStreak(state), longestStreak(replayed)),
+    pauses: state.pauses.filter((p) => current === undefined || p.end >= current),
+    // The longest length in the new frequency's units (the longest ranking compares users by it).
+    longest: longestStreak(replayed),
     historySeries: (state.historySeries ?? 0) + 1,
   };
 }
@@ -90,5 +106,5 @@ export function userStreak(
   at: Date,
 ): StreakState {
   if (!user.streak) return createStreakState(settings, user.created, at);
-  return followStreakFrequency(user.streak, settings, user.tzHistory, user.metrics);
+  return followStreakFrequency(user.streak, settings, user.tzHistory, user.metrics, at);
 }

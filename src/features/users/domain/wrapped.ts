@@ -8,6 +8,7 @@ import type { PointsSystemConfig } from "../../points/domain/points-config.js";
 import { boundedPointsState } from "../../points/domain/points.js";
 import { catchUpStreak, STREAK_HISTORY_LIMIT, streakHistory, zoneAt, type StreakPeriodRecord } from "../../streaks/domain/streak.js";
 import { userStreak } from "../../streaks/domain/streak-frequency.js";
+import { effectiveStreakSettings } from "./preferences.js";
 import type { StreakFrequency, StreakSettings } from "../../streaks/domain/streak-config.js";
 import type { UserState } from "../../../engine/domain/user.js";
 
@@ -316,8 +317,10 @@ export function wrappedOfUser<A>(
 ): { year: number; wrapped: Wrapped<A, RankedLeaderboard> } {
   const year = wrappedYear(requestedYear, localDate(now, user.tz));
   let streak: WrappedInput<A, RankedLeaderboard>["streak"] = null;
-  if (config.streak && user.streak) {
-    const caught = catchUpStreak(userStreak(user, config.streak, now), config.streak, user.tzHistory, now).state;
+  // The user's own rules, as every other read of their streak (preferences.ts).
+  const settings = effectiveStreakSettings(config.streak, user.preferences);
+  if (settings && user.streak) {
+    const caught = catchUpStreak(userStreak(user, settings, now), settings, user.tzHistory, now).state;
     streak = { frequency: caught.frequency, periods: streakHistory(caught, STREAK_HISTORY_LIMIT + 1), currentStarted: caught.started };
   }
   const wrapped = computeWrapped<A, RankedLeaderboard>({
