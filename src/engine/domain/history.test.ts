@@ -27,6 +27,17 @@ describe("recordDailyChange", () => {
     expect(daily).toEqual({ "2024-01-01": "2", "2024-02-29": "3", "2025-12-31": "4" });
     expect(HISTORY_DAYS).toBe(730);
   });
+
+  it("keeps the whole ISO week and month holding the oldest kept day, for summaries from the oldest start", () => {
+    // 730 days before 2026-06-15 is Saturday 2024-06-15: its month began on the 1st, its week on Monday the 10th.
+    const june = recordDailyChange({ "2024-05-31": "1", "2024-06-01": "2", "2024-06-14": "3" }, "2026-06-15", "4");
+    expect(june).toEqual({ "2024-06-01": "2", "2024-06-14": "3", "2026-06-15": "4" });
+    // 730 days before 2026-09-01 is Sunday 2024-09-01: its ISO week began on Monday 26 August.
+    const week = recordDailyChange({ "2024-08-25": "1", "2024-08-26": "2" }, "2026-09-01", "4");
+    expect(week).toEqual({ "2024-08-26": "2", "2026-09-01": "4" });
+    // A monthly summary from the oldest start it allows has the whole first month.
+    expect(summarizeChanges(june, "9", "monthly", "2024-06-15", "2024-07-01", "2026-06-15")[0]).toEqual({ date: "2024-06-01", total: "5", change: "5" });
+  });
 });
 
 describe("summarizeChanges", () => {

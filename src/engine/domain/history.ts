@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { addDecimals, subtractDecimals, ZERO, type DecimalString } from "./decimal.js";
 import { invalidArgument } from "./errors.js";
-import { checkDate } from "./plain-dates.js";
+import { addDays, checkDate, utcMillis } from "./plain-dates.js";
 
 /** Changes per local calendar day (YYYY-MM-DD in the user's zone at the moment of each change). */
 export type DailyChanges = Record<string, DecimalString>;
@@ -18,12 +18,19 @@ export function localDate(at: Date, tz: string | null): string {
   return DateTime.fromJSDate(at, { zone: tz ?? "UTC" }).toISODate()!;
 }
 
-/** The first day of the history kept on `day` (calendar days, so plain UTC arithmetic is exact). */
+/**
+ * The first day of the history kept on `day`: HISTORY_DAYS back, and from there back to the start of
+ * that date's ISO week and month, so a weekly or monthly summary from the oldest start it allows
+ * still has the whole of its first period (calendar days, so plain UTC arithmetic is exact).
+ */
 function oldestKeptDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - HISTORY_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const oldest = addDays(day, -HISTORY_DAYS);
+  const monday = addDays(oldest, -((new Date(utcMillis(oldest)).getUTCDay() + 6) % 7));
+  const firstOfMonth = `${oldest.slice(0, 7)}-01`;
+  return monday < firstOfMonth ? monday : firstOfMonth;
 }
 
-/** Adds a change to its day and drops days older than the kept history. */
+/** Adds a change to its day and drops days older than the kept history (see `oldestKeptDay`). */
 export function recordDailyChange(daily: DailyChanges, day: string, change: DecimalString): DailyChanges {
   const oldest = oldestKeptDay(day);
   const next: DailyChanges = {};

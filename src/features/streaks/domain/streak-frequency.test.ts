@@ -190,15 +190,15 @@ describe("a frequency switch computes the streak again from the user's days", ()
     expect(describeStreak(s, weekly, auckland, at("2026-03-02T21:00:00Z"))).toMatchObject({ length: 2, periodStart: "2026-03-02", periodEnd: "2026-03-08" });
   });
 
-  it("only the kept days are known: 800 days of a daily streak make the 106 weeks of the last 731 days", () => {
+  it("only the kept days are known: 800 days of a daily streak make the 107 weeks of the 740 days kept", () => {
     const user = live(daily, everyDay("2024-01-01", 800)); // to 10 March 2026
     expect(user.state.length).toBe(800);
-    expect(Object.keys(user.metrics[A]!.daily)).toHaveLength(731);
+    expect(Object.keys(user.metrics[A]!.daily)).toHaveLength(740); // from 1 March 2024, the month of the day 730 days back;
     const s = follow(user, weekly);
-    expect(s).toMatchObject({ length: 106, started: "2024-03-10", period: { start: "2026-03-09" } });
+    expect(s).toMatchObject({ length: 107, started: "2024-03-01", period: { start: "2026-03-09" } });
     expect(s.history).toHaveLength(100);
     // The longest length is in weeks too (the longest ranking compares users by it).
-    expect(s.longest).toBe(106);
+    expect(s.longest).toBe(107);
   });
 
   it("without recorded days the streak restarts: the next event anchors the new periods", () => {

@@ -5,13 +5,15 @@ import type { RankedLeaderboard } from "../../leaderboards/domain/leaderboard-en
 import type { LeaderboardConfig } from "../../leaderboards/domain/leaderboard-config.js";
 import type { MetricConfig } from "../../metrics/domain/metric.js";
 import type { StreakPeriodRecord } from "../../streaks/domain/streak.js";
-import { createUserState, type UserState } from "../../../engine/domain/user.js";
+import { createUserState, zoneInForce, type UserState } from "../../../engine/domain/user.js";
+import { localDate } from "../../../engine/domain/history.js";
 import {
   computeWrapped,
   longestStreakIn,
   mondayOf,
   percentChange,
   supportedYears,
+  userLocalDateAt,
   wrappedOfUser,
   wrappedYear,
   type WrappedConfig,
@@ -205,6 +207,12 @@ describe("percentChange", () => {
     expect(percentChange("0", "-7")).toBe(-100);
     expect(percentChange("0", "0")).toBe(0);
   });
+
+  it("rounds exact decimals half away from zero (23 on 160 is 14.375 %: 14.38, where doubles give 14.37)", () => {
+    expect(percentChange("160", "23")).toBe(14.38);
+    expect(percentChange("100", "1.015")).toBe(1.02);
+    expect(percentChange("160", "-23")).toBe(-14.38);
+  });
 });
 
 describe("longestStreakIn", () => {
@@ -247,6 +255,30 @@ describe("longestStreakIn", () => {
     // An earlier run with the same peak keeps its first period.
     const earlier = [p("2026-10-19", 1), p("2026-10-26", 2), p("2026-11-02", 0), p("2026-11-09", 1)];
     expect(longestStreakIn({ frequency: "weekly", periods: earlier, currentStarted: "2026-11-10" }, null, 2026).started).toBe("2026-10-19");
+  });
+
+  it("a run begun by an admin reset starts at the reset, not at the run before it", () => {
+    // 1-2 January: 1, 2; reset on the 3rd, then an event: 1; 4-5 January: 2, 3; then lost.
+    const reset = { ...p("2026-01-03", 1), resetAt: new Date("2026-01-03T08:00:00Z") };
+    const periods = [p("2026-01-01", 1), p("2026-01-02", 2), reset, p("2026-01-04", 2), p("2026-01-05", 3), p("2026-01-06", 0)];
+    expect(longestStreakIn({ frequency: "daily", periods, currentStarted: null }, null, 2026)).toMatchObject({ length: 3, started: "2026-01-03" });
+  });
+
+  it("a restored run goes on from the lost run (the restore joins them)", () => {
+    // 1-3 January: 1, 2, 3; the 4th missed (lost); the 5th an event and a restore: 3 + 1 = 4; the 6th 5; then lost.
+    const periods = [
+      p("2026-01-01", 1),
+      p("2026-01-02", 2),
+      p("2026-01-03", 3),
+      p("2026-01-04", 0),
+      p("2026-01-05", 4),
+      p("2026-01-06", 5),
+      p("2026-01-07", 0),
+    ];
+    expect(longestStreakIn({ frequency: "daily", periods, currentStarted: null }, null, 2026)).toMatchObject({ length: 5, started: "2026-01-01" });
+    // A new run after a loss starts at 1: it does not join.
+    const fresh = [p("2026-01-01", 3), p("2026-01-02", 0), p("2026-01-03", 1), p("2026-01-04", 2), p("2026-01-05", 0)];
+    expect(longestStreakIn({ frequency: "daily", periods: fresh, currentStarted: null }, null, 2026)).toMatchObject({ length: 3, started: null });
   });
 
   it("shows the tenant's frequency when the user has no streak", () => {
@@ -294,5 +326,20 @@ describe("points in a user's review", () => {
     expect(capped.entireYear.points.energy?.currentTotal).toBe("5");
     const uncapped = review(user, 2026, "2026-06-01T00:00:00Z", { ...CONFIG, pointsSystems: [{ ...energy, maxPoints: null }] });
     expect(uncapped.entireYear.points.energy?.currentTotal).toBe("530");
+  });
+});
+
+describe("achievements are dated as the events that completed them", () => {
+  it("before the user's first recorded zone, in the zone the daily histories use (zoneInForce), not the current one", () => {
+    // Identified in Tokyo on 15 June; an event backdated to 10 June 20:00 UTC (06:00 on the 11th in Tokyo).
+    const user = {
+      ...createUserState("u", new Date("2026-06-15T00:00:00Z")),
+      tz: "Asia/Tokyo",
+      tzHistory: [{ tz: "Asia/Tokyo", from: new Date("2026-06-15T00:00:00Z") }],
+    };
+    const at = new Date("2026-06-10T20:00:00Z");
+    expect(userLocalDateAt(user, at)).toBe(localDate(at, zoneInForce(user, at)));
+    expect(userLocalDateAt(user, at)).toBe("2026-06-10");
+    expect(userLocalDateAt(user, new Date("2026-06-16T20:00:00Z"))).toBe("2026-06-17");
   });
 });

@@ -1,3 +1,4 @@
+import Big from "big.js";
 import { addDecimals, decimalToNumber, subtractDecimals, ZERO, type DecimalString } from "../../../engine/domain/decimal.js";
 import { invalidArgument } from "../../../engine/domain/errors.js";
 import { HISTORY_DAYS, localDate, type DailyChanges } from "../../../engine/domain/history.js";
@@ -6,11 +7,11 @@ import type { MetricConfig } from "../../metrics/domain/metric.js";
 import { addDays, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
 import type { PointsSystemConfig } from "../../points/domain/points-config.js";
 import { boundedPointsState } from "../../points/domain/points.js";
-import { catchUpStreak, STREAK_HISTORY_LIMIT, streakHistory, zoneAt, type StreakPeriodRecord } from "../../streaks/domain/streak.js";
+import { catchUpStreak, STREAK_HISTORY_LIMIT, streakHistory, type StreakPeriodRecord } from "../../streaks/domain/streak.js";
 import { userStreak } from "../../streaks/domain/streak-frequency.js";
 import { effectiveStreakSettings } from "./preferences.js";
 import type { StreakFrequency, StreakSettings } from "../../streaks/domain/streak-config.js";
-import type { UserState } from "../../../engine/domain/user.js";
+import { zoneInForce, type UserState } from "../../../engine/domain/user.js";
 
 /**
  * A user's year in review ("wrapped"), computed from what the user document keeps: pure, no clock
@@ -25,8 +26,7 @@ import type { UserState } from "../../../engine/domain/user.js";
  *   have the most events (a week counts only its days in the year); the earliest of equals wins,
  *   so a year without activity answers its first day, week and month, each empty.
  * - **Supported years**: the year before today's and today's (in the user's zone). Daily history
- *   is kept for HISTORY_DAYS (730) days, which always covers both completely and never covers the
- *   year before them completely; other years are refused.
+ *   is kept for HISTORY_DAYS (730) days, which always covers both completely; other years are refused.
  * - **Metrics and points** of a period: those with a change on a day of the period, with the total
  *   at the end of the period (the current total less every later change: exact), the change, and
  *   the change as a percentage of the total before the period (rounded to two decimals; from a
@@ -172,10 +172,11 @@ function sumBy(days: Map<string, number>, keyOf: (day: string) => string): Map<s
 
 /** Percent change from `before` by `change`, two decimals; from 0: 100, -100 or 0 by the change's sign. */
 export function percentChange(before: DecimalString, change: DecimalString): number {
-  const b = decimalToNumber(before);
-  const c = decimalToNumber(change);
-  if (b === 0) return Math.sign(c) * 100;
-  return Math.round((c / Math.abs(b)) * 100 * 100) / 100;
+  const b = new Big(before);
+  const c = new Big(change);
+  if (b.eq(0)) return c.cmp(0) * 100;
+  // Exact decimals: 23 on 160 is 14.375 %, 14.38 (doubles would give 14.37).
+  return Number(c.div(b.abs()).times(100).round(2, Big.roundHalfUp));
 }
 
 /** A series' figures between two local dates (both included), or null without a change in them. */
@@ -247,13 +248,24 @@ export function longestStreakIn(streak: WrappedInput<unknown, unknown>["streak"]
   // The peak's run goes on to the last period (a run's length never falls within it): the current
   // run, whose start is kept (the streak read's `started`).
   let end = best;
-  while (end < periods.length - 1 && periods[end + 1]!.length >= periods[end]!.length) end++;
+  while (end < periods.length - 1 && periods[end + 1]!.length >= periods[end]!.length && !periods[end + 1]!.resetAt) end++;
   let started: string | null;
   if (end === periods.length - 1 && streak.currentStarted !== null) {
     started = streak.currentStarted;
   } else {
     let i = best;
-    while (i > 0 && periods[i - 1]!.length > 0) i--;
+    for (;;) {
+      // Back to the run's first period: a period without a streak, an admin reset or a fall in
+      // length (a reset) before it ends the walk.
+      while (i > 0 && periods[i - 1]!.length > 0 && !periods[i]!.resetAt && periods[i - 1]!.length <= periods[i]!.length) i--;
+      // A run that begins above 1 after periods without a streak was restored: it goes on from the
+      // lost run before them (restoreStreak joins the two).
+      if (i === 0 || periods[i]!.length <= 1 || periods[i]!.resetAt || periods[i - 1]!.length > 0) break;
+      let lost = i - 1;
+      while (lost > 0 && periods[lost]!.length === 0) lost--;
+      if (periods[lost]!.length === 0 || periods[lost]!.length >= periods[i]!.length) break;
+      i = lost;
+    }
     // The run's first period is kept when it is preceded by a period without a streak, or is the
     // very first period with length 1; otherwise it began before the kept history.
     started = i > 0 || periods[i]!.length === 1 ? periods[i]!.periodStart : null;
@@ -289,10 +301,9 @@ export function computeWrapped<A, L>(input: WrappedInput<A, L>): Wrapped<A, L> {
   };
 }
 
-/** The local date of an instant in the zone the user was in then (their current zone before any recorded move). */
+/** The local date of an instant in the zone in force then, as the daily histories date the events (`zoneInForce`). */
 export function userLocalDateAt(user: Pick<UserState, "tz" | "tzHistory">, at: Date): string {
-  const recorded = user.tzHistory.some((c) => c.from.getTime() <= at.getTime());
-  return localDate(at, recorded ? zoneAt(user.tzHistory, at) : user.tz);
+  return localDate(at, zoneInForce(user, at));
 }
 
 /** What a user's review reads of the tenant's configuration. */
