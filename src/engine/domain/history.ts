@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { addDecimals, subtractDecimals, ZERO, type DecimalString } from "./decimal.js";
 import { invalidArgument } from "./errors.js";
-import { addDays, checkDate, utcMillis } from "./plain-dates.js";
+import { addDays, checkDate, mondayOf } from "./plain-dates.js";
 
 /** Changes per local calendar day (YYYY-MM-DD in the user's zone at the moment of each change). */
 export type DailyChanges = Record<string, DecimalString>;
@@ -25,7 +25,7 @@ export function localDate(at: Date, tz: string | null): string {
  */
 function oldestKeptDay(day: string): string {
   const oldest = addDays(day, -HISTORY_DAYS);
-  const monday = addDays(oldest, -((new Date(utcMillis(oldest)).getUTCDay() + 6) % 7));
+  const monday = mondayOf(oldest);
   const firstOfMonth = `${oldest.slice(0, 7)}-01`;
   return monday < firstOfMonth ? monday : firstOfMonth;
 }

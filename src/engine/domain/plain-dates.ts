@@ -44,3 +44,9 @@ export function checkDate(field: string, value: string): string | null {
 export function addDays(date: string, days: number): string {
   return isoDate(utcMillis(date) + days * DAY_MS);
 }
+
+/** The Monday of the ISO week holding a date. */
+export function mondayOf(date: string): string {
+  const weekday = (new Date(utcMillis(date)).getUTCDay() + 6) % 7; // Monday 0 ... Sunday 6
+  return addDays(date, -weekday);
+}

@@ -1,7 +1,7 @@
 import { DateTime, IANAZone } from "luxon";
 import type { StreakFrequency } from "./streak-config.js";
 import type { TimeZoneChange } from "../../../engine/domain/user.js";
-import { addDays, isoDate, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
+import { addDays, isoDate, mondayOf, ymd } from "../../../engine/domain/plain-dates.js";
 
 export { isCalendarDate } from "../../../engine/domain/plain-dates.js";
 
@@ -29,7 +29,7 @@ export function periodStartOf(date: string, frequency: StreakFrequency): string 
       return date;
     case "weekly":
       // getUTCDay: 0 = Sunday; ISO weeks start on Monday.
-      return addDays(date, -((new Date(utcMillis(date)).getUTCDay() + 6) % 7));
+      return mondayOf(date);
     case "monthly":
       return `${date.slice(0, 7)}-01`;
   }

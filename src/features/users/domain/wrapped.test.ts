@@ -7,10 +7,10 @@ import type { MetricConfig } from "../../metrics/domain/metric.js";
 import type { StreakPeriodRecord } from "../../streaks/domain/streak.js";
 import { createUserState, zoneInForce, type UserState } from "../../../engine/domain/user.js";
 import { localDate } from "../../../engine/domain/history.js";
+import { mondayOf } from "../../../engine/domain/plain-dates.js";
 import {
   computeWrapped,
   longestStreakIn,
-  mondayOf,
   percentChange,
   supportedYears,
   userLocalDateAt,

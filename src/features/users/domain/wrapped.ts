@@ -4,7 +4,7 @@ import { invalidArgument } from "../../../engine/domain/errors.js";
 import { HISTORY_DAYS, localDate, type DailyChanges } from "../../../engine/domain/history.js";
 import type { LeaderboardHistoryItem, RankedLeaderboard } from "../../leaderboards/domain/leaderboard-entries.js";
 import type { MetricConfig } from "../../metrics/domain/metric.js";
-import { addDays, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
+import { addDays, mondayOf, ymd } from "../../../engine/domain/plain-dates.js";
 import type { PointsSystemConfig } from "../../points/domain/points-config.js";
 import { boundedPointsState } from "../../points/domain/points.js";
 import { catchUpStreak, STREAK_HISTORY_LIMIT, streakHistory, type StreakPeriodRecord } from "../../streaks/domain/streak.js";
@@ -128,12 +128,6 @@ export function wrappedYear(requested: number | undefined, today: string): numbe
     );
   }
   return requested;
-}
-
-/** The Monday of a date's week. */
-export function mondayOf(date: string): string {
-  const weekday = (new Date(utcMillis(date)).getUTCDay() + 6) % 7; // Monday 0 ... Sunday 6
-  return addDays(date, -weekday);
 }
 
 /** Events on a day: the kept count, else one per metric changed that day. */
