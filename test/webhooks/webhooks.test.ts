@@ -370,6 +370,26 @@ describe("webhook delivery", () => {
     expect(after.attemptCount).toBe(5);
   });
 
+  it("does not retry a message to an endpoint that unsubscribed from its type meanwhile, nor redeliver it", async () => {
+    const leaving = await endpoint("acme", "/unsubscribed", ["points.changed"]);
+    receiver.on("/unsubscribed", () => ({ status: 503, headers: { "retry-after": "5" } })); // time to unsubscribe before the retry
+    await send("acme", "una", 100);
+    const [first] = await receiver.waitFor("/unsubscribed", (g) => g.length >= 1);
+    const patched = await server.rest("PATCH", "/admin/v1/webhooks", { tenantId: "acme", body: [{ id: leaving.id, eventTypes: ["streak.lost"] }] });
+    expect(patched.body.issues).toEqual([]);
+    receiver.on("/unsubscribed", () => ({ status: 204 }));
+    const messageId = first!.headers["webhook-id"];
+    const failed = await until(
+      () => server.rest("GET", `/admin/v1/webhooks/${leaving.id}/deliveries/${messageId}`, { tenantId: "acme" }),
+      (b) => b.status === "failed",
+      60_000,
+    );
+    expect([failed.attemptCount, failed.lastError]).toEqual([1, "the endpoint no longer subscribes to points.changed"]);
+    expect(receiver.at("/unsubscribed")).toHaveLength(1);
+    const redeliver = await server.rest("POST", `/admin/v1/webhooks/${leaving.id}/deliveries/${messageId}/redeliver`, { tenantId: "acme" });
+    expect([redeliver.status, redeliver.body.error]).toEqual([422, expect.stringMatching(/no longer subscribes to points.changed/)]);
+  });
+
   it("signs with both secrets during a rotation's grace period, then with the new one only", async () => {
     const rotating = await endpoint("acme", "/rotating", ["points.changed"]);
     const rotated = await server.rest("POST", `/admin/v1/webhooks/${rotating.id}/rotate-secret?gracePeriodSeconds=3600`, { tenantId: "acme" });

@@ -241,7 +241,7 @@ export async function getWebhookDelivery(ctx: ServiceContext, tenantId: string, 
  * Sends a message to an endpoint again, with the same `webhook-id` and body and a new round of
  * the full retry schedule: after it failed (every attempt used, or the endpoint was disabled), or
  * again after it was delivered. A pending one waiting for a retry is attempted at once; one being
- * attempted is refused (409). The endpoint must be enabled.
+ * attempted is refused (409). The endpoint must be enabled and still subscribe to the message's type.
  */
 export async function redeliverMessage(ctx: ServiceContext, tenantId: string, endpointId: string, messageId: string): Promise<WebhookDeliveryDocument> {
   const endpoint = await getEndpoint(ctx, tenantId, endpointId);
@@ -249,6 +249,8 @@ export async function redeliverMessage(ctx: ServiceContext, tenantId: string, en
   const deliveries = deliveryStore(ctx.database, ctx.userLocks);
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await getWebhookDelivery(ctx, tenantId, endpointId, messageId);
+    if (!endpoint.eventTypes.includes(current.type))
+      throw new DomainError("unprocessable", `Webhook endpoint "${endpointId}" no longer subscribes to ${current.type}; subscribe it before redelivering`);
     // Never two attempts at once: one in progress (or cut short by a crash, until its claim runs out) finishes first.
     if (current.status === "pending" && current.leaseOwner !== null) {
       throw new DomainError("conflict", `Webhook message "${messageId}" is being attempted now; redeliver it once the attempt has finished`);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { minuteOf } from "../../engine/store/user-documents.js";
 import { dayOf } from "../../engine/store/keyed-buckets.js";
-import { type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
-import { ABORTED_BY_SHUTDOWN, decideAttempt, deferDelivery, skipDelivery } from "./webhook-attempt.js";
+import { pickWithRoom, type WebhookDeliveryDocument, type WebhookEndpointDocument } from "./store/webhook-store.js";
+import { ABORTED_BY_SHUTDOWN, decideAttempt, deferDelivery, skipDelivery, whyNotAttempted } from "./webhook-attempt.js";
 import { newDelivery } from "./webhook-outbox.js";
 import type { SendResult } from "./webhook-sender.js";
 import { claimReadyDeliveries, type ClaimedDelivery, type ReadyDeliveries } from "./webhook-worker.js";
@@ -109,14 +109,19 @@ describe("what an attempt's answer decides", () => {
   });
 
   it("no attempt to a deleted or disabled endpoint; the delivery fails and says why", () => {
-    expect(skipDelivery(claimed(), null, STARTED, SETTINGS)).toMatchObject({
+    expect(whyNotAttempted(claimed(), null)).toBe("endpoint deleted");
+    expect(skipDelivery(claimed(), "endpoint deleted", STARTED, SETTINGS)).toMatchObject({
       result: "skipped",
       next: { status: "failed", lastError: "endpoint deleted", finishedAt: STARTED, attemptCount: 0 },
     });
-    const endpoint = { enabled: false, disabledReason: "the endpoint answered 410 Gone" } as WebhookEndpointDocument;
-    expect(skipDelivery(claimed(), endpoint, STARTED, SETTINGS).next.lastError).toBe(
-      "endpoint disabled (the endpoint answered 410 Gone); redeliver once it is enabled",
-    );
+    const endpoint = { enabled: false, disabledReason: "the endpoint answered 410 Gone", eventTypes: ["points.level_changed"] } as WebhookEndpointDocument;
+    expect(whyNotAttempted(claimed(), endpoint)).toBe("endpoint disabled (the endpoint answered 410 Gone); redeliver once it is enabled");
+  });
+
+  it("an endpoint that unsubscribed from the message's type while it waited is not sent it; a subscribed, enabled one is", () => {
+    const endpoint = { enabled: true, disabledReason: null, eventTypes: ["points.changed"] } as unknown as WebhookEndpointDocument;
+    expect(whyNotAttempted(claimed(), endpoint)).toBe("the endpoint no longer subscribes to points.level_changed");
+    expect(whyNotAttempted(claimed(), { ...endpoint, eventTypes: ["points.changed", "points.level_changed"] })).toBeNull();
   });
 
   it("a secret this instance cannot read defers the delivery a minute, without counting an attempt", () => {
@@ -155,6 +160,41 @@ describe("claiming ready deliveries", () => {
     ).toBe(2);
     expect(asked).toEqual([4]);
     expect(started.map((c) => c.delivery._id)).toEqual(["b", "d"]);
+  });
+
+  it("reads past one endpoint's backlog: at most its room per endpoint, within a bound on what it reads", async () => {
+    async function* markers(ids: string[]) {
+      for (const id of ids) yield id;
+    }
+    const backlog = Array.from({ length: 10 }, (_, i) => `m${i}/slow`);
+    const ids = [...backlog, "m10/fast", "m11/other", "m12/fast"];
+    const room = (endpoint: string) => (endpoint === "slow" ? 2 : 4);
+    const endpointOf = (id: string) => id.split("/")[1]!;
+    expect(await pickWithRoom(markers(ids), 4, endpointOf, room, 100)).toEqual(["m0/slow", "m1/slow", "m10/fast", "m11/other"]);
+    expect(await pickWithRoom(markers(ids), 8, endpointOf, room, 100)).toEqual(["m0/slow", "m1/slow", "m10/fast", "m11/other", "m12/fast"]);
+    expect(await pickWithRoom(markers(ids), 8, endpointOf, () => 0, 100)).toEqual([]);
+    expect(await pickWithRoom(markers(ids), 8, endpointOf, room, 11)).toEqual(["m0/slow", "m1/slow", "m10/fast"]);
+    expect(await pickWithRoom(markers(ids), 0, endpointOf, room, 100)).toEqual([]);
+  });
+
+  it("asks for no more of an endpoint than its room", async () => {
+    const rooms: number[] = [];
+    const ready: ReadyDeliveries = {
+      async find(_limit, room) {
+        rooms.push(room("ep1"), room("ep2"));
+        return [];
+      },
+      claim: async () => null,
+      release: async () => {},
+    };
+    await claimReadyDeliveries(
+      ready,
+      4,
+      () => false,
+      () => {},
+      (endpoint) => (endpoint === "ep1" ? 0 : 3),
+    );
+    expect(rooms).toEqual([0, 3]);
   });
 
   it("claims nothing without a free slot, or when stopping", async () => {

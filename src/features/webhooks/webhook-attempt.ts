@@ -47,17 +47,21 @@ const decision = (next: WebhookDeliveryDocument, result: WebhookAttemptResult | 
   ...more,
 });
 
-/** The endpoint is gone or disabled: the delivery fails without an attempt (a redelivery can revive it). */
-export function skipDelivery(
-  claimed: WebhookDeliveryDocument,
-  endpoint: WebhookEndpointDocument | null,
-  now: Date,
-  settings: RetentionSettings,
-): AttemptDecision {
-  const error = endpoint
-    ? `endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; redeliver once it is enabled`
-    : "endpoint deleted";
-  return decision({ ...released(claimed, now), status: "failed", lastError: error, ...finished(settings, now) }, "skipped");
+/**
+ * Why a claimed delivery is not attempted, or null when it is: the endpoint was deleted, is
+ * disabled, or no longer subscribes to the message's type (each may have changed while the
+ * delivery waited for a retry).
+ */
+export function whyNotAttempted(claimed: WebhookDeliveryDocument, endpoint: WebhookEndpointDocument | null): string | null {
+  if (!endpoint) return "endpoint deleted";
+  if (!endpoint.enabled) return `endpoint disabled${endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ""}; redeliver once it is enabled`;
+  if (!endpoint.eventTypes.includes(claimed.type)) return `the endpoint no longer subscribes to ${claimed.type}`;
+  return null;
+}
+
+/** The delivery fails without an attempt, for `reason` (whyNotAttempted); a redelivery can revive it. */
+export function skipDelivery(claimed: WebhookDeliveryDocument, reason: string, now: Date, settings: RetentionSettings): AttemptDecision {
+  return decision({ ...released(claimed, now), status: "failed", lastError: reason, ...finished(settings, now) }, "skipped");
 }
 
 /** This instance cannot read the signing secret: a configuration problem; leave the delivery for one that can. */

@@ -23,7 +23,7 @@ import type { ServiceContext, WebhookOptions } from "../../engine/context.js";
 import { createDailyPurge } from "../../workers/daily-purge.js";
 import { createLeasedLoop, everyMs, walkElapsedMinutes, type Pass } from "../../workers/leased-loop.js";
 import { bucketsListedBefore } from "../../engine/store/keyed-buckets.js";
-import { decideAttempt, deferDelivery, skipDelivery, type AttemptDecision } from "./webhook-attempt.js";
+import { decideAttempt, deferDelivery, skipDelivery, whyNotAttempted, type AttemptDecision } from "./webhook-attempt.js";
 import { announceBoosts } from "./webhook-boosts.js";
 import { announceLeaderboards } from "./webhook-leaderboards.js";
 import { drainOutbox, webhookOptions } from "./webhook-outbox.js";
@@ -34,7 +34,7 @@ export interface WebhookWorkerOptions {
   pollMs?: number;
   /** How long the coordinator's lease lasts unless renewed (30 s). */
   leaseMs?: number;
-  /** Attempts in flight per instance (8). */
+  /** Attempts in flight per instance (8); at most half of them (rounded up) to one endpoint. */
   concurrency?: number;
   /** Where a walker that never ran starts (one hour back; afterwards its cursor persists). */
   lookbackMinutes?: number;
@@ -76,6 +76,8 @@ interface WorkerDeps {
 interface Attempts {
   inFlight: Map<string, AbortController>;
   active: Set<Promise<void>>;
+  /** Attempts in progress per endpoint: a slow endpoint gets no more than its share of the slots. */
+  perEndpoint: Map<string, number>;
   timers: Set<NodeJS.Timeout>;
   /** Wakes both loops (work arrived, or an attempt slot came free). */
   wake: () => void;
@@ -112,6 +114,7 @@ export function createWebhookWorker(ctx: ServiceContext, logger: Logger, options
   const attempts: Attempts = {
     inFlight: new Map(),
     active: new Set(),
+    perEndpoint: new Map(),
     timers: new Set(),
     wake: () => {
       coordinator.wake();
@@ -236,7 +239,8 @@ async function announceBoostsAndLeaderboards(ctx: ServiceContext): Promise<boole
 
 /** Where the deliverer finds ready deliveries and claims them (features/webhooks/store/webhook-store.ts); tests pass in-memory ones. */
 export interface ReadyDeliveries {
-  find: (limit: number) => Promise<WebhookDeliveryDocument[]>;
+  /** At most `limit`, and at most `room(endpointId)` per endpoint. */
+  find: (limit: number, room: (endpointId: string) => number) => Promise<WebhookDeliveryDocument[]>;
   /** Null when another instance took it. */
   claim: (doc: WebhookDeliveryDocument) => Promise<ClaimedDelivery | null>;
   release: (claim: ClaimedDelivery) => Promise<void>;
@@ -249,7 +253,7 @@ export interface ClaimedDelivery {
 
 function readyDeliveries({ ctx, deliveries, settings }: WorkerDeps, owner: string): ReadyDeliveries {
   return {
-    find: (limit) => findReadyDeliveries(deliveries, limit),
+    find: (limit, room) => findReadyDeliveries(deliveries, limit, room),
     claim(doc) {
       const now = ctx.now();
       // The claim outlives the attempt's timeout: a crash leaves the delivery to the walker once it ran out.
@@ -261,17 +265,19 @@ function readyDeliveries({ ctx, deliveries, settings }: WorkerDeps, owner: strin
 
 /**
  * Claims ready deliveries for the free attempt slots (`free`; a few more are read, since other
- * instances claim too), handing each to `start` as soon as it is claimed. Returns how many it claimed.
+ * instances claim too), no more per endpoint than it has `room` for, handing each to `start` as
+ * soon as it is claimed. Returns how many it claimed.
  */
 export async function claimReadyDeliveries(
   ready: ReadyDeliveries,
   free: number,
   stopping: () => boolean,
   start: (claim: ClaimedDelivery) => void,
+  room: (endpointId: string) => number = () => free,
 ): Promise<number> {
   if (free <= 0 || stopping()) return 0;
   let claimed = 0;
-  for (const doc of await ready.find(free * 2)) {
+  for (const doc of await ready.find(free * 2, room)) {
     if (claimed >= free || stopping()) break;
     const claim = await ready.claim(doc);
     if (!claim) continue; // another instance took it
@@ -286,18 +292,31 @@ export async function claimReadyDeliveries(
  * never holds up the others); a finished attempt wakes the loops. Returns how many it started.
  */
 async function startReadyAttempts(deps: WorkerDeps, ready: ReadyDeliveries, attempts: Attempts, concurrency: number): Promise<number> {
-  return claimReadyDeliveries(ready, concurrency - attempts.active.size, attempts.stopping, (claim) => {
-    const deliveryId = claim.delivery._id;
-    const running: Promise<void> = attemptDelivery(deps, attempts, claim.delivery)
-      .catch((error) => deps.log.error({ err: error, deliveryId }, "webhook attempt failed unexpectedly; it is retried after its claim runs out"))
-      .then(() => ready.release(claim))
-      .catch((error) => deps.log.error({ err: error, deliveryId }, "releasing a webhook claim failed"))
-      .finally(() => {
-        attempts.active.delete(running);
-        attempts.wake();
-      });
-    attempts.active.add(running);
-  });
+  const { perEndpoint } = attempts;
+  const perEndpointLimit = Math.ceil(concurrency / 2);
+  const room = (endpointId: string) => perEndpointLimit - (perEndpoint.get(endpointId) ?? 0);
+  return claimReadyDeliveries(
+    ready,
+    concurrency - attempts.active.size,
+    attempts.stopping,
+    (claim) => {
+      const { _id: deliveryId, endpointId } = claim.delivery;
+      perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
+      const running: Promise<void> = attemptDelivery(deps, attempts, claim.delivery)
+        .catch((error) => deps.log.error({ err: error, deliveryId }, "webhook attempt failed unexpectedly; it is retried after its claim runs out"))
+        .then(() => ready.release(claim))
+        .catch((error) => deps.log.error({ err: error, deliveryId }, "releasing a webhook claim failed"))
+        .finally(() => {
+          attempts.active.delete(running);
+          const left = (perEndpoint.get(endpointId) ?? 1) - 1;
+          if (left > 0) perEndpoint.set(endpointId, left);
+          else perEndpoint.delete(endpointId);
+          attempts.wake();
+        });
+      attempts.active.add(running);
+    },
+    room,
+  );
 }
 
 /** Sends one claimed delivery (signed with the endpoint's secrets) and records what the answer decided. */
@@ -305,8 +324,9 @@ async function attemptDelivery(deps: WorkerDeps, attempts: Attempts, claimed: We
   const { ctx, settings } = deps;
   const now = ctx.now();
   const endpoint = await findEndpointDocument(ctx.database.collections.webhookEndpoints, claimed.tenantId, claimed.endpointId);
-  if (!endpoint || !endpoint.enabled) {
-    await finishAttempt(deps, claimed, skipDelivery(claimed, endpoint, now, settings));
+  const notAttempted = whyNotAttempted(claimed, endpoint);
+  if (notAttempted !== null || !endpoint) {
+    await finishAttempt(deps, claimed, skipDelivery(claimed, notAttempted ?? "endpoint deleted", now, settings));
     return;
   }
   const secrets = openSecrets(deps, endpoint, now);

@@ -98,6 +98,11 @@ export function deliveryId(messageId: string, endpointId: string): string {
   return `${messageId}/${endpointId}`;
 }
 
+/** The endpoint a delivery `_id` names (endpoint IDs are UUIDs: the part after the last slash). */
+export function endpointOfDelivery(id: string): string {
+  return id.slice(id.lastIndexOf("/") + 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Endpoints
 
@@ -378,14 +383,29 @@ export async function insertDeliveries(store: DeliveryStore, docs: WebhookDelive
   }
 }
 
+/** Ready markers a search reads at most, looking past endpoints without room (one slow endpoint's backlog). */
+const MAX_READY_SCAN = 1000;
+
 /**
  * Deliveries to attempt now (any instance may take them; the claim decides who does): the ready
- * markers, each delivery read by `_id`. A marker older than READY_MARKER_GRACE_MS whose delivery is
- * not ready (finished, deleted, or taken by a claim whose marker removal was cut short) is dropped.
+ * markers, each delivery read by `_id`, at most `limit` of them and at most `room(endpointId)` per
+ * endpoint (pickWithRoom), so a backlog of one endpoint does not hide the others'. A marker older
+ * than READY_MARKER_GRACE_MS whose delivery is not ready (finished, deleted, or taken by a claim
+ * whose marker removal was cut short) is dropped.
  */
-export async function findReadyDeliveries(store: DeliveryStore, limit: number): Promise<WebhookDeliveryDocument[]> {
+export async function findReadyDeliveries(
+  store: DeliveryStore,
+  limit: number,
+  room: (endpointId: string) => number = () => limit,
+): Promise<WebhookDeliveryDocument[]> {
   const { webhookReady, webhookDeliveries } = store.collections;
-  const markers = await webhookReady.find({}).limit(limit).toArray();
+  const cursor = webhookReady.find({}).batchSize(Math.min(MAX_READY_SCAN, Math.max(2 * limit, 16)));
+  let markers: WebhookReadyDocument[];
+  try {
+    markers = await pickWithRoom(cursor, limit, (m) => endpointOfDelivery(m._id), room, MAX_READY_SCAN);
+  } finally {
+    await cursor.close();
+  }
   const docs = await Promise.all(markers.map((m) => webhookDeliveries.findOne({ _id: m._id })));
   const isReady = (d: WebhookDeliveryDocument | null) => d !== null && d.status === "pending" && d.ready;
   const graceEnded = processNowMs() - READY_MARKER_GRACE_MS;
@@ -396,6 +416,34 @@ export async function findReadyDeliveries(store: DeliveryStore, limit: number): 
       { ordered: false },
     );
   return docs.filter((d): d is WebhookDeliveryDocument => isReady(d));
+}
+
+/**
+ * The first `limit` items in order, taking at most `room(group)` of each group and reading at most
+ * `maxRead` items.
+ */
+export async function pickWithRoom<T>(
+  items: AsyncIterable<T>,
+  limit: number,
+  groupOf: (item: T) => string,
+  room: (group: string) => number,
+  maxRead: number,
+): Promise<T[]> {
+  const picked: T[] = [];
+  const taken = new Map<string, number>();
+  let read = 0;
+  if (limit <= 0) return picked;
+  for await (const item of items) {
+    const group = groupOf(item);
+    const n = taken.get(group) ?? 0;
+    if (n < room(group)) {
+      taken.set(group, n + 1);
+      picked.push(item);
+      if (picked.length >= limit) break;
+    }
+    if (++read >= maxRead) break;
+  }
+  return picked;
 }
 
 /**
