@@ -378,7 +378,7 @@ describe("webhook delivery", () => {
     const patched = await server.rest("PATCH", "/admin/v1/webhooks", { tenantId: "acme", body: [{ id: leaving.id, eventTypes: ["streak.lost"] }] });
     expect(patched.body.issues).toEqual([]);
     receiver.on("/unsubscribed", () => ({ status: 204 }));
-    const messageId = first!.headers["webhook-id"];
+    const messageId = first!.headers["webhook-id"] as string;
     const failed = await until(
       () => server.rest("GET", `/admin/v1/webhooks/${leaving.id}/deliveries/${messageId}`, { tenantId: "acme" }),
       (b) => b.status === "failed",
