@@ -482,6 +482,19 @@ describe("webhook delivery", () => {
     expect(receiver.at("/boosts")).toHaveLength(2);
   });
 
+  it("announces the finish of a running boost that is deleted, once", async () => {
+    const boosts = await endpoint("acme", "/boosts-deleted", ["points.boost_started", "points.boost_finished"]);
+    const today = new Date(Date.now() + offsetMs).toISOString().slice(0, 10);
+    const [boostId] = await createdIds(`/admin/v1/points/${ids.xp}/boosts`, [{ name: "Weekend", start: today, end: null, multiplier: 3 }], "acme");
+    await receiver.waitFor("/boosts-deleted", (g) => g.length >= 1);
+    const deleted = await server.rest("DELETE", `/admin/v1/points/${ids.xp}/boosts?ids=${boostId}`, { tenantId: "acme" });
+    expect([deleted.status, deleted.body.issues ?? []]).toEqual([200, []]);
+    const [, finished] = await receiver.waitFor("/boosts-deleted", (g) => g.length >= 2);
+    expect(verify(boosts.secret, finished!)).toMatchObject({ type: "points.boost_finished", boost: { id: boostId, name: "Weekend", status: "finished" } });
+    await sleep(1_000); // several boost checks later: nothing announced twice
+    expect(receiver.at("/boosts-deleted").map((r) => r.json.type)).toEqual(["points.boost_started", "points.boost_finished"]);
+  });
+
   it("never notifies achievements backdated on activation, but does notify live completions", async () => {
     await endpoint("acme", "/achievements", ["achievement.completed"]);
     const [wordsmith] = await createdIds(

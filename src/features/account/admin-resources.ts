@@ -34,6 +34,8 @@ export interface ResourceSpec<T extends { id: string }, Draft, Changes> {
    * `previous`: the resource before an update (undefined after a create).
    */
   afterSave?(ctx: ServiceContext, scope: ResourceScope, resource: T, previous?: T): Promise<void>;
+  /** Work that must see the resource before it is deleted (a crash after it leaves the resource, and a repeated delete repeats it). */
+  beforeDelete?(ctx: ServiceContext, scope: ResourceScope, current: T): Promise<void>;
   /** Clean-up of data derived from a deleted resource (runs after the resource is gone). */
   afterDelete?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
   /** Sort order of lists; creation order by default. */
@@ -182,6 +184,7 @@ export async function deleteResources<T extends { id: string }>(
       result.issues.push({ id, severity: "error", message: problem });
       continue;
     }
+    await spec.beforeDelete?.(ctx, scope, current!);
     await spec.collection(ctx).deleteOne({ _id: id as never, ...scopeFilter(scope) });
     await spec.afterDelete?.(ctx, scope, current!);
     result.done.push({ id });

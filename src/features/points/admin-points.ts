@@ -8,6 +8,7 @@ import type { ServiceContext } from "../../engine/context.js";
 import { describeReferrers } from "../../engine/references.js";
 import { findUser } from "../../engine/store/user-documents.js";
 import { rescheduleTenantUsers } from "../../workers/due-work.js";
+import { announceBoostDeletion } from "../webhooks/webhook-boosts.js";
 
 /** The scope of a points system's triggers, levels or boosts; the system must exist in the tenant (else 404). */
 export async function systemScope(ctx: ServiceContext, tenantId: string, systemId: string): Promise<ResourceScope> {
@@ -89,6 +90,8 @@ export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.Poin
   },
   applyChanges: points.applyBoostChanges,
   duplicateMessage: () => "Points boost already exists",
+  // Receivers told that a boost started learn that it finished.
+  beforeDelete: (ctx, scope, boost) => announceBoostDeletion(ctx, scope.tenantId, scope.parent!.id, boost),
 };
 
 /** A level's key or threshold already used by another level of the same system, or null. */

@@ -1,6 +1,14 @@
 import type { Document, WithId } from "mongodb";
 import type { PointsBoostConfig } from "../points/domain/points-config.js";
-import { boostPayload, createMessage, decideBoostNotices, deterministicMessageId, type OutboxMessage } from "./domain/webhooks.js";
+import {
+  boostPayload,
+  createMessage,
+  decideBoostNotices,
+  decideDeletedBoostNotices,
+  deterministicMessageId,
+  type BoostNotices,
+  type OutboxMessage,
+} from "./domain/webhooks.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { handOverMessages } from "./webhook-outbox.js";
 import { sha256 } from "../../engine/sha256.js";
@@ -10,6 +18,8 @@ interface BoostAnnouncementFields {
   webhookStartedAt?: Date;
   webhookFinishedAt?: Date;
 }
+
+type AnnouncedBoost = PointsBoostConfig & BoostAnnouncementFields;
 
 /**
  * Announces boosts that started or finished since the last check (`decideBoostNotices`), for every
@@ -26,32 +36,42 @@ export async function announceBoosts(ctx: ServiceContext): Promise<number> {
   let announced = 0;
   for (const doc of docs) {
     const { _id, tenantId, systemId, ...rest } = doc as WithId<Document> & { tenantId: string; systemId: string };
-    const boost = { id: String(_id), ...rest } as PointsBoostConfig & BoostAnnouncementFields;
+    const boost = { id: String(_id), ...rest } as AnnouncedBoost;
     const notices = decideBoostNotices(boost, { started: boost.webhookStartedAt !== undefined }, now);
     if (!notices.markStarted && !notices.markFinished) continue;
-    if (notices.announce.length > 0) {
-      const [webhooks, points] = await Promise.all([ctx.config.webhooks(tenantId), ctx.config.pointsConfig(tenantId)]);
-      const system = points.systems.find((s) => s.system.id === systemId)?.system;
-      const messages: OutboxMessage[] = system
-        ? notices.announce.map(({ type, at }) =>
-            createMessage(
-              type,
-              { boost: boostPayload(boost, system, type === "points.boost_started" ? "active" : "finished") },
-              {
-                id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${type}`, sha256),
-                tenant: webhooks.tenant,
-                at,
-              },
-            ),
-          )
-        : [];
-      await handOverMessages(ctx, tenantId, messages);
-      announced += messages.length;
-    }
+    announced += await handOverNotices(ctx, tenantId, systemId, boost, notices);
     const set: BoostAnnouncementFields = {};
     if (notices.markStarted) set.webhookStartedAt = now;
     if (notices.markFinished) set.webhookFinishedAt = now;
     await boosts.updateOne({ _id, tenantId }, { $set: set });
   }
   return announced;
+}
+
+/**
+ * Announces the finish of a boost that is about to be deleted (`decideDeletedBoostNotices`): receivers
+ * told it started learn that it finished. Called before the deletion, so a crash in between leaves
+ * the boost, and a later announcement of the same fact creates nothing twice.
+ */
+export async function announceBoostDeletion(ctx: ServiceContext, tenantId: string, systemId: string, boost: AnnouncedBoost): Promise<void> {
+  if (boost.webhookFinishedAt !== undefined) return;
+  const notices = decideDeletedBoostNotices(boost, { started: boost.webhookStartedAt !== undefined }, ctx.now());
+  await handOverNotices(ctx, tenantId, systemId, boost, notices);
+}
+
+/** Hands the announced facts of one boost over to delivery; returns how many messages it wrote. */
+async function handOverNotices(ctx: ServiceContext, tenantId: string, systemId: string, boost: AnnouncedBoost, notices: BoostNotices): Promise<number> {
+  if (notices.announce.length === 0) return 0;
+  const [webhooks, points] = await Promise.all([ctx.config.webhooks(tenantId), ctx.config.pointsConfig(tenantId)]);
+  const system = points.systems.find((s) => s.system.id === systemId)?.system;
+  if (!system) return 0;
+  const messages: OutboxMessage[] = notices.announce.map(({ type, at }) =>
+    createMessage(
+      type,
+      { boost: boostPayload(boost, system, type === "points.boost_started" ? "active" : "finished") },
+      { id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${type}`, sha256), tenant: webhooks.tenant, at },
+    ),
+  );
+  await handOverMessages(ctx, tenantId, messages);
+  return messages.length;
 }

@@ -10,6 +10,7 @@ import {
   checkEventTypes,
   createMessage,
   decideBoostNotices,
+  decideDeletedBoostNotices,
   bodyNamesUser,
   deterministicMessageId,
   isoTime,
@@ -322,6 +323,23 @@ describe("boost announcements", () => {
       markStarted: true,
       markFinished: true,
     });
+  });
+
+  it("finishes a running boost that is deleted at the deletion; one that already ended at its end; one never announced not at all", () => {
+    const deletedAt = at("2026-05-11T12:00:00Z");
+    expect(decideDeletedBoostNotices(boost({}), { started: true }, deletedAt)).toEqual({
+      announce: [{ type: "points.boost_finished", at: deletedAt }],
+      markStarted: false,
+      markFinished: true,
+    });
+    expect(decideDeletedBoostNotices(boost({}), { started: true }, at("2026-05-14T09:00:00Z")).announce).toEqual([
+      { type: "points.boost_finished", at: at("2026-05-12T23:59:59Z") },
+    ]);
+    expect(decideDeletedBoostNotices(boost({}), { started: false }, deletedAt).announce).toEqual([]);
+    expect(decideDeletedBoostNotices(boost({}), { started: false }, at("2026-05-01T12:00:00Z")).announce).toEqual([]);
+    expect(decideDeletedBoostNotices(boost({ end: null }), { started: true }, at("2030-01-01T00:00:00Z")).announce).toEqual([
+      { type: "points.boost_finished", at: at("2030-01-01T00:00:00Z") },
+    ]);
   });
 
   it("finishes a running boost that is archived, and forgets one archived before it started", () => {

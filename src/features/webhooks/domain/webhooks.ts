@@ -645,3 +645,17 @@ export function decideBoostNotices(
   const wasLive = boost.created.getTime() <= endAt!.getTime();
   return { announce: wasLive ? [{ type: "points.boost_started", at: startAt }, finished] : [], markStarted: true, markFinished: true };
 }
+
+/**
+ * The notices of a boost deleted at `now`: what was due anyway if it had finished (its end day
+ * passed, or it was archived); otherwise deleting finishes it now, like archiving: a boost
+ * announced as started gets `points.boost_finished`, one never announced gets nothing.
+ */
+export function decideDeletedBoostNotices(
+  boost: Pick<PointsBoostConfig, "start" | "end" | "archived" | "created" | "updated">,
+  announced: { started: boolean },
+  now: Date,
+): BoostNotices {
+  const due = decideBoostNotices(boost, announced, now);
+  return due.markFinished ? due : decideBoostNotices({ ...boost, archived: true, updated: now }, announced, now);
+}
