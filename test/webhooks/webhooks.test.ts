@@ -577,6 +577,7 @@ describe("webhook delivery", () => {
         rankBy: "metric",
         metricKey: "words",
         metricName: "Words written",
+        status: "active",
         start,
         end: null,
         maxParticipants: 1000,

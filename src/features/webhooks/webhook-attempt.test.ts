@@ -57,7 +57,7 @@ describe("what an attempt's answer decides", () => {
     expect(d).toMatchObject({ result: "gone", disableEndpoint: true, next: { status: "failed", finishedAt: FINISHED, nextAttemptAt: null } });
   });
 
-  it("5xx or no answer: a retry after the schedule's next delay; a short one also gets a timer", () => {
+  it("5xx or no answer: a retry after the schedule's next delay, timed by this instance", () => {
     const d = decideAttempt(claimed(), answer(503), STARTED, FINISHED, SETTINGS, half);
     const nextAttemptAt = new Date(FINISHED.getTime() + 5_000);
     expect(d).toMatchObject({
@@ -77,7 +77,7 @@ describe("what an attempt's answer decides", () => {
     );
     expect(later).toMatchObject({
       result: "retrying",
-      readyAgainInMs: null,
+      readyAgainInMs: 300_000,
       next: { attemptCount: 8, roundAttempts: 2, nextAttemptAt: new Date(FINISHED.getTime() + 300_000) },
     });
   });
@@ -85,7 +85,12 @@ describe("what an attempt's answer decides", () => {
   it("a Retry-After longer than the schedule's delay is honoured", () => {
     const d = decideAttempt(claimed(), answer(429, { retryAfter: "120" }), STARTED, FINISHED, SETTINGS, half);
     expect(d.next.nextAttemptAt).toEqual(new Date(FINISHED.getTime() + 120_000));
-    expect(d.readyAgainInMs).toBeNull(); // not shorter than SHORT_RETRY_MS: the walker makes it ready
+    expect(d.readyAgainInMs).toBe(120_000);
+  });
+
+  it("a retry beyond a timer's reach is left to the walker", () => {
+    const d = decideAttempt(claimed(), answer(503), STARTED, FINISHED, { ...SETTINGS, retryScheduleMs: [0, 30 * 86_400_000] }, half);
+    expect(d).toMatchObject({ result: "retrying", readyAgainInMs: null, next: { nextAttemptAt: new Date(FINISHED.getTime() + 30 * 86_400_000) } });
   });
 
   it("the round's schedule exhausted: failed", () => {

@@ -17,14 +17,14 @@ export interface AttemptDecision {
   /** The endpoint answered 410 Gone: disable it. */
   disableEndpoint: boolean;
   /**
-   * A retry this soon is also made ready by a timer on this instance (the walker works by
-   * minute and remains the fallback); null otherwise.
+   * A retry's delay, for a timer on this instance that makes it ready on time (the walker works by
+   * minute and remains the fallback); null when there is no retry, or it is beyond a timer's reach.
    */
   readyAgainInMs: number | null;
 }
 
-/** Retries due sooner than this also get a timer on the instance that scheduled them. */
-export const SHORT_RETRY_MS = 120_000;
+/** The longest delay a timer can wait (Node's limit, about 24.8 days); a later retry is left to the walker. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A delivery this instance cannot sign is tried again after this long. */
 const DEFERRED_MS = 60_000;
 
@@ -114,5 +114,5 @@ export function decideAttempt(
   const delay = nextRetryDelay(settings.retryScheduleMs, logged.roundAttempts, random(), parseRetryAfter(sent.retryAfter, finishedAt));
   if (delay === null) return decision({ ...logged, status: "failed", ...finished(settings, finishedAt) }, "failed");
   const nextAttemptAt = new Date(finishedAt.getTime() + delay);
-  return decision({ ...logged, nextAttemptAt, dueMinute: minuteOf(nextAttemptAt) }, "retrying", { readyAgainInMs: delay < SHORT_RETRY_MS ? delay : null });
+  return decision({ ...logged, nextAttemptAt, dueMinute: minuteOf(nextAttemptAt) }, "retrying", { readyAgainInMs: delay <= MAX_TIMER_MS ? delay : null });
 }

@@ -62,6 +62,8 @@ const USERS_PER_ROUND = 100;
 /** Elapsed minutes the coordinator walks per pass (a day's catch-up takes 24 passes, with hand-overs between). */
 const MINUTES_PER_PASS = 60;
 const BOOST_CHECK_MS = 60_000;
+/** Retries one instance times itself at most (an endpoint down under a backlog); the walker makes the others ready, up to a minute late. */
+const MAX_RETRY_TIMERS = 10_000;
 
 /** What the worker's steps share, built once per worker and passed explicitly. */
 interface WorkerDeps {
@@ -400,8 +402,9 @@ async function disableGoneEndpoint({ ctx, log }: WorkerDeps, endpoint: WebhookEn
   log.warn({ endpointId: endpoint._id, tenantId: endpoint.tenantId }, "webhook endpoint answered 410 Gone and was disabled");
 }
 
-/** The walker works by minute; a short retry is made ready on time by this instance (the walker remains the fallback). */
+/** The walker works by minute; a retry is made ready on time by the instance that scheduled it (the walker remains the fallback). */
 function readyAgainAfter({ ctx, deliveries, log }: WorkerDeps, attempts: Attempts, deliveryId: string, version: number, delayMs: number): void {
+  if (attempts.timers.size >= MAX_RETRY_TIMERS) return;
   const timer = setTimeout(() => {
     attempts.timers.delete(timer);
     void markReady(deliveries, deliveryId, version, ctx.now())

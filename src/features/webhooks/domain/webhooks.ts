@@ -24,7 +24,7 @@ import { achievementTriggerFields, awardBoostView, awardTriggerFields, awardTrig
 import { decimalToNumber, type DecimalString } from "../../../engine/domain/decimal.js";
 import { toHex, type Sha256 } from "../../../engine/domain/hashing.js";
 import type { LeaderboardResult, RankedLeaderboard } from "../../leaderboards/domain/leaderboard-entries.js";
-import type { LeaderboardRun } from "../../leaderboards/domain/leaderboard-runs.js";
+import { statusOf, type LeaderboardRun } from "../../leaderboards/domain/leaderboard-runs.js";
 import type { PointsAward, PointsConfig, PointsEvent } from "../../points/domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig } from "../../points/domain/points-config.js";
 import type { StreakDomainEvent, StreakReadView, StreakView } from "../../streaks/domain/streak.js";
@@ -519,6 +519,7 @@ export function messagesForUserEvents(
         user: u(),
         leaderboard: {
           ...leaderboardPayload(leaderboard, run),
+          status: statusOf(leaderboard.config, at),
           rank: outcome.rank,
           value: number(outcome.value),
           previousRank: outcome.previousRank,
