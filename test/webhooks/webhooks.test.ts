@@ -1,4 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { WEBHOOK_EVENT_TYPES } from "../../src/features/webhooks/domain/webhooks.js";
@@ -340,6 +342,41 @@ describe("webhook delivery", () => {
     expect(receiver.at("/gone")).toHaveLength(1);
     const redeliver = await server.rest("POST", `/admin/v1/webhooks/${gone.id}/deliveries/${delivery.messageId}/redeliver`, { tenantId: "acme" });
     expect([redeliver.status, redeliver.body.error]).toEqual([422, expect.stringMatching(/disabled/)]);
+  });
+
+  it("keeps an endpoint enabled when its old URL answers 410 Gone after it was moved", async () => {
+    let answerGone: (() => void) | null = null; // set while the old URL holds the attempt
+    const old = createServer((_req, res) => {
+      answerGone = () => res.writeHead(410).end();
+    });
+    await new Promise<void>((resolve) => old.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(old.address() as AddressInfo).port}/old`;
+      const created = await server.rest("POST", "/admin/v1/webhooks", { tenantId: "acme", body: [{ url, eventTypes: ["points.changed"] }] });
+      const moving = created.body.created[0].id as string;
+      await send("acme", "mo", 100);
+      await until(
+        async () => ({ body: answerGone !== null }),
+        (held) => held,
+      );
+      const moved = await server.rest("PATCH", "/admin/v1/webhooks", { tenantId: "acme", body: [{ id: moving, url: receiver.url("/moved") }] });
+      expect(moved.body.issues).toEqual([]);
+      answerGone!();
+      await until(
+        () => server.rest("GET", `/admin/v1/webhooks/${moving}/deliveries`, { tenantId: "acme" }),
+        (body) => body[0]?.attempts?.[0]?.responseStatus === 410,
+      );
+      expect((await server.rest("GET", `/admin/v1/webhooks/${moving}`, { tenantId: "acme" })).body).toMatchObject({
+        enabled: true,
+        url: receiver.url("/moved"),
+      });
+      await send("acme", "mo", 100);
+      const [got] = await receiver.waitFor("/moved", (g) => g.length >= 1);
+      expect(got!.json.user.id).toBe("mo");
+    } finally {
+      old.closeAllConnections();
+      await new Promise((resolve) => old.close(resolve));
+    }
   });
 
   it("marks a message failed after the last attempt, and redelivers it through the Admin API", async () => {

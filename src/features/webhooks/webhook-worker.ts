@@ -391,15 +391,11 @@ async function finishAttempt({ ctx, deliveries, log }: WorkerDeps, claimed: Webh
 }
 
 async function disableGoneEndpoint({ ctx, log }: WorkerDeps, endpoint: WebhookEndpointDocument, at: Date): Promise<void> {
-  await disableEndpoint(
-    ctx.database.collections.webhookEndpoints,
-    endpoint.tenantId,
-    endpoint._id,
-    `the endpoint answered 410 Gone on ${at.toISOString()}`,
-    at,
-  );
+  const { tenantId, _id: endpointId } = endpoint;
+  const reason = `the endpoint answered 410 Gone on ${at.toISOString()}`;
+  if (!(await disableEndpoint(ctx.database.collections.webhookEndpoints, tenantId, endpointId, endpoint.url, reason, at))) return;
   ctx.config.invalidate();
-  log.warn({ endpointId: endpoint._id, tenantId: endpoint.tenantId }, "webhook endpoint answered 410 Gone and was disabled");
+  log.warn({ endpointId, tenantId }, "webhook endpoint answered 410 Gone and was disabled");
 }
 
 /** The walker works by minute; a retry is made ready on time by the instance that scheduled it (the walker remains the fallback). */

@@ -170,8 +170,20 @@ export async function deleteEndpoint(collections: WebhookCollections, tenantId: 
 const DELETES_AT_ONCE = 1_000;
 
 /** Disables an endpoint that asked not to be called again (410 Gone). */
-export async function disableEndpoint(endpoints: Collection<WebhookEndpointDocument>, tenantId: string, id: string, reason: string, now: Date): Promise<void> {
-  await endpoints.updateOne({ _id: id, tenantId, enabled: true }, { $set: { enabled: false, disabledReason: reason, updated: now }, $inc: { version: 1 } });
+/** Disables an endpoint that answered 410 Gone at `url` (false: it was moved to another URL meanwhile, or already disabled). */
+export async function disableEndpoint(
+  endpoints: Collection<WebhookEndpointDocument>,
+  tenantId: string,
+  id: string,
+  url: string,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  const result = await endpoints.updateOne(
+    { _id: id, tenantId, enabled: true, url },
+    { $set: { enabled: false, disabledReason: reason, updated: now }, $inc: { version: 1 } },
+  );
+  return result.modifiedCount > 0;
 }
 
 // ---------------------------------------------------------------------------------------------
