@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isNonPublicAddress, refusedLiteralHost } from "./webhook-sender.js";
 
 describe("non-public addresses are recognised", () => {
@@ -98,6 +98,22 @@ describe("sending", () => {
       expect(hung.durationMs).toBeGreaterThanOrEqual(290);
       expect((await send("/stall")).status).toBe(200); // the status counts, however long the body takes
       expect(await send("/busy", false)).toMatchObject({ status: null, error: expect.stringMatching(/not a public address/) });
+
+      // Aborted before it began (a shutdown started between the claim and the send): nothing goes out.
+      let requests = 0;
+      server.on("request", () => (requests += 1));
+      const aborted = await sendWebhook(`http://127.0.0.1:${port}/busy`, {}, "{}", {
+        timeoutMs: 30_000,
+        allowPrivateNetworks: true,
+        signal: AbortSignal.abort(),
+      });
+      expect([aborted.aborted, aborted.status, requests]).toEqual([true, null, 0]);
+      // Aborted mid-attempt.
+      const controller = new AbortController();
+      const cut = sendWebhook(`http://127.0.0.1:${port}/hang`, {}, "{}", { timeoutMs: 30_000, allowPrivateNetworks: true, signal: controller.signal });
+      await vi.waitFor(() => expect(requests).toBe(1));
+      controller.abort();
+      expect(await cut).toMatchObject({ aborted: true, status: null });
     } finally {
       server.closeAllConnections();
       server.close();

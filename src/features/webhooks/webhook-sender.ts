@@ -154,6 +154,11 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       settled = true;
       return resolve({ status: null, retryAfter: null, error: refused, durationMs: 0, aborted: false });
     }
+    if (options.signal?.aborted) {
+      // Aborted before it began (a shutdown started meanwhile): nothing is sent.
+      settled = true;
+      return resolve({ status: null, retryAfter: null, error: "aborted: the server is shutting down", durationMs: 0, aborted: true });
+    }
     const payload = Buffer.from(body, "utf8");
     const transport = target.protocol === "https:" ? https : http;
     const request = transport.request(target, {

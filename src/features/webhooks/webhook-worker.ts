@@ -337,6 +337,7 @@ async function attemptDelivery(deps: WorkerDeps, attempts: Attempts, claimed: We
     return;
   }
   const controller = new AbortController();
+  if (attempts.stopping()) controller.abort(); // stop() aborted the attempts in flight before this one began
   attempts.inFlight.set(claimed._id, controller);
   let sent;
   try {
