@@ -5,6 +5,8 @@ import {
   checkStatusDates,
   leaderboardSettings,
   mergeLeaderboardChanges,
+  rankingIdOf,
+  redefinesRanking,
   statusRulesApply,
   utcDay,
   type LeaderboardChanges,
@@ -68,23 +70,31 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
     return (statusRulesApply(changes) ? checkStatusDates(settings, today, false) : null) ?? checkReferences(ctx, scope, settings);
   },
   applyChanges(current, changes, now) {
-    return { ...current, ...leaderboardSettings(mergeLeaderboardChanges(current, changes), utcDay(now)), updated: now };
+    const next = leaderboardSettings(mergeLeaderboardChanges(current, changes), utcDay(now));
+    const generation = (current.rankingGeneration ?? 0) + (redefinesRanking(current, next) ? 1 : 0);
+    return { ...current, ...next, ...(generation > 0 && { rankingGeneration: generation }), updated: now };
   },
   // A streak leaderboard made active ranks the users whose streaks are live already: the scheduler
   // visits the tenant's users next minute and enters them (workers/due-work.ts). Edits of one active
   // already (a rename) visit nobody.
+  // A redefined one ranks into new rankings (`rankingIdOf`): those of its previous definition are deleted.
   afterSave: async (ctx, scope, leaderboard, previous) => {
     const now = ctx.now();
     const activeNow = (l: LeaderboardConfig | undefined) => l !== undefined && statusOf(l, now) === "active";
+    if (previous && (previous.rankingGeneration ?? 0) !== (leaderboard.rankingGeneration ?? 0)) await deleteRankings(ctx, scope, previous);
     if (leaderboard.rankBy === "streak" && activeNow(leaderboard) && !activeNow(previous)) await rescheduleTenantUsers(ctx, scope.tenantId);
   },
   duplicateMessage: (leaderboard) => `Key "${leaderboard.key}" is already in use by another leaderboard`,
   // Its rankings go with it (every run of its calendar up to now, every group). Users' entries for it
   // stay in their documents, unread, until they are rewritten.
-  afterDelete: (ctx, scope, leaderboard) =>
-    rankingsOf(ctx).deleteLeaderboard(
-      scope.tenantId,
-      leaderboard.id,
-      runStartsBetween(leaderboard, leaderboard.start, utcDay(new Date(ctx.now().getTime() + 86_400_000)), Number.POSITIVE_INFINITY),
-    ),
+  afterDelete: (ctx, scope, leaderboard) => deleteRankings(ctx, scope, leaderboard),
 };
+
+/** Deletes the rankings of a leaderboard as configured: every run of its calendar up to now, every group. */
+function deleteRankings(ctx: ServiceContext, scope: ResourceScope, leaderboard: LeaderboardConfig): Promise<void> {
+  return rankingsOf(ctx).deleteLeaderboard(
+    scope.tenantId,
+    rankingIdOf(leaderboard.id, leaderboard.rankingGeneration),
+    runStartsBetween(leaderboard, leaderboard.start, utcDay(new Date(ctx.now().getTime() + 86_400_000)), Number.POSITIVE_INFINITY),
+  );
+}

@@ -3,7 +3,8 @@ import { runOnDate, statusOf } from "./domain/leaderboard-runs.js";
 import type { EngineConfig } from "../../engine/domain/reactions.js";
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { rankingScope, rankingsOf } from "./ranking-updates.js";
+import { leaderboardScope, rankingsOf } from "./ranking-updates.js";
+import { entryOf } from "./domain/leaderboard-entries.js";
 import { leaveStreakRankings } from "../streaks/streak-rankings.js";
 
 /**
@@ -27,7 +28,10 @@ export async function leaveLeaderboards(ctx: ServiceContext, tenantId: string, e
     Object.entries(state.leaderboards).map(([id, entry]) => {
       if (entry.value === null) return Promise.resolve(null);
       const maxParticipants = configs.get(id)?.maxParticipants;
-      return rankings.removeEntry(rankingScope(tenantId, id, entry.run, entry.group), state.userId, { maxParticipants });
+      // The ranking of the entry's own definition (one from before a redefinition is gone, or going).
+      return rankings.removeEntry(leaderboardScope(tenantId, { id, rankingGeneration: entry.generation }, entry.run, entry.group), state.userId, {
+        maxParticipants,
+      });
     }),
   );
   return leaveStreakRankings(ctx, tenantId, state);
@@ -39,9 +43,9 @@ export async function rejoinLeaderboards(ctx: ServiceContext, tenantId: string, 
   const today = localDate(at, state.tz);
   await Promise.all(
     (engine.leaderboards ?? []).map(({ config }) => {
-      const entry = state.leaderboards[config.id];
+      const entry = entryOf(state, config);
       if (!entry || entry.value === null || statusOf(config, at) !== "active" || runOnDate(config, today)?.runStart !== entry.run) return Promise.resolve(null);
-      return rankings.upsertEntry(rankingScope(tenantId, config.id, entry.run, entry.group), state.userId, entry.value, at, {
+      return rankings.upsertEntry(leaderboardScope(tenantId, config, entry.run, entry.group), state.userId, entry.value, at, {
         maxParticipants: config.maxParticipants,
       });
     }),

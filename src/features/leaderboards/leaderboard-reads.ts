@@ -1,16 +1,16 @@
 import { invalidArgument, notFound } from "../../engine/domain/errors.js";
 import type { LeaderboardStatus } from "./domain/leaderboard-config.js";
-import { historyOfRun, type LeaderboardHistoryItem, type RankedLeaderboard } from "./domain/leaderboard-entries.js";
+import { entryOf, groupInRun, historyOfRun, type LeaderboardHistoryItem, type RankedLeaderboard } from "./domain/leaderboard-entries.js";
 import { groupKey, groupValuesOf, rankWithin } from "./domain/leaderboard-ranking.js";
 import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "./domain/leaderboard-runs.js";
 import type { DecimalString } from "../../engine/domain/decimal.js";
 import { checkDate } from "../../engine/domain/plain-dates.js";
 import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
 import { zoneInForce, type UserState } from "../../engine/domain/user.js";
-import { findUser } from "../../engine/store/user-documents.js";
+import { findUser, type VersionedUser } from "../../engine/store/user-documents.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { rankingScope, rankingsOf } from "./ranking-updates.js";
+import { leaderboardScope, rankingsOf } from "./ranking-updates.js";
 import { withOlderItems } from "../../engine/user-access.js";
 
 /** A leaderboard as the Application API shows it: with its status now. */
@@ -87,14 +87,23 @@ function groupFromFilter(leaderboard: RankedLeaderboard, filter: string): GroupV
 }
 
 /**
- * A user's group in a run: the group they were ranked in during it, else their current attribute
- * values; null when they lack one.
+ * A user's group in a run: the group they were ranked in during it (`groupInRun`), else their
+ * current attribute values; null when they lack one.
  */
 function userGroup(leaderboard: RankedLeaderboard, run: LeaderboardRun, user: UserState): GroupValues | null {
   const keys = leaderboard.breakdownKeys;
-  const entry = user.leaderboards[leaderboard.config.id];
-  const values = entry && entry.run === run.runStart ? groupValuesOf(entry.group) : keys.map((key) => user.attributes[key]);
+  const ranked = groupInRun(entryOf(user, leaderboard.config), run.runStart);
+  const values = ranked !== undefined ? groupValuesOf(ranked) : keys.map((key) => user.attributes[key]);
   return values.length === keys.length && values.every((v) => v !== undefined) ? keys.map((key, i) => ({ key, value: values[i]! })) : null;
+}
+
+/**
+ * The user's state for reading their part in a run: with the leaderboard's older history items
+ * (from their pages) only when the document's recent ones hold fewer than `wanted` of that run.
+ */
+async function withRunHistory(ctx: ServiceContext, tenantId: string, found: VersionedUser, leaderboard: RankedLeaderboard, run: string, wanted: number) {
+  const recent = historyOfRun(entryOf(found.state, leaderboard.config), run, wanted).length;
+  return recent < wanted ? withOlderItems(ctx, tenantId, found, [pagedListKey.rankHistory(leaderboard.config.id)]) : found.state;
 }
 
 function groupOf(values: GroupValues): string {
@@ -119,8 +128,11 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   if (query.userAttributes !== undefined) groupValues = groupFromFilter(leaderboard, query.userAttributes);
   else if (leaderboard.breakdownKeys.length === 0) groupValues = [];
   else if (query.userId !== undefined) {
-    const user = await findUser(ctx.database.collections.users, tenantId, query.userId);
-    groupValues = user ? userGroup(leaderboard, run, user.state) : null;
+    const found = await findUser(ctx.database.collections.users, tenantId, query.userId);
+    // A past run's group is in its history: read it when the recent items lack the run.
+    const ranked =
+      found && (entryOf(found.state, config)?.run === run.runStart ? found.state : await withRunHistory(ctx, tenantId, found, leaderboard, run.runStart, 1));
+    groupValues = ranked ? userGroup(leaderboard, run, ranked) : null;
   } else {
     const example = leaderboard.breakdownKeys.map((k) => `${k}:value`).join(",");
     throw invalidArgument(
@@ -130,7 +142,7 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
 
   const empty = { ...visible, run, groupValues: groupValues ?? [], participants: 0, rankings: [] as RankingRow[] };
   if (groupValues === null) return empty;
-  const scope = rankingScope(tenantId, config.id, run.runStart, groupOf(groupValues));
+  const scope = leaderboardScope(tenantId, config, run.runStart, groupOf(groupValues));
   const rankings = rankingsOf(ctx);
   let start = query.offset ?? 0;
   if (query.userId !== undefined) {
@@ -190,21 +202,19 @@ export async function readUserStanding(
   if (!found) throw notFound(`User "${userId}" not found`);
   // Without a run: the one the user's events count toward today, in their zone.
   const run = resolveRun(ctx, leaderboard, query.run, zoneInForce(found.state, ctx.now()));
-  const id = leaderboard.config.id;
   const wanted = query.numEvents ?? DEFAULT_HISTORY;
-  // The run's older items are read from their pages only when the recent ones are too few.
-  const recent = historyOfRun(found.state.leaderboards[id], run.runStart, wanted).length;
-  const user = recent < wanted ? await withOlderItems(ctx, tenantId, found, [pagedListKey.rankHistory(id)]) : found.state;
+  // At least one item of the run, for the group of a past run.
+  const user = await withRunHistory(ctx, tenantId, found, leaderboard, run.runStart, Math.max(wanted, 1));
+  const entry = entryOf(user, leaderboard.config);
   const groupValues = userGroup(leaderboard, run, user);
-  const history = historyOfRun(user.leaderboards[id], run.runStart, wanted);
+  const history = historyOfRun(entry, run.runStart, wanted);
   if (groupValues === null) return { leaderboard, run, groupValues: [], rank: null, value: null, history };
   // Opted out: unranked (null rank), with their own value in the run from their document, as a
   // user beyond `maxParticipants` reads.
   if (isOptedOutOfLeaderboards(user.preferences)) {
-    const entry = user.leaderboards[leaderboard.config.id];
     return { leaderboard, run, groupValues, rank: null, value: entry?.run === run.runStart ? entry.value : null, history };
   }
-  const own = await rankingsOf(ctx).rankOf(rankingScope(tenantId, leaderboard.config.id, run.runStart, groupOf(groupValues)), userId);
+  const own = await rankingsOf(ctx).rankOf(leaderboardScope(tenantId, leaderboard.config, run.runStart, groupOf(groupValues)), userId);
   return {
     leaderboard,
     run,

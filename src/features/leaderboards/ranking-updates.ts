@@ -1,4 +1,5 @@
 import {
+  entryOf,
   planLeaderboardEntries,
   recordLeaderboardOutcomes,
   type EntryOutcome,
@@ -13,6 +14,7 @@ import type { UserState } from "../../engine/domain/user.js";
 import type { Database } from "../../engine/store/database.js";
 import { createLeaderboardRankings, rankingCollectionsOf, type LeaderboardRankings, type RankingScope } from "./store/leaderboard-rankings.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { rankingIdOf, type LeaderboardConfig } from "./domain/leaderboard-config.js";
 
 const stores = new WeakMap<Database, LeaderboardRankings>();
 
@@ -29,6 +31,11 @@ export function rankingsOf(ctx: Pick<ServiceContext, "database">): LeaderboardRa
 
 export function rankingScope(tenantId: string, leaderboardId: string, run: string, group: string): RankingScope {
   return { tenantId, leaderboardId, run, group };
+}
+
+/** The ranking of a run and group of a leaderboard as it is defined now (`rankingIdOf`). */
+export function leaderboardScope(tenantId: string, config: Pick<LeaderboardConfig, "id" | "rankingGeneration">, run: string, group: string): RankingScope {
+  return rankingScope(tenantId, rankingIdOf(config.id, config.rankingGeneration), run, group);
 }
 
 /**
@@ -72,7 +79,7 @@ export async function rankUserChanges(
       // already hold it, written by an attempt that crashed before its user write), and the value
       // before is the state's (in an earlier run, the ranking's).
       if (plan.earlierRun) return { ...written, changed: true };
-      const entry = state.leaderboards[plan.leaderboard.config.id];
+      const entry = entryOf(state, plan.leaderboard.config);
       return { ...written, changed: true, previousValue: entry && entry.run === plan.run.runStart ? entry.value : null };
     }),
   );
@@ -87,8 +94,8 @@ async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, 
   const { config } = plan.leaderboard;
   const options = { maxParticipants: config.maxParticipants };
   // A move to another group: the rank before is the one in the group left.
-  const left = plan.leave ? await rankings.removeEntry(rankingScope(tenantId, config.id, plan.leave.run, plan.leave.group), userId, options) : null;
-  const scope = rankingScope(tenantId, config.id, plan.run.runStart, plan.group);
+  const left = plan.leave ? await rankings.removeEntry(leaderboardScope(tenantId, config, plan.leave.run, plan.leave.group), userId, options) : null;
+  const scope = leaderboardScope(tenantId, config, plan.run.runStart, plan.group);
   // An earlier run the document keeps no history of: the change adds to the ranked value. (Unlike
   // the absolute writes, an attempt retried after this write counts the change again.)
   const value =

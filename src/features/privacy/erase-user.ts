@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import type { UserState } from "../../engine/domain/user.js";
 import { HISTORY_LIMIT } from "../leaderboards/domain/leaderboard-entries.js";
 import { runStartsBetween } from "../leaderboards/domain/leaderboard-runs.js";
+import { rankingIdOf } from "../leaderboards/domain/leaderboard-config.js";
 import { createMessage, deterministicMessageId } from "../webhooks/domain/webhooks.js";
 import { deleteUserListings, findDeliveriesNamingUser } from "../webhooks/store/user-deliveries.js";
 import { applyStatsChanges } from "../achievements/store/achievement-stats.js";
@@ -100,20 +101,22 @@ export async function finishUnfinishedErasures(ctx: ServiceContext, logger: Logg
 async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: UserState): Promise<RankingScope[]> {
   const rankings = rankingsOf(ctx);
   const configs = new Map((await ctx.config.leaderboards(tenantId)).map((l) => [l.config.id, l.config]));
-  const groupsOf = async (leaderboardId: string, run: string) =>
-    (await rankings.groupsOfRun(tenantId, leaderboardId, run)).map((g) => rankingScope(tenantId, leaderboardId, run, g.group));
   const perBoard = await Promise.all(
     Object.entries(state.leaderboards).map(async ([leaderboardId, entry]) => {
+      // The rankings of the entry's own definition of the leaderboard (`rankingIdOf`).
+      const rankingId = rankingIdOf(leaderboardId, entry.generation);
+      const groupsOf = async (run: string) =>
+        (await rankings.groupsOfRun(tenantId, rankingId, run)).map((g) => rankingScope(tenantId, rankingId, run, g.group));
       const runs = [...new Set([entry.run, ...entry.history.map((h) => h.run)])];
-      const scopes = (await Promise.all(runs.map((run) => groupsOf(leaderboardId, run)))).flat();
-      scopes.push(rankingScope(tenantId, leaderboardId, entry.run, entry.group));
+      const scopes = (await Promise.all(runs.map((run) => groupsOf(run)))).flat();
+      scopes.push(rankingScope(tenantId, rankingId, entry.run, entry.group));
       const config = configs.get(leaderboardId);
-      if (config && entry.history.length >= HISTORY_LIMIT) {
+      if (config && (config.rankingGeneration ?? 0) === (entry.generation ?? 0) && entry.history.length >= HISTORY_LIMIT) {
         const oldest = runs.reduce((a, b) => (a < b ? a : b));
         // From the leaderboard's start: events may be older than the user's creation (admin timestamps).
         const earlier = runStartsBetween(config, config.start, oldest, MAX_EARLIER_RUNS).filter((run) => run < oldest);
         for (const run of earlier) {
-          for (const scope of await groupsOf(leaderboardId, run)) if (await rankings.rankOf(scope, state.userId)) scopes.push(scope);
+          for (const scope of await groupsOf(run)) if (await rankings.rankOf(scope, state.userId)) scopes.push(scope);
         }
       }
       return scopes;

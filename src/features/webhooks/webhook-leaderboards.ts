@@ -1,5 +1,5 @@
 import { decimalToNumber } from "../../engine/domain/decimal.js";
-import type { LeaderboardConfig } from "../leaderboards/domain/leaderboard-config.js";
+import { rankingIdOf, type LeaderboardConfig } from "../leaderboards/domain/leaderboard-config.js";
 import type { RankedLeaderboard } from "../leaderboards/domain/leaderboard-entries.js";
 import { dateBeginsAnywhereAt, isRunFinal, runFinalAt, runOnDate, statusOf, type LeaderboardRun } from "../leaderboards/domain/leaderboard-runs.js";
 import { addDays, isoDate } from "../../engine/domain/plain-dates.js";
@@ -15,7 +15,7 @@ import {
 } from "./store/leaderboard-announcements.js";
 import type { TenantWebhooks } from "../../engine/store/config-cache.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
+import { leaderboardScope, rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
 import { groupValuesOf } from "../leaderboards/domain/leaderboard-ranking.js";
 import { rankedUsers } from "../leaderboards/leaderboard-reads.js";
 import { handOverMessages } from "./webhook-outbox.js";
@@ -78,10 +78,13 @@ async function announceTenant(ctx: ServiceContext, tenantId: string, webhooks: T
   }
   // Forget what no longer matters: changes of final runs, and leaderboards that were deleted.
   const now = ctx.now();
+  // `changed` documents are by ranking (`rankingIdOf`): those of a redefined leaderboard's earlier rankings go too.
   const byId = new Map(leaderboards.map((l) => [l.config.id, l.config]));
+  const byRankingId = new Map(leaderboards.map((l) => [rankingIdOf(l.config.id, l.config.rankingGeneration), l.config]));
   const stale = [...state.values()].filter((doc) => {
-    const config = byId.get(doc.leaderboardId);
-    return !config || (doc.kind === "changed" && isRunFinal(config, doc.run, now));
+    if (doc.kind === "runs") return !byId.has(doc.leaderboardId);
+    const config = byRankingId.get(doc.leaderboardId);
+    return !config || isRunFinal(config, doc.run, now);
   });
   await deleteAnnouncements(
     collection,
@@ -131,15 +134,17 @@ async function announceLeaderboard(
     return messages;
   };
   const factOf = (type: RunEventType, run: LeaderboardRun) => (group: string) => `${tenantId}/leaderboard/${config.id}/${run.runStart}/${group}/${type}`;
+  const rankingId = rankingIdOf(config.id, config.rankingGeneration);
+  const scopeOf = (run: string, group: string) => rankingScope(tenantId, rankingId, run, group);
 
   // A group's ranking version, read before its rankings: a change committed in between is announced next time.
   const versionOf = (run: string, group: string, heads: ReadonlyArray<{ group: string; version: number }>) =>
-    rankings.version(rankingScope(tenantId, config.id, run, group), heads.find((h) => h.group === group)?.version);
+    rankings.version(scopeOf(run, group), heads.find((h) => h.group === group)?.version);
 
   // Rankings a `started` message of this check showed, as a `changed` announcement would record them.
   const shownNow = new Map<string, LeaderboardAnnouncementDocument>();
   if (wanted.has("leaderboard.started") && active && current && announcedRuns?.started !== current.runStart) {
-    const heads = await rankings.groupsOfRun(tenantId, config.id, current.runStart);
+    const heads = await rankings.groupsOfRun(tenantId, rankingId, current.runStart);
     const groups = groupsOf(ranked, heads);
     // The versions the message shows: `changed` follows only a later change.
     const versions = await Promise.all(groups.map((g) => versionOf(current.runStart, g.group, heads)));
@@ -148,7 +153,7 @@ async function announceLeaderboard(
     await handOverMessages(ctx, tenantId, messages);
     for (const [i, g] of groups.entries()) {
       if (versions[i] === 0) continue;
-      const shown = await recordChangeAnnouncement(collection, rankingScope(tenantId, config.id, current.runStart, g.group), versions[i]!, now);
+      const shown = await recordChangeAnnouncement(collection, scopeOf(current.runStart, g.group), versions[i]!, now);
       shownNow.set(shown._id, shown);
     }
     await recordRunAnnouncement(collection, tenantId, config.id, "started", current.runStart);
@@ -159,7 +164,7 @@ async function announceLeaderboard(
     const finalAt = runFinalAt(config, final.runStart)!;
     // A run that was final before the leaderboard existed is not news.
     if (config.created.getTime() < finalAt.getTime()) {
-      const groups = groupsOf(ranked, await rankings.groupsOfRun(tenantId, config.id, final.runStart));
+      const groups = groupsOf(ranked, await rankings.groupsOfRun(tenantId, rankingId, final.runStart));
       const last = config.status === "finished" || (config.end !== null && final.runEnd === config.end);
       const messages = await messagesFor(
         "leaderboard.finished",
@@ -177,9 +182,9 @@ async function announceLeaderboard(
 
   if (wanted.has("leaderboard.changed") && active) {
     for (const run of live) {
-      const heads = await rankings.groupsOfRun(tenantId, config.id, run.runStart);
+      const heads = await rankings.groupsOfRun(tenantId, rankingId, run.runStart);
       for (const g of groupsOf(ranked, heads)) {
-        const id = changedAnnouncementId(tenantId, config.id, run.runStart, g.group);
+        const id = changedAnnouncementId(tenantId, rankingId, run.runStart, g.group);
         const previous = shownNow.get(id) ?? state.get(id);
         const last = previous?.kind === "changed" ? previous : undefined;
         if (last && now.getTime() - last.announcedAt.getTime() < CHANGED_EVERY_MS) continue;
@@ -194,7 +199,7 @@ async function announceLeaderboard(
           (group) => `${factOf("leaderboard.changed", run)(group)}/${version}`,
         );
         await handOverMessages(ctx, tenantId, messages);
-        await recordChangeAnnouncement(collection, rankingScope(tenantId, config.id, run.runStart, g.group), version, now);
+        await recordChangeAnnouncement(collection, scopeOf(run.runStart, g.group), version, now);
         announced += messages.length;
       }
     }
@@ -242,7 +247,7 @@ function orWhole(groups: Group[]): Group[] {
 /** The top of a run's ranking in a group, with the users' names (one query). */
 async function topRankings(ctx: ServiceContext, tenantId: string, ranked: RankedLeaderboard, run: LeaderboardRun, group: string) {
   const { config } = ranked;
-  const page = await rankingsOf(ctx).page(rankingScope(tenantId, config.id, run.runStart, group), 0, Math.min(config.maxParticipants, MAX_RANKINGS));
+  const page = await rankingsOf(ctx).page(leaderboardScope(tenantId, config, run.runStart, group), 0, Math.min(config.maxParticipants, MAX_RANKINGS));
   const users = await rankedUsers(
     ctx,
     tenantId,

@@ -6,6 +6,8 @@ import {
   checkStatusDates,
   leaderboardSettings,
   mergeLeaderboardChanges,
+  rankingIdOf,
+  redefinesRanking,
   statusRulesApply,
   utcDay,
   type LeaderboardChanges,
@@ -272,4 +274,44 @@ describe("checkLeaderboardReferences", () => {
 
 it("utcDay is the UTC calendar day", () => {
   expect(utcDay(new Date("2026-04-20T23:30:00-05:00"))).toBe("2026-04-21");
+});
+
+describe("redefinesRanking", () => {
+  const current = leaderboardSettings({ ...metric, status: "inactive", breakdownAttributes: ["city"], runUnit: "day", runInterval: 7 }, TODAY);
+  const after = (changes: LeaderboardChanges) => leaderboardSettings(mergeLeaderboardChanges(current, changes), TODAY);
+  it.each<[string, LeaderboardChanges, boolean]>([
+    ["another metric", { metricId: "m2" }, true],
+    ["points instead of the metric", { rankBy: "points", pointsSystemId: "p1" }, true],
+    ["another start", { start: "2026-04-21" }, true],
+    ["perpetual instead of repeating", { runUnit: null }, true],
+    ["another run length", { runInterval: 14 }, true],
+    ["another unit", { runUnit: "month", runInterval: 1 }, true],
+    ["other breakdowns", { breakdownAttributes: ["plan"] }, true],
+    ["no breakdowns", { breakdownAttributes: null }, true],
+    ["a new key (a name only)", { key: "renamed" }, false],
+    [
+      "the name, status, end, window, filters and size",
+      {
+        name: "N",
+        status: "active",
+        end: "2026-05-01",
+        startTime: "09:00",
+        maxParticipants: 5,
+        userAttributes: [{ attributeId: "plan", attributeValue: "pro" }],
+      },
+      false,
+    ],
+    ["the same values sent again", { metricId: "m1", start: current.start, runUnit: "day", runInterval: 7, breakdownAttributes: ["city"] }, false],
+  ])("%s: %s", (_name, changes, expected) => {
+    expect(redefinesRanking(current, after(changes))).toBe(expected);
+  });
+});
+
+describe("rankingIdOf", () => {
+  it("is the leaderboard's ID until it is redefined, then one per definition", () => {
+    expect(rankingIdOf("lb", undefined)).toBe("lb");
+    expect(rankingIdOf("lb", 0)).toBe("lb");
+    expect(rankingIdOf("lb", 1)).toBe("lb.1");
+    expect(rankingIdOf("lb", 2)).toBe("lb.2");
+  });
 });

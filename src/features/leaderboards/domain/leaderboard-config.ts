@@ -48,6 +48,11 @@ export interface LeaderboardConfig extends LeaderboardSettings {
   id: string;
   created: Date;
   updated: Date;
+  /**
+   * How many times what it ranks was redefined (`redefinesRanking`); absent: never. Each definition
+   * ranks into rankings of its own (`rankingIdOf`), and users' entries of an earlier one are not read.
+   */
+  rankingGeneration?: number;
 }
 
 /** A new leaderboard as requested; `undefined` means not given. */
@@ -322,6 +327,23 @@ export function checkLockedChanges(current: LeaderboardSettings, next: Leaderboa
       return `end can only be changed while the leaderboard is inactive or scheduled (it is ${status}), or between dates on or after ${latestDay}, the latest date begun anywhere`;
   }
   return null;
+}
+
+/** What the values ranked mean: what is counted, into which runs and groups (the key is only a name). */
+const DEFINING_FIELDS = [...RANKING_FIELDS.filter((f) => f !== "key"), ...STORAGE_FIELDS];
+
+/**
+ * Whether an update redefines what a leaderboard ranks (possible only while it is inactive, or
+ * scheduled): the values counted so far mean something else, so it starts over with empty rankings
+ * and no user's earlier value, as a new leaderboard would.
+ */
+export function redefinesRanking(current: LeaderboardSettings, next: LeaderboardSettings): boolean {
+  return DEFINING_FIELDS.some((f) => JSON.stringify(next[f] ?? null) !== JSON.stringify(current[f] ?? null));
+}
+
+/** The ID of a leaderboard's rankings in the ranking store: its own ID, then one per redefinition. */
+export function rankingIdOf(leaderboardId: string, generation: number | undefined): string {
+  return generation ? `${leaderboardId}.${generation}` : leaderboardId;
 }
 
 /** Whether an update must re-check the status against the dates: the status or a date changed. */

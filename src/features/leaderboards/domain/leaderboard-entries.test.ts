@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { LeaderboardConfig } from "./leaderboard-config.js";
 import {
   contributionOf,
+  entryOf,
+  groupInRun,
   historyOfRun,
   HISTORY_LIMIT,
   planLeaderboardEntries,
@@ -540,8 +542,14 @@ describe("recordLeaderboardOutcomes", () => {
     const p = onePlan(state, byTier, steps(1), MID_RUN1);
     const o = outcome({ previousRank: null, rank: 4, previousValue: null, value: "11" });
     const { state: next, results } = recordLeaderboardOutcomes(state, [p], [o], at(MID_RUN1));
-    expect(next.leaderboards["lb-1"]).toEqual(entry("2026-01-05", '["gold"]', "11", [first, item("2026-01-05", "2026-01-07", null, 4, null, "11")]));
+    const moved = { ...item("2026-01-05", "2026-01-07", null, 4, null, "11"), group: '["gold"]' };
+    expect(next.leaderboards["lb-1"]).toEqual(entry("2026-01-05", '["gold"]', "11", [first, moved]));
     expect(results).toEqual([{ leaderboard: byTier, run: RUN1, groupValues: [{ key: "tier", value: "gold" }], outcome: o }]);
+    // A second change that day in another group: the day's item takes the group too.
+    const silverAgain = { ...next, attributes: { tier: "silver" } };
+    const p2 = onePlan(silverAgain, byTier, steps(1), MID_RUN1);
+    const { state: last } = recordLeaderboardOutcomes(silverAgain, [p2], [outcome({ rank: 2, value: "12" })], at(MID_RUN1));
+    expect(last.leaderboards["lb-1"]!.history.at(-1)).toEqual({ ...moved, group: '["silver"]', rank: 2, value: "12" });
   });
 
   it("a lost streak records a null value", () => {
@@ -695,6 +703,21 @@ describe("an earlier run than the entry's (a backdated event, a zone moved west)
     expect(summary(p)).toEqual(planned("lb-xp", RUN1, "50")[0]);
   });
 
+  it("a group change in the earlier run moves its value out of the group its history item names", () => {
+    const byTier = board(WEEKLY, ["tier"]);
+    const silverRun1 = { ...run1Last, group: '["silver"]' };
+    const state = user({ attributes: { tier: "gold" }, leaderboards: { "lb-1": entry("2026-01-12", '["silver"]', "3", [silverRun1, run2First]) } });
+    const p = onePlan(state, byTier, steps(5), MID_RUN1);
+    expect(summary(p)).toEqual(planned("lb-1", RUN1, "17", { run: "2026-01-05", group: '["silver"]' }, '["gold"]', [{ key: "tier", value: "gold" }])[0]);
+    const { state: next } = recordLeaderboardOutcomes(state, [p], [outcome({ value: "17" })], at(MID_RUN1));
+    // The entry stays on run 2 in its group; run 1's new item names the group it moved to.
+    expect(next.leaderboards["lb-1"]).toMatchObject({ run: "2026-01-12", group: '["silver"]', value: "3" });
+    expect(next.leaderboards["lb-1"]!.history.at(-1)).toMatchObject({ run: "2026-01-05", group: '["gold"]', value: "17" });
+    // Items written before groups were kept name none: nothing to leave.
+    const legacy = user({ attributes: { tier: "gold" }, leaderboards: { "lb-1": entry("2026-01-12", '["silver"]', "3", [run1Last, run2First]) } });
+    expect(onePlan(legacy, byTier, steps(5), MID_RUN1).leave).toBeNull();
+  });
+
   it("a streak length is set as it is", () => {
     const weeklyStreak = board({ id: "lb-streak", key: "streaks", rankBy: "streak", metricId: null, ...WEEKLY });
     const state = user({ leaderboards: { "lb-streak": entry("2026-01-12", "", "3", [run2First]) } });
@@ -723,5 +746,56 @@ describe("historyOfRun", () => {
     ["no entry", undefined, "2026-01-05", 5, []],
   ])("%s", (_name, en, runStart, limit, expected) => {
     expect(historyOfRun(en, runStart, limit)).toEqual(expected);
+  });
+});
+
+describe("a leaderboard redefined while inactive (rankingGeneration)", () => {
+  const redefined = board({ ...WEEKLY, rankingGeneration: 1 });
+  const before = user({ leaderboards: { "lb-1": entry("2026-01-05", "", "10", [item("2026-01-05", "2026-01-06", null, 1, null, "10")]) } });
+
+  it("entryOf: an entry of the same generation is read; one of another (absent counts as 0) is none", () => {
+    expect(entryOf(before, weeklySteps.config)).toBe(before.leaderboards["lb-1"]);
+    expect(entryOf(before, redefined.config)).toBeUndefined();
+    const later = user({ leaderboards: { "lb-1": { ...entry("2026-01-05", "", "1"), generation: 1 } } });
+    expect(entryOf(later, redefined.config)).toBe(later.leaderboards["lb-1"]);
+    expect(entryOf(later, weeklySteps.config)).toBeUndefined();
+    expect(entryOf(user(), weeklySteps.config)).toBeUndefined();
+  });
+
+  it("the user starts over: the earlier value is not added to, and the entry is replaced with the new generation and history", () => {
+    const p = onePlan(before, redefined, steps(2), MID_RUN1);
+    expect(summary(p)).toEqual(planned("lb-1", RUN1, "2")[0]);
+    expect(p.earlierRun).toBeNull();
+    const { state: next } = recordLeaderboardOutcomes(before, [p], [outcome({ value: "2" })], at(MID_RUN1));
+    expect(next.leaderboards["lb-1"]).toEqual({ ...entry("2026-01-05", "", "2", [item("2026-01-05", "2026-01-07", null, 1, null, "2")]), generation: 1 });
+  });
+
+  it("an entry of an earlier definition on a later run does not make this one an earlier run", () => {
+    const onRun2 = user({ leaderboards: { "lb-1": entry("2026-01-12", "", "3", [item("2026-01-05", "2026-01-09", null, 1, null, "12")]) } });
+    const p = onePlan(onRun2, redefined, steps(5), MID_RUN1);
+    expect(summary(p)).toEqual(planned("lb-1", RUN1, "5")[0]);
+    expect(p.earlierRun).toBeNull();
+  });
+});
+
+describe("groupInRun", () => {
+  const e = entry("2026-01-12", '["gold"]', "2", [
+    { ...item("2026-01-05", "2026-01-05", null, 1, null, "1"), group: '["silver"]' },
+    { ...item("2026-01-05", "2026-01-07", 1, 1, "1", "2"), group: '["bronze"]' },
+    item("2026-01-12", "2026-01-12", null, 1, null, "2"),
+  ]);
+  it.each<[string, LeaderboardEntry | undefined, string, string | undefined]>([
+    ["the entry's run: its group", e, "2026-01-12", '["gold"]'],
+    ["an earlier run: its latest item's group", e, "2026-01-05", '["bronze"]'],
+    ["a run without items", e, "2025-12-29", undefined],
+    ["no entry", undefined, "2026-01-05", undefined],
+    [
+      "an item without a group (written before groups were kept)",
+      entry("2026-01-12", "", "1", [item("2026-01-05", "2026-01-05", null, 1, null, "1")]),
+      "2026-01-05",
+      undefined,
+    ],
+  ])("%s", (_name, en, runStart, expected) => {
+    expect(groupInRun(en, runStart)).toBe(expected);
   });
 });

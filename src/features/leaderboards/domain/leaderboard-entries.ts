@@ -23,8 +23,10 @@ import { zoneInForce, type UserState } from "../../../engine/domain/user.js";
  *   history item of it (or, when the document no longer holds one, the ranking's value); the entry
  *   stays on its later run.
  * - Breakdown groups are read from the user's attributes at the moment of the change. A user whose
- *   group changed within a run moves to the new group with their run value; a user lacking a
- *   breakdown value takes no part.
+ *   group changed within a run moves to the new group with their run value (in an earlier run too,
+ *   when its history item names the group); a user lacking a breakdown value takes no part.
+ * - A leaderboard redefined while inactive (`redefinesRanking`) starts over: entries of an earlier
+ *   definition count as none (`entryOf`).
  * - User attribute filters (`userAttributes`) are read like breakdowns, at the moment of the change:
  *   a user who does not match them all takes no part (their changes are not counted); one who stops
  *   matching keeps the value already ranked.
@@ -49,6 +51,8 @@ export interface RankedLeaderboard {
 export interface LeaderboardHistoryItem {
   /** The run's first day. */
   run: string;
+  /** The breakdown group the user was ranked in (`groupKey`); absent without breakdowns (and in items written before it was kept). */
+  group?: string;
   /** The user's local date of the changes. */
   date: string;
   previousRank: number | null;
@@ -66,6 +70,23 @@ export interface LeaderboardEntry {
   /** The value within the run; null once the user left the ranking (a lost streak). */
   value: DecimalString | null;
   history: LeaderboardHistoryItem[];
+  /** The leaderboard's `rankingGeneration` the entry belongs to; absent: 0. */
+  generation?: number;
+}
+
+/** The user's entry in a leaderboard as it is defined now: none when it belongs to an earlier definition. */
+export function entryOf(state: Pick<UserState, "leaderboards">, config: Pick<LeaderboardConfig, "id" | "rankingGeneration">): LeaderboardEntry | undefined {
+  const entry = state.leaderboards[config.id];
+  return entry && (entry.generation ?? 0) === (config.rankingGeneration ?? 0) ? entry : undefined;
+}
+
+/**
+ * The group a user was ranked in during a run: the entry's when it is that run's, else that of
+ * their latest history item of it; undefined when the document does not say.
+ */
+export function groupInRun(entry: LeaderboardEntry | undefined, run: string): string | undefined {
+  if (!entry) return undefined;
+  return entry.run === run ? entry.group : entry.history.findLast((h) => h.run === run)?.group;
 }
 
 export const HISTORY_LIMIT = 100;
@@ -145,14 +166,16 @@ export function planLeaderboardEntries(
     const values = leaderboard.breakdownKeys.map((key) => state.attributes[key]);
     const group = groupKey(values);
     if (group === null) continue;
-    const entry = state.leaderboards[config.id];
+    const entry = entryOf(state, config);
     const earlier = entry !== undefined && run.runStart < entry.run;
     const current = entry && entry.run === run.runStart ? entry : undefined;
     // The user's value in the run before the call; undefined: only the ranking knows it (an earlier
     // run whose history the document no longer holds).
-    const before = earlier ? historyOfRun(entry, run.runStart, 1)[0]?.value : (current?.value ?? null);
+    const last = earlier ? historyOfRun(entry, run.runStart, 1)[0] : current;
+    const before = earlier ? last?.value : (current?.value ?? null);
     const value = change.kind === "absolute" ? change.value : addDecimals(before ?? "0", change.delta);
-    const leave = current && current.group !== group && current.value !== null ? { run: current.run, group: current.group } : null;
+    const ledGroup = groupInRun(entry, run.runStart);
+    const leave = ledGroup !== undefined && ledGroup !== group && (last?.value ?? null) !== null ? { run: run.runStart, group: ledGroup } : null;
     if (value === null && (before ?? null) === null) continue; // a lost streak that was not ranked
     if (leave === null && before === value) continue;
     const groupValues = leaderboard.breakdownKeys.map((key, i) => ({ key, value: values[i]! }));
@@ -206,21 +229,25 @@ export function recordLeaderboardOutcomes(
   const date = localDate(at, zoneInForce(state, at));
   plans.forEach((plan, i) => {
     const outcome = outcomes[i]!;
-    const id = plan.leaderboard.config.id;
-    const previous = entries[id];
-    const history = outcome.changed ? addHistory(previous?.history ?? [], plan.run.runStart, date, outcome) : (previous?.history ?? []);
-    entries[id] = plan.earlierRun ? { ...previous!, history } : { run: plan.run.runStart, group: plan.group, value: plan.value, history };
+    const { config } = plan.leaderboard;
+    const previous = entryOf({ leaderboards: entries }, config);
+    const history = outcome.changed ? addHistory(previous?.history ?? [], plan, date, outcome) : (previous?.history ?? []);
+    const generation = config.rankingGeneration ? { generation: config.rankingGeneration } : {};
+    entries[config.id] = plan.earlierRun ? { ...previous!, history } : { run: plan.run.runStart, group: plan.group, value: plan.value, history, ...generation };
     if (outcome.changed) results.push({ leaderboard: plan.leaderboard, run: plan.run, groupValues: plan.groupValues, outcome });
   });
   return { state: { ...state, leaderboards: entries }, results };
 }
 
-function addHistory(history: readonly LeaderboardHistoryItem[], run: string, date: string, outcome: EntryOutcome): LeaderboardHistoryItem[] {
+function addHistory(history: readonly LeaderboardHistoryItem[], plan: PlannedEntry, date: string, outcome: EntryOutcome): LeaderboardHistoryItem[] {
+  const run = plan.run.runStart;
   // The day's item, usually the last (not when an earlier run changed after later ones).
   const sameDay = history.findLastIndex((h) => h.run === run && h.date === date);
-  if (sameDay >= 0) return history.map((h, i) => (i === sameDay ? { ...h, rank: outcome.rank, value: outcome.value } : h));
+  const group = plan.group === "" ? {} : { group: plan.group };
+  if (sameDay >= 0) return history.map((h, i) => (i === sameDay ? { ...h, ...group, rank: outcome.rank, value: outcome.value } : h));
   const item: LeaderboardHistoryItem = {
     run,
+    ...group,
     date,
     previousRank: outcome.previousRank,
     rank: outcome.rank,

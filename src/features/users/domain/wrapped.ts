@@ -2,7 +2,7 @@ import Big from "big.js";
 import { addDecimals, decimalToNumber, subtractDecimals, ZERO, type DecimalString } from "../../../engine/domain/decimal.js";
 import { invalidArgument } from "../../../engine/domain/errors.js";
 import { HISTORY_DAYS, localDate, type DailyChanges } from "../../../engine/domain/history.js";
-import type { LeaderboardHistoryItem, RankedLeaderboard } from "../../leaderboards/domain/leaderboard-entries.js";
+import { entryOf, type LeaderboardHistoryItem, type RankedLeaderboard } from "../../leaderboards/domain/leaderboard-entries.js";
 import type { MetricConfig } from "../../metrics/domain/metric.js";
 import { addDays, mondayOf, ymd } from "../../../engine/domain/plain-dates.js";
 import type { PointsSystemConfig } from "../../points/domain/points-config.js";
@@ -338,9 +338,10 @@ export function wrappedOfUser<A>(
       .map((s) => ({ key: s.key, state: boundedPointsState(user.points[s.id]!, s, user, now) }))
       .map(({ key, state }) => ({ key, total: String(state.total), daily: state.daily })),
     achievements: config.achievements.map((a) => ({ item: a.item, date: userLocalDateAt(user, a.achievedAt) })),
-    leaderboards: config.leaderboards
-      .filter((l) => l.config.status !== "inactive" && user.leaderboards[l.config.id])
-      .map((l) => ({ key: l.config.key, leaderboard: l, history: user.leaderboards[l.config.id]!.history })),
+    leaderboards: config.leaderboards.flatMap((l) => {
+      const entry = entryOf(user, l.config); // none from before a redefinition
+      return l.config.status !== "inactive" && entry ? [{ key: l.config.key, leaderboard: l, history: entry.history }] : [];
+    }),
     streak,
     streakFrequency: config.streak?.frequency ?? null,
   });

@@ -10,8 +10,9 @@ import { isDuplicateKeyError } from "../../../engine/store/database.js";
  *   `leaderboard.finished`;
  * - `changed:["<tenantId>","<leaderboardId>","<run>","<group>"]`: `{tenantId, leaderboardId, kind:
  *   "changed", run, group, version, announcedAt}`, the ranking version the last
- *   `leaderboard.changed` of that run and group showed, and when it was announced. Deleted once the
- *   run is final (or the leaderboard gone).
+ *   `leaderboard.changed` of that run and group showed, and when it was announced. Its
+ *   `leaderboardId` is the ranking's (`rankingIdOf`: versions count per definition). Deleted once
+ *   the run is final (or the leaderboard gone, or redefined).
  * A document is written only after its messages were handed over to delivery (message IDs are
  * deterministic, so a crash in between repeats the hand-over harmlessly). Read per tenant
  * (index `tenantId`).
