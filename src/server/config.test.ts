@@ -3,14 +3,15 @@ import { DOCUMENTED_VARIABLES, readConfig } from "./config.js";
 
 describe("rate limit configuration", () => {
   it("is off unless configured", () => {
-    expect(readConfig({}).rateLimits).toEqual({ perKey: null, tenant: null });
+    expect(readConfig({}).rateLimits).toEqual({ perKey: null, tenant: null, invalidKeys: null });
   });
 
   it("reads the per-key and tenant limits with their bursts", () => {
-    const env = { RATE_LIMIT_PER_KEY: "5", RATE_LIMIT_BURST: "20", RATE_LIMIT_TENANT: "50" };
+    const env = { RATE_LIMIT_PER_KEY: "5", RATE_LIMIT_BURST: "20", RATE_LIMIT_TENANT: "50", RATE_LIMIT_INVALID_KEYS: "2", RATE_LIMIT_INVALID_KEYS_BURST: "30" };
     expect(readConfig(env).rateLimits).toEqual({
       perKey: { requestsPerSecond: 5, burst: 20 },
       tenant: { requestsPerSecond: 50, burst: null },
+      invalidKeys: { requestsPerSecond: 2, burst: 30 },
     });
   });
 
@@ -25,6 +26,9 @@ describe("rate limit configuration", () => {
 
   it("refuses a burst without its rate", () => {
     expect(() => readConfig({ RATE_LIMIT_BURST: "10" })).toThrow("RATE_LIMIT_BURST needs RATE_LIMIT_PER_KEY: set the rate too, or unset RATE_LIMIT_BURST");
+    expect(() => readConfig({ RATE_LIMIT_INVALID_KEYS_BURST: "10" })).toThrow(
+      "RATE_LIMIT_INVALID_KEYS_BURST needs RATE_LIMIT_INVALID_KEYS: set the rate too, or unset RATE_LIMIT_INVALID_KEYS_BURST",
+    );
   });
 });
 

@@ -62,6 +62,8 @@ export interface Config {
     perKey: RateLimitSetting | null;
     /** Shared by all application keys of one tenant. */
     tenant: RateLimitSetting | null;
+    /** Requests with an invalid key, per client address. */
+    invalidKeys: RateLimitSetting | null;
   };
   /** When set, GET /metrics needs `Authorization: Bearer <token>`; unset: open. */
   metricsToken: string | undefined;
@@ -226,6 +228,8 @@ const VARIABLES = {
   RATE_LIMIT_BURST: requestCount("`RATE_LIMIT_PER_KEY`"),
   RATE_LIMIT_TENANT: requestCount("(no limit)"),
   RATE_LIMIT_TENANT_BURST: requestCount("`RATE_LIMIT_TENANT`"),
+  RATE_LIMIT_INVALID_KEYS: requestCount("(no limit)"),
+  RATE_LIMIT_INVALID_KEYS_BURST: requestCount("`RATE_LIMIT_INVALID_KEYS`"),
   ENVIRONMENT_KEY: parsed("`production`", "production", (raw, name) =>
     /^[a-z0-9][a-z0-9_-]{0,62}$/.test(raw)
       ? raw
@@ -269,6 +273,7 @@ const ENV_SCHEMA = z
     for (const [rate, burst] of [
       ["RATE_LIMIT_PER_KEY", "RATE_LIMIT_BURST"],
       ["RATE_LIMIT_TENANT", "RATE_LIMIT_TENANT_BURST"],
+      ["RATE_LIMIT_INVALID_KEYS", "RATE_LIMIT_INVALID_KEYS_BURST"],
     ] as const) {
       if (env[rate] === null && env[burst] !== null)
         ctx.addIssue({ code: "custom", path: [burst], message: `${burst} needs ${rate}: set the rate too, or unset ${burst}` });
@@ -324,6 +329,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: {
       perKey: e.RATE_LIMIT_PER_KEY === null ? null : { requestsPerSecond: e.RATE_LIMIT_PER_KEY, burst: e.RATE_LIMIT_BURST },
       tenant: e.RATE_LIMIT_TENANT === null ? null : { requestsPerSecond: e.RATE_LIMIT_TENANT, burst: e.RATE_LIMIT_TENANT_BURST },
+      invalidKeys: e.RATE_LIMIT_INVALID_KEYS === null ? null : { requestsPerSecond: e.RATE_LIMIT_INVALID_KEYS, burst: e.RATE_LIMIT_INVALID_KEYS_BURST },
     },
     metricsToken: e.METRICS_TOKEN,
     corsOrigins: e.CORS_ALLOWED_ORIGINS,

@@ -372,7 +372,7 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
 
   let admitted;
   try {
-    admitted = await options.admission.admit(typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : null);
+    admitted = await options.admission.admit(typeof req.headers["x-api-key"] === "string" ? req.headers["x-api-key"] : null, req.socket.remoteAddress ?? "");
   } catch (error) {
     return writeJson(req, res, restErrorResponse(error), info);
   }

@@ -62,7 +62,7 @@ export function createRpcAdapter(options: RpcAdapterOptions): Map<string, RpcHan
       const contextValues = createContextValues().set(requestInfo, info);
       const responseHeaders: Record<string, string> = {};
       try {
-        const admitted = await options.admission.admit(headerOf(req, "x-api-key"));
+        const admitted = await options.admission.admit(headerOf(req, "x-api-key"), req.socket.remoteAddress ?? "");
         Object.assign(responseHeaders, admitted.headers);
         options.admission.authorize(admitted.caller, uHandler.service);
         contextValues.set(admittedCaller, admitted.caller);

@@ -227,7 +227,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ),
   ];
   // One limiter for every service and protocol, so a key's requests all draw from one bucket.
-  const rateLimiter = createRateLimiter({ perKey: options.rateLimits?.perKey ?? null, tenant: options.rateLimits?.tenant ?? null });
+  const rateLimiter = createRateLimiter({
+    perKey: options.rateLimits?.perKey ?? null,
+    tenant: options.rateLimits?.tenant ?? null,
+    invalidKeys: options.rateLimits?.invalidKeys ?? null,
+  });
   const services: RestService[] = definitions.map(({ service, methods }) => ({ service, methods }));
   const routes = (router: ConnectRouter) => {
     // Method by method: the guarded methods are typed from the descriptors they were checked against.

@@ -35,8 +35,12 @@ export interface Admitted {
  * a valid key learns nothing about paths or request shapes.
  */
 export interface Admission {
-  /** Authenticates the key and takes a token of its rate limits; throws a ConnectError (unauthenticated, resource_exhausted with the rate-limit headers as metadata) otherwise. */
-  admit(apiKey: string | null): Promise<Admitted>;
+  /**
+   * Authenticates the key and takes a token of its rate limits; throws a ConnectError (unauthenticated,
+   * resource_exhausted with the rate-limit headers as metadata) otherwise. `address`: the client's,
+   * whose invalid keys are limited (`RATE_LIMIT_INVALID_KEYS`).
+   */
+  admit(apiKey: string | null, address: string): Promise<Admitted>;
   /** Throws a ConnectError (permission_denied) when the caller may not call the service. */
   authorize(caller: Caller, service: DescService): void;
 }
@@ -44,13 +48,19 @@ export interface Admission {
 const AUTH_CACHE_MS = 1000;
 
 export function createAdmission(services: ServiceContext, policies: ReadonlyMap<string, ServicePolicy>, rateLimiter: RateLimiter, logger: Logger): Admission {
-  const authenticate = createAuthenticator(services);
+  const { authenticate, recentlyValid } = createAuthenticator(services);
   return {
-    async admit(apiKey) {
+    async admit(apiKey, address) {
+      // An address out of invalid-key tokens may still use keys that authenticated lately (no read needed).
+      if (apiKey && !recentlyValid(apiKey)) {
+        const refusal = rateLimiter.checkUnknownKey(address);
+        if (!refusal.allowed) throw new ConnectError(refusal.message, Code.ResourceExhausted, refusal.headers);
+      }
       let caller: Caller;
       try {
         caller = await authenticate(apiKey);
       } catch (error) {
+        if (apiKey && error instanceof DomainError && error.code === "unauthenticated") rateLimiter.countInvalidKey(address);
         throw toConnectError(error, logger);
       }
       const decision = await rateLimiter.consume(caller);
@@ -70,14 +80,20 @@ export function createAdmission(services: ServiceContext, policies: ReadonlyMap<
   };
 }
 
+/** How long a key that authenticated stays exempt from its address's invalid-key limit. */
+const RECENTLY_VALID_MS = 10 * 60_000;
+
 /**
  * Resolves API keys, caching results for a second (by the key's SHA-256, never the key itself) so
  * the hot path rarely waits on the database; concurrent lookups of one key share one read.
+ * `recentlyValid`: whether a key authenticated in the last ten minutes (it may have been revoked
+ * since; `authenticate` still decides).
  */
-function createAuthenticator(services: ServiceContext): (key: string | null) => Promise<Caller> {
+function createAuthenticator(services: ServiceContext) {
   // Least recently used first out: a flood of made-up keys cannot empty the cache of the real ones.
   const cache = new LRUCache<string, Promise<Caller | null>>({ max: 10_000, ttl: AUTH_CACHE_MS });
-  return async (key) => {
+  const valid = new LRUCache<string, true>({ max: 10_000, ttl: RECENTLY_VALID_MS });
+  const authenticate = async (key: string | null): Promise<Caller> => {
     if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
     const id = hash("sha256", key, "base64");
     let entry = cache.get(id);
@@ -88,6 +104,8 @@ function createAuthenticator(services: ServiceContext): (key: string | null) => 
     }
     const caller = await entry;
     if (!caller) throw new DomainError("unauthenticated", "Invalid API key");
+    valid.set(id, true);
     return caller;
   };
+  return { authenticate, recentlyValid: (key: string) => valid.has(hash("sha256", key, "base64")) };
 }

@@ -106,3 +106,34 @@ describe("rate limiter", () => {
     expect(await allowedCount(limiter, adminKey("admin"), 100)).toBe(100);
   });
 });
+
+describe("invalid keys per client address", () => {
+  const exhaust = (limiter: RateLimiter, address: string, n: number) => {
+    for (let i = 0; i < n; i++) limiter.countInvalidKey(address);
+  };
+
+  it("never refuses when not configured", () => {
+    const limiter = createRateLimiter({ perKey: null, tenant: null });
+    exhaust(limiter, "10.0.0.1", 1000);
+    expect(limiter.checkUnknownKey("10.0.0.1")).toEqual({ allowed: true, headers: {}, message: "" });
+  });
+
+  it("refuses an address once its burst of invalid keys is used, until a token refills; other addresses are apart", () => {
+    const limiter = createRateLimiter({ perKey: null, tenant: null, invalidKeys: { requestsPerSecond: 2, burst: 4 } });
+    exhaust(limiter, "10.0.0.1", 3);
+    expect(limiter.checkUnknownKey("10.0.0.1").allowed).toBe(true);
+    limiter.countInvalidKey("10.0.0.1");
+    const refused = limiter.checkUnknownKey("10.0.0.1");
+    expect(refused).toEqual({
+      allowed: false,
+      headers: { "retry-after": "1" },
+      message:
+        "Rate limit exceeded: too many requests with an invalid API key from this address (2 per second, bursts of up to 4); until then only keys recently used with success are accepted from it; retry in 1 s",
+    });
+    expect(limiter.checkUnknownKey("10.0.0.2").allowed).toBe(true);
+    vi.advanceTimersByTime(499);
+    expect(limiter.checkUnknownKey("10.0.0.1").allowed).toBe(false);
+    vi.advanceTimersByTime(2);
+    expect(limiter.checkUnknownKey("10.0.0.1").allowed).toBe(true);
+  });
+});

@@ -1,5 +1,7 @@
 import { TokenBucket } from "limiter";
 import {
+  bucketShape,
+  invalidKeyLimitMessage,
   policiesFor,
   rateLimitMessage,
   retryAfterSeconds,
@@ -37,6 +39,10 @@ export interface RateLimitDecision {
 
 export interface RateLimiter {
   consume(caller: Caller): Promise<RateLimitDecision>;
+  /** Whether a client address may present a key not known to be valid: not while its invalid-key bucket is empty. */
+  checkUnknownKey(address: string): RateLimitDecision;
+  /** An invalid key from the address: takes a token of its invalid-key bucket. */
+  countInvalidKey(address: string): void;
 }
 
 export interface RateLimitOptions {
@@ -44,7 +50,11 @@ export interface RateLimitOptions {
   perKey: RateLimitSetting | null;
   /** The ceiling shared by all application keys of one tenant; null: none. */
   tenant: RateLimitSetting | null;
+  /** Requests with an invalid key accepted per client address; null: no limit. */
+  invalidKeys?: RateLimitSetting | null;
 }
+
+const ALLOWED: RateLimitDecision = { allowed: true, headers: {}, message: "" };
 
 /** Buckets are dropped once full (a full bucket is the same as a new one) when there are more than this. */
 const SWEEP_ABOVE = 10_000;
@@ -53,11 +63,26 @@ const SWEEP_ABOVE = 10_000;
  * Token buckets in this instance's memory (the `limiter` package), one per API key and one per
  * tenant; a key's bucket has its tenant's as parent, so a request takes a token from both or from
  * neither. With several instances each keeps its own buckets (see docs/api.md, Rate limits).
+ * Invalid keys have buckets per client address: each costs a database read, and no key's limit
+ * covers them.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const keys = new BucketMap();
   const tenants = new BucketMap();
+  const addresses = new BucketMap();
+  const invalidKeys = options.invalidKeys ? bucketShape(options.invalidKeys) : null;
   return {
+    checkUnknownKey(address) {
+      if (!invalidKeys) return ALLOWED;
+      const { bucket } = addresses.get(address, invalidKeys, undefined);
+      bucket.drip();
+      if (bucket.content >= 1) return ALLOWED;
+      const waitMs = bucket.getWaitTime(1);
+      return { allowed: false, headers: { "retry-after": String(retryAfterSeconds(waitMs)) }, message: invalidKeyLimitMessage(invalidKeys, waitMs) };
+    },
+    countInvalidKey(address) {
+      if (invalidKeys) addresses.get(address, invalidKeys, undefined).bucket.tryRemoveTokens(1);
+    },
     async consume(caller) {
       const policies = policiesFor(caller, options);
       const tenant = policies.tenant && tenants.get(caller.tenantId!, policies.tenant, undefined);

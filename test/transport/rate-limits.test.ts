@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_KEY, CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
@@ -52,6 +53,11 @@ describe("rate limits off by default", () => {
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
     expect(answers[0]!.headers.get("ratelimit")).toBeNull();
     expect(answers[0]!.headers.get("ratelimit-policy")).toBeNull();
+  });
+
+  it("answers every invalid key 401, however many come from one address", async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, () => call(server, "GET", "/admin/v1/metrics", `bogus.${randomUUID()}`)));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 401));
   });
 
   it("limits a key created with its own rate limit, shows it, and lets an update change or clear it", async () => {
@@ -224,5 +230,44 @@ describe("rate limits configured", () => {
     const admin = await call(server, "GET", "/admin/v1/metrics", ADMIN_KEY);
     expect(admin.status).toBe(200);
     expect(admin.headers.get("ratelimit-policy")).toBe('"key";q=100000;w=1');
+  });
+});
+
+describe("invalid keys limited per client address (RATE_LIMIT_INVALID_KEYS)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // A refill far slower than the variable allows (whole requests per second), so the bucket
+    // stays empty for the whole test, however slow the machine.
+    server = await startTestServer({ rateLimits: { invalidKeys: { requestsPerSecond: 0.001, burst: 3 } } });
+  });
+  afterAll(() => server.close());
+
+  const invalid = () => call(server, "GET", "/admin/v1/metrics", `bogus.${randomUUID()}`);
+
+  it("answers 401 for the burst, then 429 before any lookup; keys used lately still pass, others wait", async () => {
+    expect((await call(server, "GET", "/admin/v1/metrics", ADMIN_KEY)).status).toBe(200);
+    const unused = (await call(server, "POST", "/admin/v1/admin-api-keys", ADMIN_KEY, {})).body.key as string;
+    for (let i = 0; i < 3; i++) expect((await invalid()).status).toBe(401);
+    const refused = await invalid();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toMatch(
+      /^Rate limit exceeded: too many requests with an invalid API key from this address \(0.001 per second, bursts of up to 3\); until then only keys recently used with success are accepted from it; retry in \d+ s$/,
+    );
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(1);
+    // No key at all costs no lookup and is still told so.
+    const missing = await fetch(`${server.baseUrl}/admin/v1/metrics`);
+    expect(missing.status).toBe(401);
+    // The operator's key authenticated a moment ago: it passes. A valid key not used yet must wait.
+    expect((await call(server, "GET", "/admin/v1/metrics", ADMIN_KEY)).status).toBe(200);
+    expect((await call(server, "GET", "/admin/v1/metrics", unused)).status).toBe(429);
+  });
+
+  it("answers resource_exhausted on every client protocol", async () => {
+    for (const protocol of CLIENT_PROTOCOLS) {
+      const error = await connectError(server.client(protocol, { apiKey: `bogus.${randomUUID()}` }).admin.listMetrics({}));
+      expect(error?.code, protocol).toBe(Code.ResourceExhausted);
+      expect(error?.rawMessage, protocol).toMatch(/too many requests with an invalid API key from this address/);
+      expect(Number(error?.metadata.get("retry-after")), protocol).toBeGreaterThan(1);
+    }
   });
 });

@@ -62,3 +62,12 @@ export function rateLimitMessage(refused: readonly BucketState[], retryAfterMs: 
   };
   return `Rate limit exceeded: ${refused.map(describe).join(" and ")}; retry in ${retryAfterSeconds(retryAfterMs)} s`;
 }
+
+/** The message of a refusal after too many invalid API keys from one client address. */
+export function invalidKeyLimitMessage(shape: BucketShape, retryAfterMs: number): string {
+  return (
+    `Rate limit exceeded: too many requests with an invalid API key from this address ` +
+    `(${shape.perSecond} per second, bursts of up to ${shape.size}); until then only keys recently used with success are accepted from it; ` +
+    `retry in ${retryAfterSeconds(retryAfterMs)} s`
+  );
+}
