@@ -52,7 +52,7 @@ export function createAdmission(services: ServiceContext, policies: ReadonlyMap<
   return {
     async admit(apiKey, address) {
       // An address out of invalid-key tokens may still use keys that authenticated lately (no read needed).
-      if (apiKey && !recentlyValid(apiKey)) {
+      if (apiKey && rateLimiter.limitsInvalidKeys && !recentlyValid(apiKey)) {
         const refusal = rateLimiter.checkUnknownKey(address);
         if (!refusal.allowed) throw new ConnectError(refusal.message, Code.ResourceExhausted, refusal.headers);
       }

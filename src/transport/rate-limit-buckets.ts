@@ -39,6 +39,8 @@ export interface RateLimitDecision {
 
 export interface RateLimiter {
   consume(caller: Caller): Promise<RateLimitDecision>;
+  /** Whether invalid keys are limited at all (`checkUnknownKey` may refuse). */
+  limitsInvalidKeys: boolean;
   /** Whether a client address may present a key not known to be valid: not while its invalid-key bucket is empty. */
   checkUnknownKey(address: string): RateLimitDecision;
   /** An invalid key from the address: takes a token of its invalid-key bucket. */
@@ -72,6 +74,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
   const addresses = new BucketMap();
   const invalidKeys = options.invalidKeys ? bucketShape(options.invalidKeys) : null;
   return {
+    limitsInvalidKeys: invalidKeys !== null,
     checkUnknownKey(address) {
       if (!invalidKeys) return ALLOWED;
       const { bucket } = addresses.get(address, invalidKeys, undefined);
