@@ -5,6 +5,7 @@ import { effectiveStreakSettings } from "../users/domain/preferences.js";
 import type { StreakSettings } from "./domain/streak-config.js";
 import {
   addPause,
+  catchUpStreak,
   grantFreezes,
   removePause,
   resetStreak,
@@ -32,7 +33,10 @@ interface StreakChange<T> {
 /**
  * Changes one user's streak through the same compare-and-set path as events; the user must
  * exist, be outside the control group (which has no streak) and the tenant must have streak settings. Returns an issue message instead of throwing.
- * Events the change reports (a restore catches up first) are announced to webhooks in the same write.
+ * The streak is caught up to now first (as a read shows it: periods that ended judged, with the
+ * pauses and freezes in force then), so a change acts on the present: a pause deleted after the
+ * day it held has ended keeps that day held, a freeze granted after a loss does not undo it.
+ * Events of the catch-up and of the change are announced to webhooks in the same write.
  */
 async function changeStreak<T>(
   ctx: ServiceContext,
@@ -50,10 +54,12 @@ async function changeStreak<T>(
       if (user.control) throw new DomainError("unprocessable", "User is in the control group (experimentation settings), which has no streak");
       // The user's own rules (their preferences, when the tenant enables customization).
       const mine = effectiveStreakSettings(settings, user.preferences)!;
-      const changed = await change(userStreak(user, mine, now), user, now, mine);
+      const caught = catchUpStreak(userStreak(user, mine, now), mine, user.tzHistory, now);
+      const changed = await change(caught.state, user, now, mine);
       const counted = changed.pausesCreated === undefined ? user : { ...user, pausesCreated: changed.pausesCreated };
+      const events = [...caught.events, ...(changed.events ?? [])];
       // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
-      return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, changed.events, now), result: changed.result };
+      return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, events, now), result: changed.result };
     });
     return { ok: true, result };
   } catch (error) {
