@@ -3,6 +3,7 @@ import {
   checkAchievementDraft,
   checkAchievementReferences,
   mergeAchievementChanges,
+  redefinesProgress,
   type AchievementChanges,
   type AchievementConfig,
   type AchievementDraft,
@@ -74,7 +75,9 @@ export const achievementSpec: ResourceSpec<AchievementConfig, AchievementDraft, 
     return checkComplete(ctx, scope, mergeAchievementChanges(current, changes), current.id);
   },
   applyChanges(current, changes, now) {
-    return { ...current, ...achievementSettings(mergeAchievementChanges(current, changes)), updated: now };
+    const next = achievementSettings(mergeAchievementChanges(current, changes));
+    const generation = (current.progressGeneration ?? 0) + (redefinesProgress(current, next) ? 1 : 0);
+    return { ...current, ...next, ...(generation > 0 && { progressGeneration: generation }), updated: now };
   },
   duplicateMessage: (achievement) => `Key "${achievement.key}" is already in use by another achievement`,
   checkDelete: (ctx, scope, achievement) => describeReferrers(ctx, scope.tenantId, "achievement", achievement.id, achievement.key),

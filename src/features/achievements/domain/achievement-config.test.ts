@@ -5,6 +5,7 @@ import {
   checkAchievementReferences,
   findPrerequisiteCycle,
   mergeAchievementChanges,
+  redefinesProgress,
   type AchievementDraft,
   type AchievementReferences,
   type AchievementSettings,
@@ -173,4 +174,34 @@ describe("findPrerequisiteCycle", () => {
     ["d", ["b"], null],
     ["new", ["a", "d"], null],
   ])("%s with prerequisites %j", (id, prerequisites, cycle) => expect(findPrerequisiteCycle(id, prerequisites, graph)).toEqual(cycle));
+});
+
+describe("redefinesProgress", () => {
+  const current: AchievementSettings = {
+    ...achievementSettings(metric),
+    eventAttributes: [
+      { key: "source", value: "web" },
+      { key: "device", value: "ios" },
+    ],
+  };
+  const after = (changes: Parameters<typeof mergeAchievementChanges>[1]) => achievementSettings(mergeAchievementChanges(current, changes));
+  it.each<[string, Parameters<typeof mergeAchievementChanges>[1], boolean]>([
+    ["another metric", { metricId: "m2" }, true],
+    ["another filter value", { eventAttributes: [{ key: "source", value: "app" }] }, true],
+    ["no filters", { eventAttributes: null }, true],
+    ["another trigger", { trigger: "api" }, true],
+    [
+      "the same filters in another order",
+      {
+        eventAttributes: [
+          { key: "device", value: "ios" },
+          { key: "source", value: "web" },
+        ],
+      },
+      false,
+    ],
+    ["a new threshold, name, status or user filter", { metricValue: 10, name: "N", status: "active", userAttributes: [{ key: "plan", value: "pro" }] }, false],
+  ])("%s: %s", (_name, changes, expected) => {
+    expect(redefinesProgress(current, after(changes))).toBe(expected);
+  });
 });

@@ -36,6 +36,20 @@ export interface AchievementConfig extends AchievementSettings {
   id: string;
   created: Date;
   updated: Date;
+  /**
+   * How many times what its matching events are counted toward changed (`redefinesProgress`);
+   * absent: never. Progress counted under an earlier definition is not read (`progressKeyOf`).
+   */
+  progressGeneration?: number;
+}
+
+/**
+ * Whether an update changes what a metric achievement with event attribute filters counts (its
+ * trigger, metric or filters): progress counted before was counted toward something else.
+ */
+export function redefinesProgress(current: AchievementSettings, next: AchievementSettings): boolean {
+  const filters = (s: AchievementSettings) => JSON.stringify([...s.eventAttributes].sort((a, b) => a.key.localeCompare(b.key)));
+  return current.trigger !== next.trigger || current.metricId !== next.metricId || filters(current) !== filters(next);
 }
 
 /** A new achievement as requested; `undefined` means not given. */

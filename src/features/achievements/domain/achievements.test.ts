@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AchievementConfig } from "./achievement-config.js";
-import { completeAchievements, isVisibleTo, rarityOf } from "./achievements.js";
+import { completeAchievements, isVisibleTo, progressKeyOf, rarityOf } from "./achievements.js";
 import { createUserState, type UserState } from "../../../engine/domain/user.js";
 
 const at = new Date("2026-05-01T10:00:00Z");
@@ -89,6 +89,26 @@ describe("completeAchievements", () => {
     expect(ids(reached)).toEqual(["five-web"]);
     expect(reached.state.achievementProgress).toEqual({}); // held: nothing more to count
     expect(completeAchievements(reached.state, [fiveOnWeb], wordsEvent({ source: "web" }, 1), at, newId).state.achievementProgress).toEqual({});
+  });
+
+  it("starts the count over when the achievement was redefined (progressGeneration): earlier progress is dropped, not read", () => {
+    const fiveOnWeb = achievement("five-web", { metricId: "words", metricValue: 5, eventAttributes: [{ key: "source", value: "web" }] });
+    const four = completeAchievements(user("4"), [fiveOnWeb], wordsEvent({ source: "web" }, 4), at, newId).state;
+    expect(four.achievementProgress).toEqual({ "five-web": "4" });
+    const redefined = { ...fiveOnWeb, progressGeneration: 1 };
+    expect(progressKeyOf(redefined)).toBe("five-web.1");
+    const one = completeAchievements(four, [redefined], wordsEvent({ source: "web" }, 1), at, newId);
+    expect(ids(one)).toEqual([]);
+    expect(one.state.achievementProgress).toEqual({ "five-web.1": "1" });
+    const done = completeAchievements(one.state, [redefined], wordsEvent({ source: "web" }, 4), at, newId);
+    expect(ids(done)).toEqual(["five-web"]);
+    expect(done.state.achievementProgress).toEqual({});
+    // Another achievement whose ID starts alike keeps its own progress.
+    const other = { ...four, achievementProgress: { "five-web": "4", "five-website": "2" } };
+    expect(completeAchievements(other, [redefined], wordsEvent({ source: "web" }, 1), at, newId).state.achievementProgress).toEqual({
+      "five-website": "2",
+      "five-web.1": "1",
+    });
   });
 
   it("applies user attribute filters to every trigger", () => {

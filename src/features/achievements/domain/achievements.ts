@@ -1,7 +1,7 @@
 import type { AchievementConfig, AttributeFilter } from "./achievement-config.js";
 import type { UserState } from "../../../engine/domain/user.js";
 import Big from "big.js";
-import { addDecimals, decimalFromNumber, ZERO } from "../../../engine/domain/decimal.js";
+import { addDecimals, decimalFromNumber, ZERO, type DecimalString } from "../../../engine/domain/decimal.js";
 
 /** A user's completion of an achievement. */
 export interface AchievementCompletion {
@@ -38,8 +38,8 @@ function isTriggered(achievement: AchievementConfig, state: UserState, context: 
     case "metric": {
       if (achievement.metricValue === null) return false;
       if (achievement.eventAttributes.length > 0) {
-        // Only matching events count, from the achievement's creation on: past events' attributes are not kept.
-        const progress = state.achievementProgress?.[achievement.id];
+        // Only matching events count, from the achievement's activation on: past events' attributes are not kept.
+        const progress = state.achievementProgress?.[progressKeyOf(achievement)];
         return !context.backfill && progress !== undefined && new Big(progress).gte(achievement.metricValue);
       }
       const total = state.metrics[achievement.metricId ?? ""]?.total;
@@ -56,6 +56,20 @@ function isTriggered(achievement: AchievementConfig, state: UserState, context: 
 }
 
 /**
+ * The key of an achievement's progress in the user document: its ID, then one per redefinition
+ * (`progressGeneration`), so progress toward another metric or filter is not read.
+ */
+export function progressKeyOf(achievement: Pick<AchievementConfig, "id" | "progressGeneration">): string {
+  return achievement.progressGeneration ? `${achievement.id}.${achievement.progressGeneration}` : achievement.id;
+}
+
+/** The progress without the achievement's entries, but for `keep` (entries of earlier definitions go). */
+function withoutProgressOf(progress: Record<string, DecimalString>, id: string, keep?: string): Record<string, DecimalString> {
+  const mine = (k: string) => k !== keep && (k === id || k.startsWith(`${id}.`));
+  return Object.keys(progress).some(mine) ? Object.fromEntries(Object.entries(progress).filter(([k]) => !mine(k))) : progress;
+}
+
+/**
  * Adds an event's value to the progress of every active metric achievement with event attribute
  * filters that it matches and the user does not hold yet: such an achievement counts only the
  * events it applies to (the reference: it "only appl[ies] to events with" those attributes), not the
@@ -66,7 +80,8 @@ function countMatchingEvent(state: UserState, achievements: readonly Achievement
   for (const a of achievements) {
     if (a.status !== "active" || a.trigger !== "metric" || a.metricId !== event.metricId || a.eventAttributes.length === 0) continue;
     if (state.achievements[a.id] !== undefined || !matchesAll(a.eventAttributes, event.attributes)) continue;
-    progress = { ...progress, [a.id]: addDecimals(progress?.[a.id] ?? ZERO, decimalFromNumber(event.value)) };
+    const key = progressKeyOf(a);
+    progress = { ...withoutProgressOf(progress ?? {}, a.id, key), [key]: addDecimals(progress?.[key] ?? ZERO, decimalFromNumber(event.value)) };
   }
   return progress === state.achievementProgress ? state : { ...state, achievementProgress: progress };
 }
@@ -92,9 +107,9 @@ export function completeAchievements(
       if (achievement.status !== "active" || next.achievements[achievement.id] !== undefined) continue;
       if (!matchesAll(achievement.userAttributes, next.attributes) || !isTriggered(achievement, next, context)) continue;
       next = { ...next, achievements: { ...next.achievements, [achievement.id]: { achievedAt: at, completionId: newId() } } };
-      if (next.achievementProgress?.[achievement.id] !== undefined) {
-        const { [achievement.id]: _done, ...rest } = next.achievementProgress;
-        next = { ...next, achievementProgress: rest };
+      if (next.achievementProgress) {
+        const rest = withoutProgressOf(next.achievementProgress, achievement.id);
+        if (rest !== next.achievementProgress) next = { ...next, achievementProgress: rest };
       }
       completed.push(achievement);
       changed = true;
