@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 
 // A metric achievement with event attribute filters counts the matching events while it is active;
 // a change of its metric or filters starts the count over (the events counted before were counted
@@ -8,11 +9,7 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 let server: TestServer;
 const ids: Record<string, string> = {};
 
-async function created(path: string, body: unknown[]): Promise<string[]> {
-  const r = await server.rest("POST", path, { body });
-  expect(r.body.issues, JSON.stringify(r.body)).toEqual([]);
-  return r.body.created.map((i: { id: string }) => i.id);
-}
+const created = (path: string, body: unknown[]) => createdIds(server, path, body);
 async function event(metric: string, userId: string, value: number, src: string): Promise<string[]> {
   const r = await server.rest("POST", `/v1/metrics/${metric}/event`, { body: { user: { id: userId }, value, attributes: { src } } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);

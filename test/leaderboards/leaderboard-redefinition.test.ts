@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { rankingsOf } from "../../src/features/leaderboards/ranking-updates.js";
 import { DEFAULT_SCOPE } from "../../src/features/account/domain/tenant.js";
 
@@ -12,11 +13,7 @@ const NOW = Date.parse("2030-05-20T12:00:00Z");
 let server: TestServer;
 const ids: Record<string, string> = {};
 
-async function created(path: string, body: unknown[]): Promise<string[]> {
-  const r = await server.rest("POST", path, { body });
-  expect(r.body.issues, JSON.stringify(r.body)).toEqual([]);
-  return r.body.created.map((i: { id: string }) => i.id);
-}
+const created = (path: string, body: unknown[]) => createdIds(server, path, body);
 async function event(metric: string, user: Record<string, unknown>, value: number, timestamp?: string) {
   const r = await server.rest("POST", `/v1/metrics/${metric}/event`, { body: { user, value, ...(timestamp && { timestamp }) } });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
