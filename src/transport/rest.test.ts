@@ -7,6 +7,7 @@ import { LeaderboardAdminService } from "../gen/gamification/v1/leaderboard_admi
 import { LeaderboardService } from "../gen/gamification/v1/leaderboard_service_pb.js";
 import { PointsAdminService } from "../gen/gamification/v1/points_admin_service_pb.js";
 import { PointsService } from "../gen/gamification/v1/points_service_pb.js";
+import { PrivacyAdminService } from "../gen/gamification/v1/privacy_admin_service_pb.js";
 import { StreakAdminService } from "../gen/gamification/v1/streak_admin_service_pb.js";
 import { WebhookAdminService } from "../gen/gamification/v1/webhook_admin_service_pb.js";
 import type { Caller } from "../features/account/store/api-keys.js";
@@ -91,5 +92,36 @@ describe("REST router: matching a path", () => {
         if (found.kind === "route") routesFound++;
       }
     expect(routesFound).toBeGreaterThanOrEqual(router.routes.length);
+  });
+});
+
+describe("REST router: list query parameters", () => {
+  const received: unknown[] = [];
+  const method: GuardedMethod = async (request) => {
+    received.push((request as { ids: string[] }).ids);
+    return {};
+  };
+  const methods = new Proxy({}, { get: () => method }) as Record<string, GuardedMethod>;
+  const router = createRestRouter([{ service: PrivacyAdminService, methods }]);
+
+  async function idsOf(search: string): Promise<unknown> {
+    const match = router.match("DELETE", "/admin/v1/users");
+    if (match.kind !== "route") throw new Error("no route");
+    const url = new URL(`http://localhost/admin/v1/users${search}`);
+    received.length = 0;
+    await router.serve(match.route, { method: "DELETE", url, headers: {}, body: Buffer.alloc(0), whenClientGone: () => {}, caller: {} as Caller });
+    return received[0];
+  }
+
+  it("split at literal commas only: an escaped comma belongs to its item", async () => {
+    expect(await idsOf("?ids=c%2Cd")).toEqual(["c,d"]);
+    expect(await idsOf("?ids=a,b&ids=c%2Cd")).toEqual(["a", "b", "c,d"]);
+    expect(await idsOf("?ids=a%20b,x+y,%E2%82%AC")).toEqual(["a b", "x y", "€"]);
+  });
+
+  it("keep an empty item between commas (for validation to refuse), and give none for an empty parameter", async () => {
+    expect(await idsOf("?ids=a,,b")).toEqual(["a", "", "b"]);
+    expect(await idsOf("?ids=")).toEqual([]);
+    expect(await idsOf("?ids")).toEqual([]);
   });
 });

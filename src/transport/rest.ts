@@ -214,11 +214,31 @@ function requestJson(route: RestRoute, request: RestRequest): JsonObject {
       throw new ConnectError(`Invalid request: the query parameter "${name}" is given ${raw.length} times; it takes one value`, Code.InvalidArgument);
     }
     json[field.jsonName] =
-      field.fieldKind === "list"
-        ? raw.flatMap((v) => v.split(",")).filter((v) => v !== "")
-        : queryScalar(field.fieldKind === "scalar" ? field.scalar : undefined, raw.at(-1)!);
+      field.fieldKind === "list" ? queryList(request.url.search, name) : queryScalar(field.fieldKind === "scalar" ? field.scalar : undefined, raw.at(-1)!);
   }
   return json;
+}
+
+/**
+ * The items of a list query parameter, repeated (`?ids=a&ids=b`) or comma-separated (`?ids=a,b`).
+ * Split at the literal commas before decoding, so an escaped comma (`%2C`) stays inside its item: a
+ * user ID may hold one. An empty occurrence (`?ids=`) gives no item; an empty item between commas
+ * stays, for validation to refuse.
+ */
+function queryList(search: string, name: string): string[] {
+  const items: string[] = [];
+  for (const pair of search.slice(1).split("&")) {
+    const eq = pair.indexOf("=");
+    if (eq === -1 || queryComponent(pair.slice(0, eq)) !== name) continue;
+    const value = pair.slice(eq + 1);
+    if (value !== "") for (const item of value.split(",")) items.push(queryComponent(item));
+  }
+  return items;
+}
+
+/** One raw query component decoded exactly as `URLSearchParams` decodes it (`+` is a space; a malformed escape stays as written). */
+function queryComponent(raw: string): string {
+  return new URLSearchParams(`v=${raw}`).get("v")!;
 }
 
 function queryScalar(scalar: ScalarType | undefined, raw: string): JsonValue {
