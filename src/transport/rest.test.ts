@@ -98,7 +98,7 @@ describe("REST router: matching a path", () => {
 describe("REST router: list query parameters", () => {
   const received: unknown[] = [];
   const method: GuardedMethod = async (request) => {
-    received.push((request as { ids: string[] }).ids);
+    received.push((request as unknown as { ids: string[] }).ids);
     return {};
   };
   const methods = new Proxy({}, { get: () => method }) as Record<string, GuardedMethod>;
