@@ -125,6 +125,9 @@ beforeAll(async () => {
   appKey = (await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: ERASED }] })).body.created[0].key;
   await play(ERASED, 10);
   for (const [userId, lessonsDone] of OTHERS) await play(userId, lessonsDone);
+  // A boost made for them alone (after their XP, so the values above stay), starting tomorrow.
+  const inDay = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  await created(`/admin/v1/points/${xp}/boosts`, [{ userId: ERASED, name: "VIP", start: inDay, multiplier: 3 }]);
   // More idempotency keys than a user document keeps: the older ones move to their collection. Each
   // awards a coin: more awards than the document keeps, the older ones in pages of their own.
   for (let i = 0; i < 52; i++) await event("steps", ERASED, 1, `key-${i}`);
@@ -185,6 +188,13 @@ describe("exporting a user", () => {
     expect(body.idempotencyRecords).toHaveLength(50);
     expect(body.webhookDeliveries.map((d: { type: string }) => d.type)).toEqual(expect.arrayContaining(["points.changed", "achievement.completed"]));
     for (const d of body.webhookDeliveries) expect(JSON.parse(d.body).user.id).toBe(ERASED);
+    expect(body.boosts).toEqual([
+      {
+        pointsSystemId: expect.any(String),
+        pointsSystemKey: "xp",
+        boost: expect.objectContaining({ name: "VIP", userId: ERASED, multiplier: 3, status: "scheduled" }),
+      },
+    ]);
 
     // The same document over Connect and gRPC.
     for (const protocol of ["connect-json", "grpc"] as const) {
@@ -256,6 +266,24 @@ describe("erasing a user", () => {
     expect(await documentsNaming(ERASED)).toEqual([]);
     await expect.poll(async () => (await server.rest("GET", `/v1/users/${ERASED}`, { apiKey: appKey })).status, { timeout: 30_000 }).toBe(401);
   }, 180_000);
+
+  it("deletes the boosts made for the user alone: a new user of the same ID is not boosted", async () => {
+    const xp = (await server.rest("GET", "/admin/v1/points")).body.find((p: { key: string }) => p.key === "xp").id;
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await server.rest("POST", "/v1/users", { body: { id: "boosted" } })).status).toBe(201);
+    await created(`/admin/v1/points/${xp}/boosts`, [
+      { userId: "boosted", name: "Boosted VIP", start: today, multiplier: 3 },
+      { userId: "alice", name: "Alice VIP", start: today, multiplier: 2 },
+    ]);
+    const boosted = await server.rest("POST", "/api/metrics/lessons/event", { body: { user: { id: "boosted" }, value: 1 } });
+    expect(boosted.body.points.xp.added).toBe(30);
+    expect((await server.rest("DELETE", "/admin/v1/users/boosted")).body).toEqual({ id: "boosted", erased: true });
+    const names = async () => ((await server.rest("GET", `/admin/v1/points/${xp}/boosts`)).body as Array<{ name: string }>).map((b) => b.name);
+    expect(await names()).toEqual(["Alice VIP"]);
+    const fresh = await server.rest("POST", "/api/metrics/lessons/event", { body: { user: { id: "boosted" }, value: 1 } });
+    expect(fresh.body.points.xp.added).toBe(10);
+    await server.rest("DELETE", "/admin/v1/users/boosted");
+  });
 
   it("is idempotent: erasing again, or a user never seen, succeeds with erased false", async () => {
     expect(await server.rest("DELETE", `/admin/v1/users/${ERASED}`)).toEqual({ status: 200, body: { id: ERASED, erased: false } });

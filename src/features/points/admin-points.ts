@@ -252,3 +252,20 @@ export async function archivePointsSystems(ctx: ServiceContext, tenantId: string
   ctx.config.invalidate();
   return result;
 }
+
+/** A boost as stored. */
+export interface StoredPointsBoost {
+  _id: string;
+  systemId: string;
+  userId: string | null;
+  [field: string]: unknown;
+}
+
+/**
+ * The boosts made for one user alone, in every points system, archived ones too, oldest first (for
+ * the user's export and erasure). A read of the tenant's boosts: configuration, which admins create.
+ */
+export async function findUserBoosts(ctx: ServiceContext, tenantId: string, userId: string): Promise<StoredPointsBoost[]> {
+  const boosts = ctx.database.collections.pointsBoosts;
+  return (await boosts.find({ tenantId, userId }).sort({ created: 1, _id: 1 }).toArray()) as unknown as StoredPointsBoost[];
+}

@@ -19,6 +19,7 @@ import { forgetPauseOwnersOf, pauseIdsOf } from "../streaks/store/streak-pauses.
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
+import { findUserBoosts } from "../points/admin-points.js";
 import { handOverMessages, userDeliveriesStore } from "../webhooks/webhook-outbox.js";
 
 /** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
@@ -191,7 +192,22 @@ async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocume
     c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
     eraseWebhookDeliveries(ctx, tenantId, userId),
     eraseBatchEvents(ctx, tenantId, userId),
+    deleteUserBoosts(ctx, tenantId, userId),
   ]);
+}
+
+/**
+ * Points boosts made for the user alone name them, and would boost a new user of the same ID.
+ * Deleted by `_id`; the config cache forgets them.
+ */
+async function deleteUserBoosts(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  const made = await findUserBoosts(ctx, tenantId, userId);
+  if (made.length === 0) return;
+  await ctx.database.collections.pointsBoosts.bulkWrite(
+    made.map((b) => ({ deleteOne: { filter: { _id: b._id as never } } })),
+    { ordered: false },
+  );
+  ctx.config.invalidate();
 }
 
 /** Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second. */

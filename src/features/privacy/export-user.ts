@@ -8,6 +8,8 @@ import { readStoredUser } from "../../engine/store/user-documents.js";
 import { findMovedRecords } from "../../engine/store/idempotency-records.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { findUserBoosts } from "../points/admin-points.js";
+import type { PointsBoostConfig } from "../points/domain/points-config.js";
 
 /** What is stored about a user beside what the Application API's reads show (see docs/privacy.md). */
 export interface StoredUserData {
@@ -19,6 +21,8 @@ export interface StoredUserData {
   idempotencyRecords: JsonObject[];
   /** Webhook deliveries whose payload names the user, delivered or not. */
   webhookDeliveries: Array<{ messageId: string; endpointId: string; type: string; status: string; body: string }>;
+  /** The points boosts made for the user alone, with their system's ID and key. */
+  boosts: Array<{ systemId: string; systemKey: string; boost: PointsBoostConfig }>;
 }
 
 /**
@@ -30,12 +34,14 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
   const c = ctx.database.collections;
   const [stored, erasing] = await Promise.all([readStoredUser(c.users, tenantId, userId), findErasure(c.userErasures, tenantId, userId)]);
   if (!stored || erasing) throw notFound(`User "${userId}" not found`);
-  const [points, leaderboards, records, deliveries] = await Promise.all([
+  const [points, leaderboards, records, deliveries, boosts] = await Promise.all([
     ctx.config.pointsConfig(tenantId),
     ctx.config.leaderboards(tenantId),
     findMovedRecords(c.idempotencyKeys, c.userPages, tenantId, userId, stored.state.idempotencyMoves),
     findDeliveriesNamingUser(userDeliveriesStore(ctx), c.webhookDeliveries, tenantId, userId, ctx.now()),
+    findUserBoosts(ctx, tenantId, userId),
   ]);
+  const systemKeys = new Map(points.systems.map((s) => [s.system.id, s.system.key]));
   const state = await withOlderItems(ctx, tenantId, stored);
   return {
     state,
@@ -43,6 +49,11 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
     leaderboardKeys: leaderboards.filter((l) => state.leaderboards[l.config.id]).map((l) => l.config.key),
     idempotencyRecords: records.map(({ _id, tenantId: _t, ...record }) => asJson(record)),
     webhookDeliveries: deliveries.map((d) => ({ messageId: d.messageId, endpointId: d.endpointId, type: d.type, status: d.status, body: d.body })),
+    boosts: boosts.map(({ _id, tenantId: _t, systemId, ...rest }) => ({
+      systemId,
+      systemKey: systemKeys.get(systemId) ?? "",
+      boost: { id: _id, ...rest } as PointsBoostConfig,
+    })),
   };
 }
 

@@ -14,6 +14,7 @@ import { issueToProto } from "../../../transport/convert.js";
 import type { CallScope, ScopedService } from "../../../transport/guard.js";
 import { createLeaderboardMethods } from "../../leaderboards/api/leaderboard-service.js";
 import { createPointsMethods } from "../../points/api/points-service.js";
+import { boostToProto } from "../../points/api/points-convert.js";
 
 type Init<T extends DescMessage> = MessageInitShape<T>;
 
@@ -84,6 +85,7 @@ export function createPrivacyAdminMethods(services: ServiceContext): ScopedServi
         state: asJson(stored.state),
         idempotencyRecords: stored.idempotencyRecords,
         webhookDeliveries: stored.webhookDeliveries,
+        boosts: stored.boosts.map((b) => ({ pointsSystemId: b.systemId, pointsSystemKey: b.systemKey, boost: boostToProto(b.boost, services.now()) })),
       };
     },
   };

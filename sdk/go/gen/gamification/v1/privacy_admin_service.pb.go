@@ -384,8 +384,10 @@ type ExportUserResponse struct {
 	IdempotencyRecords []*structpb.Struct `protobuf:"bytes,9,rep,name=idempotency_records,json=idempotencyRecords,proto3" json:"idempotency_records,omitempty"`
 	// Webhook deliveries whose payload names the user, delivered or not.
 	WebhookDeliveries []*ExportedWebhookDelivery `protobuf:"bytes,10,rep,name=webhook_deliveries,json=webhookDeliveries,proto3" json:"webhook_deliveries,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// The points boosts made for this user alone (Admin API), deleted ones too, oldest first.
+	Boosts        []*ExportedPointsBoost `protobuf:"bytes,11,rep,name=boosts,proto3" json:"boosts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ExportUserResponse) Reset() {
@@ -488,11 +490,82 @@ func (x *ExportUserResponse) GetWebhookDeliveries() []*ExportedWebhookDelivery {
 	return nil
 }
 
+func (x *ExportUserResponse) GetBoosts() []*ExportedPointsBoost {
+	if x != nil {
+		return x.Boosts
+	}
+	return nil
+}
+
+// A points boost made for one user, with the points system it belongs to.
+type ExportedPointsBoost struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The points system's ID.
+	PointsSystemId string `protobuf:"bytes,1,opt,name=points_system_id,json=pointsSystemId,proto3" json:"points_system_id,omitempty"`
+	// The points system's key (that of a deleted system too).
+	PointsSystemKey string `protobuf:"bytes,2,opt,name=points_system_key,json=pointsSystemKey,proto3" json:"points_system_key,omitempty"`
+	// The boost as GET /admin/v1/points/{systemId}/boosts/{id} shows it.
+	Boost         *AdminPointsBoost `protobuf:"bytes,3,opt,name=boost,proto3" json:"boost,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ExportedPointsBoost) Reset() {
+	*x = ExportedPointsBoost{}
+	mi := &file_gamification_v1_privacy_admin_service_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ExportedPointsBoost) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ExportedPointsBoost) ProtoMessage() {}
+
+func (x *ExportedPointsBoost) ProtoReflect() protoreflect.Message {
+	mi := &file_gamification_v1_privacy_admin_service_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ExportedPointsBoost.ProtoReflect.Descriptor instead.
+func (*ExportedPointsBoost) Descriptor() ([]byte, []int) {
+	return file_gamification_v1_privacy_admin_service_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ExportedPointsBoost) GetPointsSystemId() string {
+	if x != nil {
+		return x.PointsSystemId
+	}
+	return ""
+}
+
+func (x *ExportedPointsBoost) GetPointsSystemKey() string {
+	if x != nil {
+		return x.PointsSystemKey
+	}
+	return ""
+}
+
+func (x *ExportedPointsBoost) GetBoost() *AdminPointsBoost {
+	if x != nil {
+		return x.Boost
+	}
+	return nil
+}
+
 var File_gamification_v1_privacy_admin_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_privacy_admin_service_proto_rawDesc = "" +
 	"\n" +
-	"+gamification/v1/privacy_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a)gamification/v1/application_service.proto\x1a\x1cgamification/v1/common.proto\x1a)gamification/v1/leaderboard_service.proto\x1a$gamification/v1/points_service.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\",\n" +
+	"+gamification/v1/privacy_admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a)gamification/v1/application_service.proto\x1a\x1cgamification/v1/common.proto\x1a)gamification/v1/leaderboard_service.proto\x1a*gamification/v1/points_admin_service.proto\x1a$gamification/v1/points_service.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\",\n" +
 	"\x10EraseUserRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\";\n" +
 	"\x11EraseUserResponse\x12\x0e\n" +
@@ -512,7 +585,7 @@ const file_gamification_v1_privacy_admin_service_proto_rawDesc = "" +
 	"endpointId\x12\x12\n" +
 	"\x04type\x18\x03 \x01(\tR\x04type\x12\x16\n" +
 	"\x06status\x18\x04 \x01(\tR\x06status\x12\x12\n" +
-	"\x04body\x18\x05 \x01(\tR\x04body\"\x8e\x05\n" +
+	"\x04body\x18\x05 \x01(\tR\x04body\"\xcc\x05\n" +
 	"\x12ExportUserResponse\x12)\n" +
 	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\x125\n" +
 	"\ametrics\x18\x02 \x03(\v2\x1b.gamification.v1.UserMetricR\ametrics\x12@\n" +
@@ -524,8 +597,13 @@ const file_gamification_v1_privacy_admin_service_proto_rawDesc = "" +
 	"\x05state\x18\b \x01(\v2\x17.google.protobuf.StructR\x05state\x12H\n" +
 	"\x13idempotency_records\x18\t \x03(\v2\x17.google.protobuf.StructR\x12idempotencyRecords\x12W\n" +
 	"\x12webhook_deliveries\x18\n" +
-	" \x03(\v2(.gamification.v1.ExportedWebhookDeliveryR\x11webhookDeliveriesB\t\n" +
-	"\a_streak2\xf3\x02\n" +
+	" \x03(\v2(.gamification.v1.ExportedWebhookDeliveryR\x11webhookDeliveries\x12<\n" +
+	"\x06boosts\x18\v \x03(\v2$.gamification.v1.ExportedPointsBoostR\x06boostsB\t\n" +
+	"\a_streak\"\xa4\x01\n" +
+	"\x13ExportedPointsBoost\x12(\n" +
+	"\x10points_system_id\x18\x01 \x01(\tR\x0epointsSystemId\x12*\n" +
+	"\x11points_system_key\x18\x02 \x01(\tR\x0fpointsSystemKey\x127\n" +
+	"\x05boost\x18\x03 \x01(\v2!.gamification.v1.AdminPointsBoostR\x05boost2\xf3\x02\n" +
 	"\x13PrivacyAdminService\x12p\n" +
 	"\tEraseUser\x12!.gamification.v1.EraseUserRequest\x1a\".gamification.v1.EraseUserResponse\"\x1c\x82\xd3\xe4\x93\x02\x16*\x14/admin/v1/users/{id}\x12n\n" +
 	"\n" +
@@ -546,7 +624,7 @@ func file_gamification_v1_privacy_admin_service_proto_rawDescGZIP() []byte {
 	return file_gamification_v1_privacy_admin_service_proto_rawDescData
 }
 
-var file_gamification_v1_privacy_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_gamification_v1_privacy_admin_service_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_gamification_v1_privacy_admin_service_proto_goTypes = []any{
 	(*EraseUserRequest)(nil),        // 0: gamification.v1.EraseUserRequest
 	(*EraseUserResponse)(nil),       // 1: gamification.v1.EraseUserResponse
@@ -555,41 +633,45 @@ var file_gamification_v1_privacy_admin_service_proto_goTypes = []any{
 	(*ExportUserRequest)(nil),       // 4: gamification.v1.ExportUserRequest
 	(*ExportedWebhookDelivery)(nil), // 5: gamification.v1.ExportedWebhookDelivery
 	(*ExportUserResponse)(nil),      // 6: gamification.v1.ExportUserResponse
-	(*DeletedResource)(nil),         // 7: gamification.v1.DeletedResource
-	(*AdminIssue)(nil),              // 8: gamification.v1.AdminIssue
-	(*User)(nil),                    // 9: gamification.v1.User
-	(*UserMetric)(nil),              // 10: gamification.v1.UserMetric
-	(*Achievement)(nil),             // 11: gamification.v1.Achievement
-	(*UserStreak)(nil),              // 12: gamification.v1.UserStreak
-	(*UserPoints)(nil),              // 13: gamification.v1.UserPoints
-	(*UserPreferences)(nil),         // 14: gamification.v1.UserPreferences
-	(*UserLeaderboard)(nil),         // 15: gamification.v1.UserLeaderboard
-	(*structpb.Struct)(nil),         // 16: google.protobuf.Struct
+	(*ExportedPointsBoost)(nil),     // 7: gamification.v1.ExportedPointsBoost
+	(*DeletedResource)(nil),         // 8: gamification.v1.DeletedResource
+	(*AdminIssue)(nil),              // 9: gamification.v1.AdminIssue
+	(*User)(nil),                    // 10: gamification.v1.User
+	(*UserMetric)(nil),              // 11: gamification.v1.UserMetric
+	(*Achievement)(nil),             // 12: gamification.v1.Achievement
+	(*UserStreak)(nil),              // 13: gamification.v1.UserStreak
+	(*UserPoints)(nil),              // 14: gamification.v1.UserPoints
+	(*UserPreferences)(nil),         // 15: gamification.v1.UserPreferences
+	(*UserLeaderboard)(nil),         // 16: gamification.v1.UserLeaderboard
+	(*structpb.Struct)(nil),         // 17: google.protobuf.Struct
+	(*AdminPointsBoost)(nil),        // 18: gamification.v1.AdminPointsBoost
 }
 var file_gamification_v1_privacy_admin_service_proto_depIdxs = []int32{
-	7,  // 0: gamification.v1.EraseUsersResponse.deleted:type_name -> gamification.v1.DeletedResource
-	8,  // 1: gamification.v1.EraseUsersResponse.issues:type_name -> gamification.v1.AdminIssue
-	9,  // 2: gamification.v1.ExportUserResponse.user:type_name -> gamification.v1.User
-	10, // 3: gamification.v1.ExportUserResponse.metrics:type_name -> gamification.v1.UserMetric
-	11, // 4: gamification.v1.ExportUserResponse.achievements:type_name -> gamification.v1.Achievement
-	12, // 5: gamification.v1.ExportUserResponse.streak:type_name -> gamification.v1.UserStreak
-	13, // 6: gamification.v1.ExportUserResponse.points:type_name -> gamification.v1.UserPoints
-	14, // 7: gamification.v1.ExportUserResponse.preferences:type_name -> gamification.v1.UserPreferences
-	15, // 8: gamification.v1.ExportUserResponse.leaderboards:type_name -> gamification.v1.UserLeaderboard
-	16, // 9: gamification.v1.ExportUserResponse.state:type_name -> google.protobuf.Struct
-	16, // 10: gamification.v1.ExportUserResponse.idempotency_records:type_name -> google.protobuf.Struct
+	8,  // 0: gamification.v1.EraseUsersResponse.deleted:type_name -> gamification.v1.DeletedResource
+	9,  // 1: gamification.v1.EraseUsersResponse.issues:type_name -> gamification.v1.AdminIssue
+	10, // 2: gamification.v1.ExportUserResponse.user:type_name -> gamification.v1.User
+	11, // 3: gamification.v1.ExportUserResponse.metrics:type_name -> gamification.v1.UserMetric
+	12, // 4: gamification.v1.ExportUserResponse.achievements:type_name -> gamification.v1.Achievement
+	13, // 5: gamification.v1.ExportUserResponse.streak:type_name -> gamification.v1.UserStreak
+	14, // 6: gamification.v1.ExportUserResponse.points:type_name -> gamification.v1.UserPoints
+	15, // 7: gamification.v1.ExportUserResponse.preferences:type_name -> gamification.v1.UserPreferences
+	16, // 8: gamification.v1.ExportUserResponse.leaderboards:type_name -> gamification.v1.UserLeaderboard
+	17, // 9: gamification.v1.ExportUserResponse.state:type_name -> google.protobuf.Struct
+	17, // 10: gamification.v1.ExportUserResponse.idempotency_records:type_name -> google.protobuf.Struct
 	5,  // 11: gamification.v1.ExportUserResponse.webhook_deliveries:type_name -> gamification.v1.ExportedWebhookDelivery
-	0,  // 12: gamification.v1.PrivacyAdminService.EraseUser:input_type -> gamification.v1.EraseUserRequest
-	2,  // 13: gamification.v1.PrivacyAdminService.EraseUsers:input_type -> gamification.v1.EraseUsersRequest
-	4,  // 14: gamification.v1.PrivacyAdminService.ExportUser:input_type -> gamification.v1.ExportUserRequest
-	1,  // 15: gamification.v1.PrivacyAdminService.EraseUser:output_type -> gamification.v1.EraseUserResponse
-	3,  // 16: gamification.v1.PrivacyAdminService.EraseUsers:output_type -> gamification.v1.EraseUsersResponse
-	6,  // 17: gamification.v1.PrivacyAdminService.ExportUser:output_type -> gamification.v1.ExportUserResponse
-	15, // [15:18] is the sub-list for method output_type
-	12, // [12:15] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	7,  // 12: gamification.v1.ExportUserResponse.boosts:type_name -> gamification.v1.ExportedPointsBoost
+	18, // 13: gamification.v1.ExportedPointsBoost.boost:type_name -> gamification.v1.AdminPointsBoost
+	0,  // 14: gamification.v1.PrivacyAdminService.EraseUser:input_type -> gamification.v1.EraseUserRequest
+	2,  // 15: gamification.v1.PrivacyAdminService.EraseUsers:input_type -> gamification.v1.EraseUsersRequest
+	4,  // 16: gamification.v1.PrivacyAdminService.ExportUser:input_type -> gamification.v1.ExportUserRequest
+	1,  // 17: gamification.v1.PrivacyAdminService.EraseUser:output_type -> gamification.v1.EraseUserResponse
+	3,  // 18: gamification.v1.PrivacyAdminService.EraseUsers:output_type -> gamification.v1.EraseUsersResponse
+	6,  // 19: gamification.v1.PrivacyAdminService.ExportUser:output_type -> gamification.v1.ExportUserResponse
+	17, // [17:20] is the sub-list for method output_type
+	14, // [14:17] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_gamification_v1_privacy_admin_service_proto_init() }
@@ -601,6 +683,7 @@ func file_gamification_v1_privacy_admin_service_proto_init() {
 	file_gamification_v1_application_service_proto_init()
 	file_gamification_v1_common_proto_init()
 	file_gamification_v1_leaderboard_service_proto_init()
+	file_gamification_v1_points_admin_service_proto_init()
 	file_gamification_v1_points_service_proto_init()
 	file_gamification_v1_user_proto_init()
 	file_gamification_v1_validation_proto_init()
@@ -611,7 +694,7 @@ func file_gamification_v1_privacy_admin_service_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_gamification_v1_privacy_admin_service_proto_rawDesc), len(file_gamification_v1_privacy_admin_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -27,6 +27,7 @@ from gamification.v1 import achievement_pb2 as gamification_dot_v1_dot_achieveme
 from gamification.v1 import application_service_pb2 as gamification_dot_v1_dot_application__service__pb2
 from gamification.v1 import common_pb2 as gamification_dot_v1_dot_common__pb2
 from gamification.v1 import leaderboard_service_pb2 as gamification_dot_v1_dot_leaderboard__service__pb2
+from gamification.v1 import points_admin_service_pb2 as gamification_dot_v1_dot_points__admin__service__pb2
 from gamification.v1 import points_service_pb2 as gamification_dot_v1_dot_points__service__pb2
 from gamification.v1 import user_pb2 as gamification_dot_v1_dot_user__pb2
 from gamification.v1 import validation_pb2 as gamification_dot_v1_dot_validation__pb2
@@ -34,7 +35,7 @@ from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+gamification/v1/privacy_admin_service.proto\x12\x0fgamification.v1\x1a\x1b\x62uf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a)gamification/v1/application_service.proto\x1a\x1cgamification/v1/common.proto\x1a)gamification/v1/leaderboard_service.proto\x1a$gamification/v1/points_service.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\",\n\x10\x45raseUserRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\";\n\x11\x45raseUserResponse\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n\x06\x65rased\x18\x02 \x01(\x08R\x06\x65rased\":\n\x11\x45raseUsersRequest\x12%\n\x03ids\x18\x01 \x03(\tB\x13\xbaH\x10\x92\x01\r\x08\x01\x10\x64\"\x07r\x05\x10\x01\x18\xff\x01R\x03ids\"\x85\x01\n\x12\x45raseUsersResponse\x12:\n\x07\x64\x65leted\x18\x01 \x03(\x0b\x32 .gamification.v1.DeletedResourceR\x07\x64\x65leted\x12\x33\n\x06issues\x18\x02 \x03(\x0b\x32\x1b.gamification.v1.AdminIssueR\x06issues\"-\n\x11\x45xportUserRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\"\x99\x01\n\x17\x45xportedWebhookDelivery\x12\x1d\n\nmessage_id\x18\x01 \x01(\tR\tmessageId\x12\x1f\n\x0b\x65ndpoint_id\x18\x02 \x01(\tR\nendpointId\x12\x12\n\x04type\x18\x03 \x01(\tR\x04type\x12\x16\n\x06status\x18\x04 \x01(\tR\x06status\x12\x12\n\x04\x62ody\x18\x05 \x01(\tR\x04\x62ody\"\x8e\x05\n\x12\x45xportUserResponse\x12)\n\x04user\x18\x01 \x01(\x0b\x32\x15.gamification.v1.UserR\x04user\x12\x35\n\x07metrics\x18\x02 \x03(\x0b\x32\x1b.gamification.v1.UserMetricR\x07metrics\x12@\n\x0c\x61\x63hievements\x18\x03 \x03(\x0b\x32\x1c.gamification.v1.AchievementR\x0c\x61\x63hievements\x12\x38\n\x06streak\x18\x04 \x01(\x0b\x32\x1b.gamification.v1.UserStreakH\x00R\x06streak\x88\x01\x01\x12\x33\n\x06points\x18\x05 \x03(\x0b\x32\x1b.gamification.v1.UserPointsR\x06points\x12\x42\n\x0bpreferences\x18\x06 \x01(\x0b\x32 .gamification.v1.UserPreferencesR\x0bpreferences\x12\x44\n\x0cleaderboards\x18\x07 \x03(\x0b\x32 .gamification.v1.UserLeaderboardR\x0cleaderboards\x12-\n\x05state\x18\x08 \x01(\x0b\x32\x17.google.protobuf.StructR\x05state\x12H\n\x13idempotency_records\x18\t \x03(\x0b\x32\x17.google.protobuf.StructR\x12idempotencyRecords\x12W\n\x12webhook_deliveries\x18\n \x03(\x0b\x32(.gamification.v1.ExportedWebhookDeliveryR\x11webhookDeliveriesB\t\n\x07_streak2\xf3\x02\n\x13PrivacyAdminService\x12p\n\tEraseUser\x12!.gamification.v1.EraseUserRequest\x1a\".gamification.v1.EraseUserResponse\"\x1c\x82\xd3\xe4\x93\x02\x16*\x14/admin/v1/users/{id}\x12n\n\nEraseUsers\x12\".gamification.v1.EraseUsersRequest\x1a#.gamification.v1.EraseUsersResponse\"\x17\x82\xd3\xe4\x93\x02\x11*\x0f/admin/v1/users\x12z\n\nExportUser\x12\".gamification.v1.ExportUserRequest\x1a#.gamification.v1.ExportUserResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/admin/v1/users/{id}/exportb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n+gamification/v1/privacy_admin_service.proto\x12\x0fgamification.v1\x1a\x1b\x62uf/validate/validate.proto\x1a!gamification/v1/achievement.proto\x1a)gamification/v1/application_service.proto\x1a\x1cgamification/v1/common.proto\x1a)gamification/v1/leaderboard_service.proto\x1a*gamification/v1/points_admin_service.proto\x1a$gamification/v1/points_service.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\",\n\x10\x45raseUserRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\";\n\x11\x45raseUserResponse\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n\x06\x65rased\x18\x02 \x01(\x08R\x06\x65rased\":\n\x11\x45raseUsersRequest\x12%\n\x03ids\x18\x01 \x03(\tB\x13\xbaH\x10\x92\x01\r\x08\x01\x10\x64\"\x07r\x05\x10\x01\x18\xff\x01R\x03ids\"\x85\x01\n\x12\x45raseUsersResponse\x12:\n\x07\x64\x65leted\x18\x01 \x03(\x0b\x32 .gamification.v1.DeletedResourceR\x07\x64\x65leted\x12\x33\n\x06issues\x18\x02 \x03(\x0b\x32\x1b.gamification.v1.AdminIssueR\x06issues\"-\n\x11\x45xportUserRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\"\x99\x01\n\x17\x45xportedWebhookDelivery\x12\x1d\n\nmessage_id\x18\x01 \x01(\tR\tmessageId\x12\x1f\n\x0b\x65ndpoint_id\x18\x02 \x01(\tR\nendpointId\x12\x12\n\x04type\x18\x03 \x01(\tR\x04type\x12\x16\n\x06status\x18\x04 \x01(\tR\x06status\x12\x12\n\x04\x62ody\x18\x05 \x01(\tR\x04\x62ody\"\xcc\x05\n\x12\x45xportUserResponse\x12)\n\x04user\x18\x01 \x01(\x0b\x32\x15.gamification.v1.UserR\x04user\x12\x35\n\x07metrics\x18\x02 \x03(\x0b\x32\x1b.gamification.v1.UserMetricR\x07metrics\x12@\n\x0c\x61\x63hievements\x18\x03 \x03(\x0b\x32\x1c.gamification.v1.AchievementR\x0c\x61\x63hievements\x12\x38\n\x06streak\x18\x04 \x01(\x0b\x32\x1b.gamification.v1.UserStreakH\x00R\x06streak\x88\x01\x01\x12\x33\n\x06points\x18\x05 \x03(\x0b\x32\x1b.gamification.v1.UserPointsR\x06points\x12\x42\n\x0bpreferences\x18\x06 \x01(\x0b\x32 .gamification.v1.UserPreferencesR\x0bpreferences\x12\x44\n\x0cleaderboards\x18\x07 \x03(\x0b\x32 .gamification.v1.UserLeaderboardR\x0cleaderboards\x12-\n\x05state\x18\x08 \x01(\x0b\x32\x17.google.protobuf.StructR\x05state\x12H\n\x13idempotency_records\x18\t \x03(\x0b\x32\x17.google.protobuf.StructR\x12idempotencyRecords\x12W\n\x12webhook_deliveries\x18\n \x03(\x0b\x32(.gamification.v1.ExportedWebhookDeliveryR\x11webhookDeliveries\x12<\n\x06\x62oosts\x18\x0b \x03(\x0b\x32$.gamification.v1.ExportedPointsBoostR\x06\x62oostsB\t\n\x07_streak\"\xa4\x01\n\x13\x45xportedPointsBoost\x12(\n\x10points_system_id\x18\x01 \x01(\tR\x0epointsSystemId\x12*\n\x11points_system_key\x18\x02 \x01(\tR\x0fpointsSystemKey\x12\x37\n\x05\x62oost\x18\x03 \x01(\x0b\x32!.gamification.v1.AdminPointsBoostR\x05\x62oost2\xf3\x02\n\x13PrivacyAdminService\x12p\n\tEraseUser\x12!.gamification.v1.EraseUserRequest\x1a\".gamification.v1.EraseUserResponse\"\x1c\x82\xd3\xe4\x93\x02\x16*\x14/admin/v1/users/{id}\x12n\n\nEraseUsers\x12\".gamification.v1.EraseUsersRequest\x1a#.gamification.v1.EraseUsersResponse\"\x17\x82\xd3\xe4\x93\x02\x11*\x0f/admin/v1/users\x12z\n\nExportUser\x12\".gamification.v1.ExportUserRequest\x1a#.gamification.v1.ExportUserResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/admin/v1/users/{id}/exportb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -53,20 +54,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_PRIVACYADMINSERVICE'].methods_by_name['EraseUsers']._serialized_options = b'\202\323\344\223\002\021*\017/admin/v1/users'
   _globals['_PRIVACYADMINSERVICE'].methods_by_name['ExportUser']._loaded_options = None
   _globals['_PRIVACYADMINSERVICE'].methods_by_name['ExportUser']._serialized_options = b'\202\323\344\223\002\035\022\033/admin/v1/users/{id}/export'
-  _globals['_ERASEUSERREQUEST']._serialized_start=404
-  _globals['_ERASEUSERREQUEST']._serialized_end=448
-  _globals['_ERASEUSERRESPONSE']._serialized_start=450
-  _globals['_ERASEUSERRESPONSE']._serialized_end=509
-  _globals['_ERASEUSERSREQUEST']._serialized_start=511
-  _globals['_ERASEUSERSREQUEST']._serialized_end=569
-  _globals['_ERASEUSERSRESPONSE']._serialized_start=572
-  _globals['_ERASEUSERSRESPONSE']._serialized_end=705
-  _globals['_EXPORTUSERREQUEST']._serialized_start=707
-  _globals['_EXPORTUSERREQUEST']._serialized_end=752
-  _globals['_EXPORTEDWEBHOOKDELIVERY']._serialized_start=755
-  _globals['_EXPORTEDWEBHOOKDELIVERY']._serialized_end=908
-  _globals['_EXPORTUSERRESPONSE']._serialized_start=911
-  _globals['_EXPORTUSERRESPONSE']._serialized_end=1565
-  _globals['_PRIVACYADMINSERVICE']._serialized_start=1568
-  _globals['_PRIVACYADMINSERVICE']._serialized_end=1939
+  _globals['_ERASEUSERREQUEST']._serialized_start=448
+  _globals['_ERASEUSERREQUEST']._serialized_end=492
+  _globals['_ERASEUSERRESPONSE']._serialized_start=494
+  _globals['_ERASEUSERRESPONSE']._serialized_end=553
+  _globals['_ERASEUSERSREQUEST']._serialized_start=555
+  _globals['_ERASEUSERSREQUEST']._serialized_end=613
+  _globals['_ERASEUSERSRESPONSE']._serialized_start=616
+  _globals['_ERASEUSERSRESPONSE']._serialized_end=749
+  _globals['_EXPORTUSERREQUEST']._serialized_start=751
+  _globals['_EXPORTUSERREQUEST']._serialized_end=796
+  _globals['_EXPORTEDWEBHOOKDELIVERY']._serialized_start=799
+  _globals['_EXPORTEDWEBHOOKDELIVERY']._serialized_end=952
+  _globals['_EXPORTUSERRESPONSE']._serialized_start=955
+  _globals['_EXPORTUSERRESPONSE']._serialized_end=1671
+  _globals['_EXPORTEDPOINTSBOOST']._serialized_start=1674
+  _globals['_EXPORTEDPOINTSBOOST']._serialized_end=1838
+  _globals['_PRIVACYADMINSERVICE']._serialized_start=1841
+  _globals['_PRIVACYADMINSERVICE']._serialized_end=2212
 # @@protoc_insertion_point(module_scope)

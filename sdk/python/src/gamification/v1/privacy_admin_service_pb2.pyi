@@ -3,6 +3,7 @@ from gamification.v1 import achievement_pb2 as _achievement_pb2
 from gamification.v1 import application_service_pb2 as _application_service_pb2
 from gamification.v1 import common_pb2 as _common_pb2
 from gamification.v1 import leaderboard_service_pb2 as _leaderboard_service_pb2
+from gamification.v1 import points_admin_service_pb2 as _points_admin_service_pb2
 from gamification.v1 import points_service_pb2 as _points_service_pb2
 from gamification.v1 import user_pb2 as _user_pb2
 from gamification.v1 import validation_pb2 as _validation_pb2
@@ -65,7 +66,7 @@ class ExportedWebhookDelivery(_message.Message):
     def __init__(self, message_id: _Optional[str] = ..., endpoint_id: _Optional[str] = ..., type: _Optional[str] = ..., status: _Optional[str] = ..., body: _Optional[str] = ...) -> None: ...
 
 class ExportUserResponse(_message.Message):
-    __slots__ = ("user", "metrics", "achievements", "streak", "points", "preferences", "leaderboards", "state", "idempotency_records", "webhook_deliveries")
+    __slots__ = ("user", "metrics", "achievements", "streak", "points", "preferences", "leaderboards", "state", "idempotency_records", "webhook_deliveries", "boosts")
     USER_FIELD_NUMBER: _ClassVar[int]
     METRICS_FIELD_NUMBER: _ClassVar[int]
     ACHIEVEMENTS_FIELD_NUMBER: _ClassVar[int]
@@ -76,6 +77,7 @@ class ExportUserResponse(_message.Message):
     STATE_FIELD_NUMBER: _ClassVar[int]
     IDEMPOTENCY_RECORDS_FIELD_NUMBER: _ClassVar[int]
     WEBHOOK_DELIVERIES_FIELD_NUMBER: _ClassVar[int]
+    BOOSTS_FIELD_NUMBER: _ClassVar[int]
     user: _user_pb2.User
     metrics: _containers.RepeatedCompositeFieldContainer[_application_service_pb2.UserMetric]
     achievements: _containers.RepeatedCompositeFieldContainer[_achievement_pb2.Achievement]
@@ -86,4 +88,15 @@ class ExportUserResponse(_message.Message):
     state: _struct_pb2.Struct
     idempotency_records: _containers.RepeatedCompositeFieldContainer[_struct_pb2.Struct]
     webhook_deliveries: _containers.RepeatedCompositeFieldContainer[ExportedWebhookDelivery]
-    def __init__(self, user: _Optional[_Union[_user_pb2.User, _Mapping]] = ..., metrics: _Optional[_Iterable[_Union[_application_service_pb2.UserMetric, _Mapping]]] = ..., achievements: _Optional[_Iterable[_Union[_achievement_pb2.Achievement, _Mapping]]] = ..., streak: _Optional[_Union[_application_service_pb2.UserStreak, _Mapping]] = ..., points: _Optional[_Iterable[_Union[_points_service_pb2.UserPoints, _Mapping]]] = ..., preferences: _Optional[_Union[_application_service_pb2.UserPreferences, _Mapping]] = ..., leaderboards: _Optional[_Iterable[_Union[_leaderboard_service_pb2.UserLeaderboard, _Mapping]]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., idempotency_records: _Optional[_Iterable[_Union[_struct_pb2.Struct, _Mapping]]] = ..., webhook_deliveries: _Optional[_Iterable[_Union[ExportedWebhookDelivery, _Mapping]]] = ...) -> None: ...
+    boosts: _containers.RepeatedCompositeFieldContainer[ExportedPointsBoost]
+    def __init__(self, user: _Optional[_Union[_user_pb2.User, _Mapping]] = ..., metrics: _Optional[_Iterable[_Union[_application_service_pb2.UserMetric, _Mapping]]] = ..., achievements: _Optional[_Iterable[_Union[_achievement_pb2.Achievement, _Mapping]]] = ..., streak: _Optional[_Union[_application_service_pb2.UserStreak, _Mapping]] = ..., points: _Optional[_Iterable[_Union[_points_service_pb2.UserPoints, _Mapping]]] = ..., preferences: _Optional[_Union[_application_service_pb2.UserPreferences, _Mapping]] = ..., leaderboards: _Optional[_Iterable[_Union[_leaderboard_service_pb2.UserLeaderboard, _Mapping]]] = ..., state: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., idempotency_records: _Optional[_Iterable[_Union[_struct_pb2.Struct, _Mapping]]] = ..., webhook_deliveries: _Optional[_Iterable[_Union[ExportedWebhookDelivery, _Mapping]]] = ..., boosts: _Optional[_Iterable[_Union[ExportedPointsBoost, _Mapping]]] = ...) -> None: ...
+
+class ExportedPointsBoost(_message.Message):
+    __slots__ = ("points_system_id", "points_system_key", "boost")
+    POINTS_SYSTEM_ID_FIELD_NUMBER: _ClassVar[int]
+    POINTS_SYSTEM_KEY_FIELD_NUMBER: _ClassVar[int]
+    BOOST_FIELD_NUMBER: _ClassVar[int]
+    points_system_id: str
+    points_system_key: str
+    boost: _points_admin_service_pb2.AdminPointsBoost
+    def __init__(self, points_system_id: _Optional[str] = ..., points_system_key: _Optional[str] = ..., boost: _Optional[_Union[_points_admin_service_pb2.AdminPointsBoost, _Mapping]] = ...) -> None: ...
