@@ -69,8 +69,14 @@ export interface ServiceOptions {
   environment?: { key: string; name: string };
   /** Default rate limits per key and per tenant; unset: none (keys' own Admin API settings still apply). */
   rateLimits?: Partial<RateLimitOptions>;
-  /** How user writes are made safe (engine/store/user-documents.ts); unset: versioned on MongoDB, single-instance on FerretDB. */
+  /**
+   * How user writes are made safe (engine/store/user-documents.ts); unset: versioned on MongoDB,
+   * single-instance on FerretDB. `versioned` on FerretDB is refused (its version checks are not
+   * atomic: concurrent writers lose writes) unless `versionedOnFerretDbForTests` is set.
+   */
   writeMode?: WriteMode;
+  /** Test-only: run `versioned` on FerretDB anyway, to test the several-instances code paths where MongoDB cannot run. */
+  versionedOnFerretDbForTests?: boolean;
   /** Single-instance mode: how long this instance's claim on the database lasts unless renewed (15 s). */
   instanceLeaseMs?: number;
   /** Single-instance mode: users kept in memory (default 5,000; 0: none). */
@@ -135,6 +141,13 @@ export interface ServiceTracing {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { logger } = options;
   const database = await openDatabase(options.mongodbUri, options.mongodbDb, options.writeMode, options.userCacheEntries, options.userCacheMb);
+  if (database.isFerretDb && database.writeMode === "versioned" && !options.versionedOnFerretDbForTests) {
+    await database.client.close();
+    throw new Error(
+      "WRITE_MODE=versioned cannot run on FerretDB: its version-checked writes are not atomic, so instances writing at once lose events. " +
+        "Leave WRITE_MODE unset (single-instance, one instance per database) or run several instances against MongoDB.",
+    );
+  }
   // openDatabase returns once every index exists; the server listens only after that.
   const indexesBuilt = true;
   options.tracing?.watchCommands(database.client);

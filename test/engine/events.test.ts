@@ -132,7 +132,7 @@ describe("parallel events", () => {
     const first = await startService({
       mongodbUri: server.database.uri,
       // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
-      writeMode: "versioned",
+      writeMode: "versioned", versionedOnFerretDbForTests: true,
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",
@@ -151,7 +151,7 @@ describe("parallel events", () => {
     });
     second = await startService({
       mongodbUri: server.database.uri,
-      writeMode: "versioned",
+      writeMode: "versioned", versionedOnFerretDbForTests: true,
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",

@@ -100,7 +100,7 @@ describe("user writes", () => {
   });
 
   it("versioned mode (MongoDB): every load reads, and the update names the version it read", async () => {
-    const { service, commands } = await monitoredService({ writeMode: "versioned" });
+    const { service, commands } = await monitoredService({ writeMode: "versioned", versionedOnFerretDbForTests: true });
     try {
       const users = await userCommandsOfOneEvent(service, commands, "versioned");
       expect(users.map((c) => c.commandName)).toEqual(["find", "update"]);

@@ -83,9 +83,17 @@ describe("one instance per FerretDB database (single-instance write mode)", () =
     await successor.release();
   });
 
-  it("keeps the version-checked mode of MongoDB when asked, without a lease", async () => {
-    const a = await startService({ ...options(), writeMode: "versioned" });
-    const b = await startService({ ...options(), writeMode: "versioned" });
+  it("refuses WRITE_MODE=versioned on FerretDB, whose version checks are not atomic (instances would lose events)", async () => {
+    await expect(startService({ ...options(), writeMode: "versioned" })).rejects.toThrow(/WRITE_MODE=versioned cannot run on FerretDB/);
+    // Nothing was taken: a single-instance server starts at once.
+    const after = await startService(options());
+    expect(after.context.database.writeMode).toBe("single-instance");
+    await after.close();
+  });
+
+  it("keeps the version-checked mode of MongoDB when asked (tests only, on FerretDB), without a lease", async () => {
+    const a = await startService({ ...options(), writeMode: "versioned", versionedOnFerretDbForTests: true });
+    const b = await startService({ ...options(), writeMode: "versioned", versionedOnFerretDbForTests: true });
     expect([a.context.database.writeMode, b.context.database.writeMode]).toEqual(["versioned", "versioned"]);
     await Promise.all([a.close(), b.close()]);
   });
