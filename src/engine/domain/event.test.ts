@@ -54,6 +54,17 @@ describe("applyEvent", () => {
     ]);
   });
 
+  it("takes another spelling of the zone in force (a link, an alias, another letter case) as no move", () => {
+    const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Asia/Kolkata" }, t0), t0).state;
+    let state = first;
+    for (const tz of ["Asia/Calcutta", "asia/kolkata", "Asia/Kolkata", "Asia/Calcutta"]) state = applyEvent(state, event(1, { id: "u1", tz }), t1).state;
+    expect([state.tz, state.tzHistory]).toEqual(["Asia/Kolkata", [{ tz: "Asia/Kolkata", from: t0 }]]);
+    // A name in another letter case is stored as the database spells it.
+    const london = applyEvent(state, event(1, { id: "u1", tz: "europe/london" }), t1).state;
+    expect(london.tz).toBe("Europe/London");
+    expect(london.tzHistory.at(-1)).toEqual({ tz: "Europe/London", from: t1 });
+  });
+
   it("dates an event in the zone in force at its moment, and a zone sent with a backfill holds until the later change", () => {
     // Los Angeles from t0; Tokyo from 2026-03-03T02:00Z (an identify).
     const la = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "America/Los_Angeles" }, t0), t0).state;

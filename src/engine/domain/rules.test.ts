@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkName, isValidMetricKey, isValidTimeZone } from "./rules.js";
+import { canonicalZone, checkName, isValidMetricKey, isValidTimeZone, sameZone, zoneSpelling } from "./rules.js";
 
 describe("isValidTimeZone", () => {
   it.each(["Europe/London", "America/Argentina/Buenos_Aires", "Asia/Kolkata", "Pacific/Kiritimati", "UTC", "Etc/GMT+12", "America/Port-au-Prince"])(
@@ -9,6 +9,32 @@ describe("isValidTimeZone", () => {
   it.each(["", "Mars/Olympus", "Europe/Londn", "+02:00", "UTC+2", "Europe/London ", "europe/london/extra", "../etc/passwd"])("refuses %j", (tz) =>
     expect(isValidTimeZone(tz)).toBe(false),
   );
+});
+
+describe("zone spellings", () => {
+  it("are one zone across links, aliases and letter case", () => {
+    for (const [a, b] of [
+      ["Asia/Kolkata", "Asia/Calcutta"],
+      ["Europe/Kyiv", "Europe/Kiev"],
+      ["US/Eastern", "America/New_York"],
+      ["europe/london", "Europe/London"],
+      ["Etc/UTC", "UTC"],
+    ]) {
+      expect(sameZone(a!, b!), `${a} ${b}`).toBe(true);
+      expect(canonicalZone(a!)).toBe(canonicalZone(b!));
+    }
+    expect(sameZone("Europe/London", "Europe/Dublin")).toBe(false);
+    expect(sameZone("America/New_York", "America/Detroit")).toBe(false);
+    expect(sameZone(null, "UTC")).toBe(false);
+    expect(sameZone(null, null)).toBe(true);
+  });
+
+  it("are stored in the database's letter case, and otherwise as sent", () => {
+    expect(zoneSpelling("europe/london")).toBe("Europe/London");
+    expect(zoneSpelling("AMERICA/NEW_YORK")).toBe("America/New_York");
+    expect(zoneSpelling("Asia/Kolkata")).toBe("Asia/Kolkata");
+    expect(zoneSpelling("US/Eastern")).toBe("US/Eastern");
+  });
 });
 
 describe("isValidMetricKey", () => {

@@ -47,3 +47,41 @@ export function isValidMetricKey(key: string): boolean {
 export function isValidTimeZone(tz: string): boolean {
   return /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(tz) && IANAZone.isValidZone(tz);
 }
+
+/** Zone names resolved so far; bounded, as letter case alone can spell a valid name many ways. */
+const resolvedZones = new Map<string, string>();
+const MAX_RESOLVED_ZONES = 10_000;
+
+/**
+ * The one name ICU gives a valid zone's every spelling: links and aliases (`Asia/Kolkata` and
+ * `Asia/Calcutta`, `Europe/Kyiv` and `Europe/Kiev`, `US/Eastern` and `America/New_York`) and any
+ * letter case. Browsers disagree on some of these, so one user's two devices may send two names for
+ * the zone they are in.
+ */
+export function canonicalZone(tz: string): string {
+  let canonical = resolvedZones.get(tz);
+  if (canonical === undefined) {
+    try {
+      canonical = new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+    } catch {
+      canonical = tz;
+    }
+    if (resolvedZones.size < MAX_RESOLVED_ZONES) resolvedZones.set(tz, canonical);
+  }
+  return canonical;
+}
+
+/** Whether two zone names (or none) are the same zone (`canonicalZone`). */
+export function sameZone(a: string | null, b: string | null): boolean {
+  return a === b || (a !== null && b !== null && canonicalZone(a) === canonicalZone(b));
+}
+
+/**
+ * A valid zone name as stored: in the database's letter case when it differs from a canonical name
+ * by case only (`europe/london` is `Europe/London`); otherwise as sent (`Asia/Kolkata` stays, though
+ * ICU calls it `Asia/Calcutta`).
+ */
+export function zoneSpelling(tz: string): string {
+  const canonical = canonicalZone(tz);
+  return canonical.toLowerCase() === tz.toLowerCase() ? canonical : tz;
+}

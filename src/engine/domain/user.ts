@@ -10,6 +10,7 @@ import { emptyPreferences, type UserPreferences } from "../../features/users/dom
 import { checkDate } from "./plain-dates.js";
 import type { LifecycleMarks } from "../../features/webhooks/domain/lifecycle.js";
 import { zoneAt } from "../../features/streaks/domain/streak-calendar.js";
+import { sameZone, zoneSpelling } from "./rules.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -182,10 +183,12 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): Use
  * change (a backdated event carrying the zone it was sent in), the zone until that change, while
  * the current zone stays the later one.
  */
-function withZoneFrom(state: UserState, tz: string, at: Date): Partial<UserState> {
+function withZoneFrom(state: UserState, sent: string, at: Date): Partial<UserState> {
+  // Another spelling of the zone in force is no move (two browsers naming one zone differently).
+  const tz = zoneSpelling(sent);
   const backdated = state.tzHistory.some((change) => change.from > at);
-  if (!backdated) return tz === state.tz ? {} : { tz, tzHistory: [...state.tzHistory, { tz, from: at }] };
-  if (zoneAt(state.tzHistory, at) === tz) return {};
+  if (!backdated) return sameZone(tz, state.tz) ? {} : { tz, tzHistory: [...state.tzHistory, { tz, from: at }] };
+  if (sameZone(zoneAt(state.tzHistory, at), tz)) return {};
   return { tzHistory: [...state.tzHistory, { tz, from: at }].sort((a, b) => a.from.getTime() - b.from.getTime()) };
 }
 

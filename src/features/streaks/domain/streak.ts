@@ -67,6 +67,7 @@ import {
 } from "./streak-calendar.js";
 import { checkDate, DAY_MS } from "../../../engine/domain/plain-dates.js";
 import type { TimeZoneChange } from "../../../engine/domain/user.js";
+import { sameZone } from "../../../engine/domain/rules.js";
 
 /** Period arithmetic and the zone in force, for callers that date things the way streaks do. */
 export { periodEndDate, periodStartOf, nextPeriodStart, zoneAt } from "./streak-calendar.js";
@@ -556,7 +557,7 @@ export function readStreak(
 // Events
 
 function withEventZone(tzHistory: readonly TimeZoneChange[], at: Date, tz: string | null | undefined): readonly TimeZoneChange[] {
-  if (typeof tz !== "string" || zoneAt(tzHistory, at) === tz) return tzHistory;
+  if (typeof tz !== "string" || sameZone(zoneAt(tzHistory, at), tz)) return tzHistory;
   return [...tzHistory, { tz, from: at }];
 }
 
