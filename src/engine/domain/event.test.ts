@@ -54,6 +54,14 @@ describe("applyEvent", () => {
     ]);
   });
 
+  it("never moves `updated` back: a backdated event after a later change keeps the later moment", () => {
+    const patched = upsertUser(createUserState("u1", t0), { id: "u1", name: "N" }, t1);
+    const backdated = applyEvent(patched, event(1, { id: "u1" }, t0), t1).state;
+    expect(backdated.updated).toEqual(t1);
+    const later = new Date(t1.getTime() + 1000);
+    expect(applyEvent(backdated, event(1, { id: "u1" }, later), later).state.updated).toEqual(later);
+  });
+
   it("takes another spelling of the zone in force (a link, an alias, another letter case) as no move", () => {
     const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Asia/Kolkata" }, t0), t0).state;
     let state = first;

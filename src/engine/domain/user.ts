@@ -159,14 +159,16 @@ export function createUserState(userId: string, now: Date, control = false): Use
 }
 
 /**
- * Applies the fields sent for a user at `now` (a backdated event's moment). A new time zone is added
+ * Applies the fields sent for a user at `now` (a backdated event's moment); `updated` becomes `now`
+ * unless the user was updated later. A new time zone is added
  * to the history with the instant it took effect, so later period calculations can use the zone
  * that was in force at each moment (`zoneInForce`). A user not subscribed to e-mails has no e-mail
  * address stored (the reference: "If false, Trophy will not store the user's email address"): one
  * sent with or after `subscribeToEmails: false` is dropped, and unsubscribing removes the stored one.
  */
 export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): UserState {
-  const next: UserState = { ...state, updated: now };
+  // A backdated event after a later change (a PATCH now, then an import) does not move it back.
+  const next: UserState = { ...state, updated: now > state.updated ? now : state.updated };
   if (upsert.email !== undefined) next.email = upsert.email;
   if (upsert.name !== undefined) next.name = upsert.name;
   if (upsert.deviceTokens !== undefined) next.deviceTokens = upsert.deviceTokens;
