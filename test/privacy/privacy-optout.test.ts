@@ -238,4 +238,39 @@ describe("leaderboard opt-out", () => {
       ["ann", 3, 30],
     ]);
   });
+
+  it("shows no page around an opted-out user in a run that ended before they opted out (it would tell their rank)", async () => {
+    const [steps] = await created("/admin/v1/metrics", [{ key: "steps", name: "Steps" }]);
+    await created("/admin/v1/leaderboards", [
+      { key: "daily-steps", name: "Daily steps", rankBy: "metric", metricId: steps, status: "active", start: day(-30), runUnit: "day", runInterval: 1 },
+    ]);
+    const yesterday = day(-1);
+    for (const [user, value] of [
+      ["dan", 9],
+      ["eve", 8],
+      ["fay", 7],
+    ] as const) {
+      const sent = await server.rest("POST", "/v1/metrics/steps/event", {
+        body: { user: { id: user, tz: "UTC" }, value, timestamp: `${yesterday}T12:00:00.000Z` },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    }
+    expect((await board("daily-steps", `?run=${yesterday}&userId=eve`)).rows).toEqual([
+      ["eve", 2, 8],
+      ["fay", 3, 7],
+    ]);
+    // Today's run is eve's entry now: the opt-out takes her out of it, yesterday's keeps her line, unread.
+    expect((await server.rest("POST", "/v1/metrics/steps/event", { body: { user: { id: "eve" }, value: 1 } })).status).toBe(201);
+    await optOut("eve", true);
+    expect((await board("daily-steps", `?run=${yesterday}`)).rows).toEqual([
+      ["dan", 1, 9],
+      ["fay", 3, 7],
+    ]);
+    expect((await board("daily-steps", `?run=${yesterday}&userId=eve`)).rows).toEqual([]);
+    await optOut("eve", false);
+    expect((await board("daily-steps", `?run=${yesterday}&userId=eve`)).rows).toEqual([
+      ["eve", 2, 8],
+      ["fay", 3, 7],
+    ]);
+  });
 });

@@ -146,8 +146,10 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   const rankings = rankingsOf(ctx);
   let start = query.offset ?? 0;
   if (query.userId !== undefined) {
-    const own = await rankings.rankOf(scope, query.userId);
-    if (!own || rankWithin(own.position, config.maxParticipants) === null) {
+    const [own, user] = await Promise.all([rankings.rankOf(scope, query.userId), findUser(ctx.database.collections.users, tenantId, query.userId)]);
+    // An opted-out user keeps their line in runs that ended before; a page around it would show where it is.
+    const hidden = user !== null && isOptedOutOfLeaderboards(user.state.preferences);
+    if (!own || hidden || rankWithin(own.position, config.maxParticipants) === null) {
       return { ...empty, participants: Math.min(await rankings.participants(scope), config.maxParticipants) };
     }
     start += own.position - 1;
