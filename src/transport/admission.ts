@@ -93,6 +93,8 @@ function createAuthenticator(services: ServiceContext) {
   // Least recently used first out: a flood of made-up keys cannot empty the cache of the real ones.
   const cache = new LRUCache<string, Promise<Caller | null>>({ max: 10_000, ttl: AUTH_CACHE_MS });
   const valid = new LRUCache<string, true>({ max: 10_000, ttl: RECENTLY_VALID_MS });
+  // A key revoked (or limited) on this instance takes effect here at once; other instances, within the second.
+  services.config.onInvalidate(() => cache.clear());
   const authenticate = async (key: string | null): Promise<Caller> => {
     if (!key) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
     const id = hash("sha256", key, "base64");

@@ -88,7 +88,7 @@ describe("rate limits off by default", () => {
     const cleared = await call(server, "PATCH", "/admin/v1/admin-api-keys", ADMIN_KEY, [{ id: created.body.id, rateLimit: null }, { id: "nope" }]);
     expect(cleared.body).toEqual({
       updated: [expect.objectContaining({ id: created.body.id, rateLimit: null })],
-      issues: [{ id: "nope", severity: "error", message: "API key not found by ID", level: "error", reason: "API key not found by ID" }],
+      issues: [{ id: "nope", severity: "error", message: "Admin API key not found by ID", level: "error", reason: "Admin API key not found by ID" }],
     });
     // Back to the default, which is no limit: the key's cached setting expires within a second.
     await expect.poll(async () => (await call(server, "GET", "/admin/v1/metrics", limited)).headers.get("ratelimit"), { timeout: 30_000 }).toBeNull();
@@ -132,7 +132,7 @@ describe("rate limits off by default", () => {
     const asAdmin = await call(server, "PATCH", "/admin/v1/admin-api-keys", ADMIN_KEY, [{ id: appKeyId, rateLimit: { requestsPerSecond: 1 } }]);
     expect(asAdmin.body).toEqual({
       updated: [],
-      issues: [{ id: appKeyId, severity: "error", message: "API key not found by ID", level: "error", reason: "API key not found by ID" }],
+      issues: [{ id: appKeyId, severity: "error", message: "Admin API key not found by ID", level: "error", reason: "Admin API key not found by ID" }],
     });
     await call(server, "POST", "/admin/v1/tenants", ADMIN_KEY, [{ customerId: "other", name: "Other" }]);
     const otherTenant = await call(
@@ -144,7 +144,7 @@ describe("rate limits off by default", () => {
       "other",
     );
     expect(otherTenant.body.issues).toEqual([
-      { id: appKeyId, severity: "error", message: "API key not found by ID", level: "error", reason: "API key not found by ID" },
+      { id: appKeyId, severity: "error", message: "Application API key not found by ID", level: "error", reason: "Application API key not found by ID" },
     ]);
   });
 });

@@ -28,6 +28,7 @@ export interface TenantWebhooks extends WebhookSettings {
  */
 export class ConfigCache {
   private readonly entries = new Map<string, { value: Promise<unknown>; expires: number }>();
+  private readonly invalidationListeners: Array<() => void> = [];
 
   constructor(
     private readonly collections: Collections,
@@ -166,9 +167,15 @@ export class ConfigCache {
     });
   }
 
-  /** Forgets everything; called after every configuration write. */
+  /** Forgets everything; called after every configuration write (API keys included). */
   invalidate(): void {
     this.entries.clear();
+    for (const listener of this.invalidationListeners) listener();
+  }
+
+  /** Calls `listener` on every `invalidate()`: for caches of configuration kept elsewhere (API keys). */
+  onInvalidate(listener: () => void): void {
+    this.invalidationListeners.push(listener);
   }
 
   /** Concurrent misses of one entry share one load (single flight), so an expiry costs one read. */

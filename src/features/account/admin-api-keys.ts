@@ -63,10 +63,16 @@ export async function revokeKeys(
     } else if (await revokeApiKey(ctx.database.collections.apiKeys, id, kind, tenantId, ctx.now())) {
       result.done.push({ id });
     } else {
-      result.issues.push({ id, severity: "error", message: "API key not found by ID" });
+      result.issues.push({ id, severity: "error", message: keyNotFound(kind) });
     }
   }
+  if (result.done.length > 0) ctx.config.invalidate(); // this instance's key cache forgets them at once
   return result;
+}
+
+/** The reference's wording for an application key ("Application API key not found by ID"). */
+function keyNotFound(kind: "admin" | "application"): string {
+  return `${kind === "admin" ? "Admin" : "Application"} API key not found by ID`;
 }
 
 /**
@@ -83,7 +89,8 @@ export async function updateKeyRateLimits(
   for (const { id, rateLimit } of items) {
     const updated = await setKeyRateLimit(ctx.database.collections.apiKeys, id, kind, tenantId, rateLimit);
     if (updated) result.done.push(updated);
-    else result.issues.push({ id, severity: "error", message: "API key not found by ID" });
+    else result.issues.push({ id, severity: "error", message: keyNotFound(kind) });
   }
+  if (result.done.length > 0) ctx.config.invalidate();
   return result;
 }

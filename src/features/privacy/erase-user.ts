@@ -210,9 +210,10 @@ async function deleteUserBoosts(ctx: ServiceContext, tenantId: string, userId: s
   ctx.config.invalidate();
 }
 
-/** Keys acting for the user act for no one now (and would name them); callers see it within the key cache's second. */
+/** Keys acting for the user act for no one now (and would name them): at once on this instance, within the key cache's second on others. */
 async function deleteApplicationKeys(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
-  await ctx.database.collections.apiKeys.deleteMany({ kind: "application", tenantId, userId });
+  const { deletedCount } = await ctx.database.collections.apiKeys.deleteMany({ kind: "application", tenantId, userId });
+  if (deletedCount > 0) ctx.config.invalidate();
 }
 
 /**
