@@ -166,7 +166,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }
   }
   const now = options.now ?? (() => new Date());
-  if (options.adminApiKey) await ensureAdminKey(database.collections.apiKeys, options.adminApiKey, now());
+  if (options.adminApiKey && (await ensureAdminKey(database.collections.apiKeys, options.adminApiKey, now())) === "revoked") {
+    logger.warn(
+      "ADMIN_API_KEY was revoked through the Admin API and stays revoked: set another value to bootstrap a new admin key " +
+        "(embedded database: delete admin-api-key in DATA_DIR and one is generated)",
+    );
+  }
   const context: ServiceContext = {
     database,
     config: new ConfigCache(database.collections),

@@ -44,18 +44,33 @@ function infoOf(doc: ApiKeyDocument): ApiKeyInfo {
   return { id: doc._id, prefix: doc.prefix, userId: doc.userId, created: doc.created, rateLimit: doc.rateLimit ?? null };
 }
 
-/**
- * The prefix is the part before the first "."; a key without one (an operator's own ADMIN_API_KEY)
- * is found by a part of its hash instead, so that no character of it is stored or listed.
- */
-export function prefixOf(key: string): string {
+/** The prefix of a key the service generated (`adm_<hex>`, `app_<hex>`): public, it names the key in lists. */
+const GENERATED_PREFIX = /^(adm|app)_[A-Za-z0-9]+$/;
+
+/** The part of a key before its first ".", or null. */
+function headOf(key: string): string | null {
   const dot = key.indexOf(".");
-  return dot > 0 ? key.slice(0, dot) : `sha256:${sha256(key).toString("hex").slice(0, 12)}`;
+  return dot > 0 ? key.slice(0, dot) : null;
 }
 
-/** What earlier versions stored as the prefix of a key without a "." (its first 8 characters). */
+/**
+ * A generated key's prefix is the part before the first "."; any other key (an operator's own
+ * ADMIN_API_KEY, with or without a ".") is found by a part of its hash instead, so that no
+ * character of it is stored or listed.
+ */
+export function prefixOf(key: string): string {
+  const head = headOf(key);
+  return head !== null && GENERATED_PREFIX.test(head) ? head : `sha256:${sha256(key).toString("hex").slice(0, 12)}`;
+}
+
+/**
+ * What earlier versions stored as the prefix of an operator's key: the first 8 characters of one
+ * without a ".", the part before the first "." of one with it. Null for a generated key.
+ */
 function legacyPrefixOf(key: string): string | null {
-  return key.indexOf(".") > 0 ? null : key.slice(0, 8);
+  const head = headOf(key);
+  if (head === null) return key.slice(0, 8);
+  return GENERATED_PREFIX.test(head) ? null : head;
 }
 
 function sha256(key: string): Buffer {
@@ -83,17 +98,18 @@ export async function createApiKey(
   return { id, key, prefix, rateLimit };
 }
 
-/** Makes sure an admin key with exactly this value exists (operator bootstrap through ADMIN_API_KEY). */
-export async function ensureAdminKey(apiKeys: Collection<ApiKeyDocument>, key: string, now: Date): Promise<void> {
+/**
+ * Makes sure an admin key with exactly this value exists (operator bootstrap through ADMIN_API_KEY),
+ * unless it was revoked through the Admin API: a revocation (of a leaked key, say) outlasts restarts.
+ * Answers whether the key is usable.
+ */
+export async function ensureAdminKey(apiKeys: Collection<ApiKeyDocument>, key: string, now: Date): Promise<"active" | "revoked"> {
   const prefix = prefixOf(key);
   const legacy = legacyPrefixOf(key);
   const stored = legacy === null ? null : await apiKeys.findOne({ prefix: legacy });
   if (stored && timingSafeEqual(storedHash(stored), sha256(key))) await apiKeys.updateOne({ _id: stored._id }, { $set: { prefix } });
   const existing = await apiKeys.findOne({ prefix });
-  if (existing && timingSafeEqual(storedHash(existing), sha256(key))) {
-    if (existing.revoked) await apiKeys.updateOne({ _id: existing._id }, { $set: { revoked: null } });
-    return;
-  }
+  if (existing && timingSafeEqual(storedHash(existing), sha256(key))) return existing.revoked ? "revoked" : "active";
   if (existing) throw new Error(`ADMIN_API_KEY shares its prefix "${prefix}" with another key; choose another value`);
   await apiKeys.insertOne({
     _id: randomUUID(),
@@ -105,6 +121,7 @@ export async function ensureAdminKey(apiKeys: Collection<ApiKeyDocument>, key: s
     created: now,
     revoked: null,
   });
+  return "active";
 }
 
 /** The caller a key belongs to, or null for an unknown or revoked key. Compares in constant time. */
