@@ -50,11 +50,13 @@ describe("tenants", () => {
     expect((await server.rest("GET", `/admin/v1/tenants/${acmeId}`)).body.name).toBe("Acme Corp");
     expect((await server.rest("GET", "/admin/v1/tenants/missing")).status).toBe(404);
 
-    const updated = await server.rest("PATCH", "/admin/v1/tenants", { body: [{ id: acmeId, name: "Acme Corporation" }, { id: "missing" }] });
+    const updated = await server.rest("PATCH", "/admin/v1/tenants", { body: [{ id: acmeId, name: "Acme Corporation" }, { id: "missing" }, { id: acmeId }] });
     expect(updated.status).toBe(200);
-    expect(updated.body.updated[0].name).toBe("Acme Corporation");
+    expect(updated.body.updated.map((t: { name: string }) => t.name)).toEqual(["Acme Corporation"]);
+    const nothingToUpdate = "An update must include at least one of customerId or name";
     expect(updated.body.issues).toEqual([
       { id: "missing", severity: "error", message: "Tenant not found by ID", level: "error", reason: "Tenant not found by ID" },
+      { id: acmeId, severity: "error", message: nothingToUpdate, level: "error", reason: nothingToUpdate },
     ]);
 
     const onlyIssues = await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "acme", name: "Again" }] });

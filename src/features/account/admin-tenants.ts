@@ -58,7 +58,10 @@ export async function updateTenants(
       result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
       continue;
     }
-    const problem = (customerId !== undefined ? checkCustomerId(customerId) : null) ?? (name !== undefined ? checkName(name) : null);
+    const problem =
+      customerId === undefined && name === undefined
+        ? "An update must include at least one of customerId or name"
+        : ((customerId !== undefined ? checkCustomerId(customerId) : null) ?? (name !== undefined ? checkName(name) : null));
     if (problem) {
       result.issues.push({ id, severity: "error", message: problem });
       continue;
