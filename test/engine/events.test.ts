@@ -68,6 +68,25 @@ describe("idempotency", () => {
     expect((await server.rest("GET", "/v1/users/i5/metrics/words")).body).toMatchObject({ current: 1 });
   });
 
+  it("refuses an empty Idempotency-Key header, and a header and body key that differ (one would be ignored), changing nothing", async () => {
+    const empty = await event("/api/metrics/words/event", { user: { id: "i6" }, value: 1 }, { "idempotency-key": "" });
+    expect(empty).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: "The Idempotency-Key header must not be empty; leave it out to send no key" }),
+    });
+    const both = await event("/api/metrics/words/event", { user: { id: "i6" }, value: 1, idempotencyKey: "body" }, { "idempotency-key": "header" });
+    expect(both).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'The Idempotency-Key header ("header") and the body\'s idempotencyKey ("body") differ; send one key' }),
+    });
+    expect((await server.rest("GET", "/v1/users/i6")).status).toBe(404);
+    // The same key in both is one key.
+    const same = await event("/api/metrics/words/event", { user: { id: "i6" }, value: 1, idempotencyKey: "k1" }, { "idempotency-key": "k1" });
+    expect([same.status, same.body.idempotencyKey]).toEqual([201, "k1"]);
+    const replay = await event("/api/metrics/words/event", { user: { id: "i6" }, value: 1 }, { "idempotency-key": "k1" });
+    expect([replay.status, replay.body.idempotentReplayed, replay.body.total]).toEqual([202, true, 1]);
+  });
+
   it("works through Connect with the key in the request and remembers keys beyond the in-document batch", async () => {
     const client = server.client("connect-binary").application;
     for (let i = 0; i < 60; i++) await client.trackMetricEvent({ key: "pages", user: { id: "batch" }, value: 1, idempotencyKey: `b${i}` });
@@ -132,7 +151,8 @@ describe("parallel events", () => {
     const first = await startService({
       mongodbUri: server.database.uri,
       // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
-      writeMode: "versioned", versionedOnFerretDbForTests: true,
+      writeMode: "versioned",
+      versionedOnFerretDbForTests: true,
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",
@@ -151,7 +171,8 @@ describe("parallel events", () => {
     });
     second = await startService({
       mongodbUri: server.database.uri,
-      writeMode: "versioned", versionedOnFerretDbForTests: true,
+      writeMode: "versioned",
+      versionedOnFerretDbForTests: true,
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",

@@ -35,7 +35,7 @@ export function createApplicationMethods(services: ServiceContext): ScopedServic
       if (req.timestamp && scope.caller.kind !== "admin") {
         throw new DomainError("permission_denied", "Only admin keys may set an event timestamp");
       }
-      const idempotencyKey = req.idempotencyKey || idempotencyKeyHeader(scope) || undefined;
+      const idempotencyKey = eventIdempotencyKey(req.idempotencyKey, idempotencyKeyHeader(scope));
       const result = await recordEvent(services, scope.tenantId, {
         metricKey: req.key,
         user: userUpsertFromProto(req.user!.id, req.user),
@@ -250,10 +250,24 @@ async function metricNamesOf(services: ServiceContext, tenantId: string): Promis
   return new Map((await services.config.metrics(tenantId)).map((m) => [m.id, m.name]));
 }
 
-/** The `Idempotency-Key` header, held to the body field's rule (at most 255 characters). */
+/**
+ * The `Idempotency-Key` header, held to the body field's rule (at most 255 characters). A header
+ * sent empty is refused: a client whose key generation failed would otherwise lose its protection
+ * without a word.
+ */
 function idempotencyKeyHeader(scope: CallScope): string | null {
   const header = scope.ctx.requestHeader.get("idempotency-key");
-  const length = header === null ? 0 : [...header].length;
+  if (header === null) return null;
+  const length = [...header].length;
+  if (header.trim() === "") throw new DomainError("invalid_argument", "The Idempotency-Key header must not be empty; leave it out to send no key");
   if (length > 255) throw new DomainError("invalid_argument", `The Idempotency-Key header must be at most 255 characters, got ${length}`);
   return header;
+}
+
+/** The event's key: the body's or the header's; both sent must agree (one of them would be ignored). */
+function eventIdempotencyKey(body: string, header: string | null): string | undefined {
+  if (body !== "" && header !== null && body !== header) {
+    throw new DomainError("invalid_argument", `The Idempotency-Key header ("${header}") and the body's idempotencyKey ("${body}") differ; send one key`);
+  }
+  return body || header || undefined;
 }
