@@ -54,6 +54,12 @@ describe("applyEvent", () => {
     ]);
   });
 
+  it("refuses a user name with control characters, naming the field", () => {
+    expect(checkUserUpsert({ id: "u1", name: "a\u0000b" }, "user.")).toBe("user.name must not contain control characters (such as NUL, a line break or ESC)");
+    expect(checkUserUpsert({ id: "u1", name: "Zoë 名前" })).toBeNull();
+    expect(() => applyEvent(createUserState("u1", t0), event(1, { id: "u1", name: "two\nlines" }), t1)).toThrow(DomainError);
+  });
+
   it("never moves `updated` back: a backdated event after a later change keeps the later moment", () => {
     const patched = upsertUser(createUserState("u1", t0), { id: "u1", name: "N" }, t1);
     const backdated = applyEvent(patched, event(1, { id: "u1" }, t0), t1).state;

@@ -23,6 +23,11 @@ export function checkConfigKey(key: string): string | null {
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
 /** What is wrong with a display name, or null. */
+/** Whether text holds a control character (NUL, a line break, ESC, C1 controls). */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL_CHARACTER.test(text);
+}
+
 export function checkName(name: string): string | null {
   if (name.trim() === "") return "name is required";
   if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;

@@ -10,7 +10,7 @@ import { emptyPreferences, type UserPreferences } from "../../features/users/dom
 import { checkDate } from "./plain-dates.js";
 import type { LifecycleMarks } from "../../features/webhooks/domain/lifecycle.js";
 import { zoneAt } from "../../features/streaks/domain/streak-calendar.js";
-import { sameZone, zoneSpelling } from "./rules.js";
+import { hasControlCharacter, sameZone, zoneSpelling } from "./rules.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -121,6 +121,10 @@ export interface UserUpsert {
 
 /** What is wrong with the user fields sent (`prefix` names them, e.g. "user."), or null. */
 export function checkUserUpsert(upsert: UserUpsert, prefix = ""): string | null {
+  // The name goes into e-mails and leaderboard pages, as every other name does.
+  if (upsert.name !== undefined && hasControlCharacter(upsert.name)) {
+    return `${prefix}name must not contain control characters (such as NUL, a line break or ESC)`;
+  }
   return upsert.signUpDate === undefined ? null : checkDate(`${prefix}signUpDate`, upsert.signUpDate);
 }
 
