@@ -30,7 +30,10 @@ async function configure(server: TestServer): Promise<void> {
 
 beforeAll(async () => {
   // No user cache: the first read's walk reads every user from the database, so events land while it runs.
-  [single, versioned] = await Promise.all([startTestServer({ userCacheEntries: 0 }), startTestServer({ writeMode: "versioned", versionedOnFerretDbForTests: true })]);
+  [single, versioned] = await Promise.all([
+    startTestServer({ userCacheEntries: 0 }),
+    startTestServer({ writeMode: "versioned", versionedOnFerretDbForTests: true }),
+  ]);
   await Promise.all([configure(single), configure(versioned)]);
 }, 120_000);
 

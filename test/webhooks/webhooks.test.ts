@@ -292,7 +292,8 @@ describe("webhook delivery", () => {
     const second = await startService({
       mongodbUri: server.database.uri,
       // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
-      writeMode: "versioned", versionedOnFerretDbForTests: true,
+      writeMode: "versioned",
+      versionedOnFerretDbForTests: true,
       mongodbDb: server.database.dbName,
       port: 0,
       host: "127.0.0.1",
