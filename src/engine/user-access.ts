@@ -3,7 +3,7 @@ import { DomainError, invalidArgument, notFound } from "./domain/errors.js";
 import { summarizeChanges, localDate, type Aggregation } from "./domain/history.js";
 import type { MetricConfig } from "../features/metrics/domain/metric.js";
 import { isValidTimeZone } from "./domain/rules.js";
-import { checkUserUpsert, upsertUser, type UserState, type UserUpsert } from "./domain/user.js";
+import { checkUserUpsert, currentAttributes, upsertUser, type UserState, type UserUpsert } from "./domain/user.js";
 import { eventsOf, newUserState, react } from "./domain/reactions.js";
 import { contributionOf } from "../features/leaderboards/domain/leaderboard-entries.js";
 import { findUser, type VersionedUser } from "./store/user-documents.js";
@@ -29,7 +29,7 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
       throw new DomainError("unprocessable", `User "${upsert.id}" already exists; identify it with PUT /v1/users/${upsert.id} to update it`);
     }
     if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
-    const next = upsertUser(stored?.state ?? newUserState(upsert.id, now, engine), upsert, now);
+    const next = upsertUser(stored?.state ?? newUserState(upsert.id, now, engine), upsert, now, engine.userAttributeKeys);
     // An update may move the user's due time (a new time zone); a first identification may award
     // points (user-creation triggers), which leaderboards may rank.
     const created = stored ? null : react(next, { userCreated: true }, engine, now);
@@ -93,9 +93,13 @@ export async function readWholeUser(ctx: ServiceContext, tenantId: string, userI
 }
 
 export async function readUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
-  const found = await findUser(ctx.database.collections.users, tenantId, userId);
+  const [found, userAttributeKeys] = await Promise.all([
+    findUser(ctx.database.collections.users, tenantId, userId),
+    ctx.config.attributeKeys(tenantId, "user"),
+  ]);
   if (!found) throw notFound(`User "${userId}" not found`);
-  return found.state;
+  // Values of attributes deleted since the user's last write are not theirs any more (dropped at that write).
+  return { ...found.state, attributes: currentAttributes(found.state.attributes, userAttributeKeys) };
 }
 
 /** The tenant's metric with this key, or a not-found error naming the key. */

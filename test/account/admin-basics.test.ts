@@ -74,6 +74,38 @@ describe("custom attributes", () => {
     expect(wrongType.body.error).toMatch(/^Invalid attribute keys: source\./);
   });
 
+  it("deleted, take their values off users (hidden at once, dropped at the user's next write); at most 100 of a type per tenant", async () => {
+    const tenantId = "attrs";
+    await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: tenantId, name: "Attributes" }] });
+    const post = (path: string, body: unknown) => server.rest("POST", path, { body, tenantId });
+    await post("/admin/v1/metrics", [{ key: "taps", name: "Taps" }]);
+    const [tier, region] = (
+      await post("/admin/v1/attributes", [
+        { key: "tier", name: "Tier", type: "user" },
+        { key: "region", name: "Region", type: "user" },
+      ])
+    ).body.created;
+    expect((await post("/v1/users", { id: "a1", attributes: { tier: "gold", region: "eu" } })).status).toBe(201);
+    expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${tier.id}`, { tenantId })).body.deleted).toEqual([{ id: tier.id }]);
+    expect((await server.rest("GET", "/v1/users/a1", { tenantId })).body.attributes).toEqual({ region: "eu" });
+    // The next write drops the value from the document: an attribute created again starts with none.
+    expect((await post("/v1/metrics/taps/event", { user: { id: "a1" }, value: 1 })).status).toBe(201);
+    await post("/admin/v1/attributes", [{ key: "tier", name: "Tier again", type: "user" }]);
+    expect((await server.rest("GET", "/v1/users/a1", { tenantId })).body.attributes).toEqual({ region: "eu" });
+    const stored = await server.service.context.database.collections.users.findOne({ userId: "a1" });
+    expect(JSON.stringify(stored)).not.toContain("gold");
+
+    // 100 user attributes at most (region and tier are two): the 99th new one is refused.
+    const many = await post(
+      "/admin/v1/attributes",
+      Array.from({ length: 99 }, (_, i) => ({ key: `k${i}`, name: `K${i}`, type: "user" })),
+    );
+    expect(many.body.created).toHaveLength(98);
+    expect(many.body.issues).toEqual([expect.objectContaining({ index: 98, message: "A tenant has at most 100 user attributes; delete one first" })]);
+    expect((await post("/admin/v1/attributes", [{ key: "e1", name: "Event one", type: "event" }])).body.created).toHaveLength(1);
+    expect(region.key).toBe("region");
+  });
+
   it("reach another instance on the same database within the documented one-second bound", async () => {
     const second = await startService({
       mongodbUri: server.database.uri,

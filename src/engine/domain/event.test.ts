@@ -3,7 +3,7 @@ import { addDecimals, decimalFromNumber } from "./decimal.js";
 import { DomainError } from "./errors.js";
 import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
 import type { UserState } from "./user.js";
-import { checkUserUpsert, createUserState, upsertUser, zoneInForce } from "./user.js";
+import { checkUserUpsert, createUserState, currentAttributes, upsertUser, zoneInForce } from "./user.js";
 import { sha256 } from "../sha256.js";
 
 /** Applies an event with no achievements or points configured. */
@@ -52,6 +52,15 @@ describe("applyEvent", () => {
       { tz: "Europe/London", from: t0 },
       { tz: "Asia/Tokyo", from: t1 },
     ]);
+  });
+
+  it("keeps only the values of the tenant's current user attributes when given them", () => {
+    const held = { tier: "gold", region: "eu" };
+    expect(currentAttributes(held, new Set(["tier", "region", "plan"]))).toBe(held);
+    expect(currentAttributes(held, new Set(["region"]))).toEqual({ region: "eu" });
+    const user = { ...createUserState("u1", t0), attributes: held };
+    expect(upsertUser(user, { id: "u1", attributes: { plan: "pro" } }, t1, new Set(["region", "plan"])).attributes).toEqual({ region: "eu", plan: "pro" });
+    expect(upsertUser(user, { id: "u1" }, t1).attributes).toEqual(held); // no keys given: kept
   });
 
   it("refuses a user name with control characters, naming the field", () => {

@@ -164,13 +164,14 @@ export function createUserState(userId: string, now: Date, control = false): Use
 
 /**
  * Applies the fields sent for a user at `now` (a backdated event's moment); `updated` becomes `now`
- * unless the user was updated later. A new time zone is added
+ * unless the user was updated later. With `userAttributeKeys` (the tenant's), values of attributes
+ * deleted since are dropped. A new time zone is added
  * to the history with the instant it took effect, so later period calculations can use the zone
  * that was in force at each moment (`zoneInForce`). A user not subscribed to e-mails has no e-mail
  * address stored (the reference: "If false, Trophy will not store the user's email address"): one
  * sent with or after `subscribeToEmails: false` is dropped, and unsubscribing removes the stored one.
  */
-export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): UserState {
+export function upsertUser(state: UserState, upsert: UserUpsert, now: Date, userAttributeKeys?: ReadonlySet<string>): UserState {
   // A backdated event after a later change (a PATCH now, then an import) does not move it back.
   const next: UserState = { ...state, updated: now > state.updated ? now : state.updated };
   if (upsert.email !== undefined) next.email = upsert.email;
@@ -180,8 +181,20 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): Use
   if (!next.subscribeToEmails) next.email = null;
   if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
   if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
+  if (userAttributeKeys) next.attributes = currentAttributes(next.attributes, userAttributeKeys);
   if (upsert.tz !== undefined) Object.assign(next, withZoneFrom(state, upsert.tz, now));
   return next;
+}
+
+/**
+ * A user's attribute values of the tenant's current user attributes only: the value of a deleted
+ * attribute is dropped (so the user holds at most one value per attribute of the tenant, and an
+ * attribute created again with the same key starts with no values). The same object when nothing is dropped.
+ */
+export function currentAttributes(attributes: Readonly<Record<string, string>>, userAttributeKeys: ReadonlySet<string>): Record<string, string> {
+  const keys = Object.keys(attributes);
+  if (keys.every((key) => userAttributeKeys.has(key))) return attributes as Record<string, string>;
+  return Object.fromEntries(keys.filter((key) => userAttributeKeys.has(key)).map((key) => [key, attributes[key]!]));
 }
 
 /**

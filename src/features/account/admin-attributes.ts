@@ -2,12 +2,22 @@ import { checkAttributeDraft, type AttributeConfig, type AttributeType } from ".
 import { definedOnly, type ResourceSpec } from "./admin-resources.js";
 import { describeReferrers } from "../../engine/references.js";
 
+/**
+ * User attributes a tenant may have, and event attributes: a user holds at most one value per user
+ * attribute (values of deleted ones are dropped at their next write), so this bounds the
+ * `attributes` of their document (docs/design.md).
+ */
+export const MAX_ATTRIBUTES_PER_TYPE = 100;
+
 /** Custom attributes: key and type are fixed at creation; only the name changes. */
 export const attributeSpec: ResourceSpec<AttributeConfig, { key: string; name: string; type?: AttributeType }, { name?: string }> = {
   noun: "Attribute",
   collection: (ctx) => ctx.database.collections.attributes,
-  async checkDraft(_ctx, _scope, draft) {
-    return checkAttributeDraft(draft);
+  async checkDraft(ctx, scope, draft) {
+    const problem = checkAttributeDraft(draft);
+    if (problem) return problem;
+    const held = await ctx.database.collections.attributes.countDocuments({ tenantId: scope.tenantId, type: draft.type });
+    return held >= MAX_ATTRIBUTES_PER_TYPE ? `A tenant has at most ${MAX_ATTRIBUTES_PER_TYPE} ${draft.type} attributes; delete one first` : null;
   },
   build(draft, id, now) {
     return { id, key: draft.key, name: draft.name, type: draft.type!, created: now, updated: now };
