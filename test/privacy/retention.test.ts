@@ -169,4 +169,23 @@ describe("retention", () => {
     expect((await webhookEndpointLog.findOne({ _id: "t9/ep9" }))?.floor).toBe(2);
     expect(await trimEndpointLog(c, "t9", "ep9")).toBe(0);
   });
+
+  it("erasing a user whose rank history was trimmed by age takes them out of the older runs too", async () => {
+    const metricId = (await rest("GET", "/admin/v1/metrics")).body.find((m: { key: string }) => m.key === "words").id;
+    const start = date(new Date(clock.now.getTime() - 30 * DAY));
+    await rest("POST", "/admin/v1/leaderboards", [
+      { key: "daily-words", name: "Daily words", rankBy: "metric", metricId, status: "active", start, runUnit: "day", runInterval: 1 },
+    ]);
+    const daysAgo = (n: number) => new Date(clock.now.getTime() - n * DAY);
+    for (const n of [10, 5, 0]) await event("trimmed", daysAgo(n));
+    const run = (n: number) => `/v1/leaderboards/daily-words?run=${date(daysAgo(n))}`;
+    expect((await rest("GET", run(10))).body.rankings.map((r: { userId: string }) => r.userId)).toEqual(["trimmed"]);
+    // Days 10 and 5 are gone from the history (kept 3 days).
+    expect((await rest("GET", "/v1/users/trimmed/leaderboards/daily-words?numEvents=100")).body.history.map((h: { date: string }) => h.date)).toEqual([
+      date(clock.now),
+    ]);
+
+    expect((await rest("DELETE", "/admin/v1/users/trimmed")).body.erased).toBe(true);
+    for (const n of [10, 5, 0]) expect((await rest("GET", run(n))).body.rankings, `run ${n} days ago`).toEqual([]);
+  });
 });

@@ -95,8 +95,8 @@ export async function finishUnfinishedErasures(ctx: ServiceContext, logger: Logg
  * Every ranking that may hold the user: per leaderboard of their state, each run they took part
  * in (the current entry's and those of their rank history) and every group of that run (a user may
  * have moved between groups); and the tenant's two streak rankings once their streak was ranked.
- * Once the rank history is full (HISTORY_LIMIT items, older ones dropped), the leaderboard's runs
- * before the history's oldest are checked too (a few reads by `_id` per run and group), and kept
+ * Once the rank history is full (HISTORY_LIMIT items, older ones dropped), or whenever it is trimmed
+ * by age (RANK_HISTORY_RETENTION_DAYS), the leaderboard's runs before the history's oldest are checked too (a few reads by `_id` per run and group), and kept
  * where the user has a line.
  */
 async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: UserState): Promise<RankingScope[]> {
@@ -112,7 +112,9 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
       const scopes = (await Promise.all(runs.map((run) => groupsOf(run)))).flat();
       scopes.push(rankingScope(tenantId, rankingId, entry.run, entry.group));
       const config = configs.get(leaderboardId);
-      if (config && (config.rankingGeneration ?? 0) === (entry.generation ?? 0) && entry.history.length >= HISTORY_LIMIT) {
+      // The history may lack older runs: it is full (older items dropped), or trimmed by age.
+      const trimmed = entry.history.length >= HISTORY_LIMIT || (ctx.retention?.rankHistoryDays ?? null) !== null;
+      if (config && (config.rankingGeneration ?? 0) === (entry.generation ?? 0) && trimmed) {
         const oldest = runs.reduce((a, b) => (a < b ? a : b));
         // From the leaderboard's start: events may be older than the user's creation (admin timestamps).
         const earlier = runStartsBetween(config, config.start, oldest, MAX_EARLIER_RUNS).filter((run) => run < oldest);
