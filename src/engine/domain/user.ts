@@ -188,12 +188,12 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date, user
 
 /**
  * A user's attribute values of the tenant's current user attributes only: the value of a deleted
- * attribute is dropped (so the user holds at most one value per attribute of the tenant, and an
- * attribute created again with the same key starts with no values). The same object when nothing is dropped.
+ * attribute is dropped (so the user holds at most one value per attribute of the tenant). The same
+ * object when nothing is dropped.
  */
 export function currentAttributes(attributes: Readonly<Record<string, string>>, userAttributeKeys: ReadonlySet<string>): Record<string, string> {
   const keys = Object.keys(attributes);
-  if (keys.every((key) => userAttributeKeys.has(key))) return attributes as Record<string, string>;
+  if (keys.every((key) => userAttributeKeys.has(key))) return attributes;
   return Object.fromEntries(keys.filter((key) => userAttributeKeys.has(key)).map((key) => [key, attributes[key]!]));
 }
 
