@@ -93,13 +93,18 @@ export async function readWholeUser(ctx: ServiceContext, tenantId: string, userI
 }
 
 export async function readUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
-  const [found, userAttributeKeys] = await Promise.all([
-    findUser(ctx.database.collections.users, tenantId, userId),
-    ctx.config.attributeKeys(tenantId, "user"),
-  ]);
+  const found = await findUser(ctx.database.collections.users, tenantId, userId);
   if (!found) throw notFound(`User "${userId}" not found`);
-  // Values of attributes deleted since the user's last write are not theirs any more (dropped at that write).
-  return { ...found.state, attributes: currentAttributes(found.state.attributes, userAttributeKeys) };
+  return found.state;
+}
+
+/**
+ * The user as `GET /v1/users/{id}` shows them: without the values of attributes deleted since
+ * their last write (not theirs any more; that write dropped them from the document).
+ */
+export async function readUserProfile(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
+  const [state, userAttributeKeys] = await Promise.all([readUser(ctx, tenantId, userId), ctx.config.attributeKeys(tenantId, "user")]);
+  return { ...state, attributes: currentAttributes(state.attributes, userAttributeKeys) };
 }
 
 /** The tenant's metric with this key, or a not-found error naming the key. */

@@ -22,16 +22,16 @@ export function checkConfigKey(key: string): string | null {
 /** C0 and C1 control characters (NUL, ESC, ...): never part of a name shown to people or logged. */
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
-/** What is wrong with a display name, or null. */
 /** Whether text holds a control character (NUL, a line break, ESC, C1 controls). */
 export function hasControlCharacter(text: string): boolean {
   return CONTROL_CHARACTER.test(text);
 }
 
+/** What is wrong with a display name, or null. */
 export function checkName(name: string): string | null {
   if (name.trim() === "") return "name is required";
   if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;
-  if (CONTROL_CHARACTER.test(name)) return "name must not contain control characters (such as NUL, a line break or ESC)";
+  if (hasControlCharacter(name)) return "name must not contain control characters (such as NUL, a line break or ESC)";
   return null;
 }
 

@@ -47,6 +47,12 @@ export async function getTenant(ctx: ServiceContext, id: string): Promise<Tenant
   return liveTenant(await ctx.database.collections.tenants.findOne({ _id: id }));
 }
 
+/** What is wrong with a tenant update's fields, or null; the reference asks for at least one of them. */
+function tenantUpdateProblem(customerId: string | undefined, name: string | undefined): string | null {
+  if (customerId === undefined && name === undefined) return "An update must include at least one of customerId or name";
+  return (customerId !== undefined ? checkCustomerId(customerId) : null) ?? (name !== undefined ? checkName(name) : null);
+}
+
 export async function updateTenants(
   ctx: ServiceContext,
   updates: Array<{ id: string; customerId?: string; name?: string }>,
@@ -58,10 +64,7 @@ export async function updateTenants(
       result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
       continue;
     }
-    const problem =
-      customerId === undefined && name === undefined
-        ? "An update must include at least one of customerId or name"
-        : ((customerId !== undefined ? checkCustomerId(customerId) : null) ?? (name !== undefined ? checkName(name) : null));
+    const problem = tenantUpdateProblem(customerId, name);
     if (problem) {
       result.issues.push({ id, severity: "error", message: problem });
       continue;

@@ -253,19 +253,17 @@ export async function archivePointsSystems(ctx: ServiceContext, tenantId: string
   return result;
 }
 
-/** A boost as stored. */
-export interface StoredPointsBoost {
-  _id: string;
-  systemId: string;
-  userId: string | null;
-  [field: string]: unknown;
-}
-
 /**
- * The boosts made for one user alone, in every points system, archived ones too, oldest first (for
- * the user's export and erasure). A read of the tenant's boosts: configuration, which admins create.
+ * Deletes the boosts made for one user alone, in every points system (a user's erasure). Read from
+ * the database, not the config cache, so one made on another instance a moment ago goes too.
  */
-export async function findUserBoosts(ctx: ServiceContext, tenantId: string, userId: string): Promise<StoredPointsBoost[]> {
+export async function deleteUserBoosts(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
   const boosts = ctx.database.collections.pointsBoosts;
-  return (await boosts.find({ tenantId, userId }).sort({ created: 1, _id: 1 }).toArray()) as unknown as StoredPointsBoost[];
+  const made = await boosts.find({ tenantId, userId }, { projection: { _id: 1 } }).toArray();
+  if (made.length === 0) return;
+  await boosts.bulkWrite(
+    made.map(({ _id }) => ({ deleteOne: { filter: { _id } } })),
+    { ordered: false },
+  );
+  ctx.config.invalidate();
 }

@@ -19,7 +19,7 @@ import { forgetPauseOwnersOf, pauseIdsOf } from "../streaks/store/streak-pauses.
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
-import { findUserBoosts } from "../points/admin-points.js";
+import { deleteUserBoosts } from "../points/admin-points.js";
 import { handOverMessages, userDeliveriesStore } from "../webhooks/webhook-outbox.js";
 
 /** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
@@ -96,8 +96,8 @@ export async function finishUnfinishedErasures(ctx: ServiceContext, logger: Logg
  * in (the current entry's and those of their rank history) and every group of that run (a user may
  * have moved between groups); and the tenant's two streak rankings once their streak was ranked.
  * Once the rank history is full (HISTORY_LIMIT items, older ones dropped), or whenever it is trimmed
- * by age (RANK_HISTORY_RETENTION_DAYS), the leaderboard's runs before the history's oldest are checked too (a few reads by `_id` per run and group), and kept
- * where the user has a line.
+ * by age (RANK_HISTORY_RETENTION_DAYS), the leaderboard's runs before the history's oldest are
+ * checked too (a few reads by `_id` per run and group), and kept where the user has a line.
  */
 async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: UserState): Promise<RankingScope[]> {
   const rankings = rankingsOf(ctx);
@@ -194,22 +194,9 @@ async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocume
     c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
     eraseWebhookDeliveries(ctx, tenantId, userId),
     eraseBatchEvents(ctx, tenantId, userId),
+    // Boosts made for the user alone name them, and would boost a new user of the same ID.
     deleteUserBoosts(ctx, tenantId, userId),
   ]);
-}
-
-/**
- * Points boosts made for the user alone name them, and would boost a new user of the same ID.
- * Deleted by `_id`; the config cache forgets them.
- */
-async function deleteUserBoosts(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
-  const made = await findUserBoosts(ctx, tenantId, userId);
-  if (made.length === 0) return;
-  await ctx.database.collections.pointsBoosts.bulkWrite(
-    made.map((b) => ({ deleteOne: { filter: { _id: b._id as never } } })),
-    { ordered: false },
-  );
-  ctx.config.invalidate();
 }
 
 /** Keys acting for the user act for no one now (and would name them): at once on this instance, within the key cache's second on others. */

@@ -8,7 +8,6 @@ import { readStoredUser } from "../../engine/store/user-documents.js";
 import { findMovedRecords } from "../../engine/store/idempotency-records.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { findUserBoosts } from "../points/admin-points.js";
 import type { PointsBoostConfig } from "../points/domain/points-config.js";
 
 /** What is stored about a user beside what the Application API's reads show (see docs/privacy.md). */
@@ -34,14 +33,12 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
   const c = ctx.database.collections;
   const [stored, erasing] = await Promise.all([readStoredUser(c.users, tenantId, userId), findErasure(c.userErasures, tenantId, userId)]);
   if (!stored || erasing) throw notFound(`User "${userId}" not found`);
-  const [points, leaderboards, records, deliveries, boosts] = await Promise.all([
+  const [points, leaderboards, records, deliveries] = await Promise.all([
     ctx.config.pointsConfig(tenantId),
     ctx.config.leaderboards(tenantId),
     findMovedRecords(c.idempotencyKeys, c.userPages, tenantId, userId, stored.state.idempotencyMoves),
     findDeliveriesNamingUser(userDeliveriesStore(ctx), c.webhookDeliveries, tenantId, userId, ctx.now()),
-    findUserBoosts(ctx, tenantId, userId),
   ]);
-  const systemKeys = new Map(points.systems.map((s) => [s.system.id, s.system.key]));
   const state = await withOlderItems(ctx, tenantId, stored);
   return {
     state,
@@ -49,11 +46,11 @@ export async function readStoredUserData(ctx: ServiceContext, tenantId: string, 
     leaderboardKeys: leaderboards.filter((l) => state.leaderboards[l.config.id]).map((l) => l.config.key),
     idempotencyRecords: records.map(({ _id, tenantId: _t, ...record }) => asJson(record)),
     webhookDeliveries: deliveries.map((d) => ({ messageId: d.messageId, endpointId: d.endpointId, type: d.type, status: d.status, body: d.body })),
-    boosts: boosts.map(({ _id, tenantId: _t, systemId, ...rest }) => ({
-      systemId,
-      systemKey: systemKeys.get(systemId) ?? "",
-      boost: { id: _id, ...rest } as PointsBoostConfig,
-    })),
+    boosts: points.systems
+      .flatMap(({ system, boosts }) =>
+        boosts.filter((boost) => boost.userId === userId).map((boost) => ({ systemId: system.id, systemKey: system.key, boost })),
+      )
+      .sort((a, b) => a.boost.created.getTime() - b.boost.created.getTime()),
   };
 }
 
