@@ -70,7 +70,9 @@ export function tenantToProto(t: TenantConfig): tenant.Tenant {
  * The user fields sent (an UpsertedUser, or UserFields plus the ID from the path). Device tokens: a
  * list replaces the stored ones, `clearDeviceTokens` removes them (an empty list), neither keeps them.
  */
-export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUser, "$typeName" | "id">> = {}): UserUpsert {
+export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUser, "$typeName">> = {}): UserUpsert {
+  // A body may name the user (the reference's own PATCH example does), but never as someone else.
+  if (u.id !== undefined && u.id !== id) throw invalidArgument(`Invalid request: the body's id ("${u.id}") is not the user's ID in the path ("${id}")`);
   if (u.clearDeviceTokens && u.deviceTokens?.length) throw invalidArgument("Invalid request: send deviceTokens or clearDeviceTokens, not both");
   return {
     id,

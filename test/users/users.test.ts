@@ -46,6 +46,15 @@ describe("users", () => {
     const updated = await server.rest("PATCH", "/v1/users/ann", { body: { subscribeToEmails: false } });
     expect(updated.body.subscribeToEmails).toBe(false);
     expect((await server.rest("PATCH", "/v1/users/nobody", { body: { name: "x" } })).status).toBe(404);
+
+    // The reference's own example body of PATCH carries the user's ID: accepted when it is the path's.
+    const example = await server.rest("PATCH", "/v1/users/ann", { body: { id: "ann", tz: "Europe/London" } });
+    expect(example.status, JSON.stringify(example.body)).toBe(200);
+    expect(example.body).toMatchObject({ id: "ann", tz: "Europe/London" });
+    const other = await server.rest("PATCH", "/v1/users/ann", { body: { id: "bob", name: "Bob" } });
+    expect(other).toMatchObject({ status: 400, body: { error: expect.stringMatching(/the body's id \("bob"\) is not the user's ID in the path \("ann"\)/) } });
+    await expect(server.client("connect-binary").application.identifyUser({ id: "ann", user: { id: "bob" } })).rejects.toThrow(/is not the user's ID/);
+    expect((await server.rest("GET", "/v1/users/ann")).body).toMatchObject({ name: "Ann", tz: "Europe/London" });
   });
 
   it("clear device tokens with [] or null (REST) or clearDeviceTokens (Connect), and keep no e-mail while unsubscribed", async () => {

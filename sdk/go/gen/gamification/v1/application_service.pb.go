@@ -459,8 +459,11 @@ type UserFields struct {
 	// Removes every stored device token (a user who logged out or revoked push permission); refused
 	// together with `device_tokens`.
 	ClearDeviceTokens bool `protobuf:"varint,8,opt,name=clear_device_tokens,json=clearDeviceTokens,proto3" json:"clear_device_tokens,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// The user's ID, as the reference's own example of `PATCH /v1/users/{id}` sends it in the body:
+	// when present it must be the ID of the path (a user's ID never changes).
+	Id            *string `protobuf:"bytes,9,opt,name=id,proto3,oneof" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UserFields) Reset() {
@@ -547,6 +550,13 @@ func (x *UserFields) GetClearDeviceTokens() bool {
 		return x.ClearDeviceTokens
 	}
 	return false
+}
+
+func (x *UserFields) GetId() string {
+	if x != nil && x.Id != nil {
+		return *x.Id
+	}
+	return ""
 }
 
 // Creates a user.
@@ -3641,7 +3651,7 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x0eGetUserRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\"<\n" +
 	"\x0fGetUserResponse\x12)\n" +
-	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xb8\x04\n" +
+	"\x04user\x18\x01 \x01(\v2\x15.gamification.v1.UserR\x04user\"\xde\x04\n" +
 	"\n" +
 	"UserFields\x12%\n" +
 	"\x05email\x18\x01 \x01(\tB\n" +
@@ -3656,7 +3666,8 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\fsign_up_date\x18\a \x01(\tB\a\xbaH\x04r\x02\x18\n" +
 	"H\x04R\n" +
 	"signUpDate\x88\x01\x01\x12.\n" +
-	"\x13clear_device_tokens\x18\b \x01(\bR\x11clearDeviceTokens\x1a=\n" +
+	"\x13clear_device_tokens\x18\b \x01(\bR\x11clearDeviceTokens\x12\x1d\n" +
+	"\x02id\x18\t \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x05R\x02id\x88\x01\x01\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
@@ -3664,7 +3675,8 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x03_tzB\a\n" +
 	"\x05_nameB\x16\n" +
 	"\x14_subscribe_to_emailsB\x0f\n" +
-	"\r_sign_up_date\"N\n" +
+	"\r_sign_up_dateB\x05\n" +
+	"\x03_id\"N\n" +
 	"\x11CreateUserRequest\x129\n" +
 	"\x04user\x18\x01 \x01(\v2\x1d.gamification.v1.UpsertedUserB\x06\xbaH\x03\xc8\x01\x01R\x04user\"?\n" +
 	"\x12CreateUserResponse\x12)\n" +

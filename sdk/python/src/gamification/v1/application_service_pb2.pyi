@@ -113,7 +113,7 @@ class GetUserResponse(_message.Message):
     def __init__(self, user: _Optional[_Union[_user_pb2.User, _Mapping]] = ...) -> None: ...
 
 class UserFields(_message.Message):
-    __slots__ = ("email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens")
+    __slots__ = ("email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens", "id")
     class AttributesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -129,6 +129,7 @@ class UserFields(_message.Message):
     ATTRIBUTES_FIELD_NUMBER: _ClassVar[int]
     SIGN_UP_DATE_FIELD_NUMBER: _ClassVar[int]
     CLEAR_DEVICE_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
     email: str
     tz: str
     name: str
@@ -137,7 +138,8 @@ class UserFields(_message.Message):
     attributes: _containers.ScalarMap[str, str]
     sign_up_date: str
     clear_device_tokens: bool
-    def __init__(self, email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ...) -> None: ...
+    id: str
+    def __init__(self, email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ..., id: _Optional[str] = ...) -> None: ...
 
 class CreateUserRequest(_message.Message):
     __slots__ = ("user",)
