@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { ScalarType, create, getOption, hasOption, toJson, type DescMethod, type DescService, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { Code, ConnectError, createContextValues, createHandlerContext } from "@connectrpc/connect";
+import escapeRegExp from "escape-string-regexp";
 import { http } from "../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../gen/google/api/http_pb.js";
 import type { Caller } from "../features/account/store/api-keys.js";
@@ -133,7 +134,7 @@ function compileRoute(rule: HttpRule, service: DescService, method: DescMethod, 
     .split("/")
     .map((segment) => {
       const variable = /^\{([a-z_][a-z0-9_]*)(=\*)?\}$/.exec(segment);
-      if (!variable) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (!variable) return escapeRegExp(segment);
       variables.push(variable[1]!);
       return "([^/]+)";
     })

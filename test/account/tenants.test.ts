@@ -1,16 +1,28 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PipelinePoint } from "../../src/engine/context.js";
+import { RECENT_IDEMPOTENCY_LIMIT } from "../../src/engine/record-event.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 let server: TestServer;
+let receiver: WebhookReceiver;
 /** A test's hook at the pipeline points, if any. */
 let fault: ((point: PipelinePoint) => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer({ atPipelinePoint: (point) => fault?.(point) });
+  receiver = await startWebhookReceiver();
+  server = await startTestServer({
+    atPipelinePoint: (point) => fault?.(point),
+    // Keyed events and webhook deliveries list their user for a purge day: a deletion must not leave them.
+    idempotencyWindowMs: 86_400_000,
+    webhooks: { allowPrivateNetworks: true, pollMs: 100 },
+  });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await receiver.close();
+});
 
 describe("tenants", () => {
   it("are created, listed, read, updated and deleted in the reference shapes", async () => {
@@ -114,9 +126,36 @@ describe("tenants", () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const board = { key: "steps-board", name: "Steps", rankBy: "metric", metricId: metric.id, status: "active", start: yesterday };
     expect((await server.rest("POST", "/admin/v1/leaderboards", { tenantId: "tenant-a", body: [board] })).status).toBe(201);
-    const event = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "tenant-a", body: { user: { id: "u" }, value: 1 } });
+    // A daily streak (the user is due at its end), a webhook (a delivery listed for the user), a keyed event.
+    const streak = { frequency: "daily", metrics: [{ metricId: metric.id, threshold: 1 }] };
+    expect((await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: "tenant-a", body: streak })).status).toBe(201);
+    const hook = { url: receiver.url("/tenant-a"), eventTypes: ["streak.started"] };
+    expect((await server.rest("POST", "/admin/v1/webhooks", { tenantId: "tenant-a", body: [hook] })).status).toBe(201);
+    const event = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "tenant-a", body: { user: { id: "w" }, value: 1, idempotencyKey: "k" } });
     expect(event.body.leaderboards["steps-board"].rank).toBe(1);
+    // More keyed events than a user document keeps: the older records move out, listed for their purge day.
+    for (let i = 0; i < RECENT_IDEMPOTENCY_LIMIT; i++) {
+      const more = await server.rest("POST", "/api/metrics/steps/event", {
+        tenantId: "tenant-a",
+        body: { user: { id: "w" }, value: 1, idempotencyKey: `k-${i}` },
+      });
+      expect(more.status).toBe(201);
+    }
     const { collections } = server.service.context.database;
+    // Keys of pending work that name the tenant's users (`<tenantId>/...`, listings with a prefix).
+    const bucketKeys = async () =>
+      (
+        await Promise.all(
+          [collections.dueUsers, collections.idempotencyPurge, collections.webhookPurge].map(async (buckets) =>
+            (await buckets.find({}).toArray()).flatMap((d) => [...d.keys, ...(d.users ?? [])].map((key) => `${buckets.collectionName} ${key}`)),
+          ),
+        )
+      )
+        .flat()
+        .filter((key) => key.includes(` ${tenant.id}/`) || key.includes(`:${tenant.id}/`));
+    await expect
+      .poll(async () => [...new Set((await bucketKeys()).map((key) => key.split(" ")[0]))].sort(), { timeout: 60_000 })
+      .toEqual(["due_users", "idempotency_purge", "webhook_purge"]);
     const rankingDocs = async () =>
       [
         ...(await collections.leaderboardRankings.find({}).toArray()),
@@ -139,7 +178,8 @@ describe("tenants", () => {
     expect(await rankingDocs()).toEqual([]);
     expect(await listings()).toEqual([]);
     expect(await collections.metricUsage.findOne({ _id: metric.id })).toBeNull();
-  });
+    expect(await bucketKeys()).toEqual([]);
+  }, 120_000);
 
   it("an event in progress when the deletion begins finishes first: no user is left behind", async () => {
     const [tenant] = (await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-late", name: "Late" }] })).body.created;

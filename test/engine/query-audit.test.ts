@@ -56,8 +56,10 @@ const KNOWN_SCANS: Record<string, string> = {};
  * serve them. Keyed, it would delete each listed user's documents one by one (about five commands
  * per user, minutes for a 20,000-user tenant on FerretDB, against seconds for the scans); it would
  * pay off for a small tenant beside large ones. See docs/testing.md.
+ * And one shape of `find`: the pending-work buckets (purge days) whose keys name the tenant's users
+ * (`keys` by prefix), found by the same kind of scan so their keys can be pulled by `_id`.
  */
-const TENANT_DELETION_SHAPES = new Set(["{tenantId}", "{$or}"]);
+const TENANT_DELETION_SHAPES: Record<string, Set<string>> = { delete: new Set(["{tenantId}", "{$or}"]), find: new Set(["{keys}"]) };
 
 let database: TestDatabase;
 let service: RunningService;
@@ -296,7 +298,7 @@ describe("query audit", () => {
       const target = filtersOf(event);
       if (!target) continue;
       for (const filter of target.filters) {
-        if (event.commandName === "delete" && index >= tenantDeletion.from && index < tenantDeletion.to && TENANT_DELETION_SHAPES.has(shapeOf(filter))) {
+        if (index >= tenantDeletion.from && index < tenantDeletion.to && TENANT_DELETION_SHAPES[event.commandName]?.has(shapeOf(filter))) {
           tenantDeletionScans.add(target.collection);
           continue;
         }

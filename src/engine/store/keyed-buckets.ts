@@ -1,3 +1,4 @@
+import escapeRegExp from "escape-string-regexp";
 import { LRUCache } from "lru-cache";
 import type { Collection } from "mongodb";
 import type { KeyedLock } from "./keyed-lock.js";
@@ -151,6 +152,29 @@ export async function removeFromBucket(buckets: Collection<KeyedBucketDocument>,
       }
     });
   }
+}
+
+/**
+ * Forgets, in every bucket, the keys that start with `prefix` (a deleted tenant's: `<tenantId>/`),
+ * in `field` (due_users' older pages name their keys `users`). Finds the pages with a scan of the
+ * whole collection, sent once per deleted tenant (every bucket collection holds pending work only),
+ * then pulls the exact keys by `_id` (FerretDB matches a `$pull` condition but removes nothing).
+ */
+export async function forgetKeysStartingWith(
+  buckets: Collection<KeyedBucketDocument>,
+  locks: KeyedLock,
+  prefix: string,
+  field: "keys" | "users" = "keys",
+): Promise<void> {
+  const pages = await buckets.find({ [field]: new RegExp(`^${escapeRegExp(prefix)}`) }, { projection: { [field]: 1 } }).toArray();
+  await Promise.all(
+    pages.map((page) =>
+      // The lock its shard's additions take (`bucket/shard` of the page's `_id`).
+      locks.run(`${buckets.collectionName}:${page._id.split("/").slice(0, 2).join("/")}`, () =>
+        buckets.updateOne({ _id: page._id }, { $pullAll: { [field]: (page[field] ?? []).filter((key) => key.startsWith(prefix)) } }),
+      ),
+    ),
+  );
 }
 
 /** Forgets a bucket's pages once their keys were all handled. */

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Collection, Document } from "mongodb";
 import { forgetCachedTenant } from "../../engine/store/user-documents.js";
 import { deleteTenantListings } from "../../engine/store/tenant-users.js";
+import { forgetKeysStartingWith } from "../../engine/store/keyed-buckets.js";
+import { forgetTenantListings } from "../webhooks/webhook-outbox.js";
 import type { BulkResult } from "../../engine/domain/bulk.js";
 import { checkCustomerId, type TenantConfig } from "./domain/tenant.js";
 import { checkName } from "../../engine/domain/rules.js";
@@ -136,6 +138,11 @@ async function finishTenantDeletion(ctx: ServiceContext, id: string): Promise<vo
       .map(([, collection]) => (collection as Collection<Document>).deleteMany({ tenantId: id })),
     rankingsOf(ctx).deleteTenant(id),
     deleteTenantListings(collections.tenantUsers, id), // keyed by the tenant's ID, not by a field
+    // Pending work names its users by key only (`<tenantId>/<userId>...`): due minutes, purge days.
+    forgetKeysStartingWith(collections.dueUsers, ctx.userLocks, `${id}/`),
+    forgetKeysStartingWith(collections.dueUsers, ctx.userLocks, `${id}/`, "users"),
+    forgetKeysStartingWith(collections.idempotencyPurge, ctx.userLocks, `${id}/`),
+    forgetTenantListings(ctx, id),
   ]);
   forgetCachedTenant(collections.users, id);
   await collections.tenants.deleteOne({ _id: id });

@@ -4,7 +4,8 @@ import { deliveryId, deliveryStore, insertDeliveries, type WebhookDeliveryDocume
 import { DEFAULT_RETRY_SCHEDULE_MS } from "./webhook-delivery-policy.js";
 import type { ServiceContext, WebhookOptions } from "../../engine/context.js";
 import { clearOutboxPending } from "./store/pending-outboxes.js";
-import { listUserDeliveries, type UserDeliveriesStore } from "./store/user-deliveries.js";
+import { LISTING_PURGE_PREFIX, listUserDeliveries, type UserDeliveriesStore } from "./store/user-deliveries.js";
+import { forgetKeysStartingWith } from "../../engine/store/keyed-buckets.js";
 import { changeUserState } from "../../engine/user-state.js";
 
 /** Messages a user document may hold before the next write of the user hands them over itself. */
@@ -71,6 +72,11 @@ export async function handOverMessages(ctx: ServiceContext, tenantId: string, me
 export function userDeliveriesStore(ctx: ServiceContext): UserDeliveriesStore {
   const { webhookUserDeliveries, webhookPurge } = ctx.database.collections;
   return { listings: webhookUserDeliveries, purge: webhookPurge, locks: ctx.userLocks, retentionMs: webhookOptions(ctx).retentionMs };
+}
+
+/** A deleted tenant's user listings leave the purge days that name them (the listings go by `tenantId`). */
+export function forgetTenantListings(ctx: ServiceContext, tenantId: string): Promise<void> {
+  return forgetKeysStartingWith(ctx.database.collections.webhookPurge, ctx.userLocks, `${LISTING_PURGE_PREFIX}${tenantId}/`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import escapeRegExp from "escape-string-regexp";
 import { LRUCache } from "lru-cache";
 import type { Filter } from "mongodb";
 import type { DecimalString } from "../../../engine/domain/decimal.js";
@@ -186,7 +187,6 @@ export function tenantRankingsFilter(tenantId: string): Filter<RankingDocument> 
 function rootsOf(leading: string[]): string {
   return `^r[0-9]+:${escapeRegExp(JSON.stringify(leading).slice(0, -1) + ",")}`;
 }
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** A root's version, from its `_id` (`rootId`). */
 export const versionOfRoot = (doc: Pick<RankingDocument, "_id">) => Number(doc._id.slice(1, doc._id.indexOf(":")));
