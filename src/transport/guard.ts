@@ -8,7 +8,7 @@ import {
   type MessageInitShape,
   type MessageShape,
 } from "@bufbuild/protobuf";
-import { pathToString } from "@bufbuild/protobuf/reflect";
+import { pathToString, type Path } from "@bufbuild/protobuf/reflect";
 import { createValidator } from "@bufbuild/protovalidate";
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Logger } from "pino";
@@ -112,10 +112,24 @@ function validateRequest(method: DescMethod, request: Message): void {
   const result = validator.validate(method.input, request);
   if (result.kind === "valid") return;
   if (result.kind === "invalid") {
-    const details = result.violations.map((v) => `${pathToString(v.field) || "request"}: ${v.message}`);
+    const details = result.violations.map((v) => `${jsonPathOf(v.field) || "request"}: ${v.message}`);
     throw new ConnectError(`Invalid request: ${details.join("; ")}`, Code.InvalidArgument);
   }
   throw result.error;
+}
+
+/**
+ * A violation's field as callers write it: JSON names (`rateLimit.requestsPerSecond`, as in REST
+ * and Connect JSON bodies and REST query parameters), list indexes and map keys as protobuf-es's
+ * `pathToString` writes them.
+ */
+function jsonPathOf(path: Path): string {
+  return path
+    .map((item, i) => {
+      if (item.kind !== "field" && item.kind !== "oneof") return pathToString([item]);
+      return `${i > 0 ? "." : ""}${item.kind === "field" ? item.jsonName : item.name}`;
+    })
+    .join("");
 }
 
 /**

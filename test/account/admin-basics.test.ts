@@ -238,7 +238,7 @@ describe("API keys", () => {
     // A malformed user ID refuses the whole request (the user ID rule is a request-level rule).
     const refused = await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "alice" }, { userId: "" }] });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toContain("keys[1].user_id: must be 1 to 255 characters");
+    expect(refused.body.error).toContain("keys[1].userId: must be 1 to 255 characters");
     const created = await server.rest("POST", "/admin/v1/application-api-keys", { body: [{ userId: "alice" }] });
     expect(created.status).toBe(201);
     const [key] = created.body.created;

@@ -67,8 +67,8 @@ describe("account settings", () => {
       [{ branding: { logo: { url: "ftp://acme.example/logo.png" } } }, /logo\.url must be an http or https URL/],
       [{ branding: { logo: "https://acme.example/logo.png" } }, /branding\.logo must be an object/],
       [{ branding: { appUrl: "not a url" } }, /appUrl/],
-      [{ experimentation: { controlRatio: 101 } }, /control_ratio: must be greater than or equal to 0 and less than or equal to 100/],
-      [{ experimentation: { userActivationWindow: 0 } }, /user_activation_window/],
+      [{ experimentation: { controlRatio: 101 } }, /controlRatio: must be greater than or equal to 0 and less than or equal to 100/],
+      [{ experimentation: { userActivationWindow: 0 } }, /userActivationWindow/],
       [{ aggregationPeriod: "daily" }, /aggregation/i],
       [{ colour: "red" }, /colour/],
     ];

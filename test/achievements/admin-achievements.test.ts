@@ -396,22 +396,22 @@ describe("achievement validation", () => {
     {
       name: "a metric value of zero",
       body: [{ name: "x", key: "x", trigger: "metric", metricId: "m", metricValue: 0 }],
-      error: "Invalid request: achievements[0].metric_value: must be greater than 0",
+      error: "Invalid request: achievements[0].metricValue: must be greater than 0",
     },
     {
       name: "a streak length of zero",
       body: [{ name: "x", key: "x", trigger: "streak", streakLength: 0 }],
-      error: "Invalid request: achievements[0].streak_length: must be greater than or equal to 1",
+      error: "Invalid request: achievements[0].streakLength: must be greater than or equal to 1",
     },
     {
       name: "a badge that is not a URI",
       body: [{ name: "x", key: "x", trigger: "api", badgeUrl: "not a url" }],
-      error: "Invalid request: achievements[0].badge_url: must be a valid URI",
+      error: "Invalid request: achievements[0].badgeUrl: must be a valid URI",
     },
     {
       name: "repeated prerequisites",
       body: [{ name: "x", key: "x", trigger: "achievement", achievementIds: ["a", "a"] }],
-      error: /achievements\[0\]\.achievement_ids: repeated value must contain unique items/,
+      error: /achievements\[0\]\.achievementIds: repeated value must contain unique items/,
     },
     { name: "an unknown field", body: [{ name: "x", key: "x", trigger: "api", colour: "red" }], error: /colour/ },
   ];
@@ -526,7 +526,7 @@ describe("achievements over Connect and gRPC", () => {
         .catch((e) => ConnectError.from(e));
       expect(error).toBeInstanceOf(ConnectError);
       expect((error as ConnectError).code).toBe(Code.InvalidArgument);
-      expect((error as ConnectError).rawMessage).toMatch(/streak_length: must be greater than or equal to 1/);
+      expect((error as ConnectError).rawMessage).toMatch(/streakLength: must be greater than or equal to 1/);
     }
     const missing = await grpc.getAchievement({ id: "missing" }).catch((e) => ConnectError.from(e));
     expect((missing as ConnectError).code).toBe(Code.NotFound);

@@ -129,7 +129,7 @@ describe("admin batch ingestion", () => {
 
     const longKey = await server.rest("POST", "/admin/v1/metrics/events", { body: [event("words", "d1", "k".repeat(256))] });
     expect(longKey.status).toBe(400);
-    expect(longKey.body.error).toMatch(/events\[0\]\.idempotency_key: must be at most 255 characters/);
+    expect(longKey.body.error).toMatch(/events\[0\]\.idempotencyKey: must be at most 255 characters/);
 
     const notArray = await server.rest("POST", "/admin/v1/metrics/events", { body: event("words", "d1", "x") });
     expect(notArray.status).toBe(400);

@@ -346,12 +346,12 @@ describe("leaderboard validation", () => {
     {
       name: "no participants",
       body: [{ ...base, rankBy: "streak", maxParticipants: 0 }],
-      error: "Invalid request: leaderboards[0].max_participants: must be greater than or equal to 1",
+      error: "Invalid request: leaderboards[0].maxParticipants: must be greater than or equal to 1",
     },
     {
       name: "a run interval of zero",
       body: [{ ...base, rankBy: "metric", metricId: "m", runUnit: "day", runInterval: 0 }],
-      error: "Invalid request: leaderboards[0].run_interval: must be greater than or equal to 1",
+      error: "Invalid request: leaderboards[0].runInterval: must be greater than or equal to 1",
     },
     {
       name: "a start that is not a date",
@@ -361,7 +361,7 @@ describe("leaderboard validation", () => {
     {
       name: "a time that is not HH:mm",
       body: [{ ...base, rankBy: "streak", startTime: "9am", endTime: "10am" }],
-      error: expect.stringMatching(/^Invalid request: leaderboards\[0\]\.start_time: does not match regex pattern/) as never,
+      error: expect.stringMatching(/^Invalid request: leaderboards\[0\]\.startTime: does not match regex pattern/) as never,
     },
     { name: "an unknown rank", body: [{ ...base, rankBy: "votes" }], error: 'leaderboards[0].rankBy: "votes" is not one of "points", "streak", "metric"' },
     {
@@ -372,7 +372,7 @@ describe("leaderboard validation", () => {
     {
       name: "a repeated breakdown",
       body: [{ ...base, rankBy: "streak", breakdownAttributes: ["same-id", "same-id"] }],
-      error: "Invalid request: leaderboards[0].breakdown_attributes: repeated value must contain unique items",
+      error: "Invalid request: leaderboards[0].breakdownAttributes: repeated value must contain unique items",
     },
   ];
 
@@ -491,7 +491,7 @@ describe("leaderboards over Connect and gRPC", () => {
       .createLeaderboards({ leaderboards: [{ name: "x", key: "x", rankBy: LeaderboardRankBy.STREAK, maxParticipants: 0 }] })
       .catch((e) => ConnectError.from(e));
     expect((error as ConnectError).code).toBe(Code.InvalidArgument);
-    expect((error as ConnectError).rawMessage).toMatch(/max_participants: must be greater than or equal to 1/);
+    expect((error as ConnectError).rawMessage).toMatch(/maxParticipants: must be greater than or equal to 1/);
 
     expect((await connect.deleteLeaderboards({ ids: [board.id] })).deleted.map((d) => d.id)).toEqual([board.id]);
   });

@@ -148,7 +148,7 @@ describe("streak settings over REST", () => {
     {
       name: "more than 100 freezes",
       body: () => ({ frequency: "daily", metrics: [{ metricId: words, threshold: 1 }], freezes: { initialGrant: 0, maxFreezes: 101 } }),
-      error: () => "Invalid request: settings.freezes.max_freezes: must be greater than or equal to 0 and less than or equal to 100",
+      error: () => "Invalid request: settings.freezes.maxFreezes: must be greater than or equal to 0 and less than or equal to 100",
     },
     {
       name: "earning no freezes",
@@ -157,7 +157,7 @@ describe("streak settings over REST", () => {
         metrics: [{ metricId: words, threshold: 1 }],
         freezes: { initialGrant: 0, maxFreezes: 1, autoEarn: { amount: 0, intervalDays: 1 } },
       }),
-      error: () => "Invalid request: settings.freezes.auto_earn.amount: must be greater than or equal to 1",
+      error: () => "Invalid request: settings.freezes.autoEarn.amount: must be greater than or equal to 1",
     },
     {
       name: "an unknown mode",

@@ -125,7 +125,7 @@ describe("streak settings in the published clients' form (PATCH)", () => {
       },
       error: `metrics[1].metricId "${"WORDS"}" is listed more than once: give each metric one threshold`,
     },
-    { name: "an unknown mode", body: { evaluationMode: "ALL" }, error: "Invalid request: evaluation_mode: must be in list [AND, OR, all, any]" },
+    { name: "an unknown mode", body: { evaluationMode: "ALL" }, error: "Invalid request: evaluationMode: must be in list [AND, OR, all, any]" },
     { name: "a weekday 7", body: { daysOff: [7] }, error: "daysOff[0] must be a weekday from 0 (Sunday) to 6 (Saturday), got 7" },
     { name: "a fractional weekday", body: { daysOff: [1.5] }, error: "Invalid request: daysOff[0] must be a weekday from 0 (Sunday) to 6 (Saturday), got 1.5" },
     {

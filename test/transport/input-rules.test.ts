@@ -110,10 +110,10 @@ describe("user IDs no path can address, or that are odd, are refused wherever a 
       ["PUT", "/v1/users/%20%20", { name: "x" }, "id: must not be only whitespace"],
       ["PATCH", "/v1/users/a%7F", { name: "x" }, `id: ${CONTROL}`],
       ["POST", "/v1/achievements/any/complete", { user: { id: "." } }, 'user.id: must not be "." or ".."'],
-      ["POST", "/admin/v1/streaks/freezes", { freezes: [{ userId: "u1" }, { userId: "a\u0000" }] }, "freezes[1].user_id: must not contain control characters"],
-      ["POST", "/admin/v1/streaks/pauses", { pauses: [{ userId: "", start: inDays(1), end: inDays(2) }] }, "pauses[0].user_id: must be 1 to 255 characters"],
+      ["POST", "/admin/v1/streaks/freezes", { freezes: [{ userId: "u1" }, { userId: "a\u0000" }] }, "freezes[1].userId: must not contain control characters"],
+      ["POST", "/admin/v1/streaks/pauses", { pauses: [{ userId: "", start: inDays(1), end: inDays(2) }] }, "pauses[0].userId: must be 1 to 255 characters"],
       ["POST", "/admin/v1/streaks/restore", { users: [{ id: ".." }] }, 'users[0].id: must not be "." or ".."'],
-      ["POST", "/admin/v1/application-api-keys", [{ userId: "\u2003" }], "keys[0].user_id: must not be only whitespace"],
+      ["POST", "/admin/v1/application-api-keys", [{ userId: "\u2003" }], "keys[0].userId: must not be only whitespace"],
       [
         "POST",
         "/admin/v1/metrics/events",

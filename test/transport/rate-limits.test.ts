@@ -117,11 +117,11 @@ describe("rate limits off by default", () => {
   it("refuses a rate limit out of bounds with 400 and changes nothing", async () => {
     const zero = await call(server, "POST", "/admin/v1/admin-api-keys", ADMIN_KEY, { rateLimit: { requestsPerSecond: 0 } });
     expect(zero.status).toBe(400);
-    expect(zero.body.error).toBe("Invalid request: rate_limit.requests_per_second: must be greater than or equal to 1 and less than or equal to 1000000");
+    expect(zero.body.error).toBe("Invalid request: rateLimit.requestsPerSecond: must be greater than or equal to 1 and less than or equal to 1000000");
     const ownId = await ownKeyId(server);
     const huge = await call(server, "PATCH", "/admin/v1/admin-api-keys", ADMIN_KEY, [{ id: ownId, rateLimit: { requestsPerSecond: 1, burst: 2_000_000 } }]);
     expect(huge.status).toBe(400);
-    expect(huge.body.error).toBe("Invalid request: keys[0].rate_limit.burst: must be greater than or equal to 1 and less than or equal to 1000000");
+    expect(huge.body.error).toBe("Invalid request: keys[0].rateLimit.burst: must be greater than or equal to 1 and less than or equal to 1000000");
     const keys = await call(server, "GET", "/admin/v1/admin-api-keys", ADMIN_KEY);
     expect(keys.body.find((k: { id: string }) => k.id === ownId).rateLimit).toBeNull();
   });

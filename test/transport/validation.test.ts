@@ -56,7 +56,7 @@ const REST_CASES: Array<{ name: string; path?: string; rawBody: string; status: 
     name: "a device token over 1,024 characters",
     rawBody: JSON.stringify({ user: { id: "u1", deviceTokens: ["t".repeat(1025)] }, value: 1 }),
     status: 400,
-    error: /^Invalid request: user\.device_tokens\[0\]: must be at most 1024 characters$/,
+    error: /^Invalid request: user\.deviceTokens\[0\]: must be at most 1024 characters$/,
   },
   {
     name: "undefined attribute keys",

@@ -163,6 +163,11 @@ describe("metric reads", () => {
     expect(monthly.periods.map((p) => [p.date, p.total, p.change])).toEqual([["2026-01-01", 600, 600]]);
     const bad = await server.rest("GET", "/v1/users/sum/metrics/pages/event-summary?aggregation=hourly&startDate=2026-01-01&endDate=2026-01-03");
     expect(bad.status).toBe(400);
+    // Errors name the fields as the caller sends them (query parameters, JSON names).
+    const missing = await server.rest("GET", "/v1/users/sum/metrics/pages/event-summary?startDate=2026-01-01&endDate=2026-01-03");
+    expect(missing).toEqual({ status: 400, body: { error: "Invalid request: aggregation: value is required" } });
+    const badDate = await server.rest("GET", "/v1/users/sum/metrics/pages/event-summary?aggregation=daily&startDate=2026-1-1&endDate=2026-01-03");
+    expect(badDate.body.error).toMatch(/^Invalid request: startDate: /);
     const tooLong = await server.rest("GET", "/v1/users/sum/metrics/pages/event-summary?aggregation=daily&startDate=2025-01-01&endDate=2026-03-01");
     expect(tooLong.body.error).toMatch(/at most 400 days/);
   });

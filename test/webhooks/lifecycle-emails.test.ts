@@ -127,7 +127,7 @@ describe("lifecycle messages (emails.*)", () => {
       body: [{ url: "https://example.com/rest", eventTypes: ["emails.recap_due", "emails.weekly_digest"] }],
     });
     expect(rest.status).toBe(400);
-    expect(rest.body.error).toMatch(/event_types\[1\]/);
+    expect(rest.body.error).toMatch(/eventTypes\[1\]/);
   });
 
   it("emails.achievement_due arrives once with the completion, and not for a user who turned it off or has no e-mail", async () => {

@@ -169,9 +169,9 @@ describe("webhook endpoints (Admin API)", () => {
   it("refuse unknown event types on every protocol", async () => {
     const rest = await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: "https://example.com/h", eventTypes: ["emails.weekly_digest"] }] });
     expect(rest.status).toBe(400);
-    expect(rest.body.error).toMatch(/event_types\[0\]/);
+    expect(rest.body.error).toMatch(/eventTypes\[0\]/);
     await expect(server.client("grpc").webhooks.createWebhookEndpoints({ endpoints: [{ url: "https://example.com/h", eventTypes: [] }] })).rejects.toThrow(
-      /event_types/,
+      /eventTypes/,
     );
   });
 

@@ -3707,12 +3707,11 @@ const file_gamification_v1_application_service_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x19\n" +
 	"\x03key\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x03key\"L\n" +
 	"\x15GetUserMetricResponse\x123\n" +
-	"\x06metric\x18\x01 \x01(\v2\x1b.gamification.v1.UserMetricR\x06metric\"\xae\x02\n" +
+	"\x06metric\x18\x01 \x01(\v2\x1b.gamification.v1.UserMetricR\x06metric\"\xaf\x02\n" +
 	" GetUserMetricEventSummaryRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x19\n" +
-	"\x03key\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x03key\x12Q\n" +
-	"\vaggregation\x18\x03 \x01(\x0e2#.gamification.v1.SummaryAggregationB\n" +
-	"\xbaH\a\x82\x01\x04\x10\x01 \x00R\vaggregation\x12B\n" +
+	"\x03key\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x03key\x12R\n" +
+	"\vaggregation\x18\x03 \x01(\x0e2#.gamification.v1.SummaryAggregationB\v\xbaH\b\xc8\x01\x01\x82\x01\x02\x10\x01R\vaggregation\x12B\n" +
 	"\n" +
 	"start_date\x18\x04 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\tstartDate\x12>\n" +
 	"\bend_date\x18\x05 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\aendDate\"Q\n" +

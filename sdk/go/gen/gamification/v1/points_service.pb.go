@@ -1198,12 +1198,11 @@ const file_gamification_v1_points_service_proto_rawDesc = "" +
 	"\x06awards\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x06awards\x88\x01\x01B\t\n" +
 	"\a_awards\"L\n" +
 	"\x15GetUserPointsResponse\x123\n" +
-	"\x06points\x18\x01 \x01(\v2\x1b.gamification.v1.UserPointsR\x06points\"\xb0\x02\n" +
+	"\x06points\x18\x01 \x01(\v2\x1b.gamification.v1.UserPointsR\x06points\"\xb1\x02\n" +
 	" GetUserPointsEventSummaryRequest\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x1b\n" +
-	"\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x03key\x12Q\n" +
-	"\vaggregation\x18\x03 \x01(\x0e2#.gamification.v1.SummaryAggregationB\n" +
-	"\xbaH\a\x82\x01\x04\x10\x01 \x00R\vaggregation\x12B\n" +
+	"\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x03key\x12R\n" +
+	"\vaggregation\x18\x03 \x01(\x0e2#.gamification.v1.SummaryAggregationB\v\xbaH\b\xc8\x01\x01\x82\x01\x02\x10\x01R\vaggregation\x12B\n" +
 	"\n" +
 	"start_date\x18\x04 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\tstartDate\x12>\n" +
 	"\bend_date\x18\x05 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\aendDate\"]\n" +

@@ -29,7 +29,7 @@ from gamification.v1 import validation_pb2 as gamification_dot_v1_dot_validation
 from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$gamification/v1/points_service.proto\x12\x0fgamification.v1\x1a\x1b\x62uf/validate/validate.proto\x1a)gamification/v1/application_service.proto\x1a\x1cgamification/v1/points.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\"\xeb\x02\n\nUserPoints\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name\x12%\n\x0b\x64\x65scription\x18\x04 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12 \n\tbadge_url\x18\x05 \x01(\tH\x01R\x08\x62\x61\x64geUrl\x88\x01\x01\x12\"\n\nmax_points\x18\x06 \x01(\x03H\x02R\tmaxPoints\x88\x01\x01\x12\x14\n\x05total\x18\x07 \x01(\x03R\x05total\x12\x37\n\x05level\x18\x08 \x01(\x0b\x32\x1c.gamification.v1.PointsLevelH\x03R\x05level\x88\x01\x01\x12\x34\n\x06\x61wards\x18\t \x03(\x0b\x32\x1c.gamification.v1.PointsAwardR\x06\x61wardsB\x0e\n\x0c_descriptionB\x0c\n\n_badge_urlB\r\n\x0b_max_pointsB\x08\n\x06_level\"\x80\x01\n\x14GetUserPointsRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x1b\n\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12&\n\x06\x61wards\x18\x03 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x64(\x01H\x00R\x06\x61wards\x88\x01\x01\x42\t\n\x07_awards\"L\n\x15GetUserPointsResponse\x12\x33\n\x06points\x18\x01 \x01(\x0b\x32\x1b.gamification.v1.UserPointsR\x06points\"\xb0\x02\n GetUserPointsEventSummaryRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x1b\n\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12Q\n\x0b\x61ggregation\x18\x03 \x01(\x0e\x32#.gamification.v1.SummaryAggregationB\n\xbaH\x07\x82\x01\x04\x10\x01 \x00R\x0b\x61ggregation\x12\x42\n\nstart_date\x18\x04 \x01(\tB#\xbaH r\x1e\x32\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\tstartDate\x12>\n\x08\x65nd_date\x18\x05 \x01(\tB#\xbaH r\x1e\x32\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\x07\x65ndDate\"]\n!GetUserPointsEventSummaryResponse\x12\x38\n\x07periods\x18\x01 \x03(\x0b\x32\x1e.gamification.v1.SummaryPeriodR\x07periods\"T\n\x1bListUserPointsBoostsRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x1b\n\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"T\n\x1cListUserPointsBoostsResponse\x12\x34\n\x06\x62oosts\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsBoostR\x06\x62oosts\"\x88\x02\n\x0cPointsSystem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12%\n\x0b\x64\x65scription\x18\x03 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12 \n\tbadge_url\x18\x04 \x01(\tH\x01R\x08\x62\x61\x64geUrl\x88\x01\x01\x12\"\n\nmax_points\x18\x05 \x01(\x03H\x02R\tmaxPoints\x88\x01\x01\x12:\n\x08triggers\x18\x06 \x03(\x0b\x32\x1e.gamification.v1.PointsTriggerR\x08triggersB\x0e\n\x0c_descriptionB\x0c\n\n_badge_urlB\r\n\x0b_max_points\":\n\x1b\x44\x65scribePointsSystemRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"U\n\x1c\x44\x65scribePointsSystemResponse\x12\x35\n\x06system\x18\x01 \x01(\x0b\x32\x1d.gamification.v1.PointsSystemR\x06system\"g\n\x1dListGlobalPointsBoostsRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12)\n\x10include_finished\x18\x02 \x01(\x08R\x0fincludeFinished\"V\n\x1eListGlobalPointsBoostsResponse\x12\x34\n\x06\x62oosts\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsBoostR\x06\x62oosts\"<\n\x1dListPointsSystemLevelsRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"V\n\x1eListPointsSystemLevelsResponse\x12\x34\n\x06levels\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsLevelR\x06levels\"\\\n\x10PointsLevelCount\x12\x32\n\x05level\x18\x01 \x01(\x0b\x32\x1c.gamification.v1.PointsLevelR\x05level\x12\x14\n\x05users\x18\x02 \x01(\x03R\x05users\";\n\x1cGetPointsLevelSummaryRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"Z\n\x1dGetPointsLevelSummaryResponse\x12\x39\n\x06levels\x18\x01 \x03(\x0b\x32!.gamification.v1.PointsLevelCountR\x06levels\"G\n\x0bPointsRange\x12\x12\n\x04\x66rom\x18\x01 \x01(\x03R\x04\x66rom\x12\x0e\n\x02to\x18\x02 \x01(\x03R\x02to\x12\x14\n\x05users\x18\x03 \x01(\x03R\x05users\"i\n\x17GetPointsSummaryRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12\x31\n\x0fuser_attributes\x18\x02 \x01(\tB\x08\xbaH\x05r\x03\x18\xd0\x0fR\x0euserAttributes\"P\n\x18GetPointsSummaryResponse\x12\x34\n\x06ranges\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsRangeR\x06ranges2\xa7\n\n\rPointsService\x12\x8b\x01\n\rGetUserPoints\x12%.gamification.v1.GetUserPointsRequest\x1a&.gamification.v1.GetUserPointsResponse\"+\x82\xd3\xe4\x93\x02%\x12\x1b/v1/users/{id}/points/{key}b\x06points\x12\xbe\x01\n\x19GetUserPointsEventSummary\x12\x31.gamification.v1.GetUserPointsEventSummaryRequest\x1a\x32.gamification.v1.GetUserPointsEventSummaryResponse\":\x82\xd3\xe4\x93\x02\x34\x12)/v1/users/{id}/points/{key}/event-summaryb\x07periods\x12\xa7\x01\n\x14ListUserPointsBoosts\x12,.gamification.v1.ListUserPointsBoostsRequest\x1a-.gamification.v1.ListUserPointsBoostsResponse\"2\x82\xd3\xe4\x93\x02,\x12\"/v1/users/{id}/points/{key}/boostsb\x06\x62oosts\x12\x95\x01\n\x14\x44\x65scribePointsSystem\x12,.gamification.v1.DescribePointsSystemRequest\x1a-.gamification.v1.DescribePointsSystemResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x10/v1/points/{key}b\x06system\x12\xa2\x01\n\x16ListGlobalPointsBoosts\x12..gamification.v1.ListGlobalPointsBoostsRequest\x1a/.gamification.v1.ListGlobalPointsBoostsResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x17/v1/points/{key}/boostsb\x06\x62oosts\x12\xa2\x01\n\x16ListPointsSystemLevels\x12..gamification.v1.ListPointsSystemLevelsRequest\x1a/.gamification.v1.ListPointsSystemLevelsResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x17/v1/points/{key}/levelsb\x06levels\x12\xa6\x01\n\x15GetPointsLevelSummary\x12-.gamification.v1.GetPointsLevelSummaryRequest\x1a..gamification.v1.GetPointsLevelSummaryResponse\".\x82\xd3\xe4\x93\x02(\x12\x1e/v1/points/{key}/level-summaryb\x06levels\x12\x91\x01\n\x10GetPointsSummary\x12(.gamification.v1.GetPointsSummaryRequest\x1a).gamification.v1.GetPointsSummaryResponse\"(\x82\xd3\xe4\x93\x02\"\x12\x18/v1/points/{key}/summaryb\x06rangesb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n$gamification/v1/points_service.proto\x12\x0fgamification.v1\x1a\x1b\x62uf/validate/validate.proto\x1a)gamification/v1/application_service.proto\x1a\x1cgamification/v1/points.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\"\xeb\x02\n\nUserPoints\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x10\n\x03key\x18\x02 \x01(\tR\x03key\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name\x12%\n\x0b\x64\x65scription\x18\x04 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12 \n\tbadge_url\x18\x05 \x01(\tH\x01R\x08\x62\x61\x64geUrl\x88\x01\x01\x12\"\n\nmax_points\x18\x06 \x01(\x03H\x02R\tmaxPoints\x88\x01\x01\x12\x14\n\x05total\x18\x07 \x01(\x03R\x05total\x12\x37\n\x05level\x18\x08 \x01(\x0b\x32\x1c.gamification.v1.PointsLevelH\x03R\x05level\x88\x01\x01\x12\x34\n\x06\x61wards\x18\t \x03(\x0b\x32\x1c.gamification.v1.PointsAwardR\x06\x61wardsB\x0e\n\x0c_descriptionB\x0c\n\n_badge_urlB\r\n\x0b_max_pointsB\x08\n\x06_level\"\x80\x01\n\x14GetUserPointsRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x1b\n\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12&\n\x06\x61wards\x18\x03 \x01(\x05\x42\t\xbaH\x06\x1a\x04\x18\x64(\x01H\x00R\x06\x61wards\x88\x01\x01\x42\t\n\x07_awards\"L\n\x15GetUserPointsResponse\x12\x33\n\x06points\x18\x01 \x01(\x0b\x32\x1b.gamification.v1.UserPointsR\x06points\"\xb1\x02\n GetUserPointsEventSummaryRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x1b\n\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12R\n\x0b\x61ggregation\x18\x03 \x01(\x0e\x32#.gamification.v1.SummaryAggregationB\x0b\xbaH\x08\x82\x01\x02\x10\x01\xc8\x01\x01R\x0b\x61ggregation\x12\x42\n\nstart_date\x18\x04 \x01(\tB#\xbaH r\x1e\x32\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\tstartDate\x12>\n\x08\x65nd_date\x18\x05 \x01(\tB#\xbaH r\x1e\x32\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\x07\x65ndDate\"]\n!GetUserPointsEventSummaryResponse\x12\x38\n\x07periods\x18\x01 \x03(\x0b\x32\x1e.gamification.v1.SummaryPeriodR\x07periods\"T\n\x1bListUserPointsBoostsRequest\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x1b\n\x03key\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"T\n\x1cListUserPointsBoostsResponse\x12\x34\n\x06\x62oosts\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsBoostR\x06\x62oosts\"\x88\x02\n\x0cPointsSystem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12%\n\x0b\x64\x65scription\x18\x03 \x01(\tH\x00R\x0b\x64\x65scription\x88\x01\x01\x12 \n\tbadge_url\x18\x04 \x01(\tH\x01R\x08\x62\x61\x64geUrl\x88\x01\x01\x12\"\n\nmax_points\x18\x05 \x01(\x03H\x02R\tmaxPoints\x88\x01\x01\x12:\n\x08triggers\x18\x06 \x03(\x0b\x32\x1e.gamification.v1.PointsTriggerR\x08triggersB\x0e\n\x0c_descriptionB\x0c\n\n_badge_urlB\r\n\x0b_max_points\":\n\x1b\x44\x65scribePointsSystemRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"U\n\x1c\x44\x65scribePointsSystemResponse\x12\x35\n\x06system\x18\x01 \x01(\x0b\x32\x1d.gamification.v1.PointsSystemR\x06system\"g\n\x1dListGlobalPointsBoostsRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12)\n\x10include_finished\x18\x02 \x01(\x08R\x0fincludeFinished\"V\n\x1eListGlobalPointsBoostsResponse\x12\x34\n\x06\x62oosts\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsBoostR\x06\x62oosts\"<\n\x1dListPointsSystemLevelsRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"V\n\x1eListPointsSystemLevelsResponse\x12\x34\n\x06levels\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsLevelR\x06levels\"\\\n\x10PointsLevelCount\x12\x32\n\x05level\x18\x01 \x01(\x0b\x32\x1c.gamification.v1.PointsLevelR\x05level\x12\x14\n\x05users\x18\x02 \x01(\x03R\x05users\";\n\x1cGetPointsLevelSummaryRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\"Z\n\x1dGetPointsLevelSummaryResponse\x12\x39\n\x06levels\x18\x01 \x03(\x0b\x32!.gamification.v1.PointsLevelCountR\x06levels\"G\n\x0bPointsRange\x12\x12\n\x04\x66rom\x18\x01 \x01(\x03R\x04\x66rom\x12\x0e\n\x02to\x18\x02 \x01(\x03R\x02to\x12\x14\n\x05users\x18\x03 \x01(\x03R\x05users\"i\n\x17GetPointsSummaryRequest\x12\x1b\n\x03key\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\x64R\x03key\x12\x31\n\x0fuser_attributes\x18\x02 \x01(\tB\x08\xbaH\x05r\x03\x18\xd0\x0fR\x0euserAttributes\"P\n\x18GetPointsSummaryResponse\x12\x34\n\x06ranges\x18\x01 \x03(\x0b\x32\x1c.gamification.v1.PointsRangeR\x06ranges2\xa7\n\n\rPointsService\x12\x8b\x01\n\rGetUserPoints\x12%.gamification.v1.GetUserPointsRequest\x1a&.gamification.v1.GetUserPointsResponse\"+\x82\xd3\xe4\x93\x02%\x12\x1b/v1/users/{id}/points/{key}b\x06points\x12\xbe\x01\n\x19GetUserPointsEventSummary\x12\x31.gamification.v1.GetUserPointsEventSummaryRequest\x1a\x32.gamification.v1.GetUserPointsEventSummaryResponse\":\x82\xd3\xe4\x93\x02\x34\x12)/v1/users/{id}/points/{key}/event-summaryb\x07periods\x12\xa7\x01\n\x14ListUserPointsBoosts\x12,.gamification.v1.ListUserPointsBoostsRequest\x1a-.gamification.v1.ListUserPointsBoostsResponse\"2\x82\xd3\xe4\x93\x02,\x12\"/v1/users/{id}/points/{key}/boostsb\x06\x62oosts\x12\x95\x01\n\x14\x44\x65scribePointsSystem\x12,.gamification.v1.DescribePointsSystemRequest\x1a-.gamification.v1.DescribePointsSystemResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x10/v1/points/{key}b\x06system\x12\xa2\x01\n\x16ListGlobalPointsBoosts\x12..gamification.v1.ListGlobalPointsBoostsRequest\x1a/.gamification.v1.ListGlobalPointsBoostsResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x17/v1/points/{key}/boostsb\x06\x62oosts\x12\xa2\x01\n\x16ListPointsSystemLevels\x12..gamification.v1.ListPointsSystemLevelsRequest\x1a/.gamification.v1.ListPointsSystemLevelsResponse\"\'\x82\xd3\xe4\x93\x02!\x12\x17/v1/points/{key}/levelsb\x06levels\x12\xa6\x01\n\x15GetPointsLevelSummary\x12-.gamification.v1.GetPointsLevelSummaryRequest\x1a..gamification.v1.GetPointsLevelSummaryResponse\".\x82\xd3\xe4\x93\x02(\x12\x1e/v1/points/{key}/level-summaryb\x06levels\x12\x91\x01\n\x10GetPointsSummary\x12(.gamification.v1.GetPointsSummaryRequest\x1a).gamification.v1.GetPointsSummaryResponse\"(\x82\xd3\xe4\x93\x02\"\x12\x18/v1/points/{key}/summaryb\x06rangesb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -47,7 +47,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['key']._loaded_options = None
   _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['key']._serialized_options = b'\272H\006r\004\020\001\030d'
   _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['aggregation']._loaded_options = None
-  _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['aggregation']._serialized_options = b'\272H\007\202\001\004\020\001 \000'
+  _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['aggregation']._serialized_options = b'\272H\010\202\001\002\020\001\310\001\001'
   _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['start_date']._loaded_options = None
   _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['start_date']._serialized_options = b'\272H r\0362\034^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
   _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST'].fields_by_name['end_date']._loaded_options = None
@@ -91,39 +91,39 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETUSERPOINTSRESPONSE']._serialized_start=720
   _globals['_GETUSERPOINTSRESPONSE']._serialized_end=796
   _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST']._serialized_start=799
-  _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST']._serialized_end=1103
-  _globals['_GETUSERPOINTSEVENTSUMMARYRESPONSE']._serialized_start=1105
-  _globals['_GETUSERPOINTSEVENTSUMMARYRESPONSE']._serialized_end=1198
-  _globals['_LISTUSERPOINTSBOOSTSREQUEST']._serialized_start=1200
-  _globals['_LISTUSERPOINTSBOOSTSREQUEST']._serialized_end=1284
-  _globals['_LISTUSERPOINTSBOOSTSRESPONSE']._serialized_start=1286
-  _globals['_LISTUSERPOINTSBOOSTSRESPONSE']._serialized_end=1370
-  _globals['_POINTSSYSTEM']._serialized_start=1373
-  _globals['_POINTSSYSTEM']._serialized_end=1637
-  _globals['_DESCRIBEPOINTSSYSTEMREQUEST']._serialized_start=1639
-  _globals['_DESCRIBEPOINTSSYSTEMREQUEST']._serialized_end=1697
-  _globals['_DESCRIBEPOINTSSYSTEMRESPONSE']._serialized_start=1699
-  _globals['_DESCRIBEPOINTSSYSTEMRESPONSE']._serialized_end=1784
-  _globals['_LISTGLOBALPOINTSBOOSTSREQUEST']._serialized_start=1786
-  _globals['_LISTGLOBALPOINTSBOOSTSREQUEST']._serialized_end=1889
-  _globals['_LISTGLOBALPOINTSBOOSTSRESPONSE']._serialized_start=1891
-  _globals['_LISTGLOBALPOINTSBOOSTSRESPONSE']._serialized_end=1977
-  _globals['_LISTPOINTSSYSTEMLEVELSREQUEST']._serialized_start=1979
-  _globals['_LISTPOINTSSYSTEMLEVELSREQUEST']._serialized_end=2039
-  _globals['_LISTPOINTSSYSTEMLEVELSRESPONSE']._serialized_start=2041
-  _globals['_LISTPOINTSSYSTEMLEVELSRESPONSE']._serialized_end=2127
-  _globals['_POINTSLEVELCOUNT']._serialized_start=2129
-  _globals['_POINTSLEVELCOUNT']._serialized_end=2221
-  _globals['_GETPOINTSLEVELSUMMARYREQUEST']._serialized_start=2223
-  _globals['_GETPOINTSLEVELSUMMARYREQUEST']._serialized_end=2282
-  _globals['_GETPOINTSLEVELSUMMARYRESPONSE']._serialized_start=2284
-  _globals['_GETPOINTSLEVELSUMMARYRESPONSE']._serialized_end=2374
-  _globals['_POINTSRANGE']._serialized_start=2376
-  _globals['_POINTSRANGE']._serialized_end=2447
-  _globals['_GETPOINTSSUMMARYREQUEST']._serialized_start=2449
-  _globals['_GETPOINTSSUMMARYREQUEST']._serialized_end=2554
-  _globals['_GETPOINTSSUMMARYRESPONSE']._serialized_start=2556
-  _globals['_GETPOINTSSUMMARYRESPONSE']._serialized_end=2636
-  _globals['_POINTSSERVICE']._serialized_start=2639
-  _globals['_POINTSSERVICE']._serialized_end=3958
+  _globals['_GETUSERPOINTSEVENTSUMMARYREQUEST']._serialized_end=1104
+  _globals['_GETUSERPOINTSEVENTSUMMARYRESPONSE']._serialized_start=1106
+  _globals['_GETUSERPOINTSEVENTSUMMARYRESPONSE']._serialized_end=1199
+  _globals['_LISTUSERPOINTSBOOSTSREQUEST']._serialized_start=1201
+  _globals['_LISTUSERPOINTSBOOSTSREQUEST']._serialized_end=1285
+  _globals['_LISTUSERPOINTSBOOSTSRESPONSE']._serialized_start=1287
+  _globals['_LISTUSERPOINTSBOOSTSRESPONSE']._serialized_end=1371
+  _globals['_POINTSSYSTEM']._serialized_start=1374
+  _globals['_POINTSSYSTEM']._serialized_end=1638
+  _globals['_DESCRIBEPOINTSSYSTEMREQUEST']._serialized_start=1640
+  _globals['_DESCRIBEPOINTSSYSTEMREQUEST']._serialized_end=1698
+  _globals['_DESCRIBEPOINTSSYSTEMRESPONSE']._serialized_start=1700
+  _globals['_DESCRIBEPOINTSSYSTEMRESPONSE']._serialized_end=1785
+  _globals['_LISTGLOBALPOINTSBOOSTSREQUEST']._serialized_start=1787
+  _globals['_LISTGLOBALPOINTSBOOSTSREQUEST']._serialized_end=1890
+  _globals['_LISTGLOBALPOINTSBOOSTSRESPONSE']._serialized_start=1892
+  _globals['_LISTGLOBALPOINTSBOOSTSRESPONSE']._serialized_end=1978
+  _globals['_LISTPOINTSSYSTEMLEVELSREQUEST']._serialized_start=1980
+  _globals['_LISTPOINTSSYSTEMLEVELSREQUEST']._serialized_end=2040
+  _globals['_LISTPOINTSSYSTEMLEVELSRESPONSE']._serialized_start=2042
+  _globals['_LISTPOINTSSYSTEMLEVELSRESPONSE']._serialized_end=2128
+  _globals['_POINTSLEVELCOUNT']._serialized_start=2130
+  _globals['_POINTSLEVELCOUNT']._serialized_end=2222
+  _globals['_GETPOINTSLEVELSUMMARYREQUEST']._serialized_start=2224
+  _globals['_GETPOINTSLEVELSUMMARYREQUEST']._serialized_end=2283
+  _globals['_GETPOINTSLEVELSUMMARYRESPONSE']._serialized_start=2285
+  _globals['_GETPOINTSLEVELSUMMARYRESPONSE']._serialized_end=2375
+  _globals['_POINTSRANGE']._serialized_start=2377
+  _globals['_POINTSRANGE']._serialized_end=2448
+  _globals['_GETPOINTSSUMMARYREQUEST']._serialized_start=2450
+  _globals['_GETPOINTSSUMMARYREQUEST']._serialized_end=2555
+  _globals['_GETPOINTSSUMMARYRESPONSE']._serialized_start=2557
+  _globals['_GETPOINTSSUMMARYRESPONSE']._serialized_end=2637
+  _globals['_POINTSSERVICE']._serialized_start=2640
+  _globals['_POINTSSERVICE']._serialized_end=3959
 # @@protoc_insertion_point(module_scope)
