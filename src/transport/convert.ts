@@ -72,7 +72,8 @@ export function tenantToProto(t: TenantConfig): tenant.Tenant {
  */
 export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUser, "$typeName">> = {}): UserUpsert {
   // A body may name the user (the reference's own PATCH example does), but never as someone else.
-  if (u.id !== undefined && u.id !== id) throw invalidArgument(`Invalid request: the body's id ("${u.id}") is not the user's ID in the path ("${id}")`);
+  if (u.id !== undefined && u.id !== id)
+    throw invalidArgument(`Invalid request: the body's id ${JSON.stringify(u.id)} is not the user's ID in the path, ${JSON.stringify(id)}`);
   if (u.clearDeviceTokens && u.deviceTokens?.length) throw invalidArgument("Invalid request: send deviceTokens or clearDeviceTokens, not both");
   return {
     id,
