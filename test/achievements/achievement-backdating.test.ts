@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import type { WebhookReceiver } from "../helpers/webhook-receiver.js";
 import { startDailyStreakServer } from "../helpers/daily-streak-server.js";
 
@@ -18,11 +19,7 @@ let receiver: WebhookReceiver;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function created(path: string, body: unknown[]): Promise<string[]> {
-  const response = await server.rest("POST", path, { body });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 const practise = (user: string) => server.rest("POST", "/api/metrics/minutes/event", { body: { user: { id: user, tz: "UTC" }, value: 1 } });
 /** A user's completed achievements: key and moment (ms). */

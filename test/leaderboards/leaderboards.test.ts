@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DateTime } from "luxon";
 import { LeaderboardRankBy, LeaderboardRunUnit, LeaderboardStatus } from "../../sdk/src/index.js";
 import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 
 // Leaderboards end to end: the event response's `leaderboards` map and the three LeaderboardService
 // reads (REST, Connect JSON, gRPC), over a real server and database. Every scenario ranks its own
@@ -18,11 +19,7 @@ const day = (offset: number) => new Date(NOW + offset * 86_400_000).toISOString(
 const at = (offset: number, time: string) => `${day(offset)}T${time}:00.000Z`;
 
 /** Creates through the Admin API and returns the new IDs in order. */
-async function created(path: string, body: unknown[], tenantId?: string): Promise<string[]> {
-  const response = await server.rest("POST", path, { body, tenantId });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 /** Sends an event (REST) and returns its `leaderboards` map. */
 async function event(metric: string, user: Record<string, unknown>, value: number, timestamp?: string, tenantId?: string): Promise<Record<string, any>> {

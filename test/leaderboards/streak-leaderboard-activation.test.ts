@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import type { WebhookReceiver } from "../helpers/webhook-receiver.js";
 import { startDailyStreakServer } from "../helpers/daily-streak-server.js";
 import { until } from "../helpers/until.js";
@@ -20,11 +21,7 @@ let receiver: WebhookReceiver;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function created(path: string, body: unknown[]): Promise<string[]> {
-  const response = await server.rest("POST", path, { body });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 /** The date of day `day` (UTC). */
 const dateOf = (day: number) => new Date(D0 + day * DAY).toISOString().slice(0, 10);

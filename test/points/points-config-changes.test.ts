@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readStoredUser } from "../../src/engine/store/user-documents.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 const DAY = 86_400_000;
@@ -31,11 +32,7 @@ afterAll(async () => {
 });
 
 /** Creates through the Admin API in the tenant and returns the new IDs in order. */
-async function created(tenantId: string, path: string, body: unknown[]): Promise<string[]> {
-  const response = await server.rest("POST", path, { tenantId, body });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (tenantId: string, path: string, body: unknown[]) => createdIds(server, path, body, tenantId);
 
 /** Sends an event and answers its `points` object. */
 async function send(tenantId: string, user: string, value: number, metric = "words") {

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 
 let server: TestServer;
 const ids: Record<string, string | undefined> = {};
@@ -11,11 +12,7 @@ const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISO
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /** Creates through the Admin API and returns the new IDs in order. */
-async function created(path: string, body: unknown[], tenantId?: string): Promise<string[]> {
-  const response = await server.rest("POST", path, { body, tenantId });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 const event = (user: Record<string, unknown>, value: number, extra: Record<string, unknown> = {}, tenantId?: string) =>
   server.rest("POST", "/api/metrics/words/event", { body: { user, value, ...extra }, tenantId }).then((r) => {

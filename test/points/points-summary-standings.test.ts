@@ -8,16 +8,13 @@ import { listTenantUsers } from "../../src/engine/store/tenant-users.js";
 import { forgetStandings } from "../../src/engine/store/tenant-standings.js";
 import { standingsOf, userDocument } from "../../src/engine/store/user-documents.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 
 let single: TestServer;
 let versioned: TestServer;
 
 async function configure(server: TestServer): Promise<void> {
-  const created = async (path: string, body: unknown[]) => {
-    const response = await server.rest("POST", path, { body });
-    expect(response.body.issues).toEqual([]);
-    return response.body.created.map((item: { id: string }) => item.id) as string[];
-  };
+  const created = (path: string, body: unknown[]) => createdIds(server, path, body);
   await created("/admin/v1/attributes", [{ key: "plan", name: "Plan", type: "user" }]);
   const [words] = await created("/admin/v1/metrics", [{ key: "words", name: "Words" }]);
   const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }]);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { readStoredUser } from "../../src/engine/store/user-documents.js";
 
 let server: TestServer;
@@ -7,11 +8,7 @@ const ids: Record<string, string | undefined> = {};
 const today = new Date().toISOString().slice(0, 10);
 
 /** Creates through the Admin API and returns the new IDs in order. */
-async function created(path: string, body: unknown[]): Promise<string[]> {
-  const response = await server.rest("POST", path, { body });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 beforeAll(async () => {
   server = await startTestServer();

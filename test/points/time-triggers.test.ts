@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../helpers/until.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { findDueUsers } from "../../src/workers/store/due-users.js";
 import { minuteOf } from "../../src/engine/store/user-documents.js";
 
@@ -9,11 +10,7 @@ let server: TestServer;
 let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
 
-async function created(path: string, body: unknown[], tenantId?: string): Promise<string[]> {
-  const response = await server.rest("POST", path, { body, tenantId });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 beforeAll(async () => {
   server = await startTestServer({ now });

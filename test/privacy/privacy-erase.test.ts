@@ -6,6 +6,7 @@ import { DEFAULT_SCOPE } from "../../src/features/account/domain/tenant.js";
 import { finishUnfinishedErasures } from "../../src/features/privacy/erase-user.js";
 import { forgetCachedTenant } from "../../src/engine/store/user-documents.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { storedText } from "../helpers/stored-text.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -31,11 +32,7 @@ let appKey: string;
 /** Yesterday (UTC) when the file started: taken once, so a run that crosses midnight asks for the same run. */
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
-async function created(path: string, body: unknown[]): Promise<string[]> {
-  const response = await server.rest("POST", path, { body });
-  expect(response.body.issues, JSON.stringify(response.body)).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 async function event(metric: string, userId: string, value: number, idempotencyKey?: string, timestamp?: string): Promise<void> {
   const body = {

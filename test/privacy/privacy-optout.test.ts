@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 /**
@@ -16,11 +17,7 @@ let offsetMs = 0;
 const NOW = Date.now();
 const day = (offset: number) => new Date(NOW + offset * 86_400_000).toISOString().slice(0, 10);
 
-async function created(path: string, body: unknown[]): Promise<string[]> {
-  const response = await server.rest("POST", path, { body });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 async function event(metric: string, user: string, value: number) {
   const response = await server.rest("POST", `/v1/metrics/${metric}/event`, { body: { user: { id: user, tz: "UTC", name: user.toUpperCase() }, value } });

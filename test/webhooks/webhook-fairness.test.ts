@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { until } from "../helpers/until.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -16,10 +17,7 @@ const hanging = { received: 0, abandoned: 0 };
 /** Attempts in flight per instance (the worker's default). */
 const CONCURRENCY = 8;
 
-async function created(path: string, body: unknown[], tenantId?: string): Promise<void> {
-  const response = await server.rest("POST", path, { body, tenantId });
-  expect(response.body.issues, JSON.stringify(response.body)).toEqual([]);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();

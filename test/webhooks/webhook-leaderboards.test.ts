@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LeaderboardConfig } from "../../src/features/leaderboards/domain/leaderboard-config.js";
 import { runsAt } from "../../src/features/webhooks/webhook-leaderboards.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { expectReceivedBodiesFitPublishedModels } from "../helpers/published-models.js";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -25,11 +26,7 @@ const ids: Record<string, string | undefined> = {};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function created(path: string, body: unknown[], tenantId?: string): Promise<string[]> {
-  const response = await server.rest("POST", path, { body, tenantId });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
+const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
 async function endpoint(tenantId: string, path: string, eventTypes: string[]): Promise<void> {
   const response = await server.rest("POST", "/admin/v1/webhooks", { tenantId, body: [{ url: receiver.url(path), eventTypes }] });

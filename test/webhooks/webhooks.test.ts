@@ -8,6 +8,7 @@ import { startService } from "../../src/server/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../helpers/until.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { expectReceivedBodiesFitPublishedModels } from "../helpers/published-models.js";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -24,12 +25,6 @@ const ids: Record<string, string | undefined> = {};
 const ALL_TYPES = [...WEBHOOK_EVENT_TYPES];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function createdIds(path: string, body: unknown[], tenantId?: string): Promise<string[]> {
-  const response = await server.rest("POST", path, { body, tenantId });
-  expect(response.body.issues).toEqual([]);
-  return response.body.created.map((item: { id: string }) => item.id);
-}
 
 /** Creates an endpoint on the receiver's `path` and returns its ID and secret. */
 async function endpoint(tenantId: string | undefined, path: string, eventTypes: string[]): Promise<{ id: string; secret: string }> {
@@ -77,16 +72,17 @@ beforeAll(async () => {
       secretsKey: SECRETS_KEY,
     },
   });
-  await createdIds("/admin/v1/tenants", [
+  await createdIds(server, "/admin/v1/tenants", [
     { customerId: "acme", name: "Acme" },
     { customerId: "globex", name: "Globex" },
   ]);
   for (const tenantId of ["acme", "globex"]) {
-    [ids[`${tenantId}:words`]] = await createdIds("/admin/v1/metrics", [{ key: "words", name: "Words written" }], tenantId);
+    [ids[`${tenantId}:words`]] = await createdIds(server, "/admin/v1/metrics", [{ key: "words", name: "Words written" }], tenantId);
   }
-  [ids.onboarded] = await createdIds("/admin/v1/achievements", [{ name: "Onboarded", key: "onboarded", trigger: "api", status: "active" }], "acme");
-  [ids.xp] = await createdIds("/admin/v1/points", [{ key: "xp", name: "XP" }], "acme");
+  [ids.onboarded] = await createdIds(server, "/admin/v1/achievements", [{ name: "Onboarded", key: "onboarded", trigger: "api", status: "active" }], "acme");
+  [ids.xp] = await createdIds(server, "/admin/v1/points", [{ key: "xp", name: "XP" }], "acme");
   await createdIds(
+    server,
     `/admin/v1/points/${ids.xp}/triggers`,
     [
       { type: "metric", points: 10, metricId: ids["acme:words"], metricThreshold: 100, status: "active" },
@@ -95,6 +91,7 @@ beforeAll(async () => {
     "acme",
   );
   await createdIds(
+    server,
     `/admin/v1/points/${ids.xp}/levels`,
     [
       { key: "bronze", name: "Bronze", points: 0 },
@@ -493,7 +490,7 @@ describe("webhook delivery", () => {
   it("announces a boost's start and finish once each, with the reference payload", async () => {
     const boosts = await endpoint("acme", "/boosts", ["points.boost_started", "points.boost_finished"]);
     const today = new Date(Date.now() + offsetMs).toISOString().slice(0, 10); // the service's today, taken as late as possible
-    const [boostId] = await createdIds(`/admin/v1/points/${ids.xp}/boosts`, [{ name: "Double XP", start: today, end: today, multiplier: 2 }], "acme");
+    const [boostId] = await createdIds(server, `/admin/v1/points/${ids.xp}/boosts`, [{ name: "Double XP", start: today, end: today, multiplier: 2 }], "acme");
     const [started] = await receiver.waitFor("/boosts", (g) => g.length >= 1);
     expect(verify(boosts.secret, started!)).toMatchObject({
       type: "points.boost_started",
@@ -523,7 +520,7 @@ describe("webhook delivery", () => {
   it("announces the finish of a running boost that is deleted, once", async () => {
     const boosts = await endpoint("acme", "/boosts-deleted", ["points.boost_started", "points.boost_finished"]);
     const today = new Date(Date.now() + offsetMs).toISOString().slice(0, 10);
-    const [boostId] = await createdIds(`/admin/v1/points/${ids.xp}/boosts`, [{ name: "Weekend", start: today, end: null, multiplier: 3 }], "acme");
+    const [boostId] = await createdIds(server, `/admin/v1/points/${ids.xp}/boosts`, [{ name: "Weekend", start: today, end: null, multiplier: 3 }], "acme");
     await receiver.waitFor("/boosts-deleted", (g) => g.length >= 1);
     const deleted = await server.rest("DELETE", `/admin/v1/points/${ids.xp}/boosts?ids=${boostId}`, { tenantId: "acme" });
     expect([deleted.status, deleted.body.issues ?? []]).toEqual([200, []]);
@@ -536,6 +533,7 @@ describe("webhook delivery", () => {
   it("never notifies achievements backdated on activation, but does notify live completions", async () => {
     await endpoint("acme", "/achievements", ["achievement.completed"]);
     const [wordsmith] = await createdIds(
+      server,
       "/admin/v1/achievements",
       [{ name: "Wordsmith", key: "wordsmith", trigger: "metric", metricId: ids["acme:words"], metricValue: 100 }],
       "acme",
@@ -560,9 +558,9 @@ describe("webhook delivery", () => {
   // Last: moves the service's clock an hour ahead.
   it("sends one points.level_changed for a level reached by a time trigger (the scheduler), in the default scope", async () => {
     await endpoint(undefined, "/time", ["points.level_changed"]);
-    const [hours] = await createdIds("/admin/v1/points", [{ key: "hours", name: "Hours" }]);
-    await createdIds(`/admin/v1/points/${hours}/triggers`, [{ type: "time", points: 10, timeUnit: "hours", timeInterval: 1, status: "active" }]);
-    await createdIds(`/admin/v1/points/${hours}/levels`, [
+    const [hours] = await createdIds(server, "/admin/v1/points", [{ key: "hours", name: "Hours" }]);
+    await createdIds(server, `/admin/v1/points/${hours}/triggers`, [{ type: "time", points: 10, timeUnit: "hours", timeInterval: 1, status: "active" }]);
+    await createdIds(server, `/admin/v1/points/${hours}/levels`, [
       { key: "regular", name: "Regular", points: 10 },
       { key: "veteran", name: "Veteran", points: 20 },
     ]);
@@ -586,10 +584,15 @@ describe("webhook delivery", () => {
 
   it("sends leaderboard.rank_changed for the acting user when their rank moves, with the reference payload", async () => {
     offsetMs = 0; // back to the real clock: receivers check the signature timestamp against theirs
-    await createdIds("/admin/v1/tenants", [{ customerId: "initech", name: "Initech" }]);
-    const [metricId] = await createdIds("/admin/v1/metrics", [{ key: "words", name: "Words written" }], "initech");
+    await createdIds(server, "/admin/v1/tenants", [{ customerId: "initech", name: "Initech" }]);
+    const [metricId] = await createdIds(server, "/admin/v1/metrics", [{ key: "words", name: "Words written" }], "initech");
     const start = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-    const [boardId] = await createdIds("/admin/v1/leaderboards", [{ key: "top", name: "Top", rankBy: "metric", metricId, status: "active", start }], "initech");
+    const [boardId] = await createdIds(
+      server,
+      "/admin/v1/leaderboards",
+      [{ key: "top", name: "Top", rankBy: "metric", metricId, status: "active", start }],
+      "initech",
+    );
     const ranks = await endpoint("initech", "/initech-ranks", ["leaderboard.rank_changed"]);
     expect((await send("initech", "ann", 10)).status).toBe(201); // ann: null -> 1
     expect((await send("initech", "bob", 20)).status).toBe(201); // bob: null -> 1 (ann moves to 2: not her call)
