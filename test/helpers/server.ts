@@ -34,7 +34,8 @@ export async function startTestServer(options: Partial<ServiceOptions> = {}): Pr
     port: 0,
     host: "127.0.0.1",
     adminApiKey: ADMIN_KEY,
-    logger: pino({ level: "silent" }),
+    // TEST_LOG_LEVEL=error shows why a call answered 500 ("unexpected error", with the stack).
+    logger: process.env.TEST_LOG_LEVEL ? pino({ level: process.env.TEST_LOG_LEVEL }, pino.destination(2)) : pino({ level: "silent" }),
     // As before graceful shutdown: a request still in flight after 2 s does not hold the test up.
     shutdownGraceMs: 2000,
     ...options,
