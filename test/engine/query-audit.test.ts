@@ -59,7 +59,10 @@ const KNOWN_SCANS: Record<string, string> = {};
  * And one shape of `find`: the pending-work buckets (purge days) whose keys name the tenant's users
  * (`keys` by prefix), found by the same kind of scan so their keys can be pulled by `_id`.
  */
-const TENANT_DELETION_SHAPES: Record<string, Set<string>> = { delete: new Set(["{tenantId}", "{$or}"]), find: new Set(["{keys}"]) };
+const TENANT_DELETION_SHAPES = new Map([
+  ["delete", new Set(["{tenantId}", "{$or}"])],
+  ["find", new Set(["{keys}"])],
+]);
 
 let database: TestDatabase;
 let service: RunningService;
@@ -298,7 +301,7 @@ describe("query audit", () => {
       const target = filtersOf(event);
       if (!target) continue;
       for (const filter of target.filters) {
-        if (index >= tenantDeletion.from && index < tenantDeletion.to && TENANT_DELETION_SHAPES[event.commandName]?.has(shapeOf(filter))) {
+        if (index >= tenantDeletion.from && index < tenantDeletion.to && TENANT_DELETION_SHAPES.get(event.commandName)?.has(shapeOf(filter))) {
           tenantDeletionScans.add(target.collection);
           continue;
         }
