@@ -258,12 +258,6 @@ export async function archivePointsSystems(ctx: ServiceContext, tenantId: string
  * the database, not the config cache, so one made on another instance a moment ago goes too.
  */
 export async function deleteUserBoosts(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
-  const boosts = ctx.database.collections.pointsBoosts;
-  const made = await boosts.find({ tenantId, userId }, { projection: { _id: 1 } }).toArray();
-  if (made.length === 0) return;
-  await boosts.bulkWrite(
-    made.map(({ _id }) => ({ deleteOne: { filter: { _id } } })),
-    { ordered: false },
-  );
-  ctx.config.invalidate();
+  const { deletedCount } = await ctx.database.collections.pointsBoosts.deleteMany({ tenantId, userId });
+  if (deletedCount > 0) ctx.config.invalidate();
 }
