@@ -5,14 +5,13 @@ import { sha256 } from "./sha256.js";
 
 /** The tenant's configuration snapshot for the engine, read once per call from the config cache. */
 export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): Promise<EngineConfig> {
-  const [achievements, points, streak, webhooks, leaderboards, settings, userAttributeKeys] = await Promise.all([
+  const [achievements, points, streak, webhooks, leaderboards, settings] = await Promise.all([
     ctx.config.achievements(tenantId),
     ctx.config.pointsConfig(tenantId),
     ctx.config.streakSettings(tenantId),
     ctx.config.webhooks(tenantId),
     ctx.config.leaderboards(tenantId),
     ctx.config.accountSettings(tenantId),
-    ctx.config.attributeKeys(tenantId, "user"),
   ]);
   return {
     achievements,
@@ -23,6 +22,5 @@ export async function loadEngineConfig(ctx: ServiceContext, tenantId: string): P
     webhooks,
     leaderboards,
     controlRatio: settings.experimentation.controlRatio,
-    userAttributeKeys,
   };
 }

@@ -3,7 +3,7 @@ import { DomainError, invalidArgument, notFound } from "./domain/errors.js";
 import { summarizeChanges, localDate, type Aggregation } from "./domain/history.js";
 import type { MetricConfig } from "../features/metrics/domain/metric.js";
 import { isValidTimeZone } from "./domain/rules.js";
-import { checkUserUpsert, currentAttributes, upsertUser, type UserState, type UserUpsert } from "./domain/user.js";
+import { checkUserUpsert, upsertUser, withAttributesInForce, type UserState, type UserUpsert } from "./domain/user.js";
 import { eventsOf, newUserState, react } from "./domain/reactions.js";
 import { contributionOf } from "../features/leaderboards/domain/leaderboard-entries.js";
 import { findUser, type VersionedUser } from "./store/user-documents.js";
@@ -29,7 +29,7 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
       throw new DomainError("unprocessable", `User "${upsert.id}" already exists; identify it with PUT /v1/users/${upsert.id} to update it`);
     }
     if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
-    const next = upsertUser(stored?.state ?? newUserState(upsert.id, now, engine), upsert, now, engine.userAttributeKeys);
+    const next = upsertUser(stored?.state ?? newUserState(upsert.id, now, engine), upsert, now);
     // An update may move the user's due time (a new time zone); a first identification may award
     // points (user-creation triggers), which leaderboards may rank.
     const created = stored ? null : react(next, { userCreated: true }, engine, now);
@@ -67,8 +67,8 @@ export async function checkAttributeKeys(
   values: { event?: Record<string, string>; user?: Record<string, string> },
 ): Promise<void> {
   const [eventKeys, userKeys] = await Promise.all([
-    values.event ? ctx.config.attributeKeys(tenantId, "event") : new Set<string>(),
-    values.user ? ctx.config.attributeKeys(tenantId, "user") : new Set<string>(),
+    values.event ? ctx.config.attributes(tenantId, "event") : new Map<string, Date>(),
+    values.user ? ctx.config.attributes(tenantId, "user") : new Map<string, Date>(),
   ]);
   const invalid = [...findUnknownKeys(values.event, eventKeys), ...findUnknownKeys(values.user, userKeys)];
   if (invalid.length > 0) throw invalidArgument(invalidAttributeKeysMessage(invalid));
@@ -99,12 +99,12 @@ export async function readUser(ctx: ServiceContext, tenantId: string, userId: st
 }
 
 /**
- * The user as `GET /v1/users/{id}` shows them: without the values of attributes deleted since
- * their last write (not theirs any more; that write dropped them from the document).
+ * The user as `GET /v1/users/{id}` shows them: without the values of attributes deleted since they
+ * were set (not theirs any more: their next write drops them from the document).
  */
 export async function readUserProfile(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
-  const [state, userAttributeKeys] = await Promise.all([readUser(ctx, tenantId, userId), ctx.config.attributeKeys(tenantId, "user")]);
-  return { ...state, attributes: currentAttributes(state.attributes, userAttributeKeys) };
+  const [state, userAttributes] = await Promise.all([readUser(ctx, tenantId, userId), ctx.config.attributes(tenantId, "user")]);
+  return withAttributesInForce(state, userAttributes);
 }
 
 /** The tenant's metric with this key, or a not-found error naming the key. */

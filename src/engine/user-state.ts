@@ -1,9 +1,9 @@
 import { DomainError } from "./domain/errors.js";
 import type { LeaderboardContribution, LeaderboardResult } from "../features/leaderboards/domain/leaderboard-entries.js";
 import { completeChange, plannedDueAt, type EngineConfig } from "./domain/reactions.js";
-import type { UserState } from "./domain/user.js";
+import { datedAttributeChange, withAttributesInForce, type UserState } from "./domain/user.js";
 import type { UserEvents } from "../features/webhooks/domain/webhooks.js";
-import { findUser, type VersionedUser } from "./store/user-documents.js";
+import { findUser, withLoadedState, type VersionedUser } from "./store/user-documents.js";
 import type { ServiceContext } from "./context.js";
 import { rankUserChanges } from "../features/leaderboards/ranking-updates.js";
 import { commitUserChange, startDueEntry } from "./user-commit.js";
@@ -33,11 +33,20 @@ export async function changeUserState<T, P = undefined>(
 ): Promise<T> {
   return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const [stored, prefetched] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), prefetch()]);
+      // Attribute values set before their attribute was created (with a key used before) are not
+      // the user's: decisions never see them, and the write drops them (engine/domain/user.ts).
+      const attributesCheckedAt = ctx.now();
+      const [loaded, userAttributes, prefetched] = await Promise.all([
+        findUser(ctx.database.collections.users, tenantId, userId),
+        ctx.config.attributes(tenantId, "user"),
+        prefetch(),
+      ]);
+      const stored = loaded && withLoadedState(loaded, withAttributesInForce(loaded.state, userAttributes));
       const now = ctx.now();
       const change = await decide(stored, now, prefetched);
       if (change.write === null) return change.result;
-      if (await commitUserChange(ctx, tenantId, stored, change.write, attempt)) return change.result;
+      const write = datedAttributeChange(stored?.state.attributes ?? null, change.write, attributesCheckedAt);
+      if (await commitUserChange(ctx, tenantId, stored, write, attempt)) return change.result;
     }
     throw new DomainError("conflict", "The user was modified concurrently too many times; retry the request");
   });

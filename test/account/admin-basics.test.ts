@@ -3,6 +3,8 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService } from "../../src/server/service.js";
 import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
+import { userDocumentId } from "../../src/engine/store/user-documents.js";
 
 let server: TestServer;
 
@@ -104,6 +106,47 @@ describe("custom attributes", () => {
     expect(many.body.issues).toEqual([expect.objectContaining({ index: 98, message: "A tenant has at most 100 user attributes; delete one first" })]);
     expect((await post("/admin/v1/attributes", [{ key: "e1", name: "Event one", type: "event" }])).body.created).toHaveLength(1);
     expect(region.key).toBe("region");
+  });
+
+  it("created again with a key used before, hold none of the earlier attribute's values: not shown, matched or counted, dropped at the user's next write", async () => {
+    const tenantId = "attrs-again";
+    const [internalId] = await createdIds(server, "/admin/v1/tenants", [{ customerId: tenantId, name: "Attributes again" }]);
+    const storedUser = async (id: string) =>
+      JSON.stringify(await server.service.context.database.collections.users.findOne({ _id: userDocumentId(internalId!, id) }));
+    const created = (path: string, body: unknown[]) => createdIds(server, path, body, tenantId);
+    const post = (path: string, body: unknown) => server.rest("POST", path, { body, tenantId });
+    const [taps] = await created("/admin/v1/metrics", [{ key: "taps", name: "Taps" }]);
+    const [earlierTier] = await created("/admin/v1/attributes", [{ key: "tier", name: "Tier", type: "user" }]);
+    for (const id of ["a1", "a2"]) expect((await post("/v1/users", { id, attributes: { tier: "gold" } })).status).toBe(201);
+    // Deleted and created again before either user writes anything.
+    expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${earlierTier}`, { tenantId })).body.deleted).toEqual([{ id: earlierTier }]);
+    const [tier] = await created("/admin/v1/attributes", [{ key: "tier", name: "Tier", type: "user" }]);
+    const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }]);
+    const onlyGold = [{ attributeId: tier, attributeValue: "gold" }];
+    await created(`/admin/v1/points/${xp}/triggers`, [
+      { type: "metric", points: 10, metricId: taps, metricThreshold: 1, status: "active", userAttributes: onlyGold },
+    ]);
+    const goldUsers = async () => {
+      const summary = await server.rest("GET", "/v1/points/xp/summary?userAttributes=tier:gold", { tenantId });
+      expect(summary.status).toBe(200);
+      return (summary.body as Array<{ users: number }>).reduce((sum, range) => sum + range.users, 0);
+    };
+
+    expect((await server.rest("GET", "/v1/users/a1", { tenantId })).body.attributes).toEqual({});
+    expect(await goldUsers()).toBe(0);
+    // The trigger filtered by the new attribute does not match the earlier one's value.
+    const untouched = await post("/v1/metrics/taps/event", { user: { id: "a1" }, value: 1 });
+    expect([untouched.status, untouched.body.points]).toEqual([201, {}]);
+    expect(await storedUser("a1")).toMatch(/"userId":"a1"/);
+    expect(await storedUser("a1")).not.toContain("gold");
+    // A value sent again is the user's own.
+    const resent = await post("/v1/metrics/taps/event", { user: { id: "a1", attributes: { tier: "gold" } }, value: 1 });
+    expect(resent.body.points.xp).toMatchObject({ added: 10, total: 10 });
+    expect((await server.rest("GET", "/v1/users/a1", { tenantId })).body.attributes).toEqual({ tier: "gold" });
+    expect(await goldUsers()).toBe(1);
+    // a2 has not written since: the document still holds the earlier value, which counts nowhere.
+    expect(await storedUser("a2")).toContain("gold");
+    expect((await server.rest("GET", "/v1/users/a2", { tenantId })).body.attributes).toEqual({});
   });
 
   it("reach another instance on the same database within the documented one-second bound", async () => {

@@ -20,7 +20,7 @@ export function checkAttributeDraft(draft: { key: string; name: string; type?: A
 }
 
 /** The keys of `values` that are not among `known`, in the order sent. */
-export function findUnknownKeys(values: Record<string, string> | undefined, known: ReadonlySet<string>): string[] {
+export function findUnknownKeys(values: Record<string, string> | undefined, known: Pick<ReadonlySet<string>, "has">): string[] {
   return Object.keys(values ?? {}).filter((key) => !known.has(key));
 }
 

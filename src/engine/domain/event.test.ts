@@ -3,7 +3,7 @@ import { addDecimals, decimalFromNumber } from "./decimal.js";
 import { DomainError } from "./errors.js";
 import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
 import type { UserState } from "./user.js";
-import { checkUserUpsert, createUserState, currentAttributes, upsertUser, zoneInForce } from "./user.js";
+import { attributesInForce, checkUserUpsert, createUserState, datedAttributeChange, upsertUser, withAttributesInForce, zoneInForce } from "./user.js";
 import { sha256 } from "../sha256.js";
 
 /** Applies an event with no achievements or points configured. */
@@ -54,13 +54,63 @@ describe("applyEvent", () => {
     ]);
   });
 
-  it("keeps only the values of the tenant's current user attributes when given them", () => {
+  describe("user attribute values in force", () => {
     const held = { tier: "gold", region: "eu" };
-    expect(currentAttributes(held, new Set(["tier", "region", "plan"]))).toBe(held);
-    expect(currentAttributes(held, new Set(["region"]))).toEqual({ region: "eu" });
-    const user = { ...createUserState("u1", t0), attributes: held };
-    expect(upsertUser(user, { id: "u1", attributes: { plan: "pro" } }, t1, new Set(["region", "plan"])).attributes).toEqual({ region: "eu", plan: "pro" });
-    expect(upsertUser(user, { id: "u1" }, t1).attributes).toEqual(held); // no keys given: kept
+    const tierCreated = new Date("2026-01-01T00:00:00Z");
+    const regionCreated = new Date("2026-02-01T00:00:00Z");
+    const attributes = new Map([
+      ["tier", tierCreated],
+      ["region", regionCreated],
+      ["plan", new Date("2026-03-01T00:00:00Z")],
+    ]);
+    const user = (changedAt: Date | null) => ({ ...createUserState("u1", t0), attributes: held, attributesChangedAt: changedAt });
+
+    it("keeps every value set after its attribute was created, as the same object", () => {
+      expect(attributesInForce(user(regionCreated), attributes)).toBe(held);
+      expect(attributesInForce(user(new Date("2026-06-01T00:00:00Z")), attributes)).toBe(held);
+    });
+
+    it("drops the value of a key no attribute has (deleted)", () => {
+      expect(attributesInForce(user(regionCreated), new Map([["region", regionCreated]]))).toEqual({ region: "eu" });
+    });
+
+    it("drops a value set before its attribute was created: an earlier attribute's with the key", () => {
+      const justBefore = new Date(regionCreated.getTime() - 1);
+      expect(attributesInForce(user(justBefore), attributes)).toEqual({ tier: "gold" });
+      expect(attributesInForce(user(new Date("2025-12-31T00:00:00Z")), attributes)).toEqual({});
+    });
+
+    it("keeps every value of a key that an attribute has when the state never dated its values (stored before)", () => {
+      expect(attributesInForce(user(null), attributes)).toBe(held);
+      expect(attributesInForce(user(null), new Map([["tier", tierCreated]]))).toEqual({ tier: "gold" });
+    });
+
+    it("returns the loaded state itself when nothing is dropped", () => {
+      const loaded = user(regionCreated);
+      expect(withAttributesInForce(loaded, attributes)).toBe(loaded);
+      expect(withAttributesInForce(loaded, new Map([["tier", tierCreated]])).attributes).toEqual({ tier: "gold" });
+    });
+
+    it("dates a change of the values at the check, and only a change", () => {
+      const checkedAt = new Date("2026-07-01T00:00:00Z");
+      const before = user(regionCreated);
+      const set = upsertUser(before, { id: "u1", attributes: { plan: "pro" } }, t1);
+      expect(datedAttributeChange(before.attributes, set, checkedAt).attributesChangedAt).toEqual(checkedAt);
+      const changed = upsertUser(before, { id: "u1", attributes: { tier: "silver" } }, t1);
+      expect(datedAttributeChange(before.attributes, changed, checkedAt).attributesChangedAt).toEqual(checkedAt);
+      const resent = upsertUser(before, { id: "u1", attributes: { tier: "gold" } }, t1);
+      expect(datedAttributeChange(before.attributes, resent, checkedAt)).toBe(resent);
+      const untouched = upsertUser(before, { id: "u1", name: "Ann" }, t1);
+      expect(datedAttributeChange(before.attributes, untouched, checkedAt)).toBe(untouched);
+      // A value sent again after it was taken out (an earlier attribute's) is set anew.
+      const { tier: _old, ...inForce } = held;
+      const again = upsertUser({ ...before, attributes: inForce }, { id: "u1", attributes: { tier: "gold" } }, t1);
+      expect(datedAttributeChange(inForce, again, checkedAt).attributesChangedAt).toEqual(checkedAt);
+      // A new user: dated when created with values, not without.
+      const fresh = createUserState("u2", t1);
+      expect(datedAttributeChange(null, fresh, checkedAt)).toBe(fresh);
+      expect(datedAttributeChange(null, upsertUser(fresh, { id: "u2", attributes: { plan: "pro" } }, t1), checkedAt).attributesChangedAt).toEqual(checkedAt);
+    });
   });
 
   it("refuses a user name with control characters, naming the field", () => {

@@ -67,7 +67,7 @@ export function applyEvent(
       `Event timestamp ${event.at.toISOString()} is older than this user's latest applied event (${state.lastEventAt.toISOString()}); events of a user are applied in time order`,
     );
   }
-  const user = followFrequency({ ...upsertUser(state, event.user, event.at, config.userAttributeKeys), lastEventAt: event.at }, config, event.at);
+  const user = followFrequency({ ...upsertUser(state, event.user, event.at), lastEventAt: event.at }, config, event.at);
   if (now.getTime() - event.at.getTime() > BACKDATED_AFTER_MS) user.backfillQuietUntil = new Date(now.getTime() + BACKFILL_QUIET_MS);
   const previous = user.metrics[event.metricId] ?? { total: ZERO, daily: {} };
   const change = decimalFromNumber(event.value);

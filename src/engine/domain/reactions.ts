@@ -36,8 +36,6 @@ export interface EngineConfig {
   leaderboards?: readonly RankedLeaderboard[];
   /** The percentage of new users put in the control group (features/account/domain/settings.ts); absent: none. */
   controlRatio?: number;
-  /** The keys of the tenant's user attributes: a user's values of other keys (deleted attributes) are dropped at their next write. Absent: kept. */
-  userAttributeKeys?: ReadonlySet<string>;
 }
 
 /** A user seen for the first time, in the control group or not by the tenant's ratio (features/account/domain/settings.ts). */

@@ -41,6 +41,13 @@ export interface UserState {
   signUpDate: string | null;
   control: boolean;
   attributes: Record<string, string>;
+  /**
+   * When `attributes` last changed (a value set, or values of deleted attributes dropped): every
+   * value held was set by then, so a value whose attribute was created later belongs to an earlier
+   * attribute with that key, deleted since (`attributesInForce`). null: unchanged since this was
+   * kept (a state stored before; only values of keys that no attribute has are then dropped).
+   */
+  attributesChangedAt: Date | null;
   /** By metric ID. */
   metrics: Record<string, UserMetricState>;
   /**
@@ -142,6 +149,7 @@ export function createUserState(userId: string, now: Date, control = false): Use
     signUpDate: null,
     control,
     attributes: {},
+    attributesChangedAt: null,
     metrics: {},
     activity: {},
     achievements: {},
@@ -164,14 +172,13 @@ export function createUserState(userId: string, now: Date, control = false): Use
 
 /**
  * Applies the fields sent for a user at `now` (a backdated event's moment); `updated` becomes `now`
- * unless the user was updated later. With `userAttributeKeys` (the tenant's), values of attributes
- * deleted since are dropped. A new time zone is added
+ * unless the user was updated later. A new time zone is added
  * to the history with the instant it took effect, so later period calculations can use the zone
  * that was in force at each moment (`zoneInForce`). A user not subscribed to e-mails has no e-mail
  * address stored (the reference: "If false, Trophy will not store the user's email address"): one
  * sent with or after `subscribeToEmails: false` is dropped, and unsubscribing removes the stored one.
  */
-export function upsertUser(state: UserState, upsert: UserUpsert, now: Date, userAttributeKeys?: ReadonlySet<string>): UserState {
+export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): UserState {
   // A backdated event after a later change (a PATCH now, then an import) does not move it back.
   const next: UserState = { ...state, updated: now > state.updated ? now : state.updated };
   if (upsert.email !== undefined) next.email = upsert.email;
@@ -181,20 +188,44 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date, user
   if (!next.subscribeToEmails) next.email = null;
   if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
   if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
-  if (userAttributeKeys) next.attributes = currentAttributes(next.attributes, userAttributeKeys);
   if (upsert.tz !== undefined) Object.assign(next, withZoneFrom(state, upsert.tz, now));
   return next;
 }
 
 /**
- * A user's attribute values of the tenant's current user attributes only: the value of a deleted
- * attribute is dropped (so the user holds at most one value per attribute of the tenant). The same
- * object when nothing is dropped.
+ * A user's values of the tenant's user attributes (`created`: when the attribute of each key was
+ * created): a value of a key no attribute has (deleted), or set before the key's attribute was
+ * created (it belonged to an earlier attribute with the key, deleted since), is not the user's.
+ * The same object when every value is.
  */
-export function currentAttributes(attributes: Readonly<Record<string, string>>, userAttributeKeys: ReadonlySet<string>): Record<string, string> {
-  const keys = Object.keys(attributes);
-  if (keys.every((key) => userAttributeKeys.has(key))) return attributes;
-  return Object.fromEntries(keys.filter((key) => userAttributeKeys.has(key)).map((key) => [key, attributes[key]!]));
+export function attributesInForce(state: Pick<UserState, "attributes" | "attributesChangedAt">, created: ReadonlyMap<string, Date>): Record<string, string> {
+  const changedAt = state.attributesChangedAt;
+  const inForce = (key: string) => {
+    const since = created.get(key);
+    return since !== undefined && (changedAt === null || changedAt >= since);
+  };
+  const keys = Object.keys(state.attributes);
+  if (keys.every(inForce)) return state.attributes;
+  return Object.fromEntries(keys.filter(inForce).map((key) => [key, state.attributes[key]!]));
+}
+
+/** A loaded user's state without the attribute values that are not theirs (`attributesInForce`). */
+export function withAttributesInForce(state: UserState, created: ReadonlyMap<string, Date>): UserState {
+  const attributes = attributesInForce(state, created);
+  return attributes === state.attributes ? state : { ...state, attributes };
+}
+
+/**
+ * The state a change writes, given the attributes it decided from (those in force when loaded;
+ * null: a new user) and when they were checked against the tenant's attributes, before the load:
+ * values set by the change (or changed) date the user's values then. Values only dropped as not
+ * the user's do not: the others were set when `attributesChangedAt` says.
+ */
+export function datedAttributeChange(loaded: Readonly<Record<string, string>> | null, next: UserState, checkedAt: Date): UserState {
+  const before = loaded ?? {};
+  const keys = Object.keys(next.attributes);
+  const same = keys.length === Object.keys(before).length && keys.every((key) => before[key] === next.attributes[key]);
+  return same ? next : { ...next, attributesChangedAt: checkedAt };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createStandingsRegistry, forgetStandings, noteDeleted, noteWritten, standingOf, standingsOfTenant, type UserStanding } from "./tenant-standings.js";
 
-const standing = (total: number, plan?: string): UserStanding => ({ attributes: plan ? { plan } : {}, points: { xp: total } });
+const standing = (total: number, plan?: string): UserStanding => ({ attributes: plan ? { plan } : {}, attributesChangedAt: null, points: { xp: total } });
 const totals = (standings: Iterable<UserStanding>) => [...standings].map((s) => s.points.xp).sort((a, b) => a! - b!);
 
 /** A walk over stored users that stops after `pauseAfter` users until `resume` is called. */
@@ -21,11 +21,13 @@ function pausedWalk(users: Array<[string, UserStanding]>, pauseAfter: number) {
 
 describe("a tenant's standings", () => {
   it("are what a user's state or stored state holds: attributes and each system's total", () => {
-    expect(standingOf({ attributes: { plan: "pro" }, points: { xp: { total: 5 }, coins: { total: 0 } } })).toEqual({
+    const changedAt = new Date("2026-01-01T00:00:00Z");
+    expect(standingOf({ attributes: { plan: "pro" }, attributesChangedAt: changedAt, points: { xp: { total: 5 }, coins: { total: 0 } } })).toEqual({
       attributes: { plan: "pro" },
+      attributesChangedAt: changedAt,
       points: { xp: 5, coins: 0 },
     });
-    expect(standingOf({})).toEqual({ attributes: {}, points: {} });
+    expect(standingOf({})).toEqual({ attributes: {}, attributesChangedAt: null, points: {} });
   });
 
   it("are read once, then kept by the writes they are told of", async () => {

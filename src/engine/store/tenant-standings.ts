@@ -19,7 +19,9 @@ export const MAX_KEPT_USERS = 500_000;
 
 /** The part of a user's state the summaries count. Stored states (encoded) have the same shape. */
 export interface UserStanding {
+  /** As stored: the summary keeps the values in force (`attributesInForce`, engine/domain/user.ts). */
   attributes: Readonly<Record<string, string>>;
+  attributesChangedAt: Date | null;
   /** Points total by points system ID (absent: 0). */
   points: Readonly<Record<string, number>>;
 }
@@ -48,10 +50,14 @@ function keepWithinBound(registry: StandingsRegistry, tenantId: string): void {
   if (kept > registry.maxUsers) registry.tenants.delete(tenantId);
 }
 
-export function standingOf(state: { attributes?: Record<string, string>; points?: Record<string, { total?: number }> }): UserStanding {
+export function standingOf(state: {
+  attributes?: Record<string, string>;
+  attributesChangedAt?: Date | null;
+  points?: Record<string, { total?: number }>;
+}): UserStanding {
   const points: Record<string, number> = {};
   for (const [systemId, system] of Object.entries(state.points ?? {})) if (system.total !== undefined) points[systemId] = system.total;
-  return { attributes: state.attributes ?? {}, points };
+  return { attributes: state.attributes ?? {}, attributesChangedAt: state.attributesChangedAt ?? null, points };
 }
 
 /** A user's state was written (created or changed). */

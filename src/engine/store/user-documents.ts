@@ -216,6 +216,17 @@ function freezeState<T>(value: T): T {
   return value;
 }
 
+/**
+ * The loaded user with a state derived from theirs before any decision (values that are not the
+ * user's taken out): its next write diffs against what the document holds, so it writes what was
+ * taken out.
+ */
+export function withLoadedState(loaded: VersionedUser, state: UserState): VersionedUser {
+  if (state === loaded.state) return loaded;
+  packedStates.set(state, packedFieldsOf(loaded.state));
+  return { ...loaded, state };
+}
+
 /** The user as stored in the database, past any cache. */
 export async function readStoredUser(users: Collection<UserDocument>, tenantId: string, userId: string): Promise<VersionedUser | null> {
   const doc = await users.findOne({ _id: userDocumentId(tenantId, userId) });

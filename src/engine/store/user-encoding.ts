@@ -387,6 +387,7 @@ const PROFILE_FIELDS = new Set([
   "signUpDate",
   "control",
   "attributes",
+  "attributesChangedAt",
   "achievements",
   "created",
   "preferences",

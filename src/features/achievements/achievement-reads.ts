@@ -46,7 +46,7 @@ export async function completeApiAchievement(
     tenantId,
     user.id,
     async (stored, now): Promise<UserChange<{ view: AchievementView; alreadyCompleted: boolean; reactions: Reactions }>> => {
-      const state = upsertUser(stored?.state ?? newUserState(user.id, now, engine), user, now, engine.userAttributeKeys);
+      const state = upsertUser(stored?.state ?? newUserState(user.id, now, engine), user, now);
       const existing = state.achievements[achievement.id];
       if (existing) {
         // Completed before: only the fields sent are written, as a user write would.

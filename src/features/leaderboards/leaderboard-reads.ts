@@ -6,7 +6,7 @@ import { currentRun, runOnDate, statusOf, type LeaderboardRun } from "./domain/l
 import type { DecimalString } from "../../engine/domain/decimal.js";
 import { checkDate } from "../../engine/domain/plain-dates.js";
 import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
-import { zoneInForce, type UserState } from "../../engine/domain/user.js";
+import { attributesInForce, zoneInForce, type UserState } from "../../engine/domain/user.js";
 import { findUser, type VersionedUser } from "../../engine/store/user-documents.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
 import type { ServiceContext } from "../../engine/context.js";
@@ -88,12 +88,12 @@ function groupFromFilter(leaderboard: RankedLeaderboard, filter: string): GroupV
 
 /**
  * A user's group in a run: the group they were ranked in during it (`groupInRun`), else their
- * current attribute values; null when they lack one.
+ * current attribute values (those in force: `userAttributes` are the tenant's); null when they lack one.
  */
-function userGroup(leaderboard: RankedLeaderboard, run: LeaderboardRun, user: UserState): GroupValues | null {
+function userGroup(leaderboard: RankedLeaderboard, run: LeaderboardRun, user: UserState, userAttributes: ReadonlyMap<string, Date>): GroupValues | null {
   const keys = leaderboard.breakdownKeys;
   const ranked = groupInRun(entryOf(user, leaderboard.config), run.runStart);
-  const values = ranked !== undefined ? groupValuesOf(ranked) : keys.map((key) => user.attributes[key]);
+  const values = ranked !== undefined ? groupValuesOf(ranked) : keys.map((key) => attributesInForce(user, userAttributes)[key]);
   return values.length === keys.length && values.every((v) => v !== undefined) ? keys.map((key, i) => ({ key, value: values[i]! })) : null;
 }
 
@@ -128,11 +128,14 @@ export async function readRankings(ctx: ServiceContext, tenantId: string, key: s
   if (query.userAttributes !== undefined) groupValues = groupFromFilter(leaderboard, query.userAttributes);
   else if (leaderboard.breakdownKeys.length === 0) groupValues = [];
   else if (query.userId !== undefined) {
-    const found = await findUser(ctx.database.collections.users, tenantId, query.userId);
+    const [found, userAttributes] = await Promise.all([
+      findUser(ctx.database.collections.users, tenantId, query.userId),
+      ctx.config.attributes(tenantId, "user"),
+    ]);
     // A past run's group is in its history: read it when the recent items lack the run.
     const ranked =
       found && (entryOf(found.state, config)?.run === run.runStart ? found.state : await withRunHistory(ctx, tenantId, found, leaderboard, run.runStart, 1));
-    groupValues = ranked ? userGroup(leaderboard, run, ranked) : null;
+    groupValues = ranked ? userGroup(leaderboard, run, ranked, userAttributes) : null;
   } else {
     const example = leaderboard.breakdownKeys.map((k) => `${k}:value`).join(",");
     throw invalidArgument(
@@ -200,7 +203,7 @@ export async function readUserStanding(
   query: { run?: string; numEvents?: number },
 ): Promise<UserStanding> {
   const { leaderboard } = await findVisibleLeaderboard(ctx, tenantId, key);
-  const found = await findUser(ctx.database.collections.users, tenantId, userId);
+  const [found, userAttributes] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), ctx.config.attributes(tenantId, "user")]);
   if (!found) throw notFound(`User "${userId}" not found`);
   // Without a run: the one the user's events count toward today, in their zone.
   const run = resolveRun(ctx, leaderboard, query.run, zoneInForce(found.state, ctx.now()));
@@ -208,7 +211,7 @@ export async function readUserStanding(
   // At least one item of the run, for the group of a past run.
   const user = await withRunHistory(ctx, tenantId, found, leaderboard, run.runStart, Math.max(wanted, 1));
   const entry = entryOf(user, leaderboard.config);
-  const groupValues = userGroup(leaderboard, run, user);
+  const groupValues = userGroup(leaderboard, run, user, userAttributes);
   const history = historyOfRun(entry, run.runStart, wanted);
   if (groupValues === null) return { leaderboard, run, groupValues: [], rank: null, value: null, history };
   // Opted out: unranked (null rank), with their own value in the run from their document, as a

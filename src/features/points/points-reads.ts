@@ -20,7 +20,7 @@ import {
 } from "./domain/points.js";
 import { boostStatus, type BoostStatus, type PointsBoostConfig } from "./domain/points-config.js";
 import { parseAttributeFilter, pointsRanges, usersPerLevel, type TotalCounts } from "./domain/points-summary.js";
-import type { UserState } from "../../engine/domain/user.js";
+import { attributesInForce, type UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { checkAttributeKeys, readUser, withOlderItems } from "../../engine/user-access.js";
 import { findUser, standingsOf, storedStatesOfTenant } from "../../engine/store/user-documents.js";
@@ -150,8 +150,9 @@ async function countTotals(ctx: ServiceContext, tenantId: string, snapshot: Poin
     }
   });
   const filters = Object.entries(attributes);
+  const userAttributes = filters.length > 0 ? await ctx.config.attributes(tenantId, "user") : new Map<string, Date>();
   for (const standing of standings) {
-    if (!filters.every(([key, value]) => standing.attributes[key] === value)) continue;
+    if (filters.length > 0 && !filters.every(([key, value]) => attributesInForce(standing, userAttributes)[key] === value)) continue;
     const total = Math.min(standing.points[systemId] ?? 0, cap);
     counts.set(total, (counts.get(total) ?? 0) + 1);
   }

@@ -82,8 +82,8 @@ export type AchievementChanges = Partial<Omit<AchievementDraft, "description" | 
 /** What the tenant has, for the checks that look beyond the achievement itself. */
 export interface AchievementReferences {
   metricIds: ReadonlySet<string>;
-  userAttributeKeys: ReadonlySet<string>;
-  eventAttributeKeys: ReadonlySet<string>;
+  userAttributeKeys: Pick<ReadonlySet<string>, "has">;
+  eventAttributeKeys: Pick<ReadonlySet<string>, "has">;
   /** The tenant's achievements and their prerequisites (empty for non-composite ones). */
   prerequisites: ReadonlyMap<string, readonly string[]>;
 }
