@@ -67,8 +67,8 @@ export async function checkAttributeKeys(
   values: { event?: Record<string, string>; user?: Record<string, string> },
 ): Promise<void> {
   const [eventKeys, userKeys] = await Promise.all([
-    values.event ? ctx.config.attributes(tenantId, "event") : new Map<string, Date>(),
-    values.user ? ctx.config.attributes(tenantId, "user") : new Map<string, Date>(),
+    values.event ? ctx.config.attributes(tenantId, "event") : new Map<string, string>(),
+    values.user ? ctx.config.attributes(tenantId, "user") : new Map<string, string>(),
   ]);
   const invalid = [...findUnknownKeys(values.event, eventKeys), ...findUnknownKeys(values.user, userKeys)];
   if (invalid.length > 0) throw invalidArgument(invalidAttributeKeysMessage(invalid));
@@ -92,19 +92,14 @@ export async function readWholeUser(ctx: ServiceContext, tenantId: string, userI
   return withOlderItems(ctx, tenantId, found);
 }
 
-export async function readUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
-  const found = await findUser(ctx.database.collections.users, tenantId, userId);
-  if (!found) throw notFound(`User "${userId}" not found`);
-  return found.state;
-}
-
 /**
- * The user as `GET /v1/users/{id}` shows them: without the values of attributes deleted since they
- * were set (not theirs any more: their next write drops them from the document).
+ * A user's state for reads: without the values of attributes deleted since they were set (not
+ * theirs any more: their next write drops them from the document).
  */
-export async function readUserProfile(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
-  const [state, userAttributes] = await Promise.all([readUser(ctx, tenantId, userId), ctx.config.attributes(tenantId, "user")]);
-  return withAttributesInForce(state, userAttributes);
+export async function readUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<UserState> {
+  const [found, userAttributes] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), ctx.config.attributes(tenantId, "user")]);
+  if (!found) throw notFound(`User "${userId}" not found`);
+  return withAttributesInForce(found.state, userAttributes);
 }
 
 /** The tenant's metric with this key, or a not-found error naming the key. */

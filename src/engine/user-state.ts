@@ -1,7 +1,7 @@
 import { DomainError } from "./domain/errors.js";
 import type { LeaderboardContribution, LeaderboardResult } from "../features/leaderboards/domain/leaderboard-entries.js";
 import { completeChange, plannedDueAt, type EngineConfig } from "./domain/reactions.js";
-import { datedAttributeChange, withAttributesInForce, type UserState } from "./domain/user.js";
+import { withAttributeIds, withAttributesInForce, type UserState } from "./domain/user.js";
 import type { UserEvents } from "../features/webhooks/domain/webhooks.js";
 import { findUser, withLoadedState, type VersionedUser } from "./store/user-documents.js";
 import type { ServiceContext } from "./context.js";
@@ -33,9 +33,8 @@ export async function changeUserState<T, P = undefined>(
 ): Promise<T> {
   return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      // Attribute values set before their attribute was created (with a key used before) are not
-      // the user's: decisions never see them, and the write drops them (engine/domain/user.ts).
-      const attributesCheckedAt = ctx.now();
+      // Values set for an earlier attribute with a key used again are not the user's: decisions
+      // never see them, and the write drops them (engine/domain/user.ts `attributesInForce`).
       const [loaded, userAttributes, prefetched] = await Promise.all([
         findUser(ctx.database.collections.users, tenantId, userId),
         ctx.config.attributes(tenantId, "user"),
@@ -45,7 +44,7 @@ export async function changeUserState<T, P = undefined>(
       const now = ctx.now();
       const change = await decide(stored, now, prefetched);
       if (change.write === null) return change.result;
-      const write = datedAttributeChange(stored?.state.attributes ?? null, change.write, attributesCheckedAt);
+      const write = withAttributeIds(change.write, userAttributes);
       if (await commitUserChange(ctx, tenantId, stored, write, attempt)) return change.result;
     }
     throw new DomainError("conflict", "The user was modified concurrently too many times; retry the request");

@@ -126,6 +126,11 @@ describe("custom attributes", () => {
     await created(`/admin/v1/points/${xp}/triggers`, [
       { type: "metric", points: 10, metricId: taps, metricThreshold: 1, status: "active", userAttributes: onlyGold },
     ]);
+    await created(`/admin/v1/points/${xp}/boosts`, [
+      { name: "Gold double", start: new Date().toISOString().slice(0, 10), multiplier: 2, userAttributes: onlyGold },
+    ]);
+    const boostsOf = async (id: string) =>
+      (await server.rest("GET", `/v1/users/${id}/points/xp/boosts`, { tenantId })).body.map((b: { name: string }) => b.name);
     const goldUsers = async () => {
       const summary = await server.rest("GET", "/v1/points/xp/summary?userAttributes=tier:gold", { tenantId });
       expect(summary.status).toBe(200);
@@ -134,6 +139,7 @@ describe("custom attributes", () => {
 
     expect((await server.rest("GET", "/v1/users/a1", { tenantId })).body.attributes).toEqual({});
     expect(await goldUsers()).toBe(0);
+    expect(await boostsOf("a1")).toEqual([]);
     // The trigger filtered by the new attribute does not match the earlier one's value.
     const untouched = await post("/v1/metrics/taps/event", { user: { id: "a1" }, value: 1 });
     expect([untouched.status, untouched.body.points]).toEqual([201, {}]);
@@ -141,12 +147,54 @@ describe("custom attributes", () => {
     expect(await storedUser("a1")).not.toContain("gold");
     // A value sent again is the user's own.
     const resent = await post("/v1/metrics/taps/event", { user: { id: "a1", attributes: { tier: "gold" } }, value: 1 });
-    expect(resent.body.points.xp).toMatchObject({ added: 10, total: 10 });
+    expect(resent.body.points.xp).toMatchObject({ added: 20, total: 20 });
     expect((await server.rest("GET", "/v1/users/a1", { tenantId })).body.attributes).toEqual({ tier: "gold" });
     expect(await goldUsers()).toBe(1);
+    expect(await boostsOf("a1")).toEqual(["Gold double"]);
     // a2 has not written since: the document still holds the earlier value, which counts nowhere.
     expect(await storedUser("a2")).toContain("gold");
     expect((await server.rest("GET", "/v1/users/a2", { tenantId })).body.attributes).toEqual({});
+    expect(await boostsOf("a2")).toEqual([]);
+  });
+
+  it("created again with a key used before, hold none of the earlier attribute's values on an instance that has not seen the change yet", async () => {
+    // Two instances on one database, both in the mode that allows it (no user cache).
+    const first = await startTestServer({ writeMode: "versioned", versionedOnFerretDbForTests: true });
+    const second = await startService({
+      mongodbUri: first.database.uri,
+      writeMode: "versioned",
+      versionedOnFerretDbForTests: true,
+      mongodbDb: first.database.dbName,
+      port: 0,
+      host: "127.0.0.1",
+      logger: pino({ level: "silent" }),
+    });
+    try {
+      const tenantId = "attrs-two-instances";
+      await createdIds(first, "/admin/v1/tenants", [{ customerId: tenantId, name: "Attributes on two instances" }]);
+      const created = (path: string, body: unknown[]) => createdIds(first, path, body, tenantId);
+      await created("/admin/v1/metrics", [{ key: "taps", name: "Taps" }]);
+      const [earlierTier] = await created("/admin/v1/attributes", [
+        { key: "tier", name: "Tier", type: "user" },
+        { key: "plan", name: "Plan", type: "user" },
+      ]);
+      expect((await first.rest("POST", "/v1/users", { tenantId, body: { id: "x1", attributes: { tier: "gold" } } })).status).toBe(201);
+      const onSecond = (user: Record<string, unknown>) =>
+        fetch(`http://127.0.0.1:${second.port}/v1/metrics/taps/event`, {
+          method: "POST",
+          headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", "tenant-id": tenantId },
+          body: JSON.stringify({ user, value: 1 }),
+        });
+      expect((await onSecond({ id: "warm" })).status).toBe(201); // the second instance caches the attributes
+      await first.rest("DELETE", `/admin/v1/attributes?ids=${earlierTier}`, { tenantId });
+      await created("/admin/v1/attributes", [{ key: "tier", name: "Tier", type: "user" }]);
+      // Within its cache's second, the second instance writes x1 with the earlier attribute still in force there.
+      expect((await onSecond({ id: "x1", attributes: { plan: "pro" } })).status).toBe(201);
+      expect((await first.rest("GET", "/v1/users/x1", { tenantId })).body.attributes).toEqual({ plan: "pro" });
+    } finally {
+      await second.close();
+      await first.close();
+    }
   });
 
   it("reach another instance on the same database within the documented one-second bound", async () => {

@@ -3,7 +3,7 @@ import { addDecimals, decimalFromNumber } from "./decimal.js";
 import { DomainError } from "./errors.js";
 import { applyEvent as applyEventWith, type MetricEvent } from "./event.js";
 import type { UserState } from "./user.js";
-import { attributesInForce, checkUserUpsert, createUserState, datedAttributeChange, upsertUser, withAttributesInForce, zoneInForce } from "./user.js";
+import { attributesInForce, checkUserUpsert, createUserState, upsertUser, withAttributeIds, withAttributesInForce, zoneInForce } from "./user.js";
 import { sha256 } from "../sha256.js";
 
 /** Applies an event with no achievements or points configured. */
@@ -56,60 +56,54 @@ describe("applyEvent", () => {
 
   describe("user attribute values in force", () => {
     const held = { tier: "gold", region: "eu" };
-    const tierCreated = new Date("2026-01-01T00:00:00Z");
-    const regionCreated = new Date("2026-02-01T00:00:00Z");
+    // The tenant's user attributes: the ID of each by key.
     const attributes = new Map([
-      ["tier", tierCreated],
-      ["region", regionCreated],
-      ["plan", new Date("2026-03-01T00:00:00Z")],
+      ["tier", "tier-2"],
+      ["region", "region-1"],
+      ["plan", "plan-1"],
     ]);
-    const user = (changedAt: Date | null) => ({ ...createUserState("u1", t0), attributes: held, attributesChangedAt: changedAt });
+    const user = (attributeIds: Record<string, string>) => ({ ...createUserState("u1", t0), attributes: held, attributeIds });
 
-    it("keeps every value set after its attribute was created, as the same object", () => {
-      expect(attributesInForce(user(regionCreated), attributes)).toBe(held);
-      expect(attributesInForce(user(new Date("2026-06-01T00:00:00Z")), attributes)).toBe(held);
+    it("keeps every value set for its key's attribute, as the same object", () => {
+      expect(attributesInForce(user({ tier: "tier-2", region: "region-1" }), attributes)).toBe(held);
     });
 
     it("drops the value of a key no attribute has (deleted)", () => {
-      expect(attributesInForce(user(regionCreated), new Map([["region", regionCreated]]))).toEqual({ region: "eu" });
+      expect(attributesInForce(user({ tier: "tier-2", region: "region-1" }), new Map([["region", "region-1"]]))).toEqual({ region: "eu" });
     });
 
-    it("drops a value set before its attribute was created: an earlier attribute's with the key", () => {
-      const justBefore = new Date(regionCreated.getTime() - 1);
-      expect(attributesInForce(user(justBefore), attributes)).toEqual({ tier: "gold" });
-      expect(attributesInForce(user(new Date("2025-12-31T00:00:00Z")), attributes)).toEqual({});
+    it("drops a value set for an earlier attribute with the key (deleted, then created again)", () => {
+      expect(attributesInForce(user({ tier: "tier-1", region: "region-1" }), attributes)).toEqual({ region: "eu" });
+      expect(attributesInForce(user({ tier: "tier-1", region: "region-0" }), attributes)).toEqual({});
     });
 
-    it("keeps every value of a key that an attribute has when the state never dated its values (stored before)", () => {
-      expect(attributesInForce(user(null), attributes)).toBe(held);
-      expect(attributesInForce(user(null), new Map([["tier", tierCreated]]))).toEqual({ tier: "gold" });
+    it("keeps a value stored without its attribute's ID (a state stored before) while an attribute has the key", () => {
+      expect(attributesInForce(user({}), attributes)).toBe(held);
+      expect(attributesInForce(user({ region: "region-0" }), attributes)).toEqual({ tier: "gold" });
+      expect(attributesInForce(user({}), new Map([["tier", "tier-2"]]))).toEqual({ tier: "gold" });
     });
 
     it("returns the loaded state itself when nothing is dropped", () => {
-      const loaded = user(regionCreated);
+      const loaded = user({ tier: "tier-2", region: "region-1" });
       expect(withAttributesInForce(loaded, attributes)).toBe(loaded);
-      expect(withAttributesInForce(loaded, new Map([["tier", tierCreated]])).attributes).toEqual({ tier: "gold" });
+      expect(withAttributesInForce(loaded, new Map([["tier", "tier-2"]])).attributes).toEqual({ tier: "gold" });
     });
 
-    it("dates a change of the values at the check, and only a change", () => {
-      const checkedAt = new Date("2026-07-01T00:00:00Z");
-      const before = user(regionCreated);
-      const set = upsertUser(before, { id: "u1", attributes: { plan: "pro" } }, t1);
-      expect(datedAttributeChange(before.attributes, set, checkedAt).attributesChangedAt).toEqual(checkedAt);
-      const changed = upsertUser(before, { id: "u1", attributes: { tier: "silver" } }, t1);
-      expect(datedAttributeChange(before.attributes, changed, checkedAt).attributesChangedAt).toEqual(checkedAt);
-      const resent = upsertUser(before, { id: "u1", attributes: { tier: "gold" } }, t1);
-      expect(datedAttributeChange(before.attributes, resent, checkedAt)).toBe(resent);
-      const untouched = upsertUser(before, { id: "u1", name: "Ann" }, t1);
-      expect(datedAttributeChange(before.attributes, untouched, checkedAt)).toBe(untouched);
-      // A value sent again after it was taken out (an earlier attribute's) is set anew.
-      const { tier: _old, ...inForce } = held;
-      const again = upsertUser({ ...before, attributes: inForce }, { id: "u1", attributes: { tier: "gold" } }, t1);
-      expect(datedAttributeChange(inForce, again, checkedAt).attributesChangedAt).toEqual(checkedAt);
-      // A new user: dated when created with values, not without.
+    it("marks each value a change writes with its key's attribute, dropping keys no attribute has", () => {
+      const marked = user({ tier: "tier-2", region: "region-1" });
+      expect(withAttributeIds(marked, attributes)).toBe(marked);
+      const set = upsertUser(marked, { id: "u1", attributes: { plan: "pro" } }, t1);
+      expect(withAttributeIds(set, attributes)).toMatchObject({
+        attributes: { tier: "gold", region: "eu", plan: "pro" },
+        attributeIds: { tier: "tier-2", region: "region-1", plan: "plan-1" },
+      });
+      // A state stored before gets its values' IDs; an attribute deleted meanwhile loses its value.
+      expect(withAttributeIds(user({}), new Map([["tier", "tier-2"]]))).toMatchObject({ attributes: { tier: "gold" }, attributeIds: { tier: "tier-2" } });
+      // A value taken out as an earlier attribute's and sent again is the new attribute's.
+      const again = upsertUser(withAttributesInForce(user({ tier: "tier-1", region: "region-1" }), attributes), { id: "u1", attributes: { tier: "gold" } }, t1);
+      expect(withAttributeIds(again, attributes).attributeIds).toEqual({ tier: "tier-2", region: "region-1" });
       const fresh = createUserState("u2", t1);
-      expect(datedAttributeChange(null, fresh, checkedAt)).toBe(fresh);
-      expect(datedAttributeChange(null, upsertUser(fresh, { id: "u2", attributes: { plan: "pro" } }, t1), checkedAt).attributesChangedAt).toEqual(checkedAt);
+      expect(withAttributeIds(fresh, attributes)).toBe(fresh);
     });
   });
 

@@ -42,12 +42,12 @@ export interface UserState {
   control: boolean;
   attributes: Record<string, string>;
   /**
-   * When `attributes` last changed (a value set, or values of deleted attributes dropped): every
-   * value held was set by then, so a value whose attribute was created later belongs to an earlier
-   * attribute with that key, deleted since (`attributesInForce`). null: unchanged since this was
-   * kept (a state stored before; only values of keys that no attribute has are then dropped).
+   * Per key in `attributes`: the ID of the tenant's attribute the value was set for. A value whose
+   * key's attribute now has another ID (deleted, then created again with the key) belongs to the
+   * earlier one and is not the user's (`attributesInForce`). A key without one (a state stored
+   * before): the value is the user's while an attribute has the key.
    */
-  attributesChangedAt: Date | null;
+  attributeIds: Record<string, string>;
   /** By metric ID. */
   metrics: Record<string, UserMetricState>;
   /**
@@ -149,7 +149,7 @@ export function createUserState(userId: string, now: Date, control = false): Use
     signUpDate: null,
     control,
     attributes: {},
-    attributesChangedAt: null,
+    attributeIds: {},
     metrics: {},
     activity: {},
     achievements: {},
@@ -193,16 +193,14 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): Use
 }
 
 /**
- * A user's values of the tenant's user attributes (`created`: when the attribute of each key was
- * created): a value of a key no attribute has (deleted), or set before the key's attribute was
- * created (it belonged to an earlier attribute with the key, deleted since), is not the user's.
- * The same object when every value is.
+ * A user's values of the tenant's user attributes (`attributeIds`: the ID of the attribute of each
+ * key): a value of a key no attribute has (deleted), or set for an attribute with another ID (an
+ * earlier one with the key, deleted since), is not the user's. The same object when every value is.
  */
-export function attributesInForce(state: Pick<UserState, "attributes" | "attributesChangedAt">, created: ReadonlyMap<string, Date>): Record<string, string> {
-  const changedAt = state.attributesChangedAt;
+export function attributesInForce(state: Pick<UserState, "attributes" | "attributeIds">, attributeIds: ReadonlyMap<string, string>): Record<string, string> {
   const inForce = (key: string) => {
-    const since = created.get(key);
-    return since !== undefined && (changedAt === null || changedAt >= since);
+    const id = attributeIds.get(key);
+    return id !== undefined && (state.attributeIds[key] ?? id) === id;
   };
   const keys = Object.keys(state.attributes);
   if (keys.every(inForce)) return state.attributes;
@@ -210,22 +208,31 @@ export function attributesInForce(state: Pick<UserState, "attributes" | "attribu
 }
 
 /** A loaded user's state without the attribute values that are not theirs (`attributesInForce`). */
-export function withAttributesInForce(state: UserState, created: ReadonlyMap<string, Date>): UserState {
-  const attributes = attributesInForce(state, created);
+export function withAttributesInForce(state: UserState, attributeIds: ReadonlyMap<string, string>): UserState {
+  const attributes = attributesInForce(state, attributeIds);
   return attributes === state.attributes ? state : { ...state, attributes };
 }
 
 /**
- * The state a change writes, given the attributes it decided from (those in force when loaded;
- * null: a new user) and when they were checked against the tenant's attributes, before the load:
- * values set by the change (or changed) date the user's values then. Values only dropped as not
- * the user's do not: the others were set when `attributesChangedAt` says.
+ * The state a change writes, each value it holds marked with the ID of its key's attribute (the
+ * tenant's `attributeIds`, as the change's load saw them): a value of a key no attribute has any
+ * more (deleted meanwhile) is dropped. The same object when nothing moves.
  */
-export function datedAttributeChange(loaded: Readonly<Record<string, string>> | null, next: UserState, checkedAt: Date): UserState {
-  const before = loaded ?? {};
-  const keys = Object.keys(next.attributes);
-  const same = keys.length === Object.keys(before).length && keys.every((key) => before[key] === next.attributes[key]);
-  return same ? next : { ...next, attributesChangedAt: checkedAt };
+export function withAttributeIds(state: UserState, attributeIds: ReadonlyMap<string, string>): UserState {
+  const attributes: Record<string, string> = {};
+  const ids: Record<string, string> = {};
+  for (const [key, value] of Object.entries(state.attributes)) {
+    const id = attributeIds.get(key);
+    if (id === undefined) continue;
+    attributes[key] = value;
+    ids[key] = id;
+  }
+  const keys = Object.keys(ids);
+  const unchanged =
+    keys.length === Object.keys(state.attributes).length &&
+    keys.length === Object.keys(state.attributeIds).length &&
+    keys.every((key) => state.attributeIds[key] === ids[key]);
+  return unchanged ? state : { ...state, attributes, attributeIds: ids };
 }
 
 /**

@@ -153,11 +153,11 @@ export class ConfigCache {
     });
   }
 
-  /** The tenant's custom attributes of one type, by key: when each was created (`attributesInForce`, engine/domain/user.ts). */
-  attributes(tenantId: string, type: AttributeType): Promise<ReadonlyMap<string, Date>> {
+  /** The tenant's custom attributes of one type: the ID of each by key (`attributesInForce`, engine/domain/user.ts). */
+  attributes(tenantId: string, type: AttributeType): Promise<ReadonlyMap<string, string>> {
     return this.cached(`attributes:${tenantId}:${type}`, async () => {
-      const docs = await this.collections.attributes.find({ tenantId, type }, { projection: { key: 1, created: 1 } }).toArray();
-      return new Map(docs.map((d) => [d.key as string, d.created as Date]));
+      const docs = await this.collections.attributes.find({ tenantId, type }, { projection: { key: 1 } }).toArray();
+      return new Map(docs.map((d) => [d.key as string, String(d._id)]));
     });
   }
 

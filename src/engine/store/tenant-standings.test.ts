@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createStandingsRegistry, forgetStandings, noteDeleted, noteWritten, standingOf, standingsOfTenant, type UserStanding } from "./tenant-standings.js";
 
-const standing = (total: number, plan?: string): UserStanding => ({ attributes: plan ? { plan } : {}, attributesChangedAt: null, points: { xp: total } });
+const standing = (total: number, plan?: string): UserStanding => ({ attributes: plan ? { plan } : {}, attributeIds: {}, points: { xp: total } });
 const totals = (standings: Iterable<UserStanding>) => [...standings].map((s) => s.points.xp).sort((a, b) => a! - b!);
 
 /** A walk over stored users that stops after `pauseAfter` users until `resume` is called. */
@@ -21,13 +21,12 @@ function pausedWalk(users: Array<[string, UserStanding]>, pauseAfter: number) {
 
 describe("a tenant's standings", () => {
   it("are what a user's state or stored state holds: attributes and each system's total", () => {
-    const changedAt = new Date("2026-01-01T00:00:00Z");
-    expect(standingOf({ attributes: { plan: "pro" }, attributesChangedAt: changedAt, points: { xp: { total: 5 }, coins: { total: 0 } } })).toEqual({
+    expect(standingOf({ attributes: { plan: "pro" }, attributeIds: { plan: "a1" }, points: { xp: { total: 5 }, coins: { total: 0 } } })).toEqual({
       attributes: { plan: "pro" },
-      attributesChangedAt: changedAt,
+      attributeIds: { plan: "a1" },
       points: { xp: 5, coins: 0 },
     });
-    expect(standingOf({})).toEqual({ attributes: {}, attributesChangedAt: null, points: {} });
+    expect(standingOf({})).toEqual({ attributes: {}, attributeIds: {}, points: {} });
   });
 
   it("are read once, then kept by the writes they are told of", async () => {

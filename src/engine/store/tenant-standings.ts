@@ -19,9 +19,9 @@ export const MAX_KEPT_USERS = 500_000;
 
 /** The part of a user's state the summaries count. Stored states (encoded) have the same shape. */
 export interface UserStanding {
-  /** As stored: the summary keeps the values in force (`attributesInForce`, engine/domain/user.ts). */
+  /** As stored: the summaries count the values in force (`attributesInForce`, engine/domain/user.ts). */
   attributes: Readonly<Record<string, string>>;
-  attributesChangedAt: Date | null;
+  attributeIds: Readonly<Record<string, string>>;
   /** Points total by points system ID (absent: 0). */
   points: Readonly<Record<string, number>>;
 }
@@ -52,12 +52,12 @@ function keepWithinBound(registry: StandingsRegistry, tenantId: string): void {
 
 export function standingOf(state: {
   attributes?: Record<string, string>;
-  attributesChangedAt?: Date | null;
+  attributeIds?: Record<string, string>;
   points?: Record<string, { total?: number }>;
 }): UserStanding {
   const points: Record<string, number> = {};
   for (const [systemId, system] of Object.entries(state.points ?? {})) if (system.total !== undefined) points[systemId] = system.total;
-  return { attributes: state.attributes ?? {}, attributesChangedAt: state.attributesChangedAt ?? null, points };
+  return { attributes: state.attributes ?? {}, attributeIds: state.attributeIds ?? {}, points };
 }
 
 /** A user's state was written (created or changed). */

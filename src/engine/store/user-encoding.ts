@@ -387,7 +387,7 @@ const PROFILE_FIELDS = new Set([
   "signUpDate",
   "control",
   "attributes",
-  "attributesChangedAt",
+  "attributeIds",
   "achievements",
   "created",
   "preferences",

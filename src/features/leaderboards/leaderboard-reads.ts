@@ -90,7 +90,7 @@ function groupFromFilter(leaderboard: RankedLeaderboard, filter: string): GroupV
  * A user's group in a run: the group they were ranked in during it (`groupInRun`), else their
  * current attribute values (those in force: `userAttributes` are the tenant's); null when they lack one.
  */
-function userGroup(leaderboard: RankedLeaderboard, run: LeaderboardRun, user: UserState, userAttributes: ReadonlyMap<string, Date>): GroupValues | null {
+function userGroup(leaderboard: RankedLeaderboard, run: LeaderboardRun, user: UserState, userAttributes: ReadonlyMap<string, string>): GroupValues | null {
   const keys = leaderboard.breakdownKeys;
   const ranked = groupInRun(entryOf(user, leaderboard.config), run.runStart);
   const values = ranked !== undefined ? groupValuesOf(ranked) : keys.map((key) => attributesInForce(user, userAttributes)[key]);

@@ -150,7 +150,7 @@ async function countTotals(ctx: ServiceContext, tenantId: string, snapshot: Poin
     }
   });
   const filters = Object.entries(attributes);
-  const userAttributes = filters.length > 0 ? await ctx.config.attributes(tenantId, "user") : new Map<string, Date>();
+  const userAttributes = filters.length > 0 ? await ctx.config.attributes(tenantId, "user") : new Map<string, string>();
   for (const standing of standings) {
     if (filters.length > 0 && !filters.every(([key, value]) => attributesInForce(standing, userAttributes)[key] === value)) continue;
     const total = Math.min(standing.points[systemId] ?? 0, cap);

@@ -14,7 +14,7 @@ import { readUserPreferences, updateUserPreferences } from "../user-preferences.
 import { listStreakRankings } from "../../streaks/streak-rankings.js";
 import { preferencesToProto, preferencesUpdateFromProto } from "./preferences-convert.js";
 import { StreakRankingType } from "../../../gen/gamification/v1/application_service_pb.js";
-import { findMetricByKeyOrFail, readUser, readUserProfile, summarizeUserMetric, writeUser } from "../../../engine/user-access.js";
+import { findMetricByKeyOrFail, readUser, summarizeUserMetric, writeUser } from "../../../engine/user-access.js";
 import { achievementToProto, pointsChangesToProto, streakFields, streakToProto, userToProto, userUpsertFromProto } from "../../../transport/convert.js";
 import { DomainError } from "../../../engine/domain/errors.js";
 import { checkUserScope, type CallScope, type ScopedService } from "../../../transport/guard.js";
@@ -63,7 +63,7 @@ export function createApplicationMethods(services: ServiceContext): ScopedServic
 
     async getUser(req: app.GetUserRequest, scope: CallScope) {
       checkUserScope(scope, req.id);
-      return { user: userToProto(await readUserProfile(services, scope.tenantId, req.id)) };
+      return { user: userToProto(await readUser(services, scope.tenantId, req.id)) };
     },
     async createUser(req: app.CreateUserRequest, scope: CallScope) {
       checkUserScope(scope, req.user!.id);
