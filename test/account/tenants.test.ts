@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PipelinePoint } from "../../src/engine/context.js";
 import { RECENT_IDEMPOTENCY_LIMIT } from "../../src/engine/record-event.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { createdIds } from "../helpers/admin-items.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 let server: TestServer;
@@ -228,6 +229,11 @@ describe("tenants", () => {
     ]);
     expect((await server.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-b", name: "B again" }] })).body.issues).toEqual([
       expect.objectContaining({ message: 'Customer ID "tenant-b" belongs to a tenant being deleted; create it again once the deletion has finished' }),
+    ]);
+    // Another tenant renamed to it is told the same (no list shows the tenant that holds it).
+    const [other] = await createdIds(server, "/admin/v1/tenants", [{ customerId: "tenant-b-rename", name: "Renamed" }]);
+    expect((await server.rest("PATCH", "/admin/v1/tenants", { body: [{ id: other, customerId: "tenant-b" }] })).body.issues).toEqual([
+      expect.objectContaining({ id: other, message: 'Customer ID "tenant-b" belongs to a tenant being deleted; use it again once the deletion has finished' }),
     ]);
     expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBeGreaterThan(0);
 

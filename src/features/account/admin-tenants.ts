@@ -29,15 +29,19 @@ export async function createTenants(ctx: ServiceContext, drafts: Array<{ custome
       result.done.push(tenant);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      const taken = await ctx.database.collections.tenants.findOne({ customerId: draft.customerId }, { projection: { deleting: 1 } });
-      const message = taken?.deleting
-        ? `Customer ID "${draft.customerId}" belongs to a tenant being deleted; create it again once the deletion has finished`
-        : `Customer ID "${draft.customerId}" already exists in this environment`;
-      result.issues.push({ index, severity: "error", message });
+      result.issues.push({ index, severity: "error", message: await customerIdTakenMessage(ctx, draft.customerId, "create") });
     }
   }
   ctx.config.invalidate();
   return result;
+}
+
+/** Why a customer ID is taken: another tenant has it, or a tenant being deleted still does (lists leave it out). */
+async function customerIdTakenMessage(ctx: ServiceContext, customerId: string, retry: "create" | "use"): Promise<string> {
+  const taken = await ctx.database.collections.tenants.findOne({ customerId }, { projection: { deleting: 1 } });
+  return taken?.deleting
+    ? `Customer ID "${customerId}" belongs to a tenant being deleted; ${retry} it again once the deletion has finished`
+    : `Customer ID "${customerId}" already exists in this environment`;
 }
 
 export async function listTenants(ctx: ServiceContext, page: { limit: number; skip: number }): Promise<TenantConfig[]> {
@@ -78,7 +82,7 @@ export async function updateTenants(
       result.done.push(next);
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      result.issues.push({ id, severity: "error", message: `Customer ID "${customerId}" already exists in this environment` });
+      result.issues.push({ id, severity: "error", message: await customerIdTakenMessage(ctx, next.customerId, "use") });
     }
   }
   ctx.config.invalidate();
