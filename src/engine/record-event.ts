@@ -49,11 +49,14 @@ const MAX_FUTURE_MS = 60_000;
  */
 export async function recordEvent(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<EventResult> {
   const metric = await findMetricByKeyOrFail(ctx, tenantId, input.metricKey);
-  await checkAttributeKeys(ctx, tenantId, { event: input.attributes, user: input.user.attributes });
+  const recordId = input.idempotencyKey ? idempotencyRecordId(metric.id, input.idempotencyKey) : null;
+  // With a key, attribute keys are checked after its lookup: a request replayed after one of its
+  // attributes was deleted was applied while it was valid, and is answered as a replay.
+  const checkAttributes = () => checkAttributeKeys(ctx, tenantId, { event: input.attributes, user: input.user.attributes });
+  if (!recordId) await checkAttributes();
   if (input.timestamp && input.timestamp.getTime() > ctx.now().getTime() + MAX_FUTURE_MS) {
     throw invalidArgument(`timestamp ${input.timestamp.toISOString()} is in the future`);
   }
-  const recordId = input.idempotencyKey ? idempotencyRecordId(metric.id, input.idempotencyKey) : null;
   // Only a request with a key is remembered and compared (a hash per event otherwise spent for nothing).
   const fingerprint = recordId ? fingerprintRequest(input) : "";
   const event: MetricEvent = {
@@ -69,15 +72,21 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
   const engine = await loadEngineConfig(ctx, tenantId);
 
   const findMovedRecord = async () => (recordId ? findIdempotencyRecord(idempotencyKeys, tenantId, input.user.id, recordId) : null);
+  // Alone on the database (single-instance mode), this instance reads a moved record beside the
+  // user. On several instances it reads it after the user: another instance's move after that
+  // read fails this write's version check, and the next attempt reads both again. Read beside the
+  // user, a move could land between the two reads and the key would look unused (applied twice).
+  const alone = ctx.database.writeMode === "single-instance";
   return changeUserState(
     ctx,
     tenantId,
     input.user.id,
-    async (stored, now, movedRecord): Promise<UserChange<EventResult>> => {
+    async (stored, now, prefetched): Promise<UserChange<EventResult>> => {
       // A user first seen in a backdated event (an import) exists from that event's moment: their
       // `created` is not later than their history (streak freezes and time triggers count from it).
       const current = stored?.state ?? newUserState(input.user.id, input.timestamp && input.timestamp < now ? input.timestamp : now, engine);
-      const earlier = recordId ? findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
+      const movedRecord = alone ? async () => prefetched ?? null : findMovedRecord;
+      const earlier = recordId ? await findRecord(current, movedRecord, recordId, now, ctx.idempotencyWindowMs) : null;
       if (earlier) {
         if (earlier.fingerprint !== fingerprint) {
           throw new DomainError(
@@ -90,6 +99,7 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
         const outcome = { eventId: earlier.eventId, metricId: metric.id, total: totalOf(current, metric.id), reactions };
         return { write: null, result: { kind: "replayed", outcome } };
       }
+      if (recordId) await checkAttributes();
       // Without an admin timestamp the event happens now, never before the latest applied event
       // (clocks of several instances may differ slightly).
       const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
@@ -102,13 +112,19 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
       const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
       return { write: { ...state, ...kept, recentIdempotency: [...kept.recentIdempotency, ...record] }, result: { kind: "applied", outcome } };
     },
-    findMovedRecord,
+    alone ? findMovedRecord : undefined,
   );
 }
 
-/** The earlier use of a key: in the user document (recent) or moved to the collection. */
-function findRecord(state: UserState, moved: IdempotencyRecord | null, recordId: string, now: Date, windowMs: number | null): IdempotencyRecord | null {
-  const record = state.recentIdempotency.find((r) => r.id === recordId) ?? moved;
+/** The earlier use of a key: in the user document (recent) or moved to the collection (none when no record was ever moved). */
+async function findRecord(
+  state: UserState,
+  movedRecord: () => Promise<IdempotencyRecord | null>,
+  recordId: string,
+  now: Date,
+  windowMs: number | null,
+): Promise<IdempotencyRecord | null> {
+  const record = state.recentIdempotency.find((r) => r.id === recordId) ?? (state.idempotencyMoves === 0 ? null : await movedRecord());
   return record && isWithinWindow(record, now, windowMs) ? record : null;
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type RunningService } from "../../src/server/service.js";
 import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
 import { readStoredUser } from "../../src/engine/store/user-documents.js";
+import { RECENT_IDEMPOTENCY_LIMIT } from "../../src/engine/record-event.js";
 
 let server: TestServer;
 
@@ -58,6 +59,19 @@ describe("idempotency", () => {
       /^Idempotency key "fp" was already used for a different request on this metric \(request fingerprint [0-9a-f]{16}, original [0-9a-f]{16}\)/,
     );
     expect((await server.client("grpc").application.trackMetricEvent({ key: "words", user: { id: "i4" }, value: 0, idempotencyKey: "other" })).total).toBe(3);
+  });
+
+  it("replays a key whose request names an attribute deleted since (it was applied while valid); a new key is refused", async () => {
+    const created = await server.rest("POST", "/admin/v1/attributes", { body: [{ key: "source", name: "Source", type: "event" }] });
+    const request = { user: { id: "i-attr" }, value: 2, attributes: { source: "web" } };
+    const first = await event("/api/metrics/words/event", request, { "idempotency-key": "with-source" });
+    expect([first.status, first.body.total]).toEqual([201, 2]);
+    await server.rest("DELETE", `/admin/v1/attributes?ids=${created.body.created[0].id}`);
+    const replay = await event("/api/metrics/words/event", request, { "idempotency-key": "with-source" });
+    expect([replay.status, replay.body.idempotentReplayed, replay.body.eventId, replay.body.total]).toEqual([202, true, first.body.eventId, 2]);
+    const fresh = await event("/api/metrics/words/event", request, { "idempotency-key": "another" });
+    expect([fresh.status, fresh.body.error]).toEqual([400, expect.stringMatching(/^Invalid attribute keys: source\./)]);
+    expect((await server.rest("GET", "/v1/users/i-attr/metrics/words")).body).toMatchObject({ current: 2 });
   });
 
   it("holds the Idempotency-Key header to the body field's rule: at most 255 characters", async () => {
@@ -142,6 +156,58 @@ describe("parallel events", () => {
     expect(responses.every((r) => r.status === 201)).toBe(true);
     const totals = responses.map((r) => r.body.total).sort((a, b) => a - b);
     expect(totals).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  });
+
+  it("replays a key on one instance while another moves the user's records out of the document", async () => {
+    const start = () =>
+      startService({
+        mongodbUri: server.database.uri,
+        writeMode: "versioned",
+        versionedOnFerretDbForTests: true,
+        mongodbDb: server.database.dbName,
+        port: 0,
+        host: "127.0.0.1",
+        logger: pino({ level: "silent" }),
+      });
+    const [a, b] = [await start(), await start()];
+    const send = async (instance: RunningService, key: string) => {
+      const response = await fetch(`http://127.0.0.1:${instance.port}/api/metrics/words/event`, {
+        method: "POST",
+        headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", "idempotency-key": key },
+        body: JSON.stringify({ user: { id: "moved-race" }, value: 1 }),
+      });
+      return { status: response.status, body: (await response.json()) as { total: number; idempotentReplayed?: boolean } };
+    };
+    try {
+      // The document holds the latest RECENT_IDEMPOTENCY_LIMIT records; B's next key moves them all out.
+      for (let i = 0; i < RECENT_IDEMPOTENCY_LIMIT; i++) expect((await send(b, `k${i}`)).status).toBe(201);
+      // If A looked the key up among moved records beside reading the user, B's move could fall
+      // between the two reads: the lookup before it (nothing moved yet), the user after it (the key
+      // gone from the document). Make it fall there whenever A reads both at once.
+      const collections = a.context.database.collections;
+      const readKeys = collections.idempotencyKeys.findOne.bind(collections.idempotencyKeys);
+      const readUser = collections.users.findOne.bind(collections.users);
+      // What B's move is and when A's lookup among moved records began, if it did.
+      const race: { lookup?: Promise<unknown>; move?: ReturnType<typeof send> } = {};
+      collections.idempotencyKeys.findOne = ((...args: Parameters<typeof readKeys>) => {
+        const read = readKeys(...args);
+        race.lookup ??= read.then(() => (race.move = send(b, "k-new")));
+        return read;
+      }) as typeof readKeys;
+      collections.users.findOne = (async (...args: Parameters<typeof readUser>) => {
+        await new Promise((resolve) => setImmediate(resolve)); // a lookup started beside this read has begun by now
+        if (race.lookup) await race.lookup.then(() => race.move);
+        return readUser(...args);
+      }) as typeof readUser;
+      const replay = await send(a, "k0");
+      expect([replay.status, replay.body.idempotentReplayed]).toEqual([202, true]);
+      if (race.move) expect((await race.move).status).toBe(201);
+      const total = (await send(b, `k-last`)).body.total;
+      expect(total).toBe(RECENT_IDEMPOTENCY_LIMIT + (race.move ? 2 : 1));
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   it("retries on a version conflict with another instance and applies both events", async () => {
