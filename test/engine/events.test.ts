@@ -74,6 +74,20 @@ describe("idempotency", () => {
     expect((await server.rest("GET", "/v1/users/i-attr/metrics/words")).body).toMatchObject({ current: 2 });
   });
 
+  it("reads an Idempotency-Key header beyond ASCII as the UTF-8 its client sent, the same key as in the body", async () => {
+    const utf8Header = (key: string) => Buffer.from(key, "utf8").toString("latin1"); // the header's bytes, as fetch sends them
+    const first = await event("/api/metrics/words/event", { user: { id: "i-utf8" }, value: 1 }, { "idempotency-key": utf8Header("clé-名前") });
+    expect([first.status, first.body.idempotencyKey]).toEqual([201, "clé-名前"]);
+    const inBody = await event("/api/metrics/words/event", { user: { id: "i-utf8" }, value: 1, idempotencyKey: "clé-名前" });
+    expect([inBody.status, inBody.body.eventId]).toEqual([202, first.body.eventId]);
+    const both = await event(
+      "/api/metrics/words/event",
+      { user: { id: "i-utf8" }, value: 1, idempotencyKey: "clé-名前" },
+      { "idempotency-key": utf8Header("clé-名前") },
+    );
+    expect(both.status).toBe(202);
+  });
+
   it("holds the Idempotency-Key header to the body field's rule: at most 255 characters", async () => {
     const atLimit = await event("/api/metrics/words/event", { user: { id: "i5" }, value: 1 }, { "idempotency-key": "k".repeat(255) });
     expect([atLimit.status, atLimit.body.idempotencyKey]).toEqual([201, "k".repeat(255)]);

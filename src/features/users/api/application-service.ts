@@ -256,12 +256,29 @@ async function metricNamesOf(services: ServiceContext, tenantId: string): Promis
  * without a word.
  */
 function idempotencyKeyHeader(scope: CallScope): string | null {
-  const header = scope.ctx.requestHeader.get("idempotency-key");
-  if (header === null) return null;
+  const sent = scope.ctx.requestHeader.get("idempotency-key");
+  if (sent === null) return null;
+  const header = asUtf8(sent);
   const length = [...header].length;
   if (header.trim() === "") throw new DomainError("invalid_argument", "The Idempotency-Key header must not be empty; leave it out to send no key");
   if (length > 255) throw new DomainError("invalid_argument", `The Idempotency-Key header must be at most 255 characters, got ${length}`);
   return header;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A header value as its sender wrote it: Node reads header bytes as Latin-1, while clients send
+ * text beyond ASCII in UTF-8 (the body's key is UTF-8 too, so the two compare). Bytes that are not
+ * UTF-8 stay as read.
+ */
+function asUtf8(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value)) return value;
+  try {
+    return utf8.decode(Buffer.from(value, "latin1"));
+  } catch {
+    return value;
+  }
 }
 
 /** The event's key: the body's or the header's; both sent must agree (one of them would be ignored). */
