@@ -212,6 +212,11 @@ export async function startHttpServer(options: HttpServerOptions, port: number, 
     handler,
   );
   h1.on("clientError", (error: NodeJS.ErrnoException, socket: net.Socket) => answerClientError(error, socket, limits));
+  // Node hands CONNECT (a proxy's tunnel) to this event, not to the handler, and drops the
+  // connection when nothing listens.
+  h1.on("connect", (_req: http.IncomingMessage, socket: net.Socket) =>
+    answerRaw(socket, 405, "Method Not Allowed", "Method CONNECT is not allowed: this server is not a proxy"),
+  );
   // Answer a client that half-closes its side after sending the request (as `nc` or a
   // shutdown(SHUT_WR) does) instead of dropping its request. Node has no option for this.
   (h1 as unknown as { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
@@ -529,12 +534,21 @@ async function decodedBody(req: NodeRequest, body: Buffer, limit: number): Promi
 function answerClientError(error: NodeJS.ErrnoException, socket: net.Socket, limits: ServerLimits): void {
   const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (error.code === "ECONNRESET" || !socket.writable || answering?.headersSent) return void socket.destroy();
+  // Node reports both timeouts with one code; a request whose head was received has its answer object.
+  const timeout = answering
+    ? `The request was not received within ${limits.requestTimeoutMs} ms`
+    : `The request head was not received within ${limits.headersTimeoutMs} ms`;
   const [status, reason, message] =
     error.code === "HPE_HEADER_OVERFLOW"
       ? [431, "Request Header Fields Too Large", `The request head is larger than the limit of ${limits.maxHeaderBytes} bytes`]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, "Request Timeout", `The request was not received within ${limits.requestTimeoutMs} ms`]
+        ? [408, "Request Timeout", timeout]
         : [400, "Bad Request", `The request is not valid HTTP/1.1 (${error.code ?? "unparsable"})`];
+  answerRaw(socket, status, reason, message);
+}
+
+/** Answers on the socket itself (no response object exists) with an `{"error": ...}` body, then closes the connection. */
+function answerRaw(socket: net.Socket, status: number, reason: string, message: string): void {
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -160,7 +160,13 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
     const flags = body[offset]!;
     const data = body.subarray(offset + 5, offset + 5 + body.readUInt32BE(offset + 1));
     offset += 5 + data.length;
-    if ((flags & 0b10) !== 0) continue; // Connect's end-of-stream message, not a request message
+    if (framing.protocol === "connect" && (flags & 0b10) !== 0) continue; // Connect's end-of-stream message, not a request message
+    if ((flags & ~0b01) !== 0) {
+      throw new ConnectError(`protocol error: an envelope with flags 0x${flags.toString(16)} is not a request message`, Code.InvalidArgument);
+    }
+    // Every method takes one request message. Refused before the next is decompressed: a body of a
+    // thousand small envelopes, each inflating to the limit, held the process for minutes.
+    if (messages.length > 0) throw new ConnectError(`protocol error: received extra input message for ${method.methodKind} method`, Code.Unimplemented);
     messages.push((flags & 0b01) !== 0 ? await decompress(encoding, data, readMaxBytes) : data);
   }
   for (const raw of messages) {

@@ -3,6 +3,7 @@
 // server must still serve, and nothing the attack sent may have changed any state.
 import http2 from "node:http2";
 import net from "node:net";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort } from "../../src/server/embedded-db.js";
 import { CHILD_ADMIN_KEY, startChildServer, type ChildServer } from "../helpers/child-server.js";
@@ -255,6 +256,10 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
       });
       expect(outcome.closed).toBe(true);
       expect(outcome.data).not.toMatch(/HTTP\/1\.1 200/);
+      // Closed unanswered, or answered with the timeout that fired (the head's, not the whole request's).
+      if (outcome.data !== "") {
+        expect(outcome.data).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*\r\n\r\n\{"error":"The request head was not received within 3000 ms"\}$/);
+      }
     }
   });
 
@@ -280,6 +285,16 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
       expect(refused.data).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
       expect(JSON.parse(refused.data.split("\r\n\r\n")[1]!)).toEqual({ error: expect.stringMatching(/^The request is not valid HTTP\/1\.1 \(HPE_/) });
       expect(refused.closed).toBe(true);
+    }
+    await expectServingAndUnchanged();
+  });
+
+  it("answers CONNECT (a proxy's tunnel) with 405 and a JSON error body, and closes the connection", async () => {
+    for (const target of ["/v1/users/u1", "127.0.0.1:443"]) {
+      const outcome = await rawConnection((socket) => void socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
+      expect(outcome.data).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+      expect(JSON.parse(outcome.data.split("\r\n\r\n")[1]!)).toEqual({ error: "Method CONNECT is not allowed: this server is not a proxy" });
+      expect(outcome.closed).toBe(true);
     }
     await expectServingAndUnchanged();
   });
@@ -366,6 +381,27 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
     });
     expect(grpcWeb.status).toBe(200);
     expect(grpcWeb.headers.get("grpc-status")).toBe("3");
+    await expectServingAndUnchanged();
+  });
+
+  it("refuses a gRPC-web body of more than one request message before inflating the next, and a client's trailer frame", async () => {
+    // Each envelope inflates to most of the limit: a thousand of them held the process for minutes
+    // while each was inflated and parsed.
+    const inflating = gzipSync(Buffer.alloc(60_000, 0x78));
+    const envelope = (flags: number, data: Buffer) => {
+      const head = Buffer.alloc(5);
+      head[0] = flags;
+      head.writeUInt32BE(data.length, 1);
+      return Buffer.concat([head, data]);
+    };
+    const grpcWeb = (body: Buffer) => rest("POST", rpcPath, { body, headers: { "content-type": "application/grpc-web+proto", "grpc-encoding": "gzip" } });
+    // The last one is not a message at all: refused as an extra message, it was never inflated or parsed.
+    const notAMessage = gzipSync(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x12]));
+    const many = await grpcWeb(Buffer.concat([...Array.from({ length: 50 }, () => envelope(1, inflating)), envelope(1, notAMessage)]));
+    const message = (response: { headers: Headers }) => decodeURIComponent(response.headers.get("grpc-message") ?? "");
+    expect([many.status, many.headers.get("grpc-status"), message(many)]).toEqual([200, "12", "protocol error: received extra input message for unary method"]);
+    const trailer = await grpcWeb(envelope(0x80, Buffer.from("grpc-status: 0\r\n")));
+    expect([trailer.headers.get("grpc-status"), message(trailer)]).toEqual(["3", "protocol error: an envelope with flags 0x80 is not a request message"]);
     await expectServingAndUnchanged();
   });
 
