@@ -59,9 +59,10 @@ export async function decompress(encoding: string, bytes: Uint8Array, readMaxByt
   try {
     return await compression.decompress(bytes, readMaxBytes);
   } catch (error) {
-    // Connect calls a stream cut short "internal"; it is the caller's broken body (a bomb stays resource_exhausted).
+    // Connect calls a stream cut short "internal" and data that is no stream at all "decompression
+    // failed": both are the caller's broken body (a bomb stays resource_exhausted).
     const connectError = ConnectError.from(error);
-    if (connectError.code !== Code.Internal) throw connectError;
+    if (connectError.code !== Code.Internal && connectError.code !== Code.InvalidArgument) throw connectError;
     throw new ConnectError(
       `Invalid request: the body is not valid ${encoding} data (${connectError.cause instanceof Error ? connectError.cause.message : connectError.rawMessage})`,
       Code.InvalidArgument,
