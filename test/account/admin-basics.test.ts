@@ -1,8 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService } from "../../src/server/service.js";
-import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_KEY, startAnotherInstance, startTestServer, type TestServer } from "../helpers/server.js";
 import { createdIds } from "../helpers/admin-items.js";
 import { userDocumentId } from "../../src/engine/store/user-documents.js";
 
@@ -160,15 +158,7 @@ describe("custom attributes", () => {
   it("created again with a key used before, hold none of the earlier attribute's values on an instance that has not seen the change yet", async () => {
     // Two instances on one database, both in the mode that allows it (no user cache).
     const first = await startTestServer({ writeMode: "versioned", versionedOnFerretDbForTests: true });
-    const second = await startService({
-      mongodbUri: first.database.uri,
-      writeMode: "versioned",
-      versionedOnFerretDbForTests: true,
-      mongodbDb: first.database.dbName,
-      port: 0,
-      host: "127.0.0.1",
-      logger: pino({ level: "silent" }),
-    });
+    const second = await startAnotherInstance(first);
     try {
       const tenantId = "attrs-two-instances";
       await createdIds(first, "/admin/v1/tenants", [{ customerId: tenantId, name: "Attributes on two instances" }]);
@@ -198,16 +188,7 @@ describe("custom attributes", () => {
   });
 
   it("reach another instance on the same database within the documented one-second bound", async () => {
-    const second = await startService({
-      mongodbUri: server.database.uri,
-      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
-      writeMode: "versioned",
-      versionedOnFerretDbForTests: true,
-      mongodbDb: server.database.dbName,
-      port: 0,
-      host: "127.0.0.1",
-      logger: pino({ level: "silent" }),
-    });
+    const second = await startAnotherInstance(server);
     try {
       const send = () =>
         fetch(`http://127.0.0.1:${second.port}/api/metrics/clicks/event`, {

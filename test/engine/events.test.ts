@@ -1,7 +1,6 @@
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type RunningService } from "../../src/server/service.js";
-import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
+import type { RunningService } from "../../src/server/service.js";
+import { ADMIN_KEY, startAnotherInstance, startTestServer, type TestServer } from "../helpers/server.js";
 import { readStoredUser } from "../../src/engine/store/user-documents.js";
 import { RECENT_IDEMPOTENCY_LIMIT } from "../../src/engine/record-event.js";
 
@@ -173,17 +172,7 @@ describe("parallel events", () => {
   });
 
   it("replays a key on one instance while another moves the user's records out of the document", async () => {
-    const start = () =>
-      startService({
-        mongodbUri: server.database.uri,
-        writeMode: "versioned",
-        versionedOnFerretDbForTests: true,
-        mongodbDb: server.database.dbName,
-        port: 0,
-        host: "127.0.0.1",
-        logger: pino({ level: "silent" }),
-      });
-    const [a, b] = [await start(), await start()];
+    const [a, b] = [await startAnotherInstance(server), await startAnotherInstance(server)];
     const send = async (instance: RunningService, key: string) => {
       const response = await fetch(`http://127.0.0.1:${instance.port}/api/metrics/words/event`, {
         method: "POST",
@@ -228,15 +217,7 @@ describe("parallel events", () => {
     // eslint-disable-next-line prefer-const -- read by the first instance's hook, which is defined before the second instance starts
     let second: RunningService | undefined;
     let interfered = false;
-    const first = await startService({
-      mongodbUri: server.database.uri,
-      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
-      writeMode: "versioned",
-      versionedOnFerretDbForTests: true,
-      mongodbDb: server.database.dbName,
-      port: 0,
-      host: "127.0.0.1",
-      logger: pino({ level: "silent" }),
+    const first = await startAnotherInstance(server, {
       // Between reading and writing the user, another instance writes it: the first write must conflict.
       atPipelinePoint: async (point, attempt) => {
         if (point !== "before-user-write" || attempt !== 1 || interfered) return;
@@ -249,15 +230,7 @@ describe("parallel events", () => {
         expect(((await res.json()) as { total: number }).total).toBe(101);
       },
     });
-    second = await startService({
-      mongodbUri: server.database.uri,
-      writeMode: "versioned",
-      versionedOnFerretDbForTests: true,
-      mongodbDb: server.database.dbName,
-      port: 0,
-      host: "127.0.0.1",
-      logger: pino({ level: "silent" }),
-    });
+    second = await startAnotherInstance(server);
     try {
       await event("/api/metrics/words/event", { user: { id: "race" }, value: 1 });
       const res = await fetch(`http://127.0.0.1:${first.port}/api/metrics/words/event`, {

@@ -25,6 +25,23 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Another instance on a test server's database, as several instances run on MongoDB: version-checked
+ * writes, no instance lease (allowed on FerretDB for tests only). `options` add to it (a pipeline hook, webhooks).
+ */
+export function startAnotherInstance(server: Pick<TestServer, "database">, options: Partial<ServiceOptions> = {}): Promise<RunningService> {
+  return startService({
+    mongodbUri: server.database.uri,
+    mongodbDb: server.database.dbName,
+    writeMode: "versioned",
+    versionedOnFerretDbForTests: true,
+    port: 0,
+    host: "127.0.0.1",
+    logger: pino({ level: "silent" }),
+    ...options,
+  });
+}
+
 /** `options` override the defaults (e.g. a clock, webhook settings). */
 export async function startTestServer(options: Partial<ServiceOptions> = {}): Promise<TestServer> {
   const database = await openTestDatabase();

@@ -1,13 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import pino from "pino";
 import { Webhook } from "standardwebhooks";
 import { WEBHOOK_EVENT_TYPES } from "../../src/features/webhooks/domain/webhooks.js";
-import { startService } from "../../src/server/service.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../helpers/until.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startAnotherInstance, startTestServer, type TestServer } from "../helpers/server.js";
 import { createdIds } from "../helpers/admin-items.js";
 import { expectReceivedBodiesFitPublishedModels } from "../helpers/published-models.js";
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from "../helpers/webhook-receiver.js";
@@ -286,15 +284,7 @@ describe("webhook delivery", () => {
   });
 
   it("delivers each message once when two instances deliver from one database", async () => {
-    const second = await startService({
-      mongodbUri: server.database.uri,
-      // Several instances on one database: version-checked writes (the MongoDB mode), no instance lease.
-      writeMode: "versioned",
-      versionedOnFerretDbForTests: true,
-      mongodbDb: server.database.dbName,
-      port: 0,
-      host: "127.0.0.1",
-      logger: pino({ level: "silent" }),
+    const second = await startAnotherInstance(server, {
       webhooks: { allowPrivateNetworks: true, retryScheduleMs: [0, 200, 200, 200], pollMs: 20, secretsKey: SECRETS_KEY },
     });
     try {
