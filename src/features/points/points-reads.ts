@@ -152,7 +152,10 @@ async function countTotals(ctx: ServiceContext, tenantId: string, snapshot: Poin
   const filters = Object.entries(attributes);
   const userAttributes = filters.length > 0 ? await ctx.config.attributes(tenantId, "user") : new Map<string, string>();
   for (const standing of standings) {
-    if (filters.length > 0 && !filters.every(([key, value]) => attributesInForce(standing, userAttributes)[key] === value)) continue;
+    if (filters.length > 0) {
+      const held = attributesInForce(standing, userAttributes);
+      if (!filters.every(([key, value]) => held[key] === value)) continue;
+    }
     const total = Math.min(standing.points[systemId] ?? 0, cap);
     counts.set(total, (counts.get(total) ?? 0) + 1);
   }
