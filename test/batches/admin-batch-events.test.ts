@@ -131,6 +131,17 @@ describe("admin batch ingestion", () => {
     expect(longKey.status).toBe(400);
     expect(longKey.body.error).toMatch(/events\[0\]\.idempotencyKey: must be at most 255 characters/);
 
+    // A batch-level Idempotency-Key header is read nowhere: refused rather than trusted in vain.
+    const withHeader = await fetch(`${server.baseUrl}/admin/v1/metrics/events`, {
+      method: "POST",
+      headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", "idempotency-key": "batch-1" },
+      body: JSON.stringify([event("words", "d1", "h")]),
+    });
+    expect([withHeader.status, ((await withHeader.json()) as { error: string }).error]).toEqual([
+      400,
+      "A batch takes an idempotencyKey on each event; the Idempotency-Key header is not read by this call, so leave it out",
+    ]);
+
     const notArray = await server.rest("POST", "/admin/v1/metrics/events", { body: event("words", "d1", "x") });
     expect(notArray.status).toBe(400);
     const empty = await server.rest("POST", "/admin/v1/metrics/events", { body: [] });

@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import * as admin from "../../../gen/gamification/v1/admin_service_pb.js";
 import type { ServiceContext } from "../../../engine/context.js";
+import { invalidArgument } from "../../../engine/domain/errors.js";
 import { readEventBatch, submitEventBatch } from "../event-batches.js";
 import type { BatchStatus, EventBatchStatus } from "../store/batch-records.js";
 import { userUpsertFromProto } from "../../../transport/convert.js";
@@ -25,6 +26,10 @@ export function createEventBatchMethods(
 ): Pick<ScopedService<typeof admin.AdminService>, "createMetricEventBatch" | "getMetricEventBatch"> {
   return {
     async createMetricEventBatch(req: admin.CreateMetricEventBatchRequest, scope: CallScope) {
+      // Read nowhere here: a client sending one would believe its resubmission protected.
+      if (scope.ctx.requestHeader.has("idempotency-key")) {
+        throw invalidArgument("A batch takes an idempotencyKey on each event; the Idempotency-Key header is not read by this call, so leave it out");
+      }
       const events = req.events.map((e) => ({
         metricKey: e.key,
         user: userUpsertFromProto(e.user!.id, e.user),
