@@ -22,16 +22,11 @@ export interface AttributeDirectory {
 }
 
 export async function loadAttributeDirectory(ctx: ServiceContext, tenantId: string): Promise<AttributeDirectory> {
-  const [user, event] = await Promise.all(
-    (["user", "event"] as const).map(async (type) => {
-      const docs = await ctx.database.collections.attributes.find({ tenantId, type }, { projection: { key: 1 } }).toArray();
-      return docs.map((d) => ({ id: String(d._id), key: d.key as string }));
-    }),
-  );
-  const of = (type: "user" | "event") => (type === "user" ? user! : event!);
+  const [user, event] = await Promise.all([ctx.config.attributes(tenantId, "user"), ctx.config.attributes(tenantId, "event")]);
+  const of = (type: "user" | "event") => (type === "user" ? user : event);
   return {
-    keyOf: (type, id) => of(type).find((a) => a.id === id)?.key,
-    idOf: (type, key) => of(type).find((a) => a.key === key)?.id,
+    keyOf: (type, id) => [...of(type)].find(([, attributeId]) => attributeId === id)?.[0],
+    idOf: (type, key) => of(type).get(key),
   };
 }
 

@@ -37,9 +37,7 @@ async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settin
   return checkLeaderboardReferences(settings, {
     metricIds: new Set(metric ? [metric._id] : []),
     pointsSystemIds: new Set(system ? [system._id as unknown as string] : []),
-    userAttributeIds: new Set(
-      (await ctx.database.collections.attributes.find({ tenantId, type: "user" }, { projection: { _id: 1 } }).toArray()).map((a) => String(a._id)),
-    ),
+    userAttributeIds: new Set((await ctx.config.attributes(tenantId, "user")).values()),
   });
 }
 
