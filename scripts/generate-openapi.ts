@@ -12,7 +12,7 @@
  *    The rewrite, driven by the same descriptors as the server: enum values are the lower-case
  *    short names (without the zero value); 64-bit integers are JSON numbers; a field with presence
  *    is nullable, a `(gamification.v1.rest).omit_empty` field is optional and never null (a
- *    `present_with` one optional, a `hidden` one left out, a `clear_with` list nullable); every
+ *    `present_with` one optional, a `hidden` one left out, a `clear_with` field nullable); every
  *    operation documents the `{"error": "..."}` answer, the X-API-KEY and Tenant-ID headers and
  *    the success statuses its method's comment names (`REST: 201 ...`).
  */
@@ -335,9 +335,12 @@ function rewriteMessage(schema: Json, desc: DescMessage): void {
     } else if (options?.presentWith) {
       schema.properties[field.jsonName] = hasPresence(field) ? nullable(property) : property;
       schema.properties[field.jsonName].description = appendSentence(property.description, "Left out of REST answers in the other cases.");
-    } else if (options?.clearWith) {
+    } else if (options?.clearWith && field.fieldKind === "list") {
       schema.properties[field.jsonName] = { ...property, type: ["array", "null"] };
       schema.properties[field.jsonName].description = appendSentence(property.description, "`null` or `[]` removes every item.");
+    } else if (options?.clearWith) {
+      // A single value that `null` clears: its comment says what clearing means.
+      schema.properties[field.jsonName] = nullable(property);
     } else if (omitEmpty(field)) {
       schema.properties[field.jsonName] = notNullable(property);
       schema.properties[field.jsonName].description = appendSentence(property.description, "Left out of REST answers when unset or empty.");
