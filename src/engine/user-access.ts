@@ -2,7 +2,6 @@ import { findUnknownKeys, invalidAttributeKeysMessage } from "./domain/attribute
 import { DomainError, invalidArgument, notFound } from "./domain/errors.js";
 import { summarizeChanges, localDate, type Aggregation } from "./domain/history.js";
 import type { MetricConfig } from "../features/metrics/domain/metric.js";
-import { isValidTimeZone } from "./domain/rules.js";
 import { checkUserUpsert, upsertUser, withAttributesInForce, type UserState, type UserUpsert } from "./domain/user.js";
 import { eventsOf, newUserState, react } from "./domain/reactions.js";
 import { contributionOf } from "../features/leaderboards/domain/leaderboard-entries.js";
@@ -49,9 +48,6 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
  * them first (a user write, an API achievement's user).
  */
 export async function checkUserFields(ctx: ServiceContext, tenantId: string, upsert: UserUpsert): Promise<void> {
-  if (upsert.tz !== undefined && !isValidTimeZone(upsert.tz)) {
-    throw invalidArgument(`tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
-  }
   const problem = checkUserUpsert(upsert);
   if (problem) throw invalidArgument(problem);
   await checkAttributeKeys(ctx, tenantId, { user: upsert.attributes });

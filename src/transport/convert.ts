@@ -68,18 +68,20 @@ export function tenantToProto(t: TenantConfig): tenant.Tenant {
 
 /**
  * The user fields sent (an UpsertedUser, or UserFields plus the ID from the path). Device tokens: a
- * list replaces the stored ones, `clearDeviceTokens` removes them (an empty list), neither keeps them.
+ * list replaces the stored ones, `clearDeviceTokens` removes them (an empty list), neither keeps them;
+ * `clearTz` removes the time zone (null).
  */
 export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUser, "$typeName">> = {}): UserUpsert {
   // A body may name the user (the reference's own PATCH example does), but never as someone else.
   if (u.id !== undefined && u.id !== id)
     throw invalidArgument(`Invalid request: the body's id ${JSON.stringify(u.id)} is not the user's ID in the path, ${JSON.stringify(id)}`);
   if (u.clearDeviceTokens && u.deviceTokens?.length) throw invalidArgument("Invalid request: send deviceTokens or clearDeviceTokens, not both");
+  if (u.clearTz && u.tz !== undefined) throw invalidArgument("Invalid request: send tz or clearTz, not both");
   return {
     id,
     email: u.email,
     name: u.name,
-    tz: u.tz,
+    tz: u.clearTz ? null : u.tz,
     deviceTokens: u.clearDeviceTokens ? [] : u.deviceTokens?.length ? u.deviceTokens : undefined,
     subscribeToEmails: u.subscribeToEmails,
     signUpDate: u.signUpDate,

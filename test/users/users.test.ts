@@ -81,6 +81,25 @@ describe("users", () => {
     expect(resubscribed.body).toMatchObject({ email: "dev@example.com", subscribeToEmails: true });
   });
 
+  it('remove the time zone with "tz": null (REST, the reference\'s nullable tz) or clearTz (Connect, gRPC)', async () => {
+    await server.rest("POST", "/v1/users", { body: { id: "zoned", tz: "Asia/Tokyo", name: "Z" } });
+    expect((await server.rest("PATCH", "/v1/users/zoned", { body: { name: "Zed" } })).body).toMatchObject({ tz: "Asia/Tokyo", name: "Zed" });
+    expect((await server.rest("PATCH", "/v1/users/zoned", { body: { tz: null } })).body).toMatchObject({ tz: null, name: "Zed" });
+    expect((await server.rest("PUT", "/v1/users/zoned", { body: { tz: "Europe/Oslo" } })).body.tz).toBe("Europe/Oslo");
+    expect((await server.rest("PUT", "/v1/users/zoned", { body: { tz: null } })).body.tz).toBeNull();
+    await server.rest("PATCH", "/v1/users/zoned", { body: { tz: "Europe/Oslo" } });
+    const event = await server.rest("POST", "/v1/metrics/words/event", { body: { user: { id: "zoned", tz: null }, value: 1 } });
+    expect(event.status, JSON.stringify(event.body)).toBe(201);
+    expect((await server.rest("GET", "/v1/users/zoned")).body.tz).toBeNull();
+    for (const protocol of ["connect-json", "grpc"] as const) {
+      const application = server.client(protocol).application;
+      await application.updateUser({ id: "zoned", user: { tz: "America/Lima" } });
+      expect((await application.updateUser({ id: "zoned", user: { clearTz: true } })).user?.tz).toBeUndefined();
+      await expect(application.updateUser({ id: "zoned", user: { clearTz: true, tz: "Europe/Oslo" } })).rejects.toThrow(/send tz or clearTz, not both/);
+    }
+    expect((await server.rest("GET", "/v1/users/zoned")).body).toMatchObject({ tz: null, name: "Zed" });
+  });
+
   it("refuse invalid fields and unknown attributes, changing nothing", async () => {
     const before = (await server.rest("GET", "/v1/users/ann")).body;
     expect((await server.rest("PATCH", "/v1/users/ann", { body: { tz: "Atlantis/City" } })).status).toBe(400);

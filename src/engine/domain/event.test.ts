@@ -121,6 +121,43 @@ describe("applyEvent", () => {
     expect(applyEvent(backdated, event(1, { id: "u1" }, later), later).state.updated).toEqual(later);
   });
 
+  it("removes the zone with tz null: UTC from that instant, the earlier zone kept for the periods before", () => {
+    // Tokyo from t0; removed at t1 (12:00Z on the 2nd, 21:00 in Tokyo).
+    const tokyo = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Asia/Tokyo" }, t0), t0).state;
+    const cleared = upsertUser(tokyo, { id: "u1", tz: null }, t1);
+    expect([cleared.tz, cleared.tzHistory]).toEqual([
+      null,
+      [
+        { tz: "Asia/Tokyo", from: t0 },
+        { tz: "UTC", from: t1 },
+      ],
+    ]);
+    // 2026-03-02T20:00Z is the 3rd in Tokyo, the 2nd in UTC.
+    const late = new Date("2026-03-02T20:00:00Z");
+    expect(applyEvent(cleared, event(1, { id: "u1" }, late), late).state.metrics.m1!.daily).toEqual({ "2026-03-01": "1", "2026-03-02": "1" });
+    expect(applyEvent(tokyo, event(1, { id: "u1" }, late), late).state.metrics.m1!.daily).toEqual({ "2026-03-01": "1", "2026-03-03": "1" });
+    // Removing again, or removing a zone never set or set to UTC, records nothing new.
+    expect(upsertUser(cleared, { id: "u1", tz: null }, late).tzHistory).toEqual(cleared.tzHistory);
+    expect(upsertUser(createUserState("u1", t0), { id: "u1", tz: null }, t1)).toMatchObject({ tz: null, tzHistory: [] });
+    const utc = upsertUser(createUserState("u1", t0), { id: "u1", tz: "Etc/UTC" }, t0);
+    expect(upsertUser(utc, { id: "u1", tz: null }, t1)).toMatchObject({ tz: null, tzHistory: utc.tzHistory });
+    // A backdated removal (the history knows a later change): UTC until that change, the zone staying.
+    const late0 = new Date("2026-03-01T18:00:00Z");
+    const london = upsertUser(tokyo, { id: "u1", tz: "Europe/London" }, t1);
+    const backdated = upsertUser(london, { id: "u1", tz: null }, late0);
+    expect(backdated.tz).toBe("Europe/London");
+    expect(backdated.tzHistory).toEqual([
+      { tz: "Asia/Tokyo", from: t0 },
+      { tz: "UTC", from: late0 },
+      { tz: "Europe/London", from: t1 },
+    ]);
+    // Before the first zone the user counted in UTC already: nothing to record.
+    expect(upsertUser(tokyo, { id: "u1", tz: null }, new Date("2026-02-28T00:00:00Z")).tzHistory).toEqual(tokyo.tzHistory);
+    // An invalid zone is refused; null is not a zone to check.
+    expect(checkUserUpsert({ id: "u1", tz: "Mars/Olympus" }, "user.")).toBe('user.tz "Mars/Olympus" is not an IANA time zone name (e.g. "Europe/London")');
+    expect(checkUserUpsert({ id: "u1", tz: null })).toBeNull();
+  });
+
   it("takes another spelling of the zone in force (a link, an alias, another letter case) as no move", () => {
     const first = applyEvent(createUserState("u1", t0), event(1, { id: "u1", tz: "Asia/Kolkata" }, t0), t0).state;
     let state = first;

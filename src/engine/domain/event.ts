@@ -2,7 +2,6 @@ import { addDecimals, checkAmount, decimalFromNumber, isWithinAmountRange, MAX_A
 import { DomainError, invalidArgument } from "./errors.js";
 import { localDate, recordDailyChange } from "./history.js";
 import { react, type EngineConfig, type Reactions } from "./reactions.js";
-import { isValidTimeZone } from "./rules.js";
 import { checkUserUpsert, upsertUser, zoneInForce, type UserState, type UserUpsert } from "./user.js";
 import { effectiveStreakSettings } from "../../features/users/domain/preferences.js";
 import { followStreakFrequency } from "../../features/streaks/domain/streak-frequency.js";
@@ -31,9 +30,6 @@ export interface EventOutcome {
 export function validateEvent(event: MetricEvent): void {
   const problem = checkAmount("value", event.value);
   if (problem) throw invalidArgument(problem);
-  if (event.user.tz !== undefined && !isValidTimeZone(event.user.tz)) {
-    throw invalidArgument(`user.tz "${event.user.tz}" is not an IANA time zone name (e.g. "Europe/London")`);
-  }
   const userProblem = checkUserUpsert(event.user, "user.");
   if (userProblem) throw invalidArgument(userProblem);
 }

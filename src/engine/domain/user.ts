@@ -10,7 +10,7 @@ import { emptyPreferences, type UserPreferences } from "../../features/users/dom
 import { checkDate } from "./plain-dates.js";
 import type { LifecycleMarks } from "../../features/webhooks/domain/lifecycle.js";
 import { zoneAt } from "../../features/streaks/domain/streak-calendar.js";
-import { hasControlCharacter, sameZone, zoneSpelling } from "./rules.js";
+import { hasControlCharacter, isValidTimeZone, sameZone, zoneSpelling } from "./rules.js";
 
 /** A time zone in force from an instant on; the history lets period rules use the zone of each moment. */
 export interface TimeZoneChange {
@@ -118,7 +118,8 @@ export interface UserUpsert {
   id: string;
   email?: string;
   name?: string;
-  tz?: string;
+  /** A new zone, or null to remove the user's zone (UTC from then on). */
+  tz?: string | null;
   /** Replaces the stored tokens; an empty list removes them all. */
   deviceTokens?: string[];
   subscribeToEmails?: boolean;
@@ -128,6 +129,9 @@ export interface UserUpsert {
 
 /** What is wrong with the user fields sent (`prefix` names them, e.g. "user."), or null. */
 export function checkUserUpsert(upsert: UserUpsert, prefix = ""): string | null {
+  if (typeof upsert.tz === "string" && !isValidTimeZone(upsert.tz)) {
+    return `${prefix}tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`;
+  }
   // The name goes into e-mails and leaderboard pages, as every other name does.
   if (upsert.name !== undefined && hasControlCharacter(upsert.name)) {
     return `${prefix}name must not contain control characters (such as NUL, a line break or ESC)`;
@@ -188,7 +192,8 @@ export function upsertUser(state: UserState, upsert: UserUpsert, now: Date): Use
   if (!next.subscribeToEmails) next.email = null;
   if (upsert.signUpDate !== undefined) next.signUpDate = upsert.signUpDate;
   if (upsert.attributes !== undefined) next.attributes = { ...state.attributes, ...upsert.attributes };
-  if (upsert.tz !== undefined) Object.assign(next, withZoneFrom(state, upsert.tz, now));
+  if (upsert.tz === null) Object.assign(next, withoutZone(state, now));
+  else if (upsert.tz !== undefined) Object.assign(next, withZoneFrom(state, upsert.tz, now));
   return next;
 }
 
@@ -247,6 +252,18 @@ function withZoneFrom(state: UserState, sent: string, at: Date): Partial<UserSta
   if (!backdated) return sameZone(tz, state.tz) ? {} : { tz, tzHistory: [...state.tzHistory, { tz, from: at }] };
   if (sameZone(zoneAt(state.tzHistory, at), tz)) return {};
   return { tzHistory: [...state.tzHistory, { tz, from: at }].sort((a, b) => a.from.getTime() - b.from.getTime()) };
+}
+
+/**
+ * The zone removed at `at` (the reference's `"tz": null`): the user has none from then on, and
+ * periods from `at` are counted in UTC, as for a user who never had one; the history keeps the
+ * earlier zones for the periods before. Backdated (the history knows a later change): UTC until that
+ * change, the current zone staying.
+ */
+function withoutZone(state: UserState, at: Date): Partial<UserState> {
+  if (state.tzHistory.some((change) => change.from > at)) return withZoneFrom(state, "UTC", at);
+  if (sameZone(zoneInForce(state, at) ?? "UTC", "UTC")) return { tz: null };
+  return { tz: null, tzHistory: [...state.tzHistory, { tz: "UTC", from: at }] };
 }
 
 /**

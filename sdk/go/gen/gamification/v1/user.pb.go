@@ -32,7 +32,7 @@ type UpsertedUser struct {
 	// The user's e-mail address.
 	Email *string `protobuf:"bytes,2,opt,name=email,proto3,oneof" json:"email,omitempty"`
 	// The user's IANA time zone name, e.g. `Europe/London`. Streaks and calendar periods are counted on
-	// this clock; a change is recorded with its instant.
+	// this clock; a change is recorded with its instant. In REST, `null` removes it (`clear_tz`).
 	Tz *string `protobuf:"bytes,3,opt,name=tz,proto3,oneof" json:"tz,omitempty"`
 	// The name to refer to the user by.
 	Name *string `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
@@ -48,8 +48,11 @@ type UpsertedUser struct {
 	// Removes every stored device token (a user who logged out or revoked push permission); refused
 	// together with `device_tokens`.
 	ClearDeviceTokens bool `protobuf:"varint,9,opt,name=clear_device_tokens,json=clearDeviceTokens,proto3" json:"clear_device_tokens,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Removes the user's time zone (the reference's `"tz": null`): periods are counted in UTC from this
+	// call's instant on; refused together with `tz`.
+	ClearTz       bool `protobuf:"varint,10,opt,name=clear_tz,json=clearTz,proto3" json:"clear_tz,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpsertedUser) Reset() {
@@ -141,6 +144,13 @@ func (x *UpsertedUser) GetSignUpDate() string {
 func (x *UpsertedUser) GetClearDeviceTokens() bool {
 	if x != nil {
 		return x.ClearDeviceTokens
+	}
+	return false
+}
+
+func (x *UpsertedUser) GetClearTz() bool {
+	if x != nil {
+		return x.ClearTz
 	}
 	return false
 }
@@ -285,12 +295,13 @@ var File_gamification_v1_user_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_user_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xd6\x04\n" +
+	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xff\x04\n" +
 	"\fUpsertedUser\x12\x18\n" +
 	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12%\n" +
 	"\x05email\x18\x02 \x01(\tB\n" +
-	"\xbaH\ar\x05\x18\xc0\x02`\x01H\x00R\x05email\x88\x01\x01\x12\x1c\n" +
-	"\x02tz\x18\x03 \x01(\tB\a\xbaH\x04r\x02\x18@H\x01R\x02tz\x88\x01\x01\x12!\n" +
+	"\xbaH\ar\x05\x18\xc0\x02`\x01H\x00R\x05email\x88\x01\x01\x12*\n" +
+	"\x02tz\x18\x03 \x01(\tB\x15\xbaH\x04r\x02\x18@\xca\xf3\x18\n" +
+	"\"\bclear_tzH\x01R\x02tz\x88\x01\x01\x12!\n" +
 	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x12M\n" +
 	"\rdevice_tokens\x18\x05 \x03(\tB(\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\b\xca\xf3\x18\x15\"\x13clear_device_tokensR\fdeviceTokens\x123\n" +
 	"\x13subscribe_to_emails\x18\x06 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12^\n" +
@@ -300,7 +311,9 @@ const file_gamification_v1_user_proto_rawDesc = "" +
 	"\fsign_up_date\x18\b \x01(\tB\a\xbaH\x04r\x02\x18\n" +
 	"H\x04R\n" +
 	"signUpDate\x88\x01\x01\x12.\n" +
-	"\x13clear_device_tokens\x18\t \x01(\bR\x11clearDeviceTokens\x1a=\n" +
+	"\x13clear_device_tokens\x18\t \x01(\bR\x11clearDeviceTokens\x12\x19\n" +
+	"\bclear_tz\x18\n" +
+	" \x01(\bR\aclearTz\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +
