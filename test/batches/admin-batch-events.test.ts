@@ -175,6 +175,22 @@ describe("admin batch ingestion", () => {
     const second = await completedBatch(again.body.batchId);
     expect([second.applied, second.replayed, second.failed]).toEqual([1, 1, 0]);
     expect([await total("n1", "pages"), await total("n2", "pages")]).toEqual([16, 2]);
+
+    // A keyless event's own key (batch:<batch ID>:<index>) is not the caller's to use: sent with an
+    // event it would be answered as that batch event's replay, nothing applied.
+    const internalKey = `batch:${again.body.batchId}:0`;
+    const reserved = `Idempotency key "${internalKey}" has the form batch:<batch ID>:<index>, which is reserved for the events of a batch sent without a key; use another key`;
+    const viaHeader = await fetch(`${server.baseUrl}/v1/metrics/pages/event`, {
+      method: "POST",
+      headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", "idempotency-key": internalKey },
+      body: JSON.stringify({ user: { id: "n1" }, value: 5 }),
+    });
+    expect([viaHeader.status, ((await viaHeader.json()) as { error: string }).error]).toEqual([400, reserved]);
+    const viaBody = server.client("connect-json").application.trackMetricEvent({ key: "pages", user: { id: "n1" }, value: 5, idempotencyKey: internalKey });
+    await expect(viaBody).rejects.toThrow(reserved);
+    const inBatch = await server.rest("POST", "/admin/v1/metrics/events", { body: [{ key: "pages", user: { id: "n1" }, value: 5, idempotencyKey: internalKey }] });
+    expect(inBatch).toEqual({ status: 400, body: { error: `events[0]: ${reserved}` } });
+    expect(await total("n1", "pages")).toBe(16);
   });
 
   it("is admin-only and tenant-scoped", async () => {

@@ -45,6 +45,17 @@ export function batchEventKey(batchId: string, index: number): string {
   return `batch:${batchId}:${index}`;
 }
 
+const BATCH_EVENT_KEY = /^batch:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:\d+$/;
+
+/**
+ * Why a caller's key cannot be used, or null: a key of `batchEventKey`'s form would be taken for
+ * that batch event's (the client learns batch IDs), so an event sent with it would be answered as
+ * that event's replay instead of being applied.
+ */
+export function reservedKeyProblem(key: string): string | null {
+  return BATCH_EVENT_KEY.test(key) ? `Idempotency key "${key}" has the form batch:<batch ID>:<index>, which is reserved for the events of a batch sent without a key; use another key` : null;
+}
+
 /** A batch's events are one document, which must stay under MongoDB's 16 MiB. */
 const MAX_EVENTS_DOCUMENT_BYTES = 15 * 1024 * 1024;
 /** Stored error messages are cut to this length (they may quote caller input). */
@@ -58,7 +69,7 @@ const MAX_LISTED = 10;
  * durable when this returns; the worker processes it in the background.
  */
 export async function submitEventBatch(ctx: ServiceContext, tenantId: string, events: BatchEventInput[]): Promise<{ id: string; accepted: number }> {
-  checkDuplicateKeys(events);
+  checkIdempotencyKeys(events);
   await checkMetricsExist(ctx, tenantId, events);
   const now = ctx.now();
   const doc: EventBatchDocument = {
@@ -94,8 +105,12 @@ export async function readEventBatch(ctx: ServiceContext, tenantId: string, id: 
   return batch;
 }
 
-/** An idempotency key may appear once per user and metric: a second use would only be a replay of the first. */
-function checkDuplicateKeys(events: BatchEventInput[]): void {
+/** No key of the reserved form (`reservedKeyProblem`); a key once per user and metric: a second use would only be a replay of the first. */
+function checkIdempotencyKeys(events: BatchEventInput[]): void {
+  for (const [index, e] of events.entries()) {
+    const problem = e.idempotencyKey === undefined ? null : reservedKeyProblem(e.idempotencyKey);
+    if (problem) throw invalidArgument(`events[${index}]: ${problem}`);
+  }
   const indexesByKey = new Map<string, number[]>();
   events.forEach((e, index) => {
     if (e.idempotencyKey === undefined) return;

@@ -26,6 +26,7 @@ import type { AchievementView } from "../../achievements/achievement-reads.js";
 import type { RankedLeaderboard } from "../../leaderboards/domain/leaderboard-entries.js";
 import { runOnDate } from "../../leaderboards/domain/leaderboard-runs.js";
 import { streakFrequencies } from "../../../transport/enum-mapping.js";
+import { reservedKeyProblem } from "../../batches/event-batches.js";
 
 /** The Application API methods; authentication, validation and tenant scope are done by the guard. */
 export function createApplicationMethods(services: ServiceContext): ScopedService<typeof app.ApplicationService> {
@@ -286,5 +287,8 @@ function eventIdempotencyKey(body: string, header: string | null): string | unde
   if (body !== "" && header !== null && body !== header) {
     throw new DomainError("invalid_argument", `The Idempotency-Key header ("${header}") and the body's idempotencyKey ("${body}") differ; send one key`);
   }
-  return body || header || undefined;
+  const key = body || header || undefined;
+  const problem = key === undefined ? null : reservedKeyProblem(key);
+  if (problem) throw new DomainError("invalid_argument", problem);
+  return key;
 }
