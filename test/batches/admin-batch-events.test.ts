@@ -188,7 +188,9 @@ describe("admin batch ingestion", () => {
     expect([viaHeader.status, ((await viaHeader.json()) as { error: string }).error]).toEqual([400, reserved]);
     const viaBody = server.client("connect-json").application.trackMetricEvent({ key: "pages", user: { id: "n1" }, value: 5, idempotencyKey: internalKey });
     await expect(viaBody).rejects.toThrow(reserved);
-    const inBatch = await server.rest("POST", "/admin/v1/metrics/events", { body: [{ key: "pages", user: { id: "n1" }, value: 5, idempotencyKey: internalKey }] });
+    const inBatch = await server.rest("POST", "/admin/v1/metrics/events", {
+      body: [{ key: "pages", user: { id: "n1" }, value: 5, idempotencyKey: internalKey }],
+    });
     expect(inBatch).toEqual({ status: 400, body: { error: `events[0]: ${reserved}` } });
     expect(await total("n1", "pages")).toBe(16);
   });

@@ -53,7 +53,9 @@ const BATCH_EVENT_KEY = /^batch:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
  * that event's replay instead of being applied.
  */
 export function reservedKeyProblem(key: string): string | null {
-  return BATCH_EVENT_KEY.test(key) ? `Idempotency key "${key}" has the form batch:<batch ID>:<index>, which is reserved for the events of a batch sent without a key; use another key` : null;
+  return BATCH_EVENT_KEY.test(key)
+    ? `Idempotency key "${key}" has the form batch:<batch ID>:<index>, which is reserved for the events of a batch sent without a key; use another key`
+    : null;
 }
 
 /** A batch's events are one document, which must stay under MongoDB's 16 MiB. */
