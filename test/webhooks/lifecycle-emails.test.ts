@@ -97,6 +97,17 @@ beforeAll(async () => {
   await user("reactivation", "ray", paris("ray"), { reactivation: [] });
   await user("reactivation", "nia", { ...paris("nia"), subscribeToEmails: false });
   for (const id of ["rex", "ray", "nia"]) expect((await send("reactivation", paris(id), "2030-01-04T08:00:00Z")).status).toBe(201);
+  // cal is in the control group, which gets no communications.
+  const controlRatio = (ratio: number) =>
+    server.rest("PATCH", "/admin/v1/settings", { tenantId: "reactivation", body: { experimentation: { controlRatio: ratio } } });
+  expect((await controlRatio(100)).status).toBe(200);
+  expect((await send("reactivation", paris("cal"), "2030-01-04T08:00:00Z")).body).toMatchObject({ eventId: expect.any(String) });
+  expect((await controlRatio(0)).status).toBe(200);
+  expect((await server.rest("GET", "/v1/users/cal", { tenantId: "reactivation" })).body.control).toBe(true);
+  // ivy's history is imported in time order: her first event, five days back, would make a
+  // reactivation due at once, but her next one, minutes ago, makes her active.
+  expect((await send("reactivation", paris("ivy"), "2030-01-02T08:00:00Z")).status).toBe(201);
+  expect((await send("reactivation", paris("ivy"), "2030-01-07T07:40:00Z")).status).toBe(201);
 
   // Streak reminder: in Brisbane 18:00 is 08:00 UTC. All extended their streak yesterday (Sunday
   // evening local); sid extended it again today; sue turned reminders off.

@@ -156,6 +156,10 @@ function lifecycleStep(state: UserState, config: EngineConfig, now: Date): { sta
   const subscribed = config.webhooks?.subscribed;
   if (!subscribed || subscribed.size === 0) return { state, at: null };
   const plan = planLifecycle(state, { subscribed, streak: effectiveStreakSettings(config.streak, state.preferences) }, now);
+  // An import in progress (the wait after a backdated event): its next events may make the user
+  // active again, so what is due is judged when the wait ends, not sent now.
+  const quietUntil = state.backfillQuietUntil;
+  if (quietUntil && quietUntil > now) return { state, at: plan.due.length > 0 ? quietUntil : (plan.next?.at ?? null) };
   const messages = lifecycleMessages(state, plan.due, config.webhooks, now, config.sha256);
   return { state: { ...state, lifecycle: plan.marks, outbox: messages.length > 0 ? [...state.outbox, ...messages] : state.outbox }, at: plan.next?.at ?? null };
 }

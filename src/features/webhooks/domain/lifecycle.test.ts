@@ -215,6 +215,9 @@ describe("who gets them", () => {
     expect(planLifecycle(noRecap, options(), now).due.map((d) => d.type)).toEqual(["emails.reactivation_due"]);
     expect(planLifecycle({ ...u, email: null }, options(), now)).toEqual({ due: [], marks: {}, next: null });
     expect(planLifecycle({ ...u, subscribeToEmails: false }, options(), now)).toEqual({ due: [], marks: {}, next: null });
+    // The control group gets no communications (the reference's `control`), and is never scheduled for them.
+    expect(planLifecycle({ ...u, control: true }, options(), now)).toEqual({ due: [], marks: {}, next: null });
+    expect(planLifecycle({ ...u, control: true }, options(), at("2026-03-05T00:00:00Z")).next).toBeNull();
     expect(planLifecycle(u, options({ subscribed: new Set(["emails.achievement_due"]) }), now)).toEqual({ due: [], marks: {}, next: null });
   });
 });
@@ -262,6 +265,24 @@ describe("completeChange", () => {
     expect(next.dueAt).toBeNull(); // nothing else ahead (not active this week)
     expect(completeChange(u, {}, config(["emails.recap_due"]), now).outbox[0]!.id).toBe(next.outbox[0]!.id);
     expect(completeChange(next, {}, config(["emails.recap_due"]), now).outbox).toHaveLength(1); // nothing added
+  });
+
+  it("sends nothing while an import's wait lasts: the user is judged when it ends, with the events imported by then", () => {
+    // An import's first event, dated ten days back: a reactivation would be due at once.
+    const now = at("2026-03-14T18:40:00Z");
+    const quietUntil = at("2026-03-14T18:50:00Z");
+    const imported = user("UTC", ["2026-03-04"], at("2026-03-04T12:00:00Z"), { backfillQuietUntil: quietUntil });
+    const waiting = completeChange(imported, {}, config(["emails.reactivation_due"]), at("2026-03-04T12:00:00Z"), now);
+    expect([waiting.outbox, waiting.lifecycle, waiting.dueAt]).toEqual([[], {}, quietUntil]);
+    // Its next event, an hour ago, arrives within the wait; when it ends the user is active: nothing to send.
+    const caughtUp = { ...waiting, lastEventAt: at("2026-03-14T17:40:00Z"), metrics: { m: { total: "2", daily: { "2026-03-04": "1", "2026-03-14": "1" } } } };
+    const visited = completeChange(caughtUp, {}, config(["emails.reactivation_due"]), quietUntil, quietUntil);
+    expect(visited.outbox).toEqual([]);
+    expect(visited.dueAt).toEqual(at("2026-03-17T17:40:00Z"));
+    // An import that stops there is judged when the wait ends.
+    expect(completeChange(waiting, {}, config(["emails.reactivation_due"]), quietUntil, quietUntil).outbox.map((m) => m.type)).toEqual([
+      "emails.reactivation_due",
+    ]);
   });
 
   it("adds emails.achievement_due with the completion, unless the preference disables it", () => {

@@ -95,9 +95,12 @@ export interface LifecyclePlan {
   next: { at: Date; type: LifecycleEventType } | null;
 }
 
-/** Whether a lifecycle type may be sent to this user at all (e-mail, subscription, preference, an endpoint listening). */
+/**
+ * Whether a lifecycle type may be sent to this user at all (not in the control group, which gets no
+ * communications; e-mail, subscription, preference, an endpoint listening).
+ */
 export function lifecycleAllowed(user: UserState, type: LifecycleEventType, subscribed: ReadonlySet<string>): boolean {
-  if (!subscribed.has(type)) return false;
+  if (user.control || !subscribed.has(type)) return false;
   if (!user.email || !user.subscribeToEmails) return false;
   const channels = user.preferences?.notifications?.[LIFECYCLE_KIND[type]];
   return channels === undefined || channels.length > 0;
