@@ -69,18 +69,24 @@ export function tenantToProto(t: TenantConfig): tenant.Tenant {
 /**
  * The user fields sent (an UpsertedUser, or UserFields plus the ID from the path). Device tokens: a
  * list replaces the stored ones, `clearDeviceTokens` removes them (an empty list), neither keeps them;
- * `clearTz` removes the time zone (null).
+ * `clearTz`, `clearEmail` and `clearName` remove their field (null).
  */
 export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUser, "$typeName">> = {}): UserUpsert {
   // A body may name the user (the reference's own PATCH example does), but never as someone else.
   if (u.id !== undefined && u.id !== id)
     throw invalidArgument(`Invalid request: the body's id ${JSON.stringify(u.id)} is not the user's ID in the path, ${JSON.stringify(id)}`);
   if (u.clearDeviceTokens && u.deviceTokens?.length) throw invalidArgument("Invalid request: send deviceTokens or clearDeviceTokens, not both");
-  if (u.clearTz && u.tz !== undefined) throw invalidArgument("Invalid request: send tz or clearTz, not both");
+  for (const [field, clear, sent] of [
+    ["tz", u.clearTz, u.tz],
+    ["email", u.clearEmail, u.email],
+    ["name", u.clearName, u.name],
+  ] as const) {
+    if (clear && sent !== undefined) throw invalidArgument(`Invalid request: send ${field} or clear${field[0]!.toUpperCase()}${field.slice(1)}, not both`);
+  }
   return {
     id,
-    email: u.email,
-    name: u.name,
+    email: u.clearEmail ? null : u.email,
+    name: u.clearName ? null : u.name,
     tz: u.clearTz ? null : u.tz,
     deviceTokens: u.clearDeviceTokens ? [] : u.deviceTokens?.length ? u.deviceTokens : undefined,
     subscribeToEmails: u.subscribeToEmails,

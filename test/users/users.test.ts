@@ -81,7 +81,7 @@ describe("users", () => {
     expect(resubscribed.body).toMatchObject({ email: "dev@example.com", subscribeToEmails: true });
   });
 
-  it('remove the time zone with "tz": null (REST, the reference\'s nullable tz) or clearTz (Connect, gRPC)', async () => {
+  it("remove the time zone, e-mail or name with null (REST; the reference's tz is nullable) or clearTz, clearEmail, clearName (Connect, gRPC)", async () => {
     await server.rest("POST", "/v1/users", { body: { id: "zoned", tz: "Asia/Tokyo", name: "Z" } });
     expect((await server.rest("PATCH", "/v1/users/zoned", { body: { name: "Zed" } })).body).toMatchObject({ tz: "Asia/Tokyo", name: "Zed" });
     expect((await server.rest("PATCH", "/v1/users/zoned", { body: { tz: null } })).body).toMatchObject({ tz: null, name: "Zed" });
@@ -98,6 +98,20 @@ describe("users", () => {
       await expect(application.updateUser({ id: "zoned", user: { clearTz: true, tz: "Europe/Oslo" } })).rejects.toThrow(/send tz or clearTz, not both/);
     }
     expect((await server.rest("GET", "/v1/users/zoned")).body).toMatchObject({ tz: null, name: "Zed" });
+
+    await server.rest("PATCH", "/v1/users/zoned", { body: { email: "z@example.com" } });
+    expect((await server.rest("PATCH", "/v1/users/zoned", { body: { email: null } })).body).toMatchObject({ email: null, name: "Zed" });
+    expect((await server.rest("PUT", "/v1/users/zoned", { body: { name: null, email: "z@example.com" } })).body).toMatchObject({
+      email: "z@example.com",
+      name: null,
+    });
+    const grpc = server.client("grpc").application;
+    await grpc.updateUser({ id: "zoned", user: { name: "Zed" } });
+    const cleared = (await grpc.updateUser({ id: "zoned", user: { clearEmail: true, clearName: true } })).user;
+    expect([cleared?.email, cleared?.name]).toEqual([undefined, undefined]);
+    await expect(grpc.updateUser({ id: "zoned", user: { clearName: true, name: "Z" } })).rejects.toThrow(/send name or clearName, not both/);
+    await expect(grpc.updateUser({ id: "zoned", user: { clearEmail: true, email: "z@example.com" } })).rejects.toThrow(/send email or clearEmail, not both/);
+    expect((await server.rest("GET", "/v1/users/zoned")).body).toMatchObject({ tz: null, name: null, email: null });
   });
 
   it("refuse invalid fields and unknown attributes, changing nothing", async () => {

@@ -116,8 +116,10 @@ export interface UserState {
 /** The user fields an event or identify call may carry; absent fields leave the stored value alone. */
 export interface UserUpsert {
   id: string;
-  email?: string;
-  name?: string;
+  /** A new address, or null to remove it. */
+  email?: string | null;
+  /** A new name, or null to remove it. */
+  name?: string | null;
   /** A new zone, or null to remove the user's zone (UTC from then on). */
   tz?: string | null;
   /** Replaces the stored tokens; an empty list removes them all. */
@@ -133,7 +135,7 @@ export function checkUserUpsert(upsert: UserUpsert, prefix = ""): string | null 
     return `${prefix}tz "${upsert.tz}" is not an IANA time zone name (e.g. "Europe/London")`;
   }
   // The name goes into e-mails and leaderboard pages, as every other name does.
-  if (upsert.name !== undefined && hasControlCharacter(upsert.name)) {
+  if (typeof upsert.name === "string" && hasControlCharacter(upsert.name)) {
     return `${prefix}name must not contain control characters (such as NUL, a line break or ESC)`;
   }
   return upsert.signUpDate === undefined ? null : checkDate(`${prefix}signUpDate`, upsert.signUpDate);

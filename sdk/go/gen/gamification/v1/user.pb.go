@@ -29,12 +29,12 @@ type UpsertedUser struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The caller's own identifier for the user.
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	// The user's e-mail address.
+	// The user's e-mail address. In REST, `null` removes it (`clear_email`).
 	Email *string `protobuf:"bytes,2,opt,name=email,proto3,oneof" json:"email,omitempty"`
 	// The user's IANA time zone name, e.g. `Europe/London`. Streaks and calendar periods are counted on
 	// this clock; a change is recorded with its instant. In REST, `null` removes it (`clear_tz`).
 	Tz *string `protobuf:"bytes,3,opt,name=tz,proto3,oneof" json:"tz,omitempty"`
-	// The name to refer to the user by.
+	// The name to refer to the user by. In REST, `null` removes it (`clear_name`).
 	Name *string `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
 	// The user's device tokens, for push notifications: the list sent replaces the stored one. In
 	// REST, `[]` or `null` removes them all (`clear_device_tokens`).
@@ -50,7 +50,11 @@ type UpsertedUser struct {
 	ClearDeviceTokens bool `protobuf:"varint,9,opt,name=clear_device_tokens,json=clearDeviceTokens,proto3" json:"clear_device_tokens,omitempty"`
 	// Removes the user's time zone (the reference's `"tz": null`): periods are counted in UTC from this
 	// call's instant on; refused together with `tz`.
-	ClearTz       bool `protobuf:"varint,10,opt,name=clear_tz,json=clearTz,proto3" json:"clear_tz,omitempty"`
+	ClearTz bool `protobuf:"varint,10,opt,name=clear_tz,json=clearTz,proto3" json:"clear_tz,omitempty"`
+	// Removes the user's e-mail address; refused together with `email`.
+	ClearEmail bool `protobuf:"varint,11,opt,name=clear_email,json=clearEmail,proto3" json:"clear_email,omitempty"`
+	// Removes the user's name; refused together with `name`.
+	ClearName     bool `protobuf:"varint,12,opt,name=clear_name,json=clearName,proto3" json:"clear_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -151,6 +155,20 @@ func (x *UpsertedUser) GetClearDeviceTokens() bool {
 func (x *UpsertedUser) GetClearTz() bool {
 	if x != nil {
 		return x.ClearTz
+	}
+	return false
+}
+
+func (x *UpsertedUser) GetClearEmail() bool {
+	if x != nil {
+		return x.ClearEmail
+	}
+	return false
+}
+
+func (x *UpsertedUser) GetClearName() bool {
+	if x != nil {
+		return x.ClearName
 	}
 	return false
 }
@@ -295,14 +313,14 @@ var File_gamification_v1_user_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_user_proto_rawDesc = "" +
 	"\n" +
-	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xff\x04\n" +
+	"\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe0\x05\n" +
 	"\fUpsertedUser\x12\x18\n" +
-	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x12%\n" +
-	"\x05email\x18\x02 \x01(\tB\n" +
-	"\xbaH\ar\x05\x18\xc0\x02`\x01H\x00R\x05email\x88\x01\x01\x12*\n" +
+	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01R\x02id\x126\n" +
+	"\x05email\x18\x02 \x01(\tB\x1b\xbaH\ar\x05\x18\xc0\x02`\x01\xca\xf3\x18\r\"\vclear_emailH\x00R\x05email\x88\x01\x01\x12*\n" +
 	"\x02tz\x18\x03 \x01(\tB\x15\xbaH\x04r\x02\x18@\xca\xf3\x18\n" +
-	"\"\bclear_tzH\x01R\x02tz\x88\x01\x01\x12!\n" +
-	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x12M\n" +
+	"\"\bclear_tzH\x01R\x02tz\x88\x01\x01\x121\n" +
+	"\x04name\x18\x04 \x01(\tB\x18\xbaH\x05r\x03\x18\xff\x01\xca\xf3\x18\f\"\n" +
+	"clear_nameH\x02R\x04name\x88\x01\x01\x12M\n" +
 	"\rdevice_tokens\x18\x05 \x03(\tB(\xbaH\f\x92\x01\t\x102\"\x05r\x03\x18\x80\b\xca\xf3\x18\x15\"\x13clear_device_tokensR\fdeviceTokens\x123\n" +
 	"\x13subscribe_to_emails\x18\x06 \x01(\bH\x03R\x11subscribeToEmails\x88\x01\x01\x12^\n" +
 	"\n" +
@@ -313,7 +331,11 @@ const file_gamification_v1_user_proto_rawDesc = "" +
 	"signUpDate\x88\x01\x01\x12.\n" +
 	"\x13clear_device_tokens\x18\t \x01(\bR\x11clearDeviceTokens\x12\x19\n" +
 	"\bclear_tz\x18\n" +
-	" \x01(\bR\aclearTz\x1a=\n" +
+	" \x01(\bR\aclearTz\x12\x1f\n" +
+	"\vclear_email\x18\v \x01(\bR\n" +
+	"clearEmail\x12\x1d\n" +
+	"\n" +
+	"clear_name\x18\f \x01(\bR\tclearName\x1a=\n" +
 	"\x0fAttributesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\b\n" +

@@ -113,7 +113,7 @@ class GetUserResponse(_message.Message):
     def __init__(self, user: _Optional[_Union[_user_pb2.User, _Mapping]] = ...) -> None: ...
 
 class UserFields(_message.Message):
-    __slots__ = ("email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens", "id", "clear_tz")
+    __slots__ = ("email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens", "id", "clear_tz", "clear_email", "clear_name")
     class AttributesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -131,6 +131,8 @@ class UserFields(_message.Message):
     CLEAR_DEVICE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     CLEAR_TZ_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_EMAIL_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_NAME_FIELD_NUMBER: _ClassVar[int]
     email: str
     tz: str
     name: str
@@ -141,7 +143,9 @@ class UserFields(_message.Message):
     clear_device_tokens: bool
     id: str
     clear_tz: bool
-    def __init__(self, email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ..., id: _Optional[str] = ..., clear_tz: bool = ...) -> None: ...
+    clear_email: bool
+    clear_name: bool
+    def __init__(self, email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ..., id: _Optional[str] = ..., clear_tz: bool = ..., clear_email: bool = ..., clear_name: bool = ...) -> None: ...
 
 class CreateUserRequest(_message.Message):
     __slots__ = ("user",)

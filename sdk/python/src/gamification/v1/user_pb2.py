@@ -28,7 +28,7 @@ from gamification.v1 import validation_pb2 as gamification_dot_v1_dot_validation
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xff\x04\n\x0cUpsertedUser\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12%\n\x05\x65mail\x18\x02 \x01(\tB\n\xbaH\x07r\x05\x18\xc0\x02`\x01H\x00R\x05\x65mail\x88\x01\x01\x12*\n\x02tz\x18\x03 \x01(\tB\x15\xbaH\x04r\x02\x18@\xca\xf3\x18\n\"\x08\x63lear_tzH\x01R\x02tz\x88\x01\x01\x12!\n\x04name\x18\x04 \x01(\tB\x08\xbaH\x05r\x03\x18\xff\x01H\x02R\x04name\x88\x01\x01\x12M\n\rdevice_tokens\x18\x05 \x03(\tB(\xbaH\x0c\x92\x01\t\x10\x32\"\x05r\x03\x18\x80\x08\xca\xf3\x18\x15\"\x13\x63lear_device_tokensR\x0c\x64\x65viceTokens\x12\x33\n\x13subscribe_to_emails\x18\x06 \x01(\x08H\x03R\x11subscribeToEmails\x88\x01\x01\x12^\n\nattributes\x18\x07 \x03(\x0b\x32-.gamification.v1.UpsertedUser.AttributesEntryB\x0f\xbaH\x0c\x9a\x01\t\x10\x64*\x05r\x03\x18\xff\x01R\nattributes\x12.\n\x0csign_up_date\x18\x08 \x01(\tB\x07\xbaH\x04r\x02\x18\nH\x04R\nsignUpDate\x88\x01\x01\x12.\n\x13\x63lear_device_tokens\x18\t \x01(\x08R\x11\x63learDeviceTokens\x12\x19\n\x08\x63lear_tz\x18\n \x01(\x08R\x07\x63learTz\x1a=\n\x0f\x41ttributesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06_emailB\x05\n\x03_tzB\x07\n\x05_nameB\x16\n\x14_subscribe_to_emailsB\x0f\n\r_sign_up_date\"\x92\x04\n\x04User\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n\x05\x65mail\x18\x02 \x01(\tH\x00R\x05\x65mail\x88\x01\x01\x12\x17\n\x04name\x18\x03 \x01(\tH\x01R\x04name\x88\x01\x01\x12\x13\n\x02tz\x18\x04 \x01(\tH\x02R\x02tz\x88\x01\x01\x12#\n\rdevice_tokens\x18\x05 \x03(\tR\x0c\x64\x65viceTokens\x12.\n\x13subscribe_to_emails\x18\x06 \x01(\x08R\x11subscribeToEmails\x12\x45\n\nattributes\x18\x07 \x03(\x0b\x32%.gamification.v1.User.AttributesEntryR\nattributes\x12\x18\n\x07\x63ontrol\x18\x08 \x01(\x08R\x07\x63ontrol\x12\x34\n\x07\x63reated\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x07\x63reated\x12\x34\n\x07updated\x18\n \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x07updated\x12%\n\x0csign_up_date\x18\x0b \x01(\tH\x03R\nsignUpDate\x88\x01\x01\x1a=\n\x0f\x41ttributesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06_emailB\x07\n\x05_nameB\x05\n\x03_tzB\x0f\n\r_sign_up_dateb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1agamification/v1/user.proto\x12\x0fgamification.v1\x1a\x1b\x62uf/validate/validate.proto\x1a\x1dgamification/v1/options.proto\x1a gamification/v1/validation.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe0\x05\n\x0cUpsertedUser\x12\x18\n\x02id\x18\x01 \x01(\tB\x08\xbaH\x05r\x03\xc8H\x01R\x02id\x12\x36\n\x05\x65mail\x18\x02 \x01(\tB\x1b\xbaH\x07r\x05\x18\xc0\x02`\x01\xca\xf3\x18\r\"\x0b\x63lear_emailH\x00R\x05\x65mail\x88\x01\x01\x12*\n\x02tz\x18\x03 \x01(\tB\x15\xbaH\x04r\x02\x18@\xca\xf3\x18\n\"\x08\x63lear_tzH\x01R\x02tz\x88\x01\x01\x12\x31\n\x04name\x18\x04 \x01(\tB\x18\xbaH\x05r\x03\x18\xff\x01\xca\xf3\x18\x0c\"\nclear_nameH\x02R\x04name\x88\x01\x01\x12M\n\rdevice_tokens\x18\x05 \x03(\tB(\xbaH\x0c\x92\x01\t\x10\x32\"\x05r\x03\x18\x80\x08\xca\xf3\x18\x15\"\x13\x63lear_device_tokensR\x0c\x64\x65viceTokens\x12\x33\n\x13subscribe_to_emails\x18\x06 \x01(\x08H\x03R\x11subscribeToEmails\x88\x01\x01\x12^\n\nattributes\x18\x07 \x03(\x0b\x32-.gamification.v1.UpsertedUser.AttributesEntryB\x0f\xbaH\x0c\x9a\x01\t\x10\x64*\x05r\x03\x18\xff\x01R\nattributes\x12.\n\x0csign_up_date\x18\x08 \x01(\tB\x07\xbaH\x04r\x02\x18\nH\x04R\nsignUpDate\x88\x01\x01\x12.\n\x13\x63lear_device_tokens\x18\t \x01(\x08R\x11\x63learDeviceTokens\x12\x19\n\x08\x63lear_tz\x18\n \x01(\x08R\x07\x63learTz\x12\x1f\n\x0b\x63lear_email\x18\x0b \x01(\x08R\nclearEmail\x12\x1d\n\nclear_name\x18\x0c \x01(\x08R\tclearName\x1a=\n\x0f\x41ttributesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06_emailB\x05\n\x03_tzB\x07\n\x05_nameB\x16\n\x14_subscribe_to_emailsB\x0f\n\r_sign_up_date\"\x92\x04\n\x04User\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x19\n\x05\x65mail\x18\x02 \x01(\tH\x00R\x05\x65mail\x88\x01\x01\x12\x17\n\x04name\x18\x03 \x01(\tH\x01R\x04name\x88\x01\x01\x12\x13\n\x02tz\x18\x04 \x01(\tH\x02R\x02tz\x88\x01\x01\x12#\n\rdevice_tokens\x18\x05 \x03(\tR\x0c\x64\x65viceTokens\x12.\n\x13subscribe_to_emails\x18\x06 \x01(\x08R\x11subscribeToEmails\x12\x45\n\nattributes\x18\x07 \x03(\x0b\x32%.gamification.v1.User.AttributesEntryR\nattributes\x12\x18\n\x07\x63ontrol\x18\x08 \x01(\x08R\x07\x63ontrol\x12\x34\n\x07\x63reated\x18\t \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x07\x63reated\x12\x34\n\x07updated\x18\n \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x07updated\x12%\n\x0csign_up_date\x18\x0b \x01(\tH\x03R\nsignUpDate\x88\x01\x01\x1a=\n\x0f\x41ttributesEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x02\x38\x01\x42\x08\n\x06_emailB\x07\n\x05_nameB\x05\n\x03_tzB\x0f\n\r_sign_up_dateb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,11 +40,11 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_UPSERTEDUSER'].fields_by_name['id']._loaded_options = None
   _globals['_UPSERTEDUSER'].fields_by_name['id']._serialized_options = b'\272H\005r\003\310H\001'
   _globals['_UPSERTEDUSER'].fields_by_name['email']._loaded_options = None
-  _globals['_UPSERTEDUSER'].fields_by_name['email']._serialized_options = b'\272H\007r\005\030\300\002`\001'
+  _globals['_UPSERTEDUSER'].fields_by_name['email']._serialized_options = b'\272H\007r\005\030\300\002`\001\312\363\030\r\"\013clear_email'
   _globals['_UPSERTEDUSER'].fields_by_name['tz']._loaded_options = None
   _globals['_UPSERTEDUSER'].fields_by_name['tz']._serialized_options = b'\272H\004r\002\030@\312\363\030\n\"\010clear_tz'
   _globals['_UPSERTEDUSER'].fields_by_name['name']._loaded_options = None
-  _globals['_UPSERTEDUSER'].fields_by_name['name']._serialized_options = b'\272H\005r\003\030\377\001'
+  _globals['_UPSERTEDUSER'].fields_by_name['name']._serialized_options = b'\272H\005r\003\030\377\001\312\363\030\014\"\nclear_name'
   _globals['_UPSERTEDUSER'].fields_by_name['device_tokens']._loaded_options = None
   _globals['_UPSERTEDUSER'].fields_by_name['device_tokens']._serialized_options = b'\272H\014\222\001\t\0202\"\005r\003\030\200\010\312\363\030\025\"\023clear_device_tokens'
   _globals['_UPSERTEDUSER'].fields_by_name['attributes']._loaded_options = None
@@ -54,11 +54,11 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_USER_ATTRIBUTESENTRY']._loaded_options = None
   _globals['_USER_ATTRIBUTESENTRY']._serialized_options = b'8\001'
   _globals['_UPSERTEDUSER']._serialized_start=175
-  _globals['_UPSERTEDUSER']._serialized_end=814
-  _globals['_UPSERTEDUSER_ATTRIBUTESENTRY']._serialized_start=686
-  _globals['_UPSERTEDUSER_ATTRIBUTESENTRY']._serialized_end=747
-  _globals['_USER']._serialized_start=817
-  _globals['_USER']._serialized_end=1347
-  _globals['_USER_ATTRIBUTESENTRY']._serialized_start=686
-  _globals['_USER_ATTRIBUTESENTRY']._serialized_end=747
+  _globals['_UPSERTEDUSER']._serialized_end=911
+  _globals['_UPSERTEDUSER_ATTRIBUTESENTRY']._serialized_start=783
+  _globals['_UPSERTEDUSER_ATTRIBUTESENTRY']._serialized_end=844
+  _globals['_USER']._serialized_start=914
+  _globals['_USER']._serialized_end=1444
+  _globals['_USER_ATTRIBUTESENTRY']._serialized_start=783
+  _globals['_USER_ATTRIBUTESENTRY']._serialized_end=844
 # @@protoc_insertion_point(module_scope)

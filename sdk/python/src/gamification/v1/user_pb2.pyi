@@ -13,7 +13,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class UpsertedUser(_message.Message):
-    __slots__ = ("id", "email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens", "clear_tz")
+    __slots__ = ("id", "email", "tz", "name", "device_tokens", "subscribe_to_emails", "attributes", "sign_up_date", "clear_device_tokens", "clear_tz", "clear_email", "clear_name")
     class AttributesEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -31,6 +31,8 @@ class UpsertedUser(_message.Message):
     SIGN_UP_DATE_FIELD_NUMBER: _ClassVar[int]
     CLEAR_DEVICE_TOKENS_FIELD_NUMBER: _ClassVar[int]
     CLEAR_TZ_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_EMAIL_FIELD_NUMBER: _ClassVar[int]
+    CLEAR_NAME_FIELD_NUMBER: _ClassVar[int]
     id: str
     email: str
     tz: str
@@ -41,7 +43,9 @@ class UpsertedUser(_message.Message):
     sign_up_date: str
     clear_device_tokens: bool
     clear_tz: bool
-    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ..., clear_tz: bool = ...) -> None: ...
+    clear_email: bool
+    clear_name: bool
+    def __init__(self, id: _Optional[str] = ..., email: _Optional[str] = ..., tz: _Optional[str] = ..., name: _Optional[str] = ..., device_tokens: _Optional[_Iterable[str]] = ..., subscribe_to_emails: bool = ..., attributes: _Optional[_Mapping[str, str]] = ..., sign_up_date: _Optional[str] = ..., clear_device_tokens: bool = ..., clear_tz: bool = ..., clear_email: bool = ..., clear_name: bool = ...) -> None: ...
 
 class User(_message.Message):
     __slots__ = ("id", "email", "name", "tz", "device_tokens", "subscribe_to_emails", "attributes", "control", "created", "updated", "sign_up_date")
