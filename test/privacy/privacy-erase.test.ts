@@ -349,6 +349,36 @@ describe("erasing a user", () => {
     expect((await ranking("lessons-board")).map(([id]) => id)).toEqual(["alice", "bob", "carol"]);
   }, 180_000);
 
+  it("finds the lines of events cut short between their ranking and user writes: of a user never written, and on boards the document never knew", async () => {
+    // The rankings are written before the user: a crash between the two, never retried, leaves the line.
+    const cutShort = async (userId: string, metric: string, value: number) => {
+      fault = (point) => {
+        if (point === "before-user-write") throw new Error("simulated crash");
+      };
+      const response = await server.rest("POST", `/api/metrics/${metric}/event`, { body: { user: { id: userId }, value } });
+      fault = null;
+      expect(response.status).toBe(500);
+    };
+    // A first event: no user, but ranked, listed and due.
+    await cutShort("ghost-1", "steps", 1000);
+    expect((await server.rest("GET", "/v1/users/ghost-1")).status).toBe(404);
+    expect((await ranking("daily-steps"))[0]).toEqual(["ghost-1", 1, 1000]);
+    // A user with a document: the cut-short event is their first on daily-steps.
+    await event("lessons", "partly", 1);
+    await cutShort("partly", "steps", 999);
+    expect((await ranking("daily-steps")).slice(0, 2)).toEqual([
+      ["ghost-1", 1, 1000],
+      ["partly", 2, 999],
+    ]);
+    expect(await server.rest("DELETE", "/admin/v1/users/ghost-1")).toEqual({ status: 200, body: { id: "ghost-1", erased: true } });
+    expect(await server.rest("DELETE", "/admin/v1/users/partly")).toEqual({ status: 200, body: { id: "partly", erased: true } });
+    const daily = (await ranking("daily-steps")).map(([id]) => id);
+    expect(daily).not.toContain("ghost-1");
+    expect(daily).not.toContain("partly");
+    expect(await documentsNaming("ghost-1")).toEqual([]);
+    expect(await documentsNaming("partly")).toEqual([]);
+  }, 180_000);
+
   it("cut short by a crash midway, is finished by a retry", async () => {
     await play("crashy", 20);
     expect((await ranking("lessons-board"))[0]).toEqual(["crashy", 1, 20]);

@@ -3,7 +3,8 @@ import { forEachLimited } from "../../engine/for-each-limited.js";
 import type { Logger } from "pino";
 import type { UserState } from "../../engine/domain/user.js";
 import { HISTORY_LIMIT } from "../leaderboards/domain/leaderboard-entries.js";
-import { runStartsBetween } from "../leaderboards/domain/leaderboard-runs.js";
+import { runOnDate, runStartsBetween } from "../leaderboards/domain/leaderboard-runs.js";
+import { addDays, isoDate } from "../../engine/domain/plain-dates.js";
 import { rankingIdOf } from "../leaderboards/domain/leaderboard-config.js";
 import { createMessage, deterministicMessageId } from "../webhooks/domain/webhooks.js";
 import { deleteUserListings, findDeliveriesNamingUser } from "../webhooks/store/user-deliveries.js";
@@ -37,20 +38,30 @@ const MAX_EARLIER_RUNS = 2_000;
  * unfinished, every step being harmless to repeat. The counters behind achievement rarity go down
  * with the deletion of the user's document (once: only the call that deleted it updates them).
  *
- * Idempotent: a user the tenant does not hold (never seen or erased already) answers
- * `{ erased: false }`; only application keys made for the ID are deleted then.
+ * Idempotent: a user the tenant does not hold (never seen or erased already, and on no ranking)
+ * answers `{ erased: false }`; only application keys made for the ID and listings are deleted then.
+ * A user whose first event was cut short before their document was written, but ranked, is erased.
  */
 export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<{ erased: boolean }> {
   return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
     const { users, userErasures } = ctx.database.collections;
-    const [unfinished, stored] = await Promise.all([findErasure(userErasures, tenantId, userId), readStoredUser(users, tenantId, userId)]);
-    if (!unfinished && !stored) {
-      // Nothing held, but an application key may have been made for the ID (configuration: cheap).
-      await deleteApplicationKeys(ctx, tenantId, userId);
+    const [unfinished, stored, strays] = await Promise.all([
+      findErasure(userErasures, tenantId, userId),
+      readStoredUser(users, tenantId, userId),
+      strayRankingScopes(ctx, tenantId, userId),
+    ]);
+    if (!unfinished && !stored && strays.length === 0) {
+      // Nothing held, but an application key may have been made for the ID (configuration: cheap),
+      // and a first event cut short lists the user before writing them.
+      await Promise.all([deleteApplicationKeys(ctx, tenantId, userId), unlistUser(ctx, tenantId, userId)]);
       return { erased: false };
     }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
-    const scopes = uniqueScopes(unfinished?.scopes ?? [], stored ? await rankingScopesOf(ctx, tenantId, await withOlderItems(ctx, tenantId, stored)) : []);
+    const scopes = uniqueScopes(
+      unfinished?.scopes ?? [],
+      strays,
+      stored ? await rankingScopesOf(ctx, tenantId, await withOlderItems(ctx, tenantId, stored)) : [],
+    );
     const erasure: UserErasureDocument = {
       _id: erasureId(tenantId, userId),
       tenantId,
@@ -133,6 +144,43 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
 }
 
 /**
+ * The rankings holding the user that their document may not know of: a change cut short between
+ * its ranking writes and its user write (the rankings are written first; a retry with the same key
+ * heals it, a client that gives up leaves the line, even of a user never written). The runs of each
+ * of the tenant's leaderboards around now (the dates now has anywhere on Earth: the user's zone is
+ * not known), every group, and the two streak rankings; kept where the user has a line. A few reads
+ * by `_id` per leaderboard and group.
+ */
+async function strayRankingScopes(ctx: ServiceContext, tenantId: string, userId: string): Promise<RankingScope[]> {
+  const rankings = rankingsOf(ctx);
+  const today = isoDate(ctx.now().getTime());
+  const perBoard = await Promise.all(
+    (await ctx.config.leaderboards(tenantId)).map(async ({ config }) => {
+      const rankingId = rankingIdOf(config.id, config.rankingGeneration);
+      const runs = new Set([-1, 0, 1].map((days) => runOnDate(config, addDays(today, days))?.runStart).filter((run) => run !== undefined));
+      const groups = await Promise.all(
+        [...runs].map(async (run) => (await rankings.groupsOfRun(tenantId, rankingId, run)).map((g) => rankingScope(tenantId, rankingId, run, g.group))),
+      );
+      return groups.flat();
+    }),
+  );
+  const candidates = [...perBoard.flat(), ...(["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", ""))];
+  const held = await Promise.all(candidates.map(async (scope) => ((await rankings.rankOf(scope, userId)) ? scope : null)));
+  return held.filter((scope) => scope !== null);
+}
+
+/** The user leaves the tenant's listing and the scheduler's due buckets (pending work: a bounded scan). */
+async function unlistUser(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+  const c = ctx.database.collections;
+  const key = `${tenantId}/${userId}`;
+  await Promise.all([
+    unlistTenantUser(c.tenantUsers, ctx.userLocks, tenantId, userId),
+    c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
+    c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
+  ]);
+}
+
+/**
  * Of two counts of moves of idempotency records, the one to erase up to: a user seen again after an
  * erasure was cut short counts from 0 again, in the same listing pages (a listing adds to what its
  * page holds). null: unknown.
@@ -189,9 +237,7 @@ async function eraseStoredTraces(ctx: ServiceContext, erasure: UserErasureDocume
     c.pendingOutboxes.deleteOne({ _id: key }),
     forgetPauseOwnersOf(c.streakPauseOwners, tenantId, userId, erasure.pauseIds ?? null),
     deleteApplicationKeys(ctx, tenantId, userId),
-    unlistTenantUser(c.tenantUsers, ctx.userLocks, tenantId, userId),
-    c.dueUsers.updateMany({ keys: key }, { $pull: { keys: key } }),
-    c.dueUsers.updateMany({ users: key }, { $pull: { users: key } }),
+    unlistUser(ctx, tenantId, userId),
     eraseWebhookDeliveries(ctx, tenantId, userId),
     eraseBatchEvents(ctx, tenantId, userId),
     // Boosts made for the user alone name them, and would boost a new user of the same ID.
