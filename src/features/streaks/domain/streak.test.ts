@@ -473,6 +473,21 @@ describe("freezes", () => {
     });
   });
 
+  it("above a maximum lowered since are dropped at the next catch-up: only the maximum is left to use", () => {
+    const before = cfg({ freezes: { initialGrant: 3, maxFreezes: 3, autoEarn: null } });
+    const s = play(before, utc, [["2026-03-01T10:00:00Z"], ["2026-03-02T10:00:00Z"]]).state;
+    expect(s.freezes).toBe(3);
+    const lowered = cfg({ freezes: { initialGrant: 1, maxFreezes: 1, autoEarn: null } });
+    expect(describeStreak(s, lowered, utc, at("2026-03-02T12:00:00Z"))).toMatchObject({ length: 2, freezes: 1, maxFreezes: 1 });
+    // Two missed days: one freeze holds the first, the second loses the streak.
+    const { state, events } = catchUpStreak(s, lowered, utc, at("2026-03-05T00:00:00Z"));
+    expect(events).toEqual([
+      { type: "streak.freeze_consumed", at: at("2026-03-04T00:00:00Z"), consumed: 1, freezes: 0 },
+      { type: "streak.lost", at: at("2026-03-05T00:00:00Z"), length: 2 },
+    ]);
+    expect(state.freezes).toBe(0);
+  });
+
   it("hold the length without adding to it; the next met day extends from there", () => {
     const settings = cfg({ freezes: { initialGrant: 1, maxFreezes: 1, autoEarn: null } });
     const r = play(settings, utc, [["2026-03-01T10:00:00Z"], ["2026-03-02T10:00:00Z"], ["2026-03-04T10:00:00Z"]]);

@@ -38,7 +38,8 @@
  * - Freezes. `initialGrant` when the state is created; then `amount` every `intervalDays` whole
  *   days (exact 24-hour multiples) counted from the user's creation instant, never above
  *   `maxFreezes` (an interval reached at the maximum earns nothing; intervals that pass while
- *   earning is off earn nothing). At equal instants an earning comes before a consumption.
+ *   earning is off earn nothing). At equal instants an earning comes before a consumption. A
+ *   maximum lowered below what a user holds drops the excess at the next catch-up.
  * - Restore (admin). The docs' meaning: "the length it was when they last lost it". The length lost
  *   last is given back and joined with the run since (as if the missed periods had been frozen);
  *   only the latest loss is restorable, once. (The OpenAPI's "longest within a window" is not used.)
@@ -409,6 +410,15 @@ function copy(state: StreakState): StreakState {
 }
 
 /**
+ * Freezes held above a maximum lowered since are dropped: `maxFreezes` is "the maximum number of
+ * streak freezes a user can have" (the reference), whatever they held before.
+ */
+function withinFreezeMaximum(state: StreakState, settings: StreakSettings): StreakState {
+  const max = settings.freezes?.maxFreezes;
+  return max !== undefined && state.freezes > max ? { ...state, freezes: max } : state;
+}
+
+/**
  * A state of another frequency that was not computed again for this one (`followStreakFrequency`,
  * which callers apply first) restarts the run and its history; freezes, pauses and earning are kept.
  */
@@ -442,7 +452,7 @@ export function catchUpStreak(
   now: Date,
 ): { state: StreakState; events: StreakDomainEvent[] } {
   const events: StreakDomainEvent[] = [];
-  const followed = followFrequency(state, settings);
+  const followed = withinFreezeMaximum(followFrequency(state, settings), settings);
   if (now.getTime() <= followed.asOf.getTime()) return { state: followed, events };
   const s = copy(followed);
   let cursor = s.asOf;
