@@ -196,6 +196,40 @@ describe("points systems", () => {
     expect((await server.rest("DELETE", `/admin/v1/points?ids=${systemId}`)).body.deleted).toEqual([{ id: systemId }]);
   });
 
+  it("once archived, take no new configuration (nothing would act): no triggers, levels, boosts, edits or leaderboards", async () => {
+    const systemId = await newSystem("retired");
+    const trigger = await server.rest("POST", `/admin/v1/points/${systemId}/triggers`, {
+      body: [{ type: "metric", points: 1, metricId: ids.metric, metricThreshold: 1 }],
+    });
+    const triggerId = trigger.body.created[0].id as string;
+    expect((await server.rest("DELETE", `/admin/v1/points?ids=${systemId}`)).body.deleted).toEqual([{ id: systemId }]);
+    const archived = `Points system "${systemId}" is archived`;
+    for (const [path, method, body] of [
+      ["triggers", "POST", [{ type: "metric", points: 1, metricId: ids.metric, metricThreshold: 1 }]],
+      ["triggers", "PATCH", [{ id: triggerId, points: 5 }]],
+      ["levels", "POST", [{ key: "one", name: "One", points: 10 }]],
+      ["boosts", "POST", [{ name: "Double", start: "2030-01-01", multiplier: 2 }]],
+    ] as const) {
+      expect(await server.rest(method, `/admin/v1/points/${systemId}/${path}`, { body }), path).toEqual({
+        status: 422,
+        body: { error: `${archived}: its triggers, levels and boosts no longer change` },
+      });
+    }
+    await expect(server.client("grpc").points.createPointsLevels({ systemId, levels: [{ key: "one", name: "One", points: 10 }] })).rejects.toMatchObject({
+      code: Code.FailedPrecondition,
+    });
+    expect((await server.rest("PATCH", "/admin/v1/points", { body: [{ id: systemId, name: "Renamed" }] })).body.issues).toMatchObject([
+      { id: systemId, message: `${archived}: it no longer changes` },
+    ]);
+    const board = await server.rest("POST", "/admin/v1/leaderboards", {
+      body: [{ key: "retired", name: "Retired", rankBy: "points", pointsSystemId: systemId }],
+    });
+    expect(board.body.issues).toMatchObject([{ message: `${archived}: nothing ranks by it` }]);
+    // What it holds stays readable, and can be deleted.
+    expect((await server.rest("GET", `/admin/v1/points/${systemId}/triggers`)).body.map((t: { id: string }) => t.id)).toEqual([triggerId]);
+    expect((await server.rest("DELETE", `/admin/v1/points/${systemId}/triggers?ids=${triggerId}`)).body.deleted).toEqual([{ id: triggerId }]);
+  });
+
   it("answer 200 with only issues when nothing was created", async () => {
     const before = await snapshot("pointsSystems");
     const response = await server.rest("POST", "/admin/v1/points", {

@@ -18,6 +18,7 @@ import {
 import type { ResourceScope, ResourceSpec } from "../account/admin-resources.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingsOf } from "./ranking-updates.js";
+import { archivedSystemMessage } from "../points/domain/points-config.js";
 import { dateBeginsAnywhereAt, runStartsBetween, statusOf } from "./domain/leaderboard-runs.js";
 import { addDays } from "../../engine/domain/plain-dates.js";
 import { rescheduleTenantUsers } from "../../workers/due-work.js";
@@ -34,6 +35,7 @@ async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settin
   const tenantId = scope.tenantId;
   const metric = settings.metricId === null ? null : await collections.metrics.findOne({ _id: settings.metricId, tenantId });
   const system = settings.pointsSystemId === null ? null : await collections.pointsSystems.findOne({ _id: settings.pointsSystemId as never, tenantId });
+  if (system?.status === "archived") return `${archivedSystemMessage(settings.pointsSystemId!)}: nothing ranks by it`;
   return checkLeaderboardReferences(settings, {
     metricIds: new Set(metric ? [metric._id] : []),
     pointsSystemIds: new Set(system ? [system._id as unknown as string] : []),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Document } from "mongodb";
 import type { BulkResult } from "../../engine/domain/bulk.js";
-import { notFound } from "../../engine/domain/errors.js";
+import { DomainError, notFound } from "../../engine/domain/errors.js";
 import * as points from "./domain/points-config.js";
 import { createResources, creationClock, getResource, type ResourceScope, type ResourceSpec } from "../account/admin-resources.js";
 import type { ServiceContext } from "../../engine/context.js";
@@ -10,10 +10,16 @@ import { findUser } from "../../engine/store/user-documents.js";
 import { rescheduleTenantUsers } from "../../workers/due-work.js";
 import { announceBoostDeletion } from "../webhooks/webhook-boosts.js";
 
-/** The scope of a points system's triggers, levels or boosts; the system must exist in the tenant (else 404). */
-export async function systemScope(ctx: ServiceContext, tenantId: string, systemId: string): Promise<ResourceScope> {
-  const system = await ctx.database.collections.pointsSystems.findOne({ _id: systemId as never, tenantId }, { projection: { _id: 1 } });
+/**
+ * The scope of a points system's triggers, levels or boosts; the system must exist in the tenant
+ * (else 404). `changing`: a call that creates or edits them, refused (422) on an archived system,
+ * where nothing it configures can act again (reading and deleting what it holds stay possible).
+ */
+export async function systemScope(ctx: ServiceContext, tenantId: string, systemId: string, changing = false): Promise<ResourceScope> {
+  const system = await ctx.database.collections.pointsSystems.findOne({ _id: systemId as never, tenantId }, { projection: { _id: 1, status: 1 } });
   if (!system) throw notFound(`Points system "${systemId}" not found`);
+  if (changing && system.status === "archived")
+    throw new DomainError("unprocessable", `${points.archivedSystemMessage(systemId)}: its triggers, levels and boosts no longer change`);
   return nestedScope(tenantId, systemId);
 }
 
@@ -26,7 +32,8 @@ export const pointsSystemSpec: ResourceSpec<points.PointsSystemConfig, points.Po
   collection: (ctx) => ctx.database.collections.pointsSystems,
   checkDraft: async (_ctx, _scope, draft) => points.checkSystemDraft(draft),
   build: points.buildSystem,
-  checkChanges: async (_ctx, _scope, _current, changes) => points.checkSystemChanges(changes),
+  checkChanges: async (_ctx, _scope, current, changes) =>
+    current.status === "archived" ? `${points.archivedSystemMessage(current.id)}: it no longer changes` : points.checkSystemChanges(changes),
   applyChanges: points.applySystemChanges,
   duplicateMessage: (system) => `Key "${system.key}" is already in use by another points system`,
 };

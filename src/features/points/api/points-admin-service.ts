@@ -105,10 +105,10 @@ function nestedResource<T extends { id: string }, D, C, CreateItem, UpdateItem e
   /** The request field that holds the items, for paths in errors (`triggers[2]`). */
   field: string,
 ) {
-  const inSystem = (scope: CallScope, systemId: string) => systemScope(services, scope.tenantId, systemId);
+  const inSystem = (scope: CallScope, systemId: string, changing = false) => systemScope(services, scope.tenantId, systemId, changing);
   return {
     async create(scope: CallScope, systemId: string, items: CreateItem[]) {
-      const where = await inSystem(scope, systemId);
+      const where = await inSystem(scope, systemId, true);
       return resources.createResources(spec, services, where, items.map(draftOf));
     },
     async list(scope: CallScope, req: { systemId: string; limit?: number; skip: number }) {
@@ -118,7 +118,7 @@ function nestedResource<T extends { id: string }, D, C, CreateItem, UpdateItem e
       return found(await resources.getResource(spec, services, await inSystem(scope, req.systemId), req.id), spec.noun, req.id);
     },
     async update(scope: CallScope, systemId: string, items: UpdateItem[]) {
-      const where = await inSystem(scope, systemId);
+      const where = await inSystem(scope, systemId, true);
       return resources.updateResources(
         spec,
         services,

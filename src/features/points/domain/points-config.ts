@@ -457,3 +457,8 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 function withoutUndefined<T extends object>(value: T): T {
   return definedOnly(value) as T;
 }
+
+/** The start of every refusal that names an archived system (nothing it configures can act again). */
+export function archivedSystemMessage(systemId: string): string {
+  return `Points system "${systemId}" is archived`;
+}
