@@ -215,7 +215,7 @@ describe("points systems", () => {
         body: { error: `${archived}: its triggers, levels and boosts no longer change` },
       });
     }
-    await expect(server.client("grpc").points.createPointsLevels({ systemId, levels: [{ key: "one", name: "One", points: 10 }] })).rejects.toMatchObject({
+    await expect(server.client("grpc").points.createPointsLevels({ systemId, levels: [{ key: "one", name: "One", points: 10n }] })).rejects.toMatchObject({
       code: Code.FailedPrecondition,
     });
     expect((await server.rest("PATCH", "/admin/v1/points", { body: [{ id: systemId, name: "Renamed" }] })).body.issues).toMatchObject([
