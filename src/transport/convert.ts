@@ -164,6 +164,7 @@ export function awardToProto(award: PointsAward): pointsPb.PointsAward {
       timeUnit: t.timeUnit === undefined ? undefined : awardTimeUnits.toProto(t.timeUnit),
       status: pointsTriggerStatuses.toProto(awardTriggerStatus(t)),
       userAttributes: t.userAttributes ?? [],
+      eventAttributes: t.eventAttributes ?? [],
       created: t.created ? timestampFromDate(t.created) : undefined,
       updated: t.updated ? timestampFromDate(t.updated) : undefined,
     },

@@ -413,4 +413,18 @@ describe("access", () => {
     // An application key of the default scope cannot read another tenant.
     expect((await server.rest("GET", "/v1/users/ann/points/xp", { apiKey: annKey, tenantId: "other" })).status).toBe(403);
   });
+
+  // Last: a new user would change the summaries above.
+  it("show a filtered metric trigger's event attribute filters in its awards (response, read, gRPC)", async () => {
+    const sent = await event({ id: "mo" }, 2, { attributes: { source: "mobile" } });
+    const mobile = { key: "source", value: "mobile" };
+    const fromEvent = sent.body.points.xp.awards.find((a: { trigger: { id: string } }) => a.trigger.id === triggers.mobile);
+    expect(fromEvent.trigger.eventAttributes).toEqual([mobile]);
+    const read = await server.rest("GET", "/v1/users/mo/points/xp");
+    const awards = read.body.awards as Array<{ trigger: { id: string; eventAttributes: unknown } }>;
+    expect(awards.find((a) => a.trigger.id === triggers.mobile)!.trigger.eventAttributes).toEqual([mobile]);
+    expect(awards.find((a) => a.trigger.id === triggers.words)).toBeUndefined();
+    const overGrpc = await server.client("grpc").pointsReads.getUserPoints({ id: "mo", key: "xp" });
+    expect(overGrpc.points!.awards.find((a) => a.trigger?.id === triggers.mobile)!.trigger!.eventAttributes).toMatchObject([mobile]);
+  });
 });

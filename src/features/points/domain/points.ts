@@ -72,6 +72,8 @@ export interface PointsAwardTrigger {
    */
   status?: TriggerStatus;
   userAttributes?: { key: string; value: string }[];
+  /** A metric trigger's event attribute filters, by key; absent when it has none (or the award predates them). */
+  eventAttributes?: { key: string; value: string }[];
   created?: Date;
   updated?: Date;
 }
@@ -340,6 +342,8 @@ function awardTrigger(trigger: PointsTriggerConfig, config: PointsConfig): Point
     const name = config.metricNames?.[trigger.metricId];
     if (name !== undefined) record.metricName = name;
     if (trigger.metricThreshold !== undefined) record.metricThreshold = trigger.metricThreshold;
+    const eventAttributes = filtersByKey(trigger.eventAttributes, config.attributeKeys);
+    if (eventAttributes.length > 0) record.eventAttributes = eventAttributes;
   }
   if (trigger.type === "achievement" && trigger.achievementId !== undefined) {
     record.achievementId = trigger.achievementId;

@@ -169,6 +169,8 @@ describe("messages built by the engine", () => {
       // The reference's PointsTrigger fields that its client requires (as the event response shows them).
       status: "active",
       userAttributes: [],
+      // A metric trigger's event filters, as the event response shows them (none here).
+      eventAttributes: [],
       created: "2026-05-01T10:00:00Z",
       updated: "2026-05-01T10:00:00Z",
     });

@@ -312,6 +312,7 @@ export function awardPayload(award: PointsAward): Record<string, Json> {
     ...awardTriggerFields(t),
     status: awardTriggerStatus(t),
     userAttributes: t.userAttributes ?? [],
+    ...(t.type === "metric" && { eventAttributes: t.eventAttributes ?? [] }),
     ...(t.created && { created: isoTime(t.created) }),
     ...(t.updated && { updated: isoTime(t.updated) }),
   };
