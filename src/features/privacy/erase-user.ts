@@ -25,6 +25,8 @@ import { handOverMessages, userDeliveriesStore } from "../webhooks/webhook-outbo
 
 /** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
 const RANKINGS_AT_ONCE = 4;
+/** Rankings checked at once for a line the user's document may not know of (`strayRankingScopes`). */
+const STRAY_CHECKS_AT_ONCE = 8;
 /** Runs older than a user's rank history checked per leaderboard, at most (over five years of daily runs). */
 const MAX_EARLIER_RUNS = 2_000;
 
@@ -165,8 +167,12 @@ async function strayRankingScopes(ctx: ServiceContext, tenantId: string, userId:
     }),
   );
   const candidates = [...perBoard.flat(), ...(["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", ""))];
-  const held = await Promise.all(candidates.map(async (scope) => ((await rankings.rankOf(scope, userId)) ? scope : null)));
-  return held.filter((scope) => scope !== null);
+  const held: RankingScope[] = [];
+  // A board broken down by an attribute of many values has as many groups: a few reads at a time.
+  await forEachLimited(candidates, STRAY_CHECKS_AT_ONCE, async (scope) => {
+    if (await rankings.rankOf(scope, userId)) held.push(scope);
+  });
+  return held;
 }
 
 /** The user leaves the tenant's listing and the scheduler's due buckets (pending work: a bounded scan). */
