@@ -243,9 +243,11 @@ function decodePart(stored: Record<string, unknown>): AwardPart {
 }
 
 /** A metric trigger's progress: the high-water mark left out while it equals the total. */
-const storedProgress = remembered((p: MetricTriggerProgress): Partial<MetricTriggerProgress> =>
-  p.highWater === p.total ? { metricId: p.metricId, total: p.total } : p,
-);
+const storedProgress = remembered((p: MetricTriggerProgress): Partial<MetricTriggerProgress> => {
+  if (p.highWater !== p.total) return p;
+  const { highWater: _equal, ...rest } = p;
+  return rest;
+});
 
 const encodePoints = remembered((state: PointsState): Record<string, unknown> => {
   const parts: Record<string, unknown> = {};

@@ -181,6 +181,31 @@ describe("metric triggers", () => {
     expect(outcome.states["sys-xp"]!.metricProgress["t-words"]).toEqual({ metricId: "pages", total: "1", highWater: "1" });
   });
 
+  it("an unfiltered trigger follows what the metric did while it counted nothing, paying nothing for it", () => {
+    // 1 point per word. The user reaches 100 (paid), then, while the trigger is inactive, goes down
+    // to 50 and later up to 80; active again, back to 100: nothing new, then 101: one point.
+    const perWord = config(snapshot([metricTrigger("t", 1, 1)]));
+    const count = (states: Record<string, PointsState>, value: number, totalAfter: string, c = perWord) =>
+      applied(applyPointsForEvent(states, c, USER, event(value, totalAfter), AT, newId));
+    const { states } = sendEvents(perWord, [100]);
+    const back = count(states, 20, "100"); // the metric was at 80 before this event
+    expect(awardedIn(back)).toEqual([]);
+    expect(awardedIn(count(back.states, 1, "101"))).toEqual([1]);
+    // A climb made while the trigger was off is not paid either: 100, off, 150, on, +10 pays 10.
+    expect(awardedIn(count(states, 10, "160"))).toEqual([10]);
+    // A filtered trigger counts only its own events: the metric's other moves are not its own.
+    const mobile = [{ attributeId: "attr-source", attributeValue: "mobile" }];
+    const filtered = config(snapshot([metricTrigger("t", 1, 1, { eventAttributes: mobile })]));
+    const mobileEvent = (value: number, totalAfter: string) => event(value, totalAfter, { source: "mobile" });
+    const first = applied(applyPointsForEvent({}, filtered, USER, mobileEvent(5, "5"), AT, newId));
+    expect(awardedIn(applied(applyPointsForEvent(first.states, filtered, USER, mobileEvent(5, "505"), AT, newId)))).toEqual([5]);
+    // The metric total is kept only when it is not the trigger's total (a filtered trigger's).
+    expect(states["sys-xp"]!.metricProgress["t"]).toEqual({ metricId: "words", total: "100", highWater: "100" });
+    expect(first.states["sys-xp"]!.metricProgress["t"]).toEqual({ metricId: "words", total: "5", highWater: "5" });
+    const second = applied(applyPointsForEvent(first.states, filtered, USER, mobileEvent(1, "506"), AT, newId));
+    expect(second.states["sys-xp"]!.metricProgress["t"]).toEqual({ metricId: "words", total: "6", highWater: "6", metricTotal: "506" });
+  });
+
   it("ignores events of other metrics, inactive triggers and archived systems", () => {
     expect(sendEvents(config(snapshot([metricTrigger("t", 10, 1, { metricId: "pages" })])), [5]).awards).toEqual([[]]);
     const inactive = sendEvents(config(snapshot([metricTrigger("t", 10, 1, { status: "inactive" })])), [5]);

@@ -106,6 +106,13 @@ export interface MetricTriggerProgress {
   metricId: string;
   total: DecimalString;
   highWater: DecimalString;
+  /**
+   * The user's metric total after the last event counted: what the metric did since, while the
+   * trigger counted nothing (inactive, or filtered), an unfiltered trigger follows without paying.
+   * Absent while it equals `total` (an unfiltered trigger's usual case, and states stored before it
+   * was kept, which so follow the metric from their next event).
+   */
+  metricTotal?: DecimalString;
 }
 
 /** One user's state in one points system. */
@@ -262,7 +269,10 @@ function floorDiv(a: Big, divisor: number): Big {
  * A trigger without event filters starts, the first time it counts an event for a user, from the
  * metric total before that event, so its multiples line up with the user's metric total (1000
  * words, 2000 words...) without paying for anything done before the trigger applied; a filtered
- * trigger starts from 0, since past events' attributes are not kept.
+ * trigger starts from 0, since past events' attributes are not kept. What the metric did while an
+ * unfiltered trigger counted nothing (made inactive, or filtered, then not) moves its total without
+ * paying (an increase raises the mark): a user who went from 100 down to 50 while the trigger was
+ * inactive and back to 100 after is not paid for 50 again, nor for a climb made while it was off.
  */
 export function advanceMetricTrigger(
   progress: MetricTriggerProgress | undefined,
@@ -270,17 +280,25 @@ export function advanceMetricTrigger(
   event: NonNullable<PointsTriggerContext["event"]>,
 ): { progress: MetricTriggerProgress; crossed: Big } {
   const value = new Big(decimalFromNumber(event.value));
+  const unfiltered = trigger.eventAttributes.length === 0;
+  const before = new Big(event.totalAfter).minus(value);
   let start = progress;
   if (start === undefined || start.metricId !== event.metricId) {
-    const base = trigger.eventAttributes.length === 0 ? new Big(event.totalAfter).minus(value).toFixed() : ZERO;
+    const base = unfiltered ? before.toFixed() : ZERO;
     start = { metricId: event.metricId, total: base, highWater: base };
+  } else if (unfiltered && !before.eq(start.metricTotal ?? start.total)) {
+    const followed = new Big(start.total).plus(before.minus(start.metricTotal ?? start.total));
+    start = { ...start, total: followed.toFixed(), highWater: (followed.gt(start.highWater) ? followed : new Big(start.highWater)).toFixed() };
   }
   const total = new Big(start.total).plus(value);
+  const metricTotal = new Big(event.totalAfter);
+  const seen = metricTotal.eq(total) ? {} : { metricTotal: metricTotal.toFixed() };
+  const { metricTotal: _previous, ...kept } = start;
   const highWater = new Big(start.highWater);
   const threshold = trigger.metricThreshold ?? 1;
-  if (total.lte(highWater)) return { progress: { ...start, total: total.toFixed() }, crossed: new Big(0) };
+  if (total.lte(highWater)) return { progress: { ...kept, total: total.toFixed(), ...seen }, crossed: new Big(0) };
   const crossed = floorDiv(total, threshold).minus(floorDiv(highWater, threshold));
-  return { progress: { metricId: event.metricId, total: total.toFixed(), highWater: total.toFixed() }, crossed };
+  return { progress: { metricId: event.metricId, total: total.toFixed(), highWater: total.toFixed(), ...seen }, crossed };
 }
 
 // ---------------------------------------------------------------------------------------------
