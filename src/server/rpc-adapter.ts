@@ -151,10 +151,9 @@ async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
 async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req: NodeRequest, body: Buffer, readMaxBytes: number): Promise<void> {
   const encodingHeader = framing.protocol === "connect" ? (framing.enveloped ? "connect-content-encoding" : "content-encoding") : "grpc-encoding";
   const encoding = headerOf(req, encodingHeader) ?? "identity";
-  // Each request message, still compressed: the whole body, or each data envelope (a broken
+  // The request message: the whole body (still compressed), or the one data envelope (a broken
   // envelope is left to Connect, which reports it).
-  const messages: Uint8Array[] = [];
-  if (!framing.enveloped) messages.push(body);
+  let message: Uint8Array | undefined = framing.enveloped ? undefined : await decompress(encoding, body, readMaxBytes);
   for (let offset = 0; framing.enveloped && offset < body.length;) {
     if (body.length - offset < 5 || body.length - offset - 5 < body.readUInt32BE(offset + 1)) return;
     const flags = body[offset]!;
@@ -166,23 +165,21 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
     }
     // Every method takes one request message. Refused before the next is decompressed: a body of a
     // thousand small envelopes, each inflating to the limit, held the process for minutes.
-    if (messages.length > 0) throw new ConnectError(`protocol error: received extra input message for ${method.methodKind} method`, Code.Unimplemented);
-    messages.push((flags & 0b01) !== 0 ? await decompress(encoding, data, readMaxBytes) : data);
+    if (message !== undefined) throw new ConnectError(`protocol error: received extra input message for ${method.methodKind} method`, Code.Unimplemented);
+    message = (flags & 0b01) !== 0 ? await decompress(encoding, data, readMaxBytes) : data;
   }
-  for (const raw of messages) {
-    const bytes = framing.enveloped ? raw : await decompress(encoding, raw, readMaxBytes);
-    if (framing.binary) {
-      try {
-        fromBinary(method.input, bytes);
-      } catch (error) {
-        throw new ConnectError(
-          `Invalid request: the body is not a valid binary ${method.input.name} message (${(error as Error).message})`,
-          Code.InvalidArgument,
-        );
-      }
-    } else {
-      readRequestJson(method.input, parseJsonBody(bytes));
+  if (message === undefined) return;
+  if (framing.binary) {
+    try {
+      fromBinary(method.input, message);
+    } catch (error) {
+      throw new ConnectError(
+        `Invalid request: the body is not a valid binary ${method.input.name} message (${(error as Error).message})`,
+        Code.InvalidArgument,
+      );
     }
+  } else {
+    readRequestJson(method.input, parseJsonBody(message));
   }
 }
 

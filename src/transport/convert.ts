@@ -75,13 +75,14 @@ export function userUpsertFromProto(id: string, u: Partial<Omit<user.UpsertedUse
   // A body may name the user (the reference's own PATCH example does), but never as someone else.
   if (u.id !== undefined && u.id !== id)
     throw invalidArgument(`Invalid request: the body's id ${JSON.stringify(u.id)} is not the user's ID in the path, ${JSON.stringify(id)}`);
-  if (u.clearDeviceTokens && u.deviceTokens?.length) throw invalidArgument("Invalid request: send deviceTokens or clearDeviceTokens, not both");
-  for (const [field, clear, sent] of [
-    ["tz", u.clearTz, u.tz],
-    ["email", u.clearEmail, u.email],
-    ["name", u.clearName, u.name],
+  // A field and the flag that clears it contradict each other.
+  for (const [field, flag, clear, sent] of [
+    ["deviceTokens", "clearDeviceTokens", u.clearDeviceTokens, u.deviceTokens?.length ? u.deviceTokens : undefined],
+    ["tz", "clearTz", u.clearTz, u.tz],
+    ["email", "clearEmail", u.clearEmail, u.email],
+    ["name", "clearName", u.clearName, u.name],
   ] as const) {
-    if (clear && sent !== undefined) throw invalidArgument(`Invalid request: send ${field} or clear${field[0]!.toUpperCase()}${field.slice(1)}, not both`);
+    if (clear && sent !== undefined) throw invalidArgument(`Invalid request: send ${field} or ${flag}, not both`);
   }
   return {
     id,

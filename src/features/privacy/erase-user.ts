@@ -20,13 +20,14 @@ import { forgetPauseOwnersOf, pauseIdsOf } from "../streaks/store/streak-pauses.
 import type { ServiceContext } from "../../engine/context.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
+import { streakRankingScopes } from "../streaks/streak-rankings.js";
 import { deleteUserBoosts } from "../points/admin-points.js";
 import { handOverMessages, userDeliveriesStore } from "../webhooks/webhook-outbox.js";
 
 /** Rankings rewritten at once by one erasure (each reads and writes its whole ranking). */
 const RANKINGS_AT_ONCE = 4;
-/** Rankings checked at once for a line the user's document may not know of (`strayRankingScopes`). */
-const STRAY_CHECKS_AT_ONCE = 8;
+/** Rankings checked at once for the user's line (`holding`). */
+const RANKING_CHECKS_AT_ONCE = 8;
 /** Runs older than a user's rank history checked per leaderboard, at most (over five years of daily runs). */
 const MAX_EARLIER_RUNS = 2_000;
 
@@ -113,16 +114,13 @@ export async function finishUnfinishedErasures(ctx: ServiceContext, logger: Logg
  * checked too (a few reads by `_id` per run and group), and kept where the user has a line.
  */
 async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: UserState): Promise<RankingScope[]> {
-  const rankings = rankingsOf(ctx);
   const configs = new Map((await ctx.config.leaderboards(tenantId)).map((l) => [l.config.id, l.config]));
   const perBoard = await Promise.all(
     Object.entries(state.leaderboards).map(async ([leaderboardId, entry]) => {
       // The rankings of the entry's own definition of the leaderboard (`rankingIdOf`).
       const rankingId = rankingIdOf(leaderboardId, entry.generation);
-      const groupsOf = async (run: string) =>
-        (await rankings.groupsOfRun(tenantId, rankingId, run)).map((g) => rankingScope(tenantId, rankingId, run, g.group));
       const runs = [...new Set([entry.run, ...entry.history.map((h) => h.run)])];
-      const scopes = (await Promise.all(runs.map((run) => groupsOf(run)))).flat();
+      const scopes = await scopesOfRuns(ctx, tenantId, rankingId, runs);
       scopes.push(rankingScope(tenantId, rankingId, entry.run, entry.group));
       const config = configs.get(leaderboardId);
       // The history may lack older runs: it is full (older items dropped), or trimmed by age.
@@ -131,17 +129,12 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
         const oldest = runs.reduce((a, b) => (a < b ? a : b));
         // From the leaderboard's start: events may be older than the user's creation (admin timestamps).
         const earlier = runStartsBetween(config, config.start, oldest, MAX_EARLIER_RUNS).filter((run) => run < oldest);
-        for (const run of earlier) {
-          for (const scope of await groupsOf(run)) if (await rankings.rankOf(scope, state.userId)) scopes.push(scope);
-        }
+        for (const run of earlier) scopes.push(...(await holding(ctx, await scopesOfRuns(ctx, tenantId, rankingId, [run]), state.userId)));
       }
       return scopes;
     }),
   );
-  const streak =
-    state.streakRanks !== null || state.streak !== null
-      ? (["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", ""))
-      : [];
+  const streak = state.streakRanks !== null || state.streak !== null ? streakRankingScopes(tenantId) : [];
   return uniqueScopes(...perBoard, streak);
 }
 
@@ -154,22 +147,30 @@ async function rankingScopesOf(ctx: ServiceContext, tenantId: string, state: Use
  * by `_id` per leaderboard and group.
  */
 async function strayRankingScopes(ctx: ServiceContext, tenantId: string, userId: string): Promise<RankingScope[]> {
-  const rankings = rankingsOf(ctx);
   const today = isoDate(ctx.now().getTime());
   const perBoard = await Promise.all(
-    (await ctx.config.leaderboards(tenantId)).map(async ({ config }) => {
-      const rankingId = rankingIdOf(config.id, config.rankingGeneration);
+    (await ctx.config.leaderboards(tenantId)).map(({ config }) => {
       const runs = new Set([-1, 0, 1].map((days) => runOnDate(config, addDays(today, days))?.runStart).filter((run) => run !== undefined));
-      const groups = await Promise.all(
-        [...runs].map(async (run) => (await rankings.groupsOfRun(tenantId, rankingId, run)).map((g) => rankingScope(tenantId, rankingId, run, g.group))),
-      );
-      return groups.flat();
+      return scopesOfRuns(ctx, tenantId, rankingIdOf(config.id, config.rankingGeneration), [...runs]);
     }),
   );
-  const candidates = [...perBoard.flat(), ...(["active", "longest"] as const).map((type) => rankingScope(tenantId, `streaks:${type}`, "", ""))];
+  return holding(ctx, [...perBoard.flat(), ...streakRankingScopes(tenantId)], userId);
+}
+
+/** Every group's ranking of the runs of a leaderboard's rankings. */
+async function scopesOfRuns(ctx: ServiceContext, tenantId: string, rankingId: string, runs: readonly string[]): Promise<RankingScope[]> {
+  const rankings = rankingsOf(ctx);
+  const groups = await Promise.all(
+    runs.map(async (run) => (await rankings.groupsOfRun(tenantId, rankingId, run)).map((g) => rankingScope(tenantId, rankingId, run, g.group))),
+  );
+  return groups.flat();
+}
+
+/** The scopes where the user has a line; a board broken down by an attribute of many values has as many groups: a few reads at a time. */
+async function holding(ctx: ServiceContext, scopes: readonly RankingScope[], userId: string): Promise<RankingScope[]> {
+  const rankings = rankingsOf(ctx);
   const held: RankingScope[] = [];
-  // A board broken down by an attribute of many values has as many groups: a few reads at a time.
-  await forEachLimited(candidates, STRAY_CHECKS_AT_ONCE, async (scope) => {
+  await forEachLimited(scopes, RANKING_CHECKS_AT_ONCE, async (scope) => {
     if (await rankings.rankOf(scope, userId)) held.push(scope);
   });
   return held;

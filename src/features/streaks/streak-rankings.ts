@@ -17,6 +17,11 @@ export type StreakRankingType = "active" | "longest";
 
 const scopeOf = (tenantId: string, type: StreakRankingType) => rankingScope(tenantId, `streaks:${type}`, "", "");
 
+/** The tenant's two streak rankings (an erasure looks in both). */
+export function streakRankingScopes(tenantId: string): ReturnType<typeof rankingScope>[] {
+  return (["active", "longest"] as const).map((type) => scopeOf(tenantId, type));
+}
+
 /**
  * Writes the user's streak lengths to the rankings when they moved since last written (the values
  * written are kept in the state, written with the change). An active length of 0 leaves the

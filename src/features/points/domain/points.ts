@@ -287,7 +287,8 @@ export function advanceMetricTrigger(
     const base = unfiltered ? before.toFixed() : ZERO;
     start = { metricId: event.metricId, total: base, highWater: base };
   } else if (unfiltered && !before.eq(start.metricTotal ?? start.total)) {
-    const followed = new Big(start.total).plus(before.minus(start.metricTotal ?? start.total));
+    // What the metric did since the trigger last counted, taken as it is.
+    const followed = before.minus(start.metricTotal ?? start.total).plus(start.total);
     start = { ...start, total: followed.toFixed(), highWater: (followed.gt(start.highWater) ? followed : new Big(start.highWater)).toFixed() };
   }
   const total = new Big(start.total).plus(value);
