@@ -896,3 +896,104 @@ describe("timeline edge cases", () => {
     expect(nextStreakDueAt(s, settings, [])?.toISOString()).toBe("2026-03-02T00:00:00.000Z");
   });
 });
+
+describe("settings lowered since a period's last event", () => {
+  const ten = cfg({ metrics: [{ metricId: A, threshold: 10 }] });
+  const three = cfg({ metrics: [{ metricId: A, threshold: 3 }] });
+
+  it("a period already enough by the new threshold counts at its end without another event", () => {
+    // Two days met at 10, then 5 of 10 on the third; the threshold is lowered to 3 that day.
+    const r = play(
+      ten,
+      [],
+      [
+        ["2026-03-01T10:00:00Z", 10],
+        ["2026-03-02T10:00:00Z", 10],
+        ["2026-03-03T10:00:00Z", 5],
+      ],
+    );
+    expect(r.extended).toEqual([true, true, false]);
+    const caught = catchUpStreak(r.state, three, [], at("2026-03-04T00:00:30Z"));
+    expect(types(caught.events)).toEqual(["streak.extended@2026-03-03T23:59:59.999Z"]);
+    expect(describeStreak(caught.state, three, [], at("2026-03-04T00:00:30Z"))).toMatchObject({ length: 3, started: "2026-03-01", expires: "2026-03-04" });
+    expect(caught.state.lastExtendedAt?.toISOString()).toBe("2026-03-03T23:59:59.999Z");
+    expect(hist(caught.state)).toEqual(["2026-03-01..2026-03-01:1", "2026-03-02..2026-03-02:2", "2026-03-03..2026-03-03:3", "2026-03-04..2026-03-04:3"]);
+    // By the old threshold the same catch-up loses the streak: the settings in force decide.
+    expect(types(catchUpStreak(r.state, ten, [], at("2026-03-04T00:00:30Z")).events)).toEqual(["streak.lost@2026-03-04T00:00:00.000Z"]);
+  });
+
+  it("the next event of any metric, even one the streak does not count, extends the streak at once", () => {
+    const r = play(
+      ten,
+      [],
+      [
+        ["2026-03-02T10:00:00Z", 10],
+        ["2026-03-03T10:00:00Z", 5],
+      ],
+    );
+    const next = applyStreakEvent(r.state, three, { metricId: OTHER, value: 1, at: at("2026-03-03T12:00:00Z") }, []);
+    expect(next.extended).toBe(true);
+    expect(types(next.events)).toEqual(["streak.extended@2026-03-03T12:00:00.000Z"]);
+    expect(next.streak).toMatchObject({ length: 2, expires: "2026-03-04" });
+    // With unchanged settings such an event changes nothing.
+    expect(applyStreakEvent(r.state, ten, { metricId: OTHER, value: 1, at: at("2026-03-03T12:00:00Z") }, []).extended).toBe(false);
+  });
+
+  it("a user without a streak starts one on the last moment of that period, even when caught up long after", () => {
+    const r = play(ten, [], [["2026-03-03T10:00:00Z", 5]]);
+    const caught = catchUpStreak(r.state, three, [], at("2026-03-10T12:00:00Z"));
+    expect(types(caught.events)).toEqual(["streak.started@2026-03-03T23:59:59.999Z", "streak.lost@2026-03-05T00:00:00.000Z"]);
+    expect(caught.state.lastLost).toMatchObject({ length: 1, started: "2026-03-03", periodStart: "2026-03-04" });
+    expect(hist(caught.state, 3)).toEqual(["2026-03-08..2026-03-08:0", "2026-03-09..2026-03-09:0", "2026-03-10..2026-03-10:0"]);
+  });
+
+  it("evaluation mode any instead of all counts a period that met one of two thresholds", () => {
+    const both = cfg({
+      metrics: [
+        { metricId: A, threshold: 10 },
+        { metricId: B, threshold: 5 },
+      ],
+    });
+    const r = play(
+      both,
+      [],
+      [
+        ["2026-03-02T10:00:00Z", 10, A],
+        ["2026-03-02T11:00:00Z", 5, B],
+        ["2026-03-03T10:00:00Z", 10, A],
+      ],
+    );
+    expect(r.extended).toEqual([false, true, false]);
+    const caught = catchUpStreak(r.state, { ...both, evaluationMode: "any" }, [], at("2026-03-04T00:00:30Z"));
+    expect(caught.state.length).toBe(2);
+  });
+
+  it("a day off still counts for nothing, and a period cut short by a zone move counts when the new settings are met", () => {
+    // 2026-03-07 is a Saturday.
+    const offSaturday = { ...three, daysOff: [6] };
+    const r = play(
+      ten,
+      [],
+      [
+        ["2026-03-06T10:00:00Z", 10],
+        ["2026-03-07T10:00:00Z", 5],
+      ],
+    );
+    const caught = catchUpStreak(r.state, offSaturday, [], at("2026-03-08T00:00:30Z"));
+    expect(caught.events).toEqual([]);
+    expect(caught.state.length).toBe(1);
+    // 5 of 10 in UTC on 03-03, then the user moves to Tokyo, where it is already 03-04.
+    const moved = play(
+      ten,
+      [],
+      [
+        ["2026-03-02T10:00:00Z", 10],
+        ["2026-03-03T10:00:00Z", 5],
+      ],
+    );
+    const tokyo = zones(["UTC", "2026-01-01T00:00:00Z"], ["Asia/Tokyo", "2026-03-03T16:00:00Z"]);
+    const followed = catchUpStreak(moved.state, three, tokyo, at("2026-03-03T16:00:30Z"));
+    expect(types(followed.events)).toEqual(["streak.extended@2026-03-03T15:59:59.999Z"]);
+    expect(describeStreak(followed.state, three, tokyo, at("2026-03-03T16:00:30Z"))).toMatchObject({ length: 2, periodStart: "2026-03-04" });
+  });
+});

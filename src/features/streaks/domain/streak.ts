@@ -29,6 +29,8 @@
  *   (exact, big.js) is compared with its threshold; `all` needs every one, `any` one. The period
  *   counts the moment the condition is first met (that event alone gets `extended: true`); later
  *   events of the period, even negative ones, change nothing. Events during a pause count as usual.
+ *   The condition is that of the settings in force: settings lowered since the period's last event
+ *   count it at the next event of any metric, or else at its last millisecond when it is left.
  * - Expiry. `expires` is the last date of the period that must be met next: the next period's last
  *   date when the current one is met, otherwise the current period's last date. Freezes and pauses
  *   may still save the streak after it. With no streak (length 0) every date field is null.
@@ -295,6 +297,39 @@ function conditionMet(sums: Record<string, DecimalString>, settings: StreakSetti
   return settings.evaluationMode === "any" ? settings.metrics.some(met) : settings.metrics.every(met);
 }
 
+/**
+ * Whether the current period meets the condition by the settings in force and has not counted yet
+ * (a day off never counts). With unchanged settings this is false outside an event that changes the
+ * sums; after a threshold or mode was lowered it can be true of sums already there.
+ */
+function newlyMet(s: StreakState, settings: StreakSettings): boolean {
+  const period = s.period;
+  return period !== null && !period.met && !isDayOff(period.start, s.frequency, settings) && conditionMet(period.sums, settings);
+}
+
+/** Counts the current period at `at`: the length grows, with `streak.started` (length 1) or `streak.extended`. */
+function countPeriod(s: StreakState, settings: StreakSettings, at: Date, zone: string, events: StreakDomainEvent[]): void {
+  const period = s.period!;
+  period.met = true;
+  s.length += 1;
+  s.longest = Math.max(s.longest ?? 0, s.length);
+  s.lastExtendedAt = at;
+  if (s.length === 1) {
+    const day = localDateIn(at, zone);
+    s.started = day < period.start ? period.start : day;
+  }
+  events.push({ type: s.length === 1 ? "streak.started" : "streak.extended", at, streak: view(s, settings) });
+}
+
+/**
+ * A period whose sums meet the condition only by settings changed since its last event (a lowered
+ * threshold, `any` instead of `all`) counts when it is left, at its last moment: what the user did
+ * in it is judged by the settings in force then, as a later event in it would have been.
+ */
+function countIfNowMet(s: StreakState, settings: StreakSettings, leftAt: Date, zone: string, events: StreakDomainEvent[]): void {
+  if (newlyMet(s, settings)) countPeriod(s, settings, new Date(leftAt.getTime() - 1), zone, events);
+}
+
 function pushHistory(s: StreakState, record: StreakPeriodRecord): void {
   s.history.push(record);
   if (s.history.length > STREAK_HISTORY_LIMIT) s.history.splice(0, s.history.length - STREAK_HISTORY_LIMIT);
@@ -328,7 +363,7 @@ function nextPeriodStep(s: StreakState, history: readonly TimeZoneChange[], curs
 }
 
 /** At a zone change: a later local period becomes current at once (see the zone rules at the top). */
-function followZone(s: StreakState, history: readonly TimeZoneChange[], cursor: Date): void {
+function followZone(s: StreakState, settings: StreakSettings, history: readonly TimeZoneChange[], cursor: Date, events: StreakDomainEvent[]): void {
   const period = s.period;
   if (!period) return;
   const zone = zoneAt(history, cursor);
@@ -336,6 +371,7 @@ function followZone(s: StreakState, history: readonly TimeZoneChange[], cursor: 
   const here = periodStartOf(localDateIn(cursor, zone), s.frequency);
   if (here > period.start) {
     // Met: it counted. Not met: cut short by the move, not judged; the length is held either way.
+    countIfNowMet(s, settings, cursor, period.zone, events);
     record(s, period);
     newPeriod(s, here, zone);
   } else {
@@ -346,6 +382,7 @@ function followZone(s: StreakState, history: readonly TimeZoneChange[], cursor: 
 /** The current period's last day has passed: judge it and move to the period of the local date now. */
 function endPeriod(s: StreakState, settings: StreakSettings, at: Date, zone: string, events: StreakDomainEvent[]): void {
   const period = s.period!;
+  countIfNowMet(s, settings, at, zone, events);
   if (period.met || s.length === 0 || isDayOff(period.start, s.frequency, settings)) {
     // Met, no streak to lose, or a day off (missing it holds the length; no pause or freeze is used).
     record(s, period);
@@ -371,9 +408,10 @@ function endPeriod(s: StreakState, settings: StreakSettings, at: Date, zone: str
  * within one zone is skipped at once (the entries written are those the step-by-step walk would
  * write, the last STREAK_HISTORY_LIMIT of them). Returns the new cursor.
  */
-function skipIdlePeriods(s: StreakState, history: readonly TimeZoneChange[], cursor: Date, now: Date): Date {
+function skipIdlePeriods(s: StreakState, settings: StreakSettings, history: readonly TimeZoneChange[], cursor: Date, now: Date): Date {
   const period = s.period;
-  if (!period || s.length > 0) return cursor;
+  // A current period that counts when it ends (`countIfNowMet`) starts a streak: no skipping over it.
+  if (!period || s.length > 0 || newlyMet(s, settings)) return cursor;
   const zone = period.zone;
   const change = nextZoneChangeAfter(history, cursor);
   // Ends at a zone change give way to the change, so only ends strictly before it are natural.
@@ -457,8 +495,8 @@ export function catchUpStreak(
   const s = copy(followed);
   let cursor = s.asOf;
   for (;;) {
-    followZone(s, tzHistory, cursor);
-    cursor = skipIdlePeriods(s, tzHistory, cursor, now);
+    followZone(s, settings, tzHistory, cursor, events);
+    cursor = skipIdlePeriods(s, settings, tzHistory, cursor, now);
     const earnAt = nextEarnAt(s, settings);
     const step = nextPeriodStep(s, tzHistory, cursor);
     if (earnAt && earnAt.getTime() <= now.getTime() && (!step || earnAt.getTime() <= step.at.getTime())) {
@@ -595,23 +633,13 @@ export function applyStreakEvent(
     s.asOf = event.at;
   }
   const period = s.period;
-  let extended = false;
   if (settings.metrics.some((c) => c.metricId === event.metricId)) {
     period.sums[event.metricId] = addDecimals(period.sums[event.metricId] ?? "0", decimalFromNumber(event.value));
-    // A day off neither extends nor breaks a streak: meeting the condition on one counts for nothing.
-    if (!period.met && !isDayOff(period.start, s.frequency, settings) && conditionMet(period.sums, settings)) {
-      period.met = true;
-      s.length += 1;
-      s.longest = Math.max(s.longest ?? 0, s.length);
-      s.lastExtendedAt = event.at;
-      extended = true;
-      if (s.length === 1) {
-        const day = localDateIn(event.at, zone);
-        s.started = day < period.start ? period.start : day;
-      }
-      events.push({ type: s.length === 1 ? "streak.started" : "streak.extended", at: event.at, streak: view(s, settings) });
-    }
   }
+  // Any event judges the period (settings lowered since may make it met without a streak metric's
+  // event); a day off neither extends nor breaks a streak: meeting the condition on one counts for nothing.
+  const extended = newlyMet(s, settings);
+  if (extended) countPeriod(s, settings, event.at, zone, events);
   return { state: s, extended, events, streak: view(s, settings) };
 }
 
