@@ -997,3 +997,34 @@ describe("settings lowered since a period's last event", () => {
     expect(describeStreak(followed.state, three, tokyo, at("2026-03-03T16:00:30Z"))).toMatchObject({ length: 2, periodStart: "2026-03-04" });
   });
 });
+
+describe("a metric made the streak metric during a period", () => {
+  it("counts that metric's earlier events of the period, at the next event or at the period's end", () => {
+    const onA = cfg({ metrics: [{ metricId: A, threshold: 5 }] });
+    const onB = cfg({ metrics: [{ metricId: B, threshold: 5 }] });
+    const r = play(
+      onA,
+      [],
+      [
+        ["2026-03-02T10:00:00Z", 5, A],
+        ["2026-03-03T09:00:00Z", 3, B],
+        ["2026-03-03T10:00:00Z", 3, B],
+      ],
+    );
+    expect(r.extended).toEqual([true, false, false]);
+    // The tenant switches to B (threshold 5): the 6 of B already done on 03-03 count.
+    expect(types(catchUpStreak(r.state, onB, [], at("2026-03-04T00:00:30Z")).events)).toEqual(["streak.extended@2026-03-03T23:59:59.999Z"]);
+    const next = applyStreakEvent(r.state, onB, { metricId: A, value: 1, at: at("2026-03-03T12:00:00Z") }, []);
+    expect(next).toMatchObject({ extended: true, streak: { length: 2 } });
+    // Events of the old metric in the period count no more once it is not a streak metric.
+    const onlyA = play(
+      onA,
+      [],
+      [
+        ["2026-03-02T10:00:00Z", 5, A],
+        ["2026-03-03T09:00:00Z", 4, A],
+      ],
+    );
+    expect(types(catchUpStreak(onlyA.state, onB, [], at("2026-03-04T00:00:30Z")).events)).toEqual(["streak.lost@2026-03-04T00:00:00.000Z"]);
+  });
+});

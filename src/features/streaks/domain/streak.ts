@@ -30,7 +30,8 @@
  *   counts the moment the condition is first met (that event alone gets `extended: true`); later
  *   events of the period, even negative ones, change nothing. Events during a pause count as usual.
  *   The condition is that of the settings in force: settings lowered since the period's last event
- *   count it at the next event of any metric, or else at its last millisecond when it is left.
+ *   count it at the next event of any metric, or else at its last millisecond when it is left; the
+ *   period keeps the sum of every metric, so a metric made a streak metric counts its earlier events.
  * - Expiry. `expires` is the last date of the period that must be met next: the next period's last
  *   date when the current one is met, otherwise the current period's last date. Freezes and pauses
  *   may still save the streak after it. With no streak (length 0) every date field is null.
@@ -109,7 +110,11 @@ export interface StreakCurrentPeriod {
   zone: string;
   /** Whether the condition has been met (the period counts). */
   met: boolean;
-  /** Sum of event values within the period, by metric ID (configured metrics only), as exact decimals. */
+  /**
+   * Sum of event values within the period, by metric ID, as exact decimals: every metric the user's
+   * events touched (at most the tenant's metrics), so that a metric made a streak metric during the
+   * period counts what was done before.
+   */
   sums: Record<string, DecimalString>;
   /** When an admin reset the streak in this period (absent: never). */
   resetAt?: Date;
@@ -612,8 +617,8 @@ function withEventZone(tzHistory: readonly TimeZoneChange[], at: Date, tz: strin
 /**
  * Applies one metric event: catches up to the event's moment (the same function as reads), anchors
  * the user's timeline at the first event, adds the value to the current period's sum of that metric
- * (configured metrics only, exactly) and, if that makes the condition met for the first time in the
- * period, counts the period: `extended` is true for this event only, with `streak.started` (length
+ * (exactly, whether or not it is a streak metric now) and, if the condition is met for the first time
+ * in the period, counts the period: `extended` is true for this event only, with `streak.started` (length
  * 1) or `streak.extended`. `tzHistory` is the user's zone history; `event.tz`, when given and not
  * yet in it, takes effect at `event.at`.
  */
@@ -633,9 +638,7 @@ export function applyStreakEvent(
     s.asOf = event.at;
   }
   const period = s.period;
-  if (settings.metrics.some((c) => c.metricId === event.metricId)) {
-    period.sums[event.metricId] = addDecimals(period.sums[event.metricId] ?? "0", decimalFromNumber(event.value));
-  }
+  period.sums[event.metricId] = addDecimals(period.sums[event.metricId] ?? "0", decimalFromNumber(event.value));
   // Any event judges the period (settings lowered since may make it met without a streak metric's
   // event); a day off neither extends nor breaks a streak: meeting the condition on one counts for nothing.
   const extended = newlyMet(s, settings);
