@@ -8,6 +8,7 @@ import { DEFAULT_SCOPE } from "../../src/features/account/domain/tenant.js";
 import { describeReferrers } from "../../src/engine/references.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { leaderboardRankingsFilter } from "../../src/features/leaderboards/store/leaderboard-rankings.js";
+import { datesOnEarth } from "../../src/features/leaderboards/domain/leaderboard-config.js";
 
 let server: TestServer;
 let words: string;
@@ -318,17 +319,19 @@ describe("leaderboard validation", () => {
     {
       name: "scheduled without a future start",
       item: () => ({ ...base, rankBy: "streak", status: "scheduled" }),
-      message: () => `status scheduled needs a start date after today (${day(0)}); the start is ${day(0)}`,
+      message: () => `status scheduled needs a start date after today (${day(0)}, UTC); the start is ${day(0)}`,
     },
     {
       name: "active with a future start",
       item: () => ({ ...base, rankBy: "streak", status: "active", start: day(3) }),
-      message: () => `status active needs a start date no later than today (${day(0)}); use scheduled for a start on ${day(3)}`,
+      message: () =>
+        `status active needs a start date that has begun somewhere (no later than ${datesOnEarth(new Date()).latest}, today in UTC+14); use scheduled for a start on ${day(3)}`,
     },
     {
       name: "created finished without a past end",
       item: () => ({ ...base, rankBy: "streak", status: "finished", start: day(-10), end: day(1) }),
-      message: () => `status finished is only for a new leaderboard whose end date is before today (${day(0)})`,
+      message: () =>
+        `status finished is only for a new leaderboard whose end date has ended everywhere (before ${datesOnEarth(new Date()).earliest}, today in UTC-12)`,
     },
   ];
 
@@ -428,9 +431,9 @@ describe("leaderboard validation", () => {
         {
           id: board.id,
           severity: "error",
-          message: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}`,
+          message: `status scheduled needs a start date after today (${day(0)}, UTC); the start is ${day(-3)}`,
           level: "error",
-          reason: `status scheduled needs a start date after today (${day(0)}); the start is ${day(-3)}`,
+          reason: `status scheduled needs a start date after today (${day(0)}, UTC); the start is ${day(-3)}`,
         },
         {
           id: board.id,
@@ -651,6 +654,45 @@ describe("status in force", () => {
       expect([await statusOf(later), await statusOf(ending)]).toEqual(["scheduled", "active"]);
       offsetMs = 3 * 86_400_000; // past day(2)'s start everywhere, and past 12:00 UTC on the day after day(0)
       expect([await statusOf(later), await statusOf(ending)]).toEqual(["active", "finished"]);
+    } finally {
+      offsetMs = 0;
+    }
+  });
+});
+
+describe("a status in force can be sent back", () => {
+  it("active is accepted for a start begun in UTC+14 and an end not over in UTC-12, as reads show them", async () => {
+    const dayMs = 86_400_000;
+    const midnight = Math.floor(Date.now() / dayMs) * dayMs + 10 * dayMs; // a UTC midnight ten days ahead
+    const date = (offset: number) => new Date(midnight + offset * dayMs).toISOString().slice(0, 10);
+    const at = (iso: string) => (offsetMs = Date.parse(iso) - Date.now());
+    const statusOf = async (id: string) => (await server.rest("GET", `/admin/v1/leaderboards/${id}`)).body.status;
+    try {
+      at(`${date(0)}T12:00:00Z`); // the next date has begun in UTC+14; the previous one is over everywhere
+      const made = await server.rest("POST", "/admin/v1/leaderboards", {
+        body: [
+          { key: "sent-back-start", name: "Starting", rankBy: "metric", metricId: words, status: "scheduled", start: date(1) },
+          { key: "sent-back-end", name: "Ending", rankBy: "metric", metricId: words, status: "active", start: date(-5), end: date(0) },
+        ],
+      });
+      expect(made.body.issues).toEqual([]);
+      const [starting, ending] = made.body.created.map((l: { id: string }) => l.id);
+      expect(await statusOf(starting)).toBe("active");
+      const renamed = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: starting, name: "Started", status: "active" }] });
+      expect(renamed.body.issues).toEqual([]);
+      at(`${date(1)}T05:00:00Z`); // the end date is still running in UTC-12
+      expect(await statusOf(ending)).toBe("active");
+      const paused = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: ending, status: "inactive" }] });
+      expect(paused.body.issues).toEqual([]);
+      const resumed = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: ending, status: "active" }] });
+      expect(resumed.body.issues).toEqual([]);
+      expect(await statusOf(ending)).toBe("active");
+      at(`${date(1)}T12:00:00Z`); // over everywhere
+      expect(await statusOf(ending)).toBe("finished");
+      const tooLate = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: ending, status: "active" }] });
+      expect(tooLate.body.issues.map((i: { message: string }) => i.message)).toEqual([
+        `status active needs an end date that has not ended everywhere (no earlier than ${date(1)}, today in UTC-12); the end was ${date(0)}`,
+      ]);
     } finally {
       offsetMs = 0;
     }

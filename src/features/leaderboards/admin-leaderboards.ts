@@ -52,11 +52,12 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
   noun: "Leaderboard",
   collection: (ctx) => ctx.database.collections.leaderboards,
   async checkDraft(ctx, scope, draft) {
-    const today = utcDay(ctx.now());
+    const now = ctx.now();
+    const today = utcDay(now);
     const problem = checkLeaderboardDraft(draft, today);
     if (problem) return problem;
     const settings = leaderboardSettings(draft, today);
-    return checkStatusDates(settings, today, true) ?? checkReferences(ctx, scope, settings);
+    return checkStatusDates(settings, now, true) ?? checkReferences(ctx, scope, settings);
   },
   build: (draft, id, now) => ({ id, ...leaderboardSettings(draft, utcDay(now)), created: now, updated: now }),
   async checkChanges(ctx, scope, current, changes) {
@@ -67,7 +68,7 @@ export const leaderboardSpec: ResourceSpec<LeaderboardConfig, LeaderboardDraft, 
     if (problem) return problem;
     const settings = leaderboardSettings(merged, today);
     // A rename must not fail because time has moved on; the status rules apply when it or a date changes.
-    return (statusRulesApply(changes) ? checkStatusDates(settings, today, false) : null) ?? checkReferences(ctx, scope, settings);
+    return (statusRulesApply(changes) ? checkStatusDates(settings, now, false) : null) ?? checkReferences(ctx, scope, settings);
   },
   applyChanges(current, changes, now) {
     const next = leaderboardSettings(mergeLeaderboardChanges(current, changes), utcDay(now));

@@ -102,25 +102,56 @@ describe("checkLeaderboardDraft", () => {
 });
 
 describe("checkStatusDates", () => {
-  it.each<[Pick<LeaderboardSettings, "status" | "start" | "end">, boolean, string | null]>([
-    [{ status: "inactive", start: "2030-01-01", end: null }, true, null],
-    [{ status: "scheduled", start: "2026-04-21", end: null }, true, null],
-    [{ status: "scheduled", start: TODAY, end: null }, true, "status scheduled needs a start date after today (2026-04-20); the start is 2026-04-20"],
-    [{ status: "active", start: TODAY, end: TODAY }, true, null],
+  // Noon UTC on TODAY: 2026-04-21 has begun in UTC+14, and 2026-04-19 has just ended in UTC-12.
+  const NOON = new Date(`${TODAY}T12:00:00Z`);
+  const EARLY = new Date(`${TODAY}T05:00:00Z`); // 2026-04-19 still runs in UTC-12, 2026-04-21 has not begun
+  it.each<[Pick<LeaderboardSettings, "status" | "start" | "end">, boolean, Date, string | null]>([
+    [{ status: "inactive", start: "2030-01-01", end: null }, true, NOON, null],
+    [{ status: "scheduled", start: "2026-04-21", end: null }, true, NOON, null],
+    [
+      { status: "scheduled", start: TODAY, end: null },
+      true,
+      NOON,
+      "status scheduled needs a start date after today (2026-04-20, UTC); the start is 2026-04-20",
+    ],
+    [{ status: "active", start: TODAY, end: TODAY }, true, NOON, null],
+    // A start that has begun in UTC+14 reads active: it can be sent back as active.
+    [{ status: "active", start: "2026-04-21", end: null }, true, NOON, null],
     [
       { status: "active", start: "2026-04-21", end: null },
       true,
-      "status active needs a start date no later than today (2026-04-20); use scheduled for a start on 2026-04-21",
+      EARLY,
+      "status active needs a start date that has begun somewhere (no later than 2026-04-20, today in UTC+14); use scheduled for a start on 2026-04-21",
     ],
+    [
+      { status: "active", start: "2026-04-22", end: null },
+      true,
+      NOON,
+      "status active needs a start date that has begun somewhere (no later than 2026-04-21, today in UTC+14); use scheduled for a start on 2026-04-22",
+    ],
+    // An end that has not ended in UTC-12 reads active: it can be sent back as active.
+    [{ status: "active", start: "2026-01-01", end: "2026-04-19" }, false, EARLY, null],
     [
       { status: "active", start: "2026-01-01", end: "2026-04-19" },
       false,
-      "status active needs an end date no earlier than today (2026-04-20); the end was 2026-04-19",
+      NOON,
+      "status active needs an end date that has not ended everywhere (no earlier than 2026-04-20, today in UTC-12); the end was 2026-04-19",
     ],
-    [{ status: "finished", start: "2026-01-01", end: "2026-04-19" }, true, null],
-    [{ status: "finished", start: "2026-01-01", end: null }, true, "status finished is only for a new leaderboard whose end date is before today (2026-04-20)"],
-    [{ status: "finished", start: "2026-01-01", end: null }, false, null],
-  ])("%j (creating: %s)", (settings, creating, message) => expect(checkStatusDates(settings, TODAY, creating)).toBe(message));
+    [{ status: "finished", start: "2026-01-01", end: "2026-04-19" }, true, NOON, null],
+    [
+      { status: "finished", start: "2026-01-01", end: "2026-04-19" },
+      true,
+      EARLY,
+      "status finished is only for a new leaderboard whose end date has ended everywhere (before 2026-04-19, today in UTC-12)",
+    ],
+    [
+      { status: "finished", start: "2026-01-01", end: null },
+      true,
+      NOON,
+      "status finished is only for a new leaderboard whose end date has ended everywhere (before 2026-04-20, today in UTC-12)",
+    ],
+    [{ status: "finished", start: "2026-01-01", end: null }, false, NOON, null],
+  ])("%j (creating: %s) at %s", (settings, creating, now, message) => expect(checkStatusDates(settings, now, creating)).toBe(message));
 });
 
 describe("leaderboardSettings", () => {

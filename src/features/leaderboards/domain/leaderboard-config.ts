@@ -108,6 +108,21 @@ export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
+/** UTC+14 (Pacific/Kiritimati): the first zone to begin a date. */
+export const FIRST_ZONE_OFFSET_MS = 14 * 3_600_000;
+/** UTC−12 (Etc/GMT+12, Baker Island): the last zone to end a date. */
+export const LAST_ZONE_OFFSET_MS = 12 * 3_600_000;
+
+/**
+ * The dates somewhere on Earth at `now`: `latest` in the first zone (UTC+14) and `earliest` in the
+ * last (UTC−12). A date has begun somewhere when it is no later than `latest`, and has ended
+ * everywhere when it is before `earliest`: the bounds of a leaderboard's `active` status
+ * (leaderboard-runs.ts `statusOf`).
+ */
+export function datesOnEarth(now: Date): { latest: string; earliest: string } {
+  return { latest: utcDay(new Date(now.getTime() + FIRST_ZONE_OFFSET_MS)), earliest: utcDay(new Date(now.getTime() - LAST_ZONE_OFFSET_MS)) };
+}
+
 /**
  * What is wrong with a leaderboard (field and rule), or null. `today` (YYYY-MM-DD, UTC) is the
  * default start and the reference point of the status rules.
@@ -210,22 +225,30 @@ function checkRuns(draft: LeaderboardDraft): string | null {
 }
 
 /**
- * What is wrong with a status given the dates, or null. `scheduled` is for a future start,
- * `active` for a started, unended one; a leaderboard is created `finished` only with an end date in
- * the past, while finishing an existing one early is always allowed (`creating` false).
+ * What is wrong with a status given the dates, or null, by the calendar the status in force follows
+ * (leaderboard-runs.ts `statusOf`): `scheduled` is for a start after today (UTC), `active` for a start
+ * that has begun somewhere (UTC+14) and an end that has not ended everywhere (UTC−12), so the status
+ * a leaderboard reads can always be sent back; a leaderboard is created `finished` only with an end
+ * that has ended everywhere, while finishing an existing one early is always allowed (`creating` false).
  */
-export function checkStatusDates(settings: Pick<LeaderboardSettings, "status" | "start" | "end">, today: string, creating: boolean): string | null {
+export function checkStatusDates(settings: Pick<LeaderboardSettings, "status" | "start" | "end">, now: Date, creating: boolean): string | null {
   const { status, start, end } = settings;
+  const today = utcDay(now);
+  const { latest, earliest } = datesOnEarth(now);
   switch (status) {
     case "scheduled":
-      return start > today ? null : `status scheduled needs a start date after today (${today}); the start is ${start}`;
+      return start > today ? null : `status scheduled needs a start date after today (${today}, UTC); the start is ${start}`;
     case "active":
-      if (start > today) return `status active needs a start date no later than today (${today}); use scheduled for a start on ${start}`;
-      if (end !== null && end < today) return `status active needs an end date no earlier than today (${today}); the end was ${end}`;
+      if (start > latest)
+        return `status active needs a start date that has begun somewhere (no later than ${latest}, today in UTC+14); use scheduled for a start on ${start}`;
+      if (end !== null && end < earliest)
+        return `status active needs an end date that has not ended everywhere (no earlier than ${earliest}, today in UTC-12); the end was ${end}`;
       return null;
     case "finished":
       if (!creating) return null;
-      return end !== null && end < today ? null : `status finished is only for a new leaderboard whose end date is before today (${today})`;
+      return end !== null && end < earliest
+        ? null
+        : `status finished is only for a new leaderboard whose end date has ended everywhere (before ${earliest}, today in UTC-12)`;
     case "inactive":
       return null;
   }

@@ -1,5 +1,12 @@
 import { DateTime } from "luxon";
-import { MAX_RUN_INTERVAL, secondsOfDay, type LeaderboardSettings, type LeaderboardStatus } from "./leaderboard-config.js";
+import {
+  FIRST_ZONE_OFFSET_MS,
+  LAST_ZONE_OFFSET_MS,
+  MAX_RUN_INTERVAL,
+  secondsOfDay,
+  type LeaderboardSettings,
+  type LeaderboardStatus,
+} from "./leaderboard-config.js";
 import { addDays, DAY_MS, isoDate, utcMillis, ymd } from "../../../engine/domain/plain-dates.js";
 
 /**
@@ -39,10 +46,6 @@ export interface LeaderboardRun {
 /** What the calendar rules read of a leaderboard's configuration. */
 export type LeaderboardCalendar = Pick<LeaderboardSettings, "start" | "end" | "runUnit" | "runInterval" | "startTime" | "endTime">;
 
-/** UTC+14 (Pacific/Kiritimati): the first zone to begin a date. */
-const EARLIEST_OFFSET_MS = 14 * 3_600_000;
-/** UTC−12 (Etc/GMT+12, Baker Island): the last zone to end a date. */
-const LATEST_OFFSET_MS = 12 * 3_600_000;
 /** `date` plus whole months, on the same day of the month or the month's last day if shorter. */
 function addMonthsClamped(date: string, months: number): string {
   const [y, m, d] = ymd(date);
@@ -173,7 +176,7 @@ export function runEndsAt(config: LeaderboardCalendar, runStart: string): Date |
  */
 export function runFinalAt(config: LeaderboardCalendar, runStart: string): Date | null {
   const end = runEndsAt(config, runStart);
-  return end === null ? null : new Date(end.getTime() + LATEST_OFFSET_MS);
+  return end === null ? null : new Date(end.getTime() + LAST_ZONE_OFFSET_MS);
 }
 
 /** Whether no event can change the run any more (see `runFinalAt`). */
@@ -184,7 +187,7 @@ export function isRunFinal(config: LeaderboardCalendar, runStart: string, now: D
 
 /** When the first zone (UTC+14) begins a date: the earliest moment an event can fall on it. */
 export function dateBeginsAnywhereAt(date: string): Date {
-  return new Date(utcMillis(date) - EARLIEST_OFFSET_MS);
+  return new Date(utcMillis(date) - FIRST_ZONE_OFFSET_MS);
 }
 
 /**
@@ -195,7 +198,7 @@ export function dateBeginsAnywhereAt(date: string): Date {
 export function statusOf(config: LeaderboardCalendar & Pick<LeaderboardSettings, "status">, now: Date): LeaderboardStatus {
   if (config.status === "inactive" || config.status === "finished") return config.status;
   if (now.getTime() < dateBeginsAnywhereAt(config.start).getTime()) return "scheduled";
-  if (config.end !== null && now.getTime() >= utcMillis(config.end) + DAY_MS + LATEST_OFFSET_MS) return "finished";
+  if (config.end !== null && now.getTime() >= utcMillis(config.end) + DAY_MS + LAST_ZONE_OFFSET_MS) return "finished";
   return "active";
 }
 

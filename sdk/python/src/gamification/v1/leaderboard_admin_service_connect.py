@@ -54,9 +54,10 @@ class LeaderboardAdminService(Protocol):
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
     - the key, `rank_by` and its metric or points system change only while the status is `inactive`;
-    - `scheduled` needs a start date after today (UTC), `active` a start date no later than today
-      and no end date before today; a leaderboard is created `finished` only with an end date
-      before today.
+    - `scheduled` needs a start date after today (UTC); `active` a start date that has begun
+      somewhere (no later than today in UTC+14) and no end date that has ended everywhere (none
+      before today in UTC-12), the bounds of the status a leaderboard reads; a leaderboard is created
+      `finished` only with an end date that has ended everywhere (before today in UTC-12).
     """
     async def create_leaderboards(self, request: CreateLeaderboardsRequest, ctx: RequestContext[CreateLeaderboardsRequest, CreateLeaderboardsResponse], /) -> CreateLeaderboardsResponse:
         """
@@ -189,9 +190,10 @@ class LeaderboardAdminServiceClient(ConnectClient):
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
     - the key, `rank_by` and its metric or points system change only while the status is `inactive`;
-    - `scheduled` needs a start date after today (UTC), `active` a start date no later than today
-      and no end date before today; a leaderboard is created `finished` only with an end date
-      before today.
+    - `scheduled` needs a start date after today (UTC); `active` a start date that has begun
+      somewhere (no later than today in UTC+14) and no end date that has ended everywhere (none
+      before today in UTC-12), the bounds of the status a leaderboard reads; a leaderboard is created
+      `finished` only with an end date that has ended everywhere (before today in UTC-12).
     """
     def __init__(
         self,
@@ -352,9 +354,10 @@ class LeaderboardAdminServiceSync(Protocol):
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
     - the key, `rank_by` and its metric or points system change only while the status is `inactive`;
-    - `scheduled` needs a start date after today (UTC), `active` a start date no later than today
-      and no end date before today; a leaderboard is created `finished` only with an end date
-      before today.
+    - `scheduled` needs a start date after today (UTC); `active` a start date that has begun
+      somewhere (no later than today in UTC+14) and no end date that has ended everywhere (none
+      before today in UTC-12), the bounds of the status a leaderboard reads; a leaderboard is created
+      `finished` only with an end date that has ended everywhere (before today in UTC-12).
     """
     def create_leaderboards(self, request: CreateLeaderboardsRequest, ctx: RequestContext[CreateLeaderboardsRequest, CreateLeaderboardsResponse], /) -> CreateLeaderboardsResponse:
         """
@@ -485,9 +488,10 @@ class LeaderboardAdminServiceClientSync(ConnectClientSync):
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
     - the key, `rank_by` and its metric or points system change only while the status is `inactive`;
-    - `scheduled` needs a start date after today (UTC), `active` a start date no later than today
-      and no end date before today; a leaderboard is created `finished` only with an end date
-      before today.
+    - `scheduled` needs a start date after today (UTC); `active` a start date that has begun
+      somewhere (no later than today in UTC+14) and no end date that has ended everywhere (none
+      before today in UTC-12), the bounds of the status a leaderboard reads; a leaderboard is created
+      `finished` only with an end date that has ended everywhere (before today in UTC-12).
     """
     def __init__(
         self,
