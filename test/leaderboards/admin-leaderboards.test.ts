@@ -292,6 +292,12 @@ describe("leaderboard validation", () => {
       message: () => "startTime (18:00) must be before endTime (08:00)",
     },
     {
+      name: "a daily window on a streak leaderboard",
+      item: () => ({ ...base, rankBy: "streak", startTime: "09:00" }),
+      message: () =>
+        "startTime and endTime are not allowed when rankBy is streak: a streak leaderboard ranks current streaks at every hour (a lost streak leaves it at the user's midnight)",
+    },
+    {
       name: "a run unit without interval",
       item: () => ({ ...base, rankBy: "metric", metricId: words, runUnit: "day" }),
       message: () => "runUnit and runInterval must be set together (a repeating leaderboard) or not at all",

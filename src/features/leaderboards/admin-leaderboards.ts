@@ -3,6 +3,7 @@ import {
   checkLeaderboardReferences,
   checkLockedChanges,
   checkStatusDates,
+  datesOnEarth,
   leaderboardSettings,
   mergeLeaderboardChanges,
   rankingIdOf,
@@ -19,14 +20,12 @@ import type { ResourceScope, ResourceSpec } from "../account/admin-resources.js"
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingsOf } from "./ranking-updates.js";
 import { archivedSystemMessage } from "../points/domain/points-config.js";
-import { dateBeginsAnywhereAt, runStartsBetween, statusOf } from "./domain/leaderboard-runs.js";
-import { addDays } from "../../engine/domain/plain-dates.js";
+import { runStartsBetween, statusOf } from "./domain/leaderboard-runs.js";
 import { rescheduleTenantUsers } from "../../workers/due-work.js";
 
 /** The leaderboard's status in force at `now`, and the latest date begun anywhere (today or tomorrow in UTC). */
 function inForceAt(leaderboard: LeaderboardSettings, now: Date): LeaderboardInForce {
-  const tomorrow = addDays(utcDay(now), 1);
-  return { status: statusOf(leaderboard, now), latestDay: now >= dateBeginsAnywhereAt(tomorrow) ? tomorrow : utcDay(now) };
+  return { status: statusOf(leaderboard, now), latestDay: datesOnEarth(now).latest };
 }
 
 /** Checks the tenant has what the configuration refers to; loads only what it needs. */

@@ -98,6 +98,10 @@ describe("checkLeaderboardDraft", () => {
       { name: "x", key: "x", rankBy: "streak", runUnit: "month", runInterval: 1 },
       "runUnit and runInterval are not allowed when rankBy is streak: streak leaderboards are perpetual",
     ],
+    ...[{ startTime: "09:00" }, { endTime: "17:00" }, { startTime: "09:00", endTime: "17:00" }].map((window): [LeaderboardDraft, string] => [
+      { name: "x", key: "x", rankBy: "streak" as const, ...window },
+      "startTime and endTime are not allowed when rankBy is streak: a streak leaderboard ranks current streaks at every hour (a lost streak leaves it at the user's midnight)",
+    ]),
   ])("refuses %j: %s", (draft, message) => expect(checkLeaderboardDraft(draft, TODAY)).toBe(message));
 });
 

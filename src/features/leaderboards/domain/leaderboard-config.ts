@@ -134,7 +134,7 @@ export function checkLeaderboardDraft(draft: LeaderboardDraft, today: string): s
     checkRanking(draft) ??
     checkMaxParticipants(draft.maxParticipants) ??
     checkDates(draft.start ?? today, draft.end) ??
-    checkTimeWindow(draft.startTime, draft.endTime) ??
+    checkTimeWindow(draft) ??
     checkBreakdown(draft.breakdownAttributes ?? []) ??
     checkRuns(draft) ??
     checkUserFilters(draft.userAttributes ?? [])
@@ -171,12 +171,18 @@ export function secondsOfDay(time: string): number {
   return (h ?? 0) * 3600 + (m ?? 0) * 60 + (s ?? 0);
 }
 
-/** Either bound of the daily window may be alone (the reference: "setting only a start time ..."). */
-function checkTimeWindow(startTime: string | undefined, endTime: string | undefined): string | null {
+/**
+ * Either bound of the daily window may be alone (the reference: "setting only a start time ...").
+ * The window counts activity by time of day; a streak leaderboard ranks current streaks, which
+ * change at the user's midnight too (a lost streak leaves it then), so it takes no window.
+ */
+function checkTimeWindow({ startTime, endTime, rankBy }: Pick<LeaderboardDraft, "startTime" | "endTime" | "rankBy">): string | null {
   if (startTime !== undefined && !TIME.test(startTime)) return `startTime "${startTime}" is not a time of day (HH:mm or HH:mm:ss)`;
   if (endTime !== undefined && !TIME.test(endTime)) return `endTime "${endTime}" is not a time of day (HH:mm or HH:mm:ss)`;
   if (startTime !== undefined && endTime !== undefined && secondsOfDay(startTime) >= secondsOfDay(endTime))
     return `startTime (${startTime}) must be before endTime (${endTime})`;
+  if (rankBy === "streak" && (startTime !== undefined || endTime !== undefined))
+    return "startTime and endTime are not allowed when rankBy is streak: a streak leaderboard ranks current streaks at every hour (a lost streak leaves it at the user's midnight)";
   return null;
 }
 

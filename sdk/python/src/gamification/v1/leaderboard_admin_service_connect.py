@@ -49,7 +49,8 @@ class LeaderboardAdminService(Protocol):
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
     - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
       start alone counts from it to the end of the day, an end alone from midnight up to it); with
-      both, start before end;
+      both, start before end; a streak leaderboard takes neither (it ranks current streaks at every
+      hour);
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
@@ -185,7 +186,8 @@ class LeaderboardAdminServiceClient(ConnectClient):
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
     - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
       start alone counts from it to the end of the day, an end alone from midnight up to it); with
-      both, start before end;
+      both, start before end; a streak leaderboard takes neither (it ranks current streaks at every
+      hour);
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
@@ -349,7 +351,8 @@ class LeaderboardAdminServiceSync(Protocol):
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
     - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
       start alone counts from it to the end of the day, an end alone from midnight up to it); with
-      both, start before end;
+      both, start before end; a streak leaderboard takes neither (it ranks current streaks at every
+      hour);
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
@@ -483,7 +486,8 @@ class LeaderboardAdminServiceClientSync(ConnectClientSync):
     - `start` and `end` are YYYY-MM-DD dates with `end` on or after `start`;
     - `start_time` and `end_time` (HH:mm or HH:mm:ss, the user's local time) may each be set alone (a
       start alone counts from it to the end of the day, an end alone from midnight up to it); with
-      both, start before end;
+      both, start before end; a streak leaderboard takes neither (it ranks current streaks at every
+      hour);
     - `run_unit` and `run_interval` are set together;
     - `breakdown_attributes` are IDs of the tenant's user attributes, as in the reference;
     - `max_participants` is at least 1 with no upper bound (the reference caps it at 1,000);
