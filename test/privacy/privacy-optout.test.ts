@@ -241,7 +241,8 @@ describe("leaderboard opt-out", () => {
     await created("/admin/v1/leaderboards", [
       { key: "daily-steps", name: "Daily steps", rankBy: "metric", metricId: steps, status: "active", start: day(-30), runUnit: "day", runInterval: 1 },
     ]);
-    const yesterday = day(-1);
+    // Final everywhere (12:00 UTC the day after it has passed): no event can change it any more.
+    const yesterday = day(-2);
     for (const [user, value] of [
       ["dan", 9],
       ["eve", 8],
@@ -269,5 +270,41 @@ describe("leaderboard opt-out", () => {
       ["eve", 2, 8],
       ["fay", 3, 7],
     ]);
+  });
+  it("takes the user out of an earlier run other users still play (a zone moved west), and back in", async () => {
+    const [hops] = await created("/admin/v1/metrics", [{ key: "hops", name: "Hops" }]);
+    await created("/admin/v1/leaderboards", [
+      { key: "daily-hops", name: "Daily hops", rankBy: "metric", metricId: hops, status: "active", start: day(-30), runUnit: "day", runInterval: 1 },
+    ]);
+    const date = day(3);
+    const at = (time: string) => (offsetMs = Date.parse(`${date}T${time}Z`) - Date.now());
+    const hop = async (user: { id: string; tz: string }, value: number) =>
+      expect((await server.rest("POST", "/v1/metrics/hops/event", { body: { user, value } })).status).toBe(201);
+    try {
+      at("10:30:00");
+      await hop({ id: "west", tz: "Pacific/Kiritimati" }, 5); // 00:30 the next day there: the next day's run
+      at("12:00:00");
+      await hop({ id: "west", tz: "Pacific/Pago_Pago" }, 9); // 01:00 there: this date's run, before the entry's
+      await hop({ id: "home", tz: "UTC" }, 3);
+      expect(await board("daily-hops", `?run=${date}`)).toEqual({
+        rows: [
+          ["west", 1, 9],
+          ["home", 2, 3],
+        ],
+        participants: 2,
+      });
+      await optOut("west", true);
+      expect(await board("daily-hops", `?run=${date}`)).toEqual({ rows: [["home", 1, 3]], participants: 1 });
+      await optOut("west", false);
+      expect(await board("daily-hops", `?run=${date}`)).toEqual({
+        rows: [
+          ["west", 1, 9],
+          ["home", 2, 3],
+        ],
+        participants: 2,
+      });
+    } finally {
+      offsetMs = 0;
+    }
   });
 });

@@ -1,37 +1,43 @@
 import { localDate } from "../../engine/domain/history.js";
-import { runOnDate, statusOf } from "./domain/leaderboard-runs.js";
+import { isRunFinal, runOnDate, statusOf } from "./domain/leaderboard-runs.js";
 import type { EngineConfig } from "../../engine/domain/reactions.js";
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { leaderboardScope, rankingsOf } from "./ranking-updates.js";
-import { entryOf } from "./domain/leaderboard-entries.js";
+import { entryOf, historyOfRun, type LeaderboardEntry } from "./domain/leaderboard-entries.js";
+import type { LeaderboardConfig } from "./domain/leaderboard-config.js";
 import { leaveStreakRankings } from "../streaks/streak-rankings.js";
 
 /**
  * A user opting out of leaderboards, or back in (the `leaderboards.optOut` preference; see
  * features/users/domain/preferences.ts). Both work from the user's own document, never a scan over users:
  * - Opting out removes the user from the ranking of the run and group their document records for
- *   each leaderboard (their latest run: the current one, or the last they took part in), and from
- *   both streak rankings; the others close up exactly (the store's removal). Earlier runs keep
+ *   each leaderboard (their latest run: the current one, or the last they took part in), from any
+ *   earlier run their recent history ranks them in that is not final yet, and from both streak
+ *   rankings; the others close up exactly (the store's removal). Earlier runs keep
  *   their final standings in the store, but public reads of them skip opted-out users
  *   (features/leaderboards/leaderboard-reads.ts).
  * - Opting back in writes the user's recorded value into the ranking of each active leaderboard
- *   whose current run (in the user's zone) is the run recorded, in the group recorded; values of
- *   runs that ended while they were out are not restored. The streak rankings follow at the same
+ *   whose current run (in the user's zone) is the run recorded, in the group recorded, and their
+ *   lines in earlier runs not final yet; values of runs that became final while they were out are
+ *   not restored. The streak rankings follow at the same
  *   change (`rankStreak` finds nothing written and writes both lengths).
  * Both are absolute ranking writes, so a decision retried after a version conflict repeats them harmlessly.
  */
 export async function leaveLeaderboards(ctx: ServiceContext, tenantId: string, engine: EngineConfig, state: UserState): Promise<UserState> {
   const rankings = rankingsOf(ctx);
   const configs = new Map((engine.leaderboards ?? []).map((l) => [l.config.id, l.config]));
+  const now = ctx.now();
   await Promise.all(
-    Object.entries(state.leaderboards).map(([id, entry]) => {
-      if (entry.value === null) return Promise.resolve(null);
-      const maxParticipants = configs.get(id)?.maxParticipants;
+    Object.entries(state.leaderboards).flatMap(([id, entry]) => {
+      const config = configs.get(id);
+      const lines = entry.value === null ? [] : [{ run: entry.run, group: entry.group }];
       // The ranking of the entry's own definition (one from before a redefinition is gone, or going).
-      return rankings.removeEntry(leaderboardScope(tenantId, { id, rankingGeneration: entry.generation }, entry.run, entry.group), state.userId, {
-        maxParticipants,
-      });
+      return [...lines, ...(config ? earlierLiveLines(entry, config, now) : [])].map(({ run, group }) =>
+        rankings.removeEntry(leaderboardScope(tenantId, { id, rankingGeneration: entry.generation }, run, group), state.userId, {
+          maxParticipants: config?.maxParticipants,
+        }),
+      );
     }),
   );
   return leaveStreakRankings(ctx, tenantId, state);
@@ -42,12 +48,28 @@ export async function rejoinLeaderboards(ctx: ServiceContext, tenantId: string, 
   const rankings = rankingsOf(ctx);
   const today = localDate(at, state.tz);
   await Promise.all(
-    (engine.leaderboards ?? []).map(({ config }) => {
+    (engine.leaderboards ?? []).flatMap(({ config }) => {
       const entry = entryOf(state, config);
-      if (!entry || entry.value === null || statusOf(config, at) !== "active" || runOnDate(config, today)?.runStart !== entry.run) return Promise.resolve(null);
-      return rankings.upsertEntry(leaderboardScope(tenantId, config, entry.run, entry.group), state.userId, entry.value, at, {
-        maxParticipants: config.maxParticipants,
-      });
+      if (!entry || statusOf(config, at) !== "active") return [];
+      const current =
+        entry.value !== null && runOnDate(config, today)?.runStart === entry.run ? [{ run: entry.run, group: entry.group, value: entry.value }] : [];
+      return [...current, ...earlierLiveLines(entry, config, at)].map(({ run, group, value }) =>
+        rankings.upsertEntry(leaderboardScope(tenantId, config, run, group), state.userId, value, at, { maxParticipants: config.maxParticipants }),
+      );
     }),
   );
+}
+
+/**
+ * The user's lines in runs before their entry's that are not final yet, with the value and group of
+ * their latest history item of each: after a zone moved west, or an admin's backdated event, the
+ * user also stands in the run before, which other users still play. Opting out leaves them too, and
+ * opting back in restores them.
+ */
+function earlierLiveLines(entry: LeaderboardEntry, config: LeaderboardConfig, now: Date): Array<{ run: string; group: string; value: string }> {
+  const runs = new Set(entry.history.filter((h) => h.run < entry.run && !isRunFinal(config, h.run, now)).map((h) => h.run));
+  return [...runs].flatMap((run) => {
+    const last = historyOfRun(entry, run, 1)[0];
+    return last && last.value !== null ? [{ run, group: last.group ?? entry.group, value: last.value }] : [];
+  });
 }
