@@ -123,9 +123,10 @@ describe("streaks", () => {
 describe("streak administration", () => {
   it("grants freezes up to the maximum", async () => {
     await practise("fay", 10, new Date(Date.now() - 60_000)); // created with the initial grant of 1 (maximum 2)
+    // One granted (201, the reference's "at least one freeze created"), one over the maximum, one unknown user.
     const granted = await server.rest("POST", "/admin/v1/streaks/freezes", { body: { freezes: [{ userId: "fay" }, { userId: "fay" }, { userId: "ghost" }] } });
     expect(granted).toEqual({
-      status: 200,
+      status: 201,
       body: {
         issues: [
           { userId: "fay", severity: "warning", message: "Would exceed maximum freeze limit", level: "warning", reason: "Would exceed maximum freeze limit" },
@@ -134,6 +135,8 @@ describe("streak administration", () => {
       },
     });
     expect((await server.rest("GET", "/v1/users/fay/streak")).body.freezes).toBe(2);
+    const none = await server.rest("POST", "/admin/v1/streaks/freezes", { body: { freezes: [{ userId: "fay" }] } });
+    expect(none).toMatchObject({ status: 200, body: { issues: [{ userId: "fay", severity: "warning", message: "Would exceed maximum freeze limit" }] } });
   });
 
   it("pauses hold a streak through missed days; past starts are refused; pauses can be deleted", async () => {

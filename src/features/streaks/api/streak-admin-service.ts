@@ -103,7 +103,8 @@ export function createStreakAdminMethods(services: ServiceContext): ScopedServic
         scope.tenantId,
         req.freezes.map((f) => f.userId),
       );
-      if (result.issues.length === 0) setRestStatus(scope.ctx, 201);
+      // As in the reference: 201 when at least one freeze was granted, 200 when none was.
+      if (result.done.length > 0) setRestStatus(scope.ctx, 201);
       return { issues: result.issues.map(issueToProto) };
     },
     async createStreakPauses(req: pb.CreateStreakPausesRequest, scope: CallScope) {

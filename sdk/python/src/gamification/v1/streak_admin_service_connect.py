@@ -60,8 +60,9 @@ class StreakAdminService(Protocol):
 
     async def create_streak_freezes(self, request: CreateStreakFreezesRequest, ctx: RequestContext[CreateStreakFreezesRequest, CreateStreakFreezesResponse], /) -> CreateStreakFreezesResponse:
         """
-        Grants one streak freeze per item to the listed users, up to each user's maximum. REST: 201 when
-        every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
+        Grants one streak freeze per item to the listed users, up to each user's maximum, with a warning
+        per freeze that would exceed it. REST: 201 when at least one freeze was granted, 200 when none was
+        (the reference's codes).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -305,8 +306,9 @@ class StreakAdminServiceClient(ConnectClient):
         timeout_ms: int | None = None,
     ) -> CreateStreakFreezesResponse:
         """
-        Grants one streak freeze per item to the listed users, up to each user's maximum. REST: 201 when
-        every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
+        Grants one streak freeze per item to the listed users, up to each user's maximum, with a warning
+        per freeze that would exceed it. REST: 201 when at least one freeze was granted, 200 when none was
+        (the reference's codes).
         """
         return await self.execute_unary(
             request=request,
@@ -468,8 +470,9 @@ class StreakAdminServiceSync(Protocol):
 
     def create_streak_freezes(self, request: CreateStreakFreezesRequest, ctx: RequestContext[CreateStreakFreezesRequest, CreateStreakFreezesResponse], /) -> CreateStreakFreezesResponse:
         """
-        Grants one streak freeze per item to the listed users, up to each user's maximum. REST: 201 when
-        every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
+        Grants one streak freeze per item to the listed users, up to each user's maximum, with a warning
+        per freeze that would exceed it. REST: 201 when at least one freeze was granted, 200 when none was
+        (the reference's codes).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -711,8 +714,9 @@ class StreakAdminServiceClientSync(ConnectClientSync):
         timeout_ms: int | None = None,
     ) -> CreateStreakFreezesResponse:
         """
-        Grants one streak freeze per item to the listed users, up to each user's maximum. REST: 201 when
-        every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
+        Grants one streak freeze per item to the listed users, up to each user's maximum, with a warning
+        per freeze that would exceed it. REST: 201 when at least one freeze was granted, 200 when none was
+        (the reference's codes).
         """
         return self.execute_unary(
             request=request,

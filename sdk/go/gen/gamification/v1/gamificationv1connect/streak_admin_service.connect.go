@@ -68,8 +68,9 @@ type StreakAdminServiceClient interface {
 	// when they replaced earlier settings. Invalid settings are refused as a whole and change
 	// nothing.
 	UpdateStreakSettings(context.Context, *connect.Request[v1.UpdateStreakSettingsRequest]) (*connect.Response[v1.UpdateStreakSettingsResponse], error)
-	// Grants one streak freeze per item to the listed users, up to each user's maximum. REST: 201 when
-	// every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
+	// Grants one streak freeze per item to the listed users, up to each user's maximum, with a warning
+	// per freeze that would exceed it. REST: 201 when at least one freeze was granted, 200 when none was
+	// (the reference's codes).
 	CreateStreakFreezes(context.Context, *connect.Request[v1.CreateStreakFreezesRequest]) (*connect.Response[v1.CreateStreakFreezesResponse], error)
 	// Creates streak pauses: a pause holds a user's streak length through missed periods in its date
 	// range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
@@ -214,8 +215,9 @@ type StreakAdminServiceHandler interface {
 	// when they replaced earlier settings. Invalid settings are refused as a whole and change
 	// nothing.
 	UpdateStreakSettings(context.Context, *connect.Request[v1.UpdateStreakSettingsRequest]) (*connect.Response[v1.UpdateStreakSettingsResponse], error)
-	// Grants one streak freeze per item to the listed users, up to each user's maximum. REST: 201 when
-	// every freeze was granted; 200 with a warning per freeze that would exceed the maximum.
+	// Grants one streak freeze per item to the listed users, up to each user's maximum, with a warning
+	// per freeze that would exceed it. REST: 201 when at least one freeze was granted, 200 when none was
+	// (the reference's codes).
 	CreateStreakFreezes(context.Context, *connect.Request[v1.CreateStreakFreezesRequest]) (*connect.Response[v1.CreateStreakFreezesResponse], error)
 	// Creates streak pauses: a pause holds a user's streak length through missed periods in its date
 	// range (the user's zone). Start dates before today (the user's zone) are refused. REST: 201
