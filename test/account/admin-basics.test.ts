@@ -2,7 +2,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_KEY, startAnotherInstance, startTestServer, type TestServer } from "../helpers/server.js";
 import { createdIds } from "../helpers/admin-items.js";
-import { userDocumentId } from "../../src/engine/store/user-documents.js";
+import { minuteOf, userDocumentId } from "../../src/engine/store/user-documents.js";
+import { findDueUsers } from "../../src/workers/store/due-users.js";
 
 let server: TestServer;
 
@@ -302,6 +303,93 @@ describe("metrics", () => {
       issues: [issue(beta.id, 'Customer ID "alpha-co" already exists in this environment')],
     });
     expect((await server.rest("GET", `/admin/v1/tenants/${beta.id}`)).body.customerId).toBe("beta-co");
+  });
+});
+
+describe("updates", () => {
+  const issue = (id: string, message: string) => ({ id, severity: "error", message, level: "error", reason: message });
+  const CONTROL = "name must not contain control characters (such as NUL, a line break or ESC)";
+
+  it("check names as creation does, and take a currency metric's own unit type back unchanged", async () => {
+    const [sales] = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "sales", name: "Sales", unitType: "currency", units: "EUR" }] })).body
+      .created;
+    expect((await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "bell", name: "x\u0007y" }] })).body.issues).toEqual([
+      { index: 0, severity: "error", message: CONTROL, level: "error", reason: CONTROL },
+    ]);
+    const renamed = await server.rest("PATCH", "/admin/v1/metrics", {
+      body: [{ id: sales.id, name: "Sales\nTotal" }],
+    });
+    expect(renamed.body).toEqual({ updated: [], issues: [issue(sales.id, CONTROL)] });
+    const resent = await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: sales.id, name: "Turnover", unitType: "currency" }] });
+    expect(resent.body.updated).toEqual([expect.objectContaining({ name: "Turnover", unitType: "currency", units: "EUR" })]);
+    const badUnits = "units must not contain control characters (such as NUL, a line break or ESC)";
+    expect((await server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: sales.id, unitType: "number", units: "k\tg" }] })).body.issues).toEqual([
+      issue(sales.id, badUnits),
+    ]);
+
+    const [team] = await createdIds(server, "/admin/v1/attributes", [{ key: "squad", name: "Squad", type: "user" }]);
+    const attribute = await server.rest("PATCH", "/admin/v1/attributes", {
+      body: [
+        { id: team, name: "a\u001bb" },
+        { id: team, name: "n".repeat(256) },
+      ],
+    });
+    expect(attribute.body.issues).toEqual([issue(team!, CONTROL), issue(team!, "name must be at most 255 characters")]);
+    expect((await server.rest("GET", `/admin/v1/attributes/${team}`)).body.name).toBe("Squad");
+  });
+
+  it("apply an ID named twice in one request in order, and do the work after a change once, from the first state to the last", async () => {
+    const [laps] = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "laps", name: "Laps" }] })).body.created;
+    const twice = await server.rest("PATCH", "/admin/v1/metrics", {
+      body: [
+        { id: laps.id, name: "Lengths" },
+        { id: laps.id, units: "m" },
+      ],
+    });
+    expect(twice.body.issues).toEqual([]);
+    expect((await server.rest("GET", `/admin/v1/metrics/${laps.id}`)).body).toMatchObject({ name: "Lengths", units: "m" });
+    // A time trigger made active lists the tenant's users for the scheduler (its work after the
+    // change), also when the same request changes the trigger again.
+    const { dueUsers } = server.service.context.database.collections;
+    const [xp] = await createdIds(server, "/admin/v1/points", [{ key: "laps-xp", name: "XP" }]);
+    expect((await server.rest("PUT", "/v1/users/early-bird", { body: {} })).status).toBe(200);
+    const [hourly] = await createdIds(server, `/admin/v1/points/${xp}/triggers`, [
+      { type: "time", points: 1, timeUnit: "hours", timeInterval: 1, status: "inactive" },
+    ]);
+    const minute = minuteOf(new Date()) + 1;
+    const activated = await server.rest("PATCH", `/admin/v1/points/${xp}/triggers`, {
+      body: [
+        { id: hourly, status: "active" },
+        { id: hourly, points: 2 },
+      ],
+    });
+    expect(activated.body.issues).toEqual([]);
+    const listed = (await Promise.all([minute, minute + 1].map((m) => findDueUsers(dueUsers, m)))).flatMap((m) => m.users.map((u) => u.userId));
+    expect(listed).toContain("early-bird");
+  });
+
+  it("made at once, each take effect: different fields of one item, and an update beside an archive", async () => {
+    const [gems] = (await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "gems", name: "Gems" }] })).body.created;
+    for (let round = 0; round < 15; round++) {
+      const [named, measured] = await Promise.all([
+        server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: gems.id, name: `Gems ${round}` }] }),
+        server.rest("PATCH", "/admin/v1/metrics", { body: [{ id: gems.id, units: `u${round}` }] }),
+      ]);
+      expect([named.body.issues, measured.body.issues]).toEqual([[], []]);
+      expect((await server.rest("GET", `/admin/v1/metrics/${gems.id}`)).body).toMatchObject({ name: `Gems ${round}`, units: `u${round}` });
+    }
+    for (let round = 0; round < 15; round++) {
+      const [system] = await createdIds(server, "/admin/v1/points", [{ key: `coins-${round}`, name: "Coins" }]);
+      const [described, archived] = await Promise.all([
+        server.rest("PATCH", "/admin/v1/points", { body: [{ id: system, description: "Shiny" }] }),
+        server.rest("DELETE", `/admin/v1/points?ids=${system}`),
+      ]);
+      expect(archived.body.issues).toEqual([]);
+      // The description went in before the archive, or is refused after it: never both undone.
+      const stored = (await server.rest("GET", `/admin/v1/points/${system}`)).body;
+      expect(stored.status).toBe("archived");
+      expect(stored.description === "Shiny").toBe(described.body.issues.length === 0);
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { checkAttributeDraft, type AttributeConfig, type AttributeType } from "../../engine/domain/attribute.js";
 import { definedOnly, type ResourceSpec } from "./admin-resources.js";
 import { describeReferrers } from "../../engine/references.js";
+import { checkName } from "../../engine/domain/rules.js";
 
 /**
  * User attributes a tenant may have, and event attributes: a user holds at most one value per user
@@ -23,8 +24,7 @@ export const attributeSpec: ResourceSpec<AttributeConfig, { key: string; name: s
     return { id, key: draft.key, name: draft.name, type: draft.type!, created: now, updated: now };
   },
   async checkChanges(_ctx, _scope, _current, changes) {
-    if (changes.name !== undefined && changes.name.trim() === "") return "name must not be empty";
-    return null;
+    return changes.name === undefined ? null : checkName(changes.name);
   },
   applyChanges: (current, changes, now) => ({ ...current, ...definedOnly(changes), updated: now }),
   duplicateMessage: (attribute) => `Key "${attribute.key}" is already in use by another ${attribute.type} attribute`,

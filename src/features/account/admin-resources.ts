@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Collection, Document, Filter } from "mongodb";
 import type { BulkResult } from "../../engine/domain/bulk.js";
 import { isDuplicateKeyError } from "../../engine/store/database.js";
+import { writeIfCurrent } from "../../engine/store/conditional-write.js";
 import type { ServiceContext } from "../../engine/context.js";
 
 /** Where a configuration resource lives: a tenant, and for nested resources (a points system's triggers) its parent. */
@@ -136,38 +137,80 @@ export async function getResource<T extends { id: string }>(
   return doc ? fromDocument<T>(scope, doc) : null;
 }
 
-export async function updateResources<T extends { id: string }, D, C>(
+/** How often an update is checked again against what a concurrent write left before it gives up. */
+const UPDATE_ATTEMPTS = 5;
+
+/**
+ * Updates in the order given. Each is checked against the resource as stored and written only if
+ * nothing was written to it since that read (its `updated`: `writeIfCurrent`), else checked again
+ * against what won, so two concurrent calls changing different fields both take effect and neither
+ * undoes an archive. An ID named twice in one call is updated twice, in order; the work after a
+ * change (`afterSave`) runs once per resource, comparing its state before the call with its last.
+ */
+export async function updateResources<T extends { id: string; updated: Date }, D, C>(
   spec: ResourceSpec<T, D, C>,
   ctx: ServiceContext,
   scope: ResourceScope,
   updates: Array<{ id: string; changes: C }>,
 ): Promise<BulkResult<T>> {
   const result: BulkResult<T> = { done: [], issues: [] };
-  const previous = new Map<string, T>();
+  const saved = new Map<string, { before: T; after: T }>();
   for (const { id, changes } of updates) {
-    const current = await getResource(spec, ctx, scope, id);
-    if (!current) {
-      result.issues.push({ id, severity: "error", message: `${spec.noun} not found by ID` });
+    const outcome = await updateResource(spec, ctx, scope, id, changes);
+    if (typeof outcome === "string") {
+      result.issues.push({ id, severity: "error", message: outcome });
       continue;
     }
-    const problem = await spec.checkChanges(ctx, scope, current, changes);
-    if (problem) {
-      result.issues.push({ id, severity: "error", message: problem });
-      continue;
-    }
-    const next = spec.applyChanges(current, changes, ctx.now());
-    try {
-      await spec.collection(ctx).replaceOne({ _id: id as never, ...scopeFilter(scope) }, toDocument(scope, next));
-      result.done.push(next);
-      previous.set(id, current);
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      result.issues.push({ id, severity: "error", message: spec.duplicateMessage(next) });
-    }
+    result.done.push(outcome.next);
+    saved.set(id, { before: saved.get(id)?.before ?? outcome.current, after: outcome.next });
   }
   ctx.config.invalidate();
-  await runAfterSave(spec, ctx, scope, result.done, previous);
+  const last = [...saved.values()];
+  await runAfterSave(
+    spec,
+    ctx,
+    scope,
+    last.map((s) => s.after),
+    new Map(last.map((s) => [s.after.id, s.before])),
+  );
   return result;
+}
+
+/** One update, checked and written as `updateResources` says; a string when it is an issue. */
+async function updateResource<T extends { id: string; updated: Date }, D, C>(
+  spec: ResourceSpec<T, D, C>,
+  ctx: ServiceContext,
+  scope: ResourceScope,
+  id: string,
+  changes: C,
+): Promise<{ current: T; next: T } | string> {
+  const collection = spec.collection(ctx) as unknown as Collection<Document & { _id: string }>;
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+    const current = await getResource(spec, ctx, scope, id);
+    if (!current) return `${spec.noun} not found by ID`;
+    const problem = await spec.checkChanges(ctx, scope, current, changes);
+    if (problem) return problem;
+    const next = spec.applyChanges(current, changes, ctx.now());
+    try {
+      const replacement = toDocument(scope, next) as Document & { _id: string };
+      if (
+        await writeIfCurrent(
+          collection,
+          ctx.database.writeMode,
+          ctx.userLocks,
+          id,
+          { ...scopeFilter(scope), updated: current.updated } as Partial<Document & { _id: string }>,
+          { replacement },
+        )
+      ) {
+        return { current, next };
+      }
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      return spec.duplicateMessage(next);
+    }
+  }
+  return `${spec.noun} kept changing while this request updated it; send the update again`;
 }
 
 export async function deleteResources<T extends { id: string }>(

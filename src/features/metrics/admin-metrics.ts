@@ -1,4 +1,4 @@
-import { checkMetricChanges, checkMetricDraft, type MetricChanges, type MetricConfig, type MetricDraft } from "./domain/metric.js";
+import { checkMetricChanges, checkMetricDraft, unitsAfter, type MetricChanges, type MetricConfig, type MetricDraft } from "./domain/metric.js";
 import { hasMetricEvents } from "./store/metric-usage.js";
 import { definedOnly, type ResourceSpec } from "../account/admin-resources.js";
 import { describeReferrers } from "../../engine/references.js";
@@ -18,10 +18,7 @@ export const metricSpec: ResourceSpec<MetricConfig, MetricDraft, MetricChanges &
     if (problem || changes.key === undefined || changes.key === current.key) return problem;
     return (await hasMetricEvents(ctx.database.collections.metricUsage, current.id)) ? "key cannot be changed once the metric has events" : null;
   },
-  applyChanges(current, changes, now) {
-    const unitsReset = changes.unitType !== undefined && changes.unitType !== current.unitType && changes.units === undefined;
-    return { ...current, ...definedOnly(changes), units: unitsReset ? "" : (changes.units ?? current.units), updated: now };
-  },
+  applyChanges: (current, changes, now) => ({ ...current, ...definedOnly(changes), units: unitsAfter(current, changes), updated: now }),
   duplicateMessage: (metric) => `Key "${metric.key}" is already in use by another metric`,
   checkDelete: (ctx, scope, metric) => describeReferrers(ctx, scope.tenantId, "metric", metric.id, metric.key),
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Document } from "mongodb";
+import type { Collection, Document } from "mongodb";
 import type { BulkResult } from "../../engine/domain/bulk.js";
 import { DomainError, notFound } from "../../engine/domain/errors.js";
 import * as points from "./domain/points-config.js";
@@ -7,6 +7,7 @@ import { createResources, creationClock, getResource, type ResourceScope, type R
 import type { ServiceContext } from "../../engine/context.js";
 import { describeReferrers } from "../../engine/references.js";
 import { findUser } from "../../engine/store/user-documents.js";
+import { writeIfCurrent } from "../../engine/store/conditional-write.js";
 import { rescheduleTenantUsers } from "../../workers/due-work.js";
 import { announceBoostDeletion } from "../webhooks/webhook-boosts.js";
 
@@ -243,21 +244,30 @@ async function removeSystem(ctx: ServiceContext, tenantId: string, systemId: str
 export async function archivePointsSystems(ctx: ServiceContext, tenantId: string, ids: string[]): Promise<BulkResult<{ id: string }>> {
   const result: BulkResult<{ id: string }> = { done: [], issues: [] };
   for (const id of ids) {
-    const system = await getResource(pointsSystemSpec, ctx, { tenantId }, id);
-    const problem = !system
-      ? "Points system not found by ID"
-      : system.status === "archived"
-        ? "Points system is already archived"
-        : await describeReferrers(ctx, tenantId, "points_system", id, system.key);
-    if (problem) {
-      result.issues.push({ id, severity: "error", message: problem });
-      continue;
-    }
-    await ctx.database.collections.pointsSystems.updateOne({ _id: id as never, tenantId }, { $set: { status: "archived", updated: ctx.now() } });
-    result.done.push({ id });
+    const problem = await archivePointsSystem(ctx, tenantId, id);
+    if (problem) result.issues.push({ id, severity: "error", message: problem });
+    else result.done.push({ id });
   }
   ctx.config.invalidate();
   return result;
+}
+
+/** How often an archive is checked again against what a concurrent update left. */
+const ARCHIVE_ATTEMPTS = 5;
+
+/** Archives one system, written only if it was not updated since it was checked (as updates are: `updateResources`); the issue, or null. */
+async function archivePointsSystem(ctx: ServiceContext, tenantId: string, id: string): Promise<string | null> {
+  const systems = ctx.database.collections.pointsSystems as unknown as Collection<Document & { _id: string }>;
+  for (let attempt = 0; attempt < ARCHIVE_ATTEMPTS; attempt++) {
+    const system = await getResource(pointsSystemSpec, ctx, { tenantId }, id);
+    if (!system) return "Points system not found by ID";
+    if (system.status === "archived") return "Points system is already archived";
+    const referred = await describeReferrers(ctx, tenantId, "points_system", id, system.key);
+    if (referred) return referred;
+    const update = { $set: { status: "archived", updated: ctx.now() } };
+    if (await writeIfCurrent(systems, ctx.database.writeMode, ctx.userLocks, id, { tenantId, updated: system.updated }, { update })) return null;
+  }
+  return "Points system kept changing while this request archived it; send the request again";
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isValidMetricKey, MAX_KEY_LENGTH } from "../../../engine/domain/rules.js";
+import { checkName, hasControlCharacter, isValidMetricKey, MAX_KEY_LENGTH } from "../../../engine/domain/rules.js";
 
 export type UnitType = "number" | "currency";
 
@@ -26,7 +26,6 @@ export interface MetricChanges {
   units?: string;
 }
 
-const MAX_NAME_LENGTH = 255;
 /** ISO 4217 codes are three capital letters; the list of live codes changes, the shape does not. */
 const CURRENCY_CODE = /^[A-Z]{3}$/;
 
@@ -41,13 +40,13 @@ export function checkMetricChanges(current: MetricConfig, changes: MetricChanges
     const problem = checkName(changes.name);
     if (problem) return problem;
   }
-  return checkUnits(changes.unitType ?? current.unitType, changes.units ?? (changes.unitType ? "" : current.units));
+  return checkUnits(changes.unitType ?? current.unitType, unitsAfter(current, changes));
 }
 
-function checkName(name: string): string | null {
-  if (name.trim() === "") return "name is required";
-  if (name.length > MAX_NAME_LENGTH) return `name must be at most ${MAX_NAME_LENGTH} characters`;
-  return null;
+/** The units after an update: as sent, else cleared when the unit type changes (a currency code means nothing for a number), else kept. */
+export function unitsAfter(current: MetricConfig, changes: MetricChanges): string {
+  if (changes.units !== undefined) return changes.units;
+  return changes.unitType !== undefined && changes.unitType !== current.unitType ? "" : current.units;
 }
 
 function checkKey(key: string): string | null {
@@ -63,5 +62,6 @@ function checkUnits(unitType: UnitType, units: string): string | null {
     return `units must be an ISO 4217 currency code (e.g. "USD") for a currency metric, got "${units}"`;
   }
   if (units.length > 32) return "units must be at most 32 characters";
+  if (hasControlCharacter(units)) return "units must not contain control characters (such as NUL, a line break or ESC)";
   return null;
 }

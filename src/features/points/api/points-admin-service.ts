@@ -97,7 +97,7 @@ export function createPointsAdminMethods(services: ServiceContext): ScopedServic
  * scoped to a points system of the caller's tenant: an unknown system answers not found for the
  * whole call. The methods above turn their results into the resource's messages.
  */
-function nestedResource<T extends { id: string }, D, C, CreateItem, UpdateItem extends { id: string }>(
+function nestedResource<T extends { id: string; updated: Date }, D, C, CreateItem, UpdateItem extends { id: string }>(
   services: ServiceContext,
   spec: resources.ResourceSpec<T, D, C>,
   draftOf: (item: CreateItem) => D,
