@@ -138,7 +138,7 @@ export async function getResource<T extends { id: string }>(
 }
 
 /** How often an update is checked again against what a concurrent write left before it gives up. */
-const UPDATE_ATTEMPTS = 5;
+export const UPDATE_ATTEMPTS = 5;
 
 /**
  * Updates in the order given. Each is checked against the resource as stored and written only if

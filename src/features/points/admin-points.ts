@@ -3,7 +3,7 @@ import type { Collection, Document } from "mongodb";
 import type { BulkResult } from "../../engine/domain/bulk.js";
 import { DomainError, notFound } from "../../engine/domain/errors.js";
 import * as points from "./domain/points-config.js";
-import { createResources, creationClock, getResource, type ResourceScope, type ResourceSpec } from "../account/admin-resources.js";
+import { createResources, creationClock, getResource, UPDATE_ATTEMPTS, type ResourceScope, type ResourceSpec } from "../account/admin-resources.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { describeReferrers } from "../../engine/references.js";
 import { findUser } from "../../engine/store/user-documents.js";
@@ -252,13 +252,10 @@ export async function archivePointsSystems(ctx: ServiceContext, tenantId: string
   return result;
 }
 
-/** How often an archive is checked again against what a concurrent update left. */
-const ARCHIVE_ATTEMPTS = 5;
-
 /** Archives one system, written only if it was not updated since it was checked (as updates are: `updateResources`); the issue, or null. */
 async function archivePointsSystem(ctx: ServiceContext, tenantId: string, id: string): Promise<string | null> {
   const systems = ctx.database.collections.pointsSystems as unknown as Collection<Document & { _id: string }>;
-  for (let attempt = 0; attempt < ARCHIVE_ATTEMPTS; attempt++) {
+  for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
     const system = await getResource(pointsSystemSpec, ctx, { tenantId }, id);
     if (!system) return "Points system not found by ID";
     if (system.status === "archived") return "Points system is already archived";
