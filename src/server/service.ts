@@ -221,18 +221,42 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     file,
     methods: guardService(service, methods, options, context, logger),
   });
+  // Configuration writes (`ServicePolicy.configurationWrites`): creating, changing and deleting
+  // metrics, attributes, achievements, leaderboards, points systems and what they hold, and the
+  // streak settings; not the user operations of the streak service, keys, tenants or batches.
+  const writes = (pattern: RegExp) => (method: string) => pattern.test(method);
   const definitions = [
     serve(ApplicationService, createApplicationMethods(context), { adminOnly: false }, file_gamification_v1_application_service),
     serve(
       AdminService,
       createAdminMethods(context, { eventBatchSubmitted: () => batchWorker.wake() }),
-      { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS },
+      { adminOnly: true, accountLevel: ACCOUNT_LEVEL_ADMIN_METHODS, configurationWrites: writes(/^(create|update|delete)(Metrics|Attributes)$/) },
       file_gamification_v1_admin_service,
     ),
-    serve(AchievementAdminService, createAchievementAdminMethods(context), { adminOnly: true }, file_gamification_v1_achievement_admin_service),
-    serve(LeaderboardAdminService, createLeaderboardAdminMethods(context), { adminOnly: true }, file_gamification_v1_leaderboard_admin_service),
-    serve(StreakAdminService, createStreakAdminMethods(context), { adminOnly: true }, file_gamification_v1_streak_admin_service),
-    serve(PointsAdminService, createPointsAdminMethods(context), { adminOnly: true }, file_gamification_v1_points_admin_service),
+    serve(
+      AchievementAdminService,
+      createAchievementAdminMethods(context),
+      { adminOnly: true, configurationWrites: writes(/^(create|update|delete)/) },
+      file_gamification_v1_achievement_admin_service,
+    ),
+    serve(
+      LeaderboardAdminService,
+      createLeaderboardAdminMethods(context),
+      { adminOnly: true, configurationWrites: writes(/^(create|update|delete)/) },
+      file_gamification_v1_leaderboard_admin_service,
+    ),
+    serve(
+      StreakAdminService,
+      createStreakAdminMethods(context),
+      { adminOnly: true, configurationWrites: writes(/^(update|patch)StreakSettings$/) },
+      file_gamification_v1_streak_admin_service,
+    ),
+    serve(
+      PointsAdminService,
+      createPointsAdminMethods(context),
+      { adminOnly: true, configurationWrites: writes(/^(create|update|delete)/) },
+      file_gamification_v1_points_admin_service,
+    ),
     serve(PointsService, createPointsMethods(context), { adminOnly: false }, file_gamification_v1_points_service),
     serve(LeaderboardService, createLeaderboardMethods(context), { adminOnly: false }, file_gamification_v1_leaderboard_service),
     serve(WebhookAdminService, createWebhookAdminMethods(context), { adminOnly: true }, file_gamification_v1_webhook_admin_service),

@@ -16,6 +16,12 @@ export interface ServicePolicy {
   adminOnly: boolean;
   /** Methods that act on the account, not a tenant: the Tenant-ID header is not resolved. */
   accountLevel?: ReadonlySet<string>;
+  /**
+   * Methods that change a tenant's configuration: in one instance they run one at a time per tenant,
+   * so the check of what an item refers to (a metric, a points system, an achievement) and its write
+   * are never split by another call deleting or archiving that item.
+   */
+  configurationWrites?: (method: string) => boolean;
 }
 
 /** The caller admitted by the transport, handed to the guarded methods through the handler context. */

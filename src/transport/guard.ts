@@ -85,7 +85,9 @@ export function guardService(
         if (!caller) throw new DomainError("unauthenticated", "Missing API key: send it in the X-API-KEY header");
         validateRequest(method, request);
         const tenantId = policy.accountLevel?.has(method.localName) ? DEFAULT_SCOPE : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
-        const result = await services.tenantCalls.run(tenantId, () => impl(request, { caller, tenantId, ctx }));
+        const call = () => impl(request, { caller, tenantId, ctx });
+        const serialized = policy.configurationWrites?.(method.localName) ?? false;
+        const result = await services.tenantCalls.run(tenantId, serialized ? () => services.userLocks.run(`configuration:${tenantId}`, call) : call);
         if (info) info.rpcCode = 0;
         return result;
       } catch (error) {

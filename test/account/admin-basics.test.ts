@@ -393,6 +393,29 @@ describe("updates", () => {
   });
 });
 
+describe("configuration writes made at once", () => {
+  it("never both delete an item and create one naming it: one of the two is refused", async () => {
+    for (let round = 0; round < 10; round++) {
+      const [system] = await createdIds(server, "/admin/v1/points", [{ key: `raced-${round}`, name: "Raced" }]);
+      const [archived, board] = await Promise.all([
+        server.rest("DELETE", `/admin/v1/points?ids=${system}`),
+        server.rest("POST", "/admin/v1/leaderboards", {
+          body: [{ key: `raced-board-${round}`, name: "Raced", rankBy: "points", pointsSystemId: system, status: "active", start: "2025-01-01" }],
+        }),
+      ]);
+      expect(archived.body.deleted.length + board.body.created.length).toBe(1);
+      const [metric] = await createdIds(server, "/admin/v1/metrics", [{ key: `raced-metric-${round}`, name: "Raced" }]);
+      const [deleted, achievement] = await Promise.all([
+        server.rest("DELETE", `/admin/v1/metrics?ids=${metric}`),
+        server.rest("POST", "/admin/v1/achievements", {
+          body: [{ key: `raced-achievement-${round}`, name: "Raced", trigger: "metric", metricId: metric, metricValue: 1, status: "active" }],
+        }),
+      ]);
+      expect(deleted.body.deleted.length + achievement.body.created.length).toBe(1);
+    }
+  });
+});
+
 describe("API keys", () => {
   it("creates application keys shown once, which act for their user and can be revoked", async () => {
     // A malformed user ID refuses the whole request (the user ID rule is a request-level rule).
