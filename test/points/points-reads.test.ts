@@ -69,6 +69,7 @@ beforeAll(async () => {
   // A user-specific boost needs its user.
   expect((await server.rest("PUT", "/v1/users/dan", { body: {} })).status).toBe(200);
   expect((await server.rest("PUT", "/v1/users/cy", { body: {} })).status).toBe(200);
+  [ids.oldBoost] = await created(`/admin/v1/points/${ids.old}/boosts`, [{ name: "Old and running", start: day(-1), multiplier: 2, userId: "dan" }]);
   const boost = async (body: Record<string, unknown>) => (await created(`/admin/v1/points/${ids.xp}/boosts`, [body]))[0]!;
   ids.proBoost = await boost({
     name: "Pro weekend",
@@ -213,14 +214,10 @@ describe("a user's points", () => {
 
   it("stay readable in an archived system, which is gone for the system reads", async () => {
     expect((await server.rest("GET", "/v1/users/ann/points/old")).body).toMatchObject({ key: "old", total: 5 });
-    for (const path of [
-      "/v1/points/old",
-      "/v1/points/old/boosts",
-      "/v1/points/old/levels",
-      "/v1/points/old/level-summary",
-      "/v1/points/old/summary",
-      "/v1/users/ann/points/old/boosts",
-    ]) {
+    // It boosts nothing: its running boost was archived with it.
+    expect(await server.rest("GET", "/v1/users/dan/points/old/boosts")).toEqual({ status: 200, body: [] });
+    expect((await server.rest("GET", `/admin/v1/points/${ids.old}/boosts/${ids.oldBoost}`)).body.status).toBe("archived");
+    for (const path of ["/v1/points/old", "/v1/points/old/boosts", "/v1/points/old/levels", "/v1/points/old/level-summary", "/v1/points/old/summary"]) {
       expect(await server.rest("GET", path), path).toEqual({ status: 404, body: { error: 'Points system with key "old" not found' } });
     }
   });

@@ -261,6 +261,9 @@ async function archivePointsSystem(ctx: ServiceContext, tenantId: string, id: st
     if (system.status === "archived") return "Points system is already archived";
     const referred = await describeReferrers(ctx, tenantId, "points_system", id, system.key);
     if (referred) return referred;
+    // Its boosts first (a crash in between leaves the system to archive again): a running one
+    // finishes, announced by the boost check as any archived boost is.
+    await ctx.database.collections.pointsBoosts.updateMany({ tenantId, systemId: id, archived: false }, { $set: { archived: true, updated: ctx.now() } });
     const update = { $set: { status: "archived", updated: ctx.now() } };
     if (await writeIfCurrent(systems, ctx.database.writeMode, ctx.userLocks, id, { tenantId, updated: system.updated }, { update })) return null;
   }

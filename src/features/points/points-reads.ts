@@ -86,8 +86,10 @@ export async function summarizeUserPoints(
 
 /** The boosts that apply to the user's points in the system now, earliest start first. */
 export async function listUserBoosts(ctx: ServiceContext, tenantId: string, userId: string, key: string): Promise<PointsBoostConfig[]> {
-  const { snapshot, config } = await findPointsSystem(ctx, tenantId, key);
+  // An archived system's user reads still answer, as its totals and history do: it boosts nothing.
+  const { snapshot, config } = await findPointsSystem(ctx, tenantId, key, "include");
   const user = await readUser(ctx, tenantId, userId);
+  if (snapshot.system.status === "archived") return [];
   return byStart(applicableBoosts(snapshot.boosts, user, ctx.now(), config.attributeKeys));
 }
 
