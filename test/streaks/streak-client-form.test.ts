@@ -282,6 +282,24 @@ describe("user preferences", () => {
     const denied = await errorOf(grpc.updateUserPreferences({ id: "pia", preferences: { streak: { evaluationMode: "OR" } } }));
     expect(denied?.code).toBe(Code.PermissionDenied);
   });
+
+  it("show the metric overrides in force: one on a metric the tenant's streak no longer counts is not shown", async () => {
+    const tenantMetrics = (key: string) => server.rest("PATCH", PATH, { body: { customizationEnabled: true, metrics: [{ key, threshold: 1 }] } });
+    expect((await tenantMetrics("words")).status).toBe(200);
+    await server.rest("PUT", "/v1/users/sam", { body: {} });
+    const set = await server.rest("PATCH", "/v1/users/sam/preferences", { body: { streak: { metrics: [{ key: "words", threshold: 5 }] } } });
+    expect(set.body.streak.metrics).toEqual([{ key: "words", threshold: 5 }]);
+    try {
+      // The tenant's streak counts lessons now: the override on words is not in force (and could not be sent back).
+      expect((await tenantMetrics("lessons")).status).toBe(200);
+      expect((await server.rest("GET", "/v1/users/sam/preferences")).body.streak.metrics).toEqual([]);
+      // Counted again, the stored override is in force again.
+      expect((await tenantMetrics("words")).status).toBe(200);
+      expect((await server.rest("GET", "/v1/users/sam/preferences")).body.streak.metrics).toEqual([{ key: "words", threshold: 5 }]);
+    } finally {
+      await server.rest("PATCH", PATH, { body: { customizationEnabled: false, metrics: [{ key: "words", threshold: 1 }] } });
+    }
+  });
 });
 
 describe("a user turning streaks off", () => {

@@ -12,28 +12,44 @@ import {
 } from "./domain/preferences.js";
 import { catchUpStreak, resetStreak, type StreakDomainEvent } from "../streaks/domain/streak.js";
 import { userStreak } from "../streaks/domain/streak-frequency.js";
-import type { StreakEvaluationMode } from "../streaks/domain/streak-config.js";
+import type { StreakEvaluationMode, StreakSettings } from "../streaks/domain/streak-config.js";
 import { findUser } from "../../engine/store/user-documents.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { leaveLeaderboards, rejoinLeaderboards } from "../leaderboards/leaderboard-opt-out.js";
 import { applyUserChange, changeUserState } from "../../engine/user-state.js";
 
-/** Preferences as the API shows them: metric overrides by key (a deleted metric shows its ID). */
+/** Preferences as the API shows them: metric overrides by key. */
 export interface PreferencesView {
   preferences: UserPreferences;
   keys: ReadonlyMap<string, string>;
 }
 
-async function metricKeys(ctx: ServiceContext, tenantId: string): Promise<Map<string, string>> {
-  return new Map((await ctx.config.metrics(tenantId)).map((m) => [m.id, m.key]));
+/**
+ * The view of stored preferences: metric overrides only for metrics the tenant's streak still counts
+ * (`effectiveStreakSettings` ignores the others, so they are not in force, and a view that names
+ * them could not be sent back), by key.
+ */
+function preferencesView(
+  preferences: UserPreferences,
+  tenantStreak: StreakSettings | null,
+  metrics: ReadonlyArray<{ id: string; key: string }>,
+): PreferencesView {
+  const counted = new Set(tenantStreak?.metrics.map((m) => m.metricId) ?? []);
+  const overrides = preferences.streak?.metrics?.filter((m) => counted.has(m.metricId));
+  const streak = preferences.streak && { ...preferences.streak, metrics: overrides && overrides.length > 0 ? overrides : undefined };
+  return { preferences: { ...preferences, streak }, keys: new Map(metrics.map((m) => [m.id, m.key])) };
 }
 
 /** A user's preferences; unknown user: not found, as the other user reads. */
 export async function readUserPreferences(ctx: ServiceContext, tenantId: string, userId: string): Promise<PreferencesView> {
-  const [found, keys] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), metricKeys(ctx, tenantId)]);
+  const [found, engine, metrics] = await Promise.all([
+    findUser(ctx.database.collections.users, tenantId, userId),
+    loadEngineConfig(ctx, tenantId),
+    ctx.config.metrics(tenantId),
+  ]);
   if (!found) throw notFound(`User "${userId}" not found`);
-  return { preferences: found.state.preferences, keys };
+  return preferencesView(found.state.preferences, engine.streak, metrics);
 }
 
 /** An update as the API receives it: streak metric overrides by key. */
@@ -54,7 +70,6 @@ export interface PreferencesUpdate {
 export async function updateUserPreferences(ctx: ServiceContext, tenantId: string, userId: string, update: PreferencesUpdate): Promise<PreferencesView> {
   const [engine, metrics] = await Promise.all([loadEngineConfig(ctx, tenantId), ctx.config.metrics(tenantId)]);
   const byKey = new Map(metrics.map((m) => [m.key, m.id]));
-  const keys = new Map(metrics.map((m) => [m.id, m.key]));
   let patch: PreferencesPatch = { notifications: update.notifications, leaderboards: update.leaderboards };
   if (update.streak) {
     const { metrics: wanted, ...rest } = update.streak;
@@ -110,5 +125,5 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
     });
     return { write: applied.state, result: applied.state.preferences };
   });
-  return { preferences, keys };
+  return preferencesView(preferences, engine.streak, metrics);
 }
