@@ -205,6 +205,30 @@ describe("custom attributes", () => {
       await second.close();
     }
   });
+
+  it("deleted on one instance, are refused at once by another instance's admin checks (not after its cache's second)", async () => {
+    const second = await startAnotherInstance(server);
+    try {
+      const [plan] = await createdIds(server, "/admin/v1/attributes", [{ key: "plan-tier", name: "Plan tier", type: "user" }]);
+      const [metric] = await createdIds(server, "/admin/v1/metrics", [{ key: "tiered", name: "Tiered" }]);
+      const onSecond = (path: string, body: unknown) =>
+        fetch(`http://127.0.0.1:${second.port}${path}`, {
+          method: "POST",
+          headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      // An event caches the tenant's user attributes on the second instance.
+      expect((await onSecond("/api/metrics/tiered/event", { user: { id: "tier-user", attributes: { "plan-tier": "pro" } }, value: 1 })).status).toBe(201);
+      expect((await server.rest("DELETE", `/admin/v1/attributes?ids=${plan}`)).body.issues).toEqual([]);
+      const after = (await (
+        await onSecond("/admin/v1/leaderboards", [{ key: "tier", name: "Tier", rankBy: "metric", metricId: metric, breakdownAttributes: [plan] }])
+      ).json()) as { created: unknown[]; issues: Array<{ message: string }> };
+      expect(after.created).toEqual([]);
+      expect(after.issues[0]?.message).toContain(plan);
+    } finally {
+      await second.close();
+    }
+  });
 });
 
 describe("metrics", () => {

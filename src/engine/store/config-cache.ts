@@ -155,10 +155,16 @@ export class ConfigCache {
 
   /** The tenant's custom attributes of one type: the ID of each by key (`attributesInForce`, engine/domain/user.ts). */
   attributes(tenantId: string, type: AttributeType): Promise<ReadonlyMap<string, string>> {
-    return this.cached(`attributes:${tenantId}:${type}`, async () => {
-      const docs = await this.collections.attributes.find({ tenantId, type }, { projection: { key: 1 } }).toArray();
-      return new Map(docs.map((d) => [d.key as string, String(d._id)]));
-    });
+    return this.cached(`attributes:${tenantId}:${type}`, () => this.storedAttributes(tenantId, type));
+  }
+
+  /**
+   * The same, read from the database now: for the Admin API's checks of what a new or changed item
+   * names, which must not accept an attribute another instance deleted within the cache's lifetime.
+   */
+  async storedAttributes(tenantId: string, type: AttributeType): Promise<ReadonlyMap<string, string>> {
+    const docs = await this.collections.attributes.find({ tenantId, type }, { projection: { key: 1 } }).toArray();
+    return new Map(docs.map((d) => [d.key as string, String(d._id)]));
   }
 
   tenantByCustomerId(customerId: string): Promise<TenantConfig | null> {

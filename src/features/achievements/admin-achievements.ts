@@ -42,8 +42,8 @@ async function loadReferences(ctx: ServiceContext, tenantId: string, settings: A
   }
   return {
     metricIds: new Set(metric ? [metric._id] : []),
-    userAttributeKeys: await ctx.config.attributes(tenantId, "user"),
-    eventAttributeKeys: await ctx.config.attributes(tenantId, "event"),
+    userAttributeKeys: await ctx.config.storedAttributes(tenantId, "user"),
+    eventAttributeKeys: await ctx.config.storedAttributes(tenantId, "event"),
     prerequisites,
   };
 }

@@ -38,7 +38,7 @@ async function checkReferences(ctx: ServiceContext, scope: ResourceScope, settin
   return checkLeaderboardReferences(settings, {
     metricIds: new Set(metric ? [metric._id] : []),
     pointsSystemIds: new Set(system ? [system._id as unknown as string] : []),
-    userAttributeIds: new Set((await ctx.config.attributes(tenantId, "user")).values()),
+    userAttributeIds: new Set((await ctx.config.storedAttributes(tenantId, "user")).values()),
   });
 }
 
