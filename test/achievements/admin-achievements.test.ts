@@ -590,6 +590,25 @@ describe("references", () => {
     await server.rest("DELETE", `/admin/v1/achievements?ids=${composite.id}`);
     expect((await server.rest("DELETE", `/admin/v1/achievements?ids=${metricBased.id}`)).body.deleted).toEqual([{ id: metricBased.id }]);
   });
+
+  it("delete a prerequisite and what uses it in one request, whatever their order", async () => {
+    const [pre] = (await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "Pre", key: "order-pre", trigger: "api" }] })).body.created;
+    const [post] = (
+      await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "Post", key: "order-post", trigger: "achievement", achievementIds: [pre.id] }] })
+    ).body.created;
+    const [kept] = (
+      await server.rest("POST", "/admin/v1/achievements", { body: [{ name: "Kept", key: "order-kept", trigger: "achievement", achievementIds: [pre.id] }] })
+    ).body.created;
+    // `kept` still uses `pre`, so this request can delete only `post`: the issue names `pre`, first as asked.
+    const partly = await server.rest("DELETE", `/admin/v1/achievements?ids=${pre.id},${post.id},nope`);
+    expect(partly.body.deleted).toEqual([{ id: post.id }]);
+    expect(partly.body.issues.map((i: { id: string; message: string }) => [i.id, i.message])).toEqual([
+      [pre.id, `Cannot delete: still used by achievement "Kept" (${kept.id}); remove that reference first`],
+      ["nope", "Achievement not found by ID"],
+    ]);
+    const both = await server.rest("DELETE", `/admin/v1/achievements?ids=${pre.id},${kept.id}`);
+    expect(both.body).toEqual({ deleted: [{ id: kept.id }, { id: pre.id }], issues: [] });
+  });
 });
 
 describe("access", () => {

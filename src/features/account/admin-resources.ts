@@ -213,6 +213,11 @@ async function updateResource<T extends { id: string; updated: Date }, D, C>(
   return `${spec.noun} kept changing while this request updated it; send the update again`;
 }
 
+/**
+ * Deletes in the order given; an item refused because something still refers to it is tried again
+ * once the others are gone, so a request deleting an item and what refers to it (an achievement and
+ * the one it is a prerequisite of) succeeds in any order. Issues keep the request's order.
+ */
 export async function deleteResources<T extends { id: string }>(
   spec: ResourceSpec<T, never, never>,
   ctx: ServiceContext,
@@ -220,18 +225,31 @@ export async function deleteResources<T extends { id: string }>(
   ids: string[],
 ): Promise<BulkResult<{ id: string }>> {
   const result: BulkResult<{ id: string }> = { done: [], issues: [] };
-  for (const id of ids) {
-    const current = await getResource(spec, ctx, scope, id);
-    const problem = current ? ((await spec.checkDelete?.(ctx, scope, current)) ?? null) : `${spec.noun} not found by ID`;
-    if (problem) {
-      result.issues.push({ id, severity: "error", message: problem });
-      continue;
+  let pending = ids.map((id) => ({ id, problem: null as string | null }));
+  for (let deleted = true; deleted && pending.length > 0;) {
+    deleted = false;
+    const refused: typeof pending = [];
+    for (const item of pending) {
+      const current = await getResource(spec, ctx, scope, item.id);
+      if (!current) {
+        result.issues.push({ id: item.id, severity: "error", message: `${spec.noun} not found by ID` });
+        continue;
+      }
+      const problem = (await spec.checkDelete?.(ctx, scope, current)) ?? null;
+      if (problem) {
+        refused.push({ ...item, problem });
+        continue;
+      }
+      await spec.beforeDelete?.(ctx, scope, current);
+      await spec.collection(ctx).deleteOne({ _id: item.id as never, ...scopeFilter(scope) });
+      await spec.afterDelete?.(ctx, scope, current);
+      result.done.push({ id: item.id });
+      deleted = true;
     }
-    await spec.beforeDelete?.(ctx, scope, current!);
-    await spec.collection(ctx).deleteOne({ _id: id as never, ...scopeFilter(scope) });
-    await spec.afterDelete?.(ctx, scope, current!);
-    result.done.push({ id });
+    pending = refused;
   }
+  for (const item of pending) result.issues.push({ id: item.id, severity: "error", message: item.problem! });
+  result.issues.sort((a, b) => ids.indexOf(a.id!) - ids.indexOf(b.id!));
   ctx.config.invalidate();
   return result;
 }
