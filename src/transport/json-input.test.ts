@@ -3,6 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { TrackMetricEventRequestSchema } from "../gen/gamification/v1/application_service_pb.js";
 import { CreatePointsTriggerItemSchema } from "../gen/gamification/v1/points_admin_service_pb.js";
+import { UpdateLeaderboardsRequestSchema } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
 import { describeJsonError, parseJsonBody, readRequestJson } from "./json-input.js";
 
 const parse = (text: string) => parseJsonBody(Buffer.from(text));
@@ -51,5 +52,31 @@ describe("describeJsonError", () => {
     expect(decoding({ points: "abc" })).toBe("cannot decode field CreatePointsTriggerItem.points from JSON: expected a whole number, got abc");
     // A whole number too large for int64 is out of range indeed.
     expect(decoding({ points: "99999999999999999999" })).toMatch(/99999999999999999999 out of range$/);
+  });
+});
+
+describe("readRequestJson: whole numbers", () => {
+  const read = (json: unknown) => {
+    try {
+      readRequestJson(UpdateLeaderboardsRequestSchema, json as JsonValue);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return null;
+  };
+
+  it("refuses a fraction in an integer field, naming its path with the item's index", () => {
+    const id = "0b6a3c1e-5f2d-4c8a-9e7b-00000000000a";
+    expect(read({ leaderboards: [{ id }, { id, maxParticipants: 2.5 }] })).toBe(
+      "[invalid_argument] Invalid request: leaderboards[1].maxParticipants must be a whole number, got 2.5",
+    );
+    expect(read({ leaderboards: [{ id, maxParticipants: "1.5" }] })).toBe(
+      '[invalid_argument] Invalid request: leaderboards[0].maxParticipants must be a whole number, got "1.5"',
+    );
+    expect(read({ leaderboards: [{ id, maxParticipants: "x" }] })).toBe(
+      '[invalid_argument] Invalid request: leaderboards[0].maxParticipants must be a number, got the string "x"',
+    );
+    expect(read({ leaderboards: [{ id, maxParticipants: 3 }] })).toBeNull();
+    expect(read({ leaderboards: [{ id, maxParticipants: "3" }] })).toBeNull();
   });
 });

@@ -33,6 +33,7 @@ const NUMERIC_SCALARS = new Set([
   ScalarType.SFIXED32,
   ScalarType.SFIXED64,
 ]);
+const FLOATING_SCALARS = new Set([ScalarType.DOUBLE, ScalarType.FLOAT]);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 function invalid(message: string): ConnectError {
@@ -131,13 +132,14 @@ function checkNumericStrings(schema: DescMessage, json: JsonValue, path: string)
     const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
     if (!field || value === null) continue;
     const at = path ? `${path}.${key}` : key;
-    const items =
+    // Each element's own path, as protobuf-es writes paths: `items[2]`, `labels["a"]`.
+    const items: Array<[JsonValue, string]> =
       field.fieldKind === "list" && Array.isArray(value)
-        ? value
+        ? value.map((item, i) => [item, `${at}[${i}]`])
         : field.fieldKind === "map" && typeof value === "object" && !Array.isArray(value)
-          ? Object.values(value)
-          : [value];
-    for (const item of items) checkFieldValue(field, item, at);
+          ? Object.entries(value).map(([k, item]) => [item, `${at}[${JSON.stringify(k)}]`])
+          : [[value, at]];
+    for (const [item, itemPath] of items) checkFieldValue(field, item, itemPath);
   }
 }
 
@@ -145,6 +147,16 @@ function checkFieldValue(field: DescField, value: JsonValue, path: string): void
   const element = elementOf(field);
   if (element.scalar !== undefined && NUMERIC_SCALARS.has(element.scalar) && typeof value === "string" && !DECIMAL.test(value)) {
     throw invalid(`Invalid request: ${path} must be a number, got the string ${JSON.stringify(value)}`);
+  }
+  const number = typeof value === "number" ? value : typeof value === "string" && value !== "" ? Number(value) : NaN;
+  if (
+    element.scalar !== undefined &&
+    NUMERIC_SCALARS.has(element.scalar) &&
+    !FLOATING_SCALARS.has(element.scalar) &&
+    Number.isFinite(number) &&
+    !Number.isInteger(number)
+  ) {
+    throw invalid(`Invalid request: ${path} must be a whole number, got ${JSON.stringify(value)}`);
   }
   if (element.message?.typeName === "google.protobuf.Timestamp" && typeof value === "string") checkTimestamp(value, path);
   else if (element.message) checkNumericStrings(element.message, value, path);
