@@ -78,6 +78,8 @@ export function guardService(
   for (const method of service.methods.map(unaryMethod)) {
     const impl = methods[method.localName];
     if (!impl) throw new Error(`${service.typeName} has no implementation of ${method.name}`);
+    // Decided once per method, not per call.
+    const serialized = policy.configurationWrites?.(method.localName) ?? false;
     wrapped[method.localName] = async (request, ctx) => {
       const info = ctx.values.get(requestInfo);
       try {
@@ -86,7 +88,6 @@ export function guardService(
         validateRequest(method, request);
         const tenantId = policy.accountLevel?.has(method.localName) ? DEFAULT_SCOPE : await resolveTenant(services, ctx.requestHeader.get("tenant-id"), caller);
         const call = () => impl(request, { caller, tenantId, ctx });
-        const serialized = policy.configurationWrites?.(method.localName) ?? false;
         const result = await services.tenantCalls.run(tenantId, serialized ? () => services.userLocks.run(`configuration:${tenantId}`, call) : call);
         if (info) info.rpcCode = 0;
         return result;
