@@ -3852,11 +3852,11 @@ var File_gamification_v1_admin_service_proto protoreflect.FileDescriptor
 
 const file_gamification_v1_admin_service_proto_rawDesc = "" +
 	"\n" +
-	"#gamification/v1/admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a\x1cgamification/v1/metric.proto\x1a\x1cgamification/v1/tenant.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xae\x01\n" +
+	"#gamification/v1/admin_service.proto\x12\x0fgamification.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgamification/v1/common.proto\x1a\x1cgamification/v1/metric.proto\x1a\x1cgamification/v1/tenant.proto\x1a\x1agamification/v1/user.proto\x1a gamification/v1/validation.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xb8\x01\n" +
 	"\x10CreateMetricItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
-	"\x03key\x18\x02 \x01(\tR\x03key\x12A\n" +
-	"\tunit_type\x18\x03 \x01(\x0e2\x1f.gamification.v1.MetricUnitTypeH\x00R\bunitType\x88\x01\x01\x12\x19\n" +
+	"\x03key\x18\x02 \x01(\tR\x03key\x12K\n" +
+	"\tunit_type\x18\x03 \x01(\x0e2\x1f.gamification.v1.MetricUnitTypeB\b\xbaH\x05\x82\x01\x02\x10\x01H\x00R\bunitType\x88\x01\x01\x12\x19\n" +
 	"\x05units\x18\x04 \x01(\tH\x01R\x05units\x88\x01\x01B\f\n" +
 	"\n" +
 	"_unit_typeB\b\n" +
@@ -3876,11 +3876,11 @@ const file_gamification_v1_admin_service_proto_rawDesc = "" +
 	"\x10GetMetricRequest\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"D\n" +
 	"\x11GetMetricResponse\x12/\n" +
-	"\x06metric\x18\x01 \x01(\v2\x17.gamification.v1.MetricR\x06metric\"\xd9\x01\n" +
+	"\x06metric\x18\x01 \x01(\v2\x17.gamification.v1.MetricR\x06metric\"\xe3\x01\n" +
 	"\x10UpdateMetricItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
-	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12A\n" +
-	"\tunit_type\x18\x03 \x01(\x0e2\x1f.gamification.v1.MetricUnitTypeH\x01R\bunitType\x88\x01\x01\x12\x19\n" +
+	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12K\n" +
+	"\tunit_type\x18\x03 \x01(\x0e2\x1f.gamification.v1.MetricUnitTypeB\b\xbaH\x05\x82\x01\x02\x10\x01H\x01R\bunitType\x88\x01\x01\x12\x19\n" +
 	"\x05units\x18\x04 \x01(\tH\x02R\x05units\x88\x01\x01\x12\x15\n" +
 	"\x03key\x18\x05 \x01(\tH\x03R\x03key\x88\x01\x01B\a\n" +
 	"\x05_nameB\f\n" +
@@ -3943,11 +3943,11 @@ const file_gamification_v1_admin_service_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x10\n" +
 	"\x03key\x18\x03 \x01(\tR\x03key\x122\n" +
-	"\x04type\x18\x04 \x01(\x0e2\x1e.gamification.v1.AttributeTypeR\x04type\"o\n" +
+	"\x04type\x18\x04 \x01(\x0e2\x1e.gamification.v1.AttributeTypeR\x04type\"y\n" +
 	"\x13CreateAttributeItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
-	"\x03key\x18\x02 \x01(\tR\x03key\x122\n" +
-	"\x04type\x18\x03 \x01(\x0e2\x1e.gamification.v1.AttributeTypeR\x04type\"k\n" +
+	"\x03key\x18\x02 \x01(\tR\x03key\x12<\n" +
+	"\x04type\x18\x03 \x01(\x0e2\x1e.gamification.v1.AttributeTypeB\b\xbaH\x05\x82\x01\x02\x10\x01R\x04type\"k\n" +
 	"\x17CreateAttributesRequest\x12P\n" +
 	"\n" +
 	"attributes\x18\x01 \x03(\v2$.gamification.v1.CreateAttributeItemB\n" +

@@ -3851,7 +3851,7 @@ const file_gamification_v1_points_admin_service_proto_rawDesc = "" +
 	"\x06points\x18\x03 \x01(\x03R\x06points\x12%\n" +
 	"\vdescription\x18\x04 \x01(\tH\x00R\vdescription\x88\x01\x01\x122\n" +
 	"\x05badge\x18\x05 \x01(\v2\x1c.gamification.v1.PointsBadgeR\x05badgeB\x0e\n" +
-	"\f_description\"\xd3\x02\n" +
+	"\f_description\"\xdd\x02\n" +
 	"\x15CreatePointsBoostItem\x12&\n" +
 	"\auser_id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xc8H\x01H\x00R\x06userId\x88\x01\x01\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
@@ -3859,25 +3859,25 @@ const file_gamification_v1_points_admin_service_proto_rawDesc = "" +
 	"\x03end\x18\x04 \x01(\tH\x01R\x03end\x88\x01\x01\x12\x1e\n" +
 	"\n" +
 	"multiplier\x18\x05 \x01(\x01R\n" +
-	"multiplier\x12?\n" +
-	"\brounding\x18\x06 \x01(\x0e2\x1e.gamification.v1.BoostRoundingH\x02R\brounding\x88\x01\x01\x12O\n" +
+	"multiplier\x12I\n" +
+	"\brounding\x18\x06 \x01(\x0e2\x1e.gamification.v1.BoostRoundingB\b\xbaH\x05\x82\x01\x02\x10\x01H\x02R\brounding\x88\x01\x01\x12O\n" +
 	"\x0fuser_attributes\x18\a \x03(\v2&.gamification.v1.PointsAttributeFilterR\x0euserAttributesB\n" +
 	"\n" +
 	"\b_user_idB\x06\n" +
 	"\x04_endB\v\n" +
-	"\t_rounding\"\xb3\x06\n" +
-	"\x17CreatePointsTriggerItem\x126\n" +
-	"\x04type\x18\x01 \x01(\x0e2\".gamification.v1.PointsTriggerTypeR\x04type\x12\x16\n" +
-	"\x06points\x18\x02 \x01(\x03R\x06points\x12A\n" +
-	"\x06status\x18\x03 \x01(\x0e2$.gamification.v1.PointsTriggerStatusH\x00R\x06status\x88\x01\x01\x12O\n" +
+	"\t_rounding\"\xd1\x06\n" +
+	"\x17CreatePointsTriggerItem\x12@\n" +
+	"\x04type\x18\x01 \x01(\x0e2\".gamification.v1.PointsTriggerTypeB\b\xbaH\x05\x82\x01\x02\x10\x01R\x04type\x12\x16\n" +
+	"\x06points\x18\x02 \x01(\x03R\x06points\x12K\n" +
+	"\x06status\x18\x03 \x01(\x0e2$.gamification.v1.PointsTriggerStatusB\b\xbaH\x05\x82\x01\x02\x10\x01H\x00R\x06status\x88\x01\x01\x12O\n" +
 	"\x0fuser_attributes\x18\x04 \x03(\v2&.gamification.v1.PointsAttributeFilterR\x0euserAttributes\x12 \n" +
 	"\tmetric_id\x18\x05 \x01(\tH\x01R\bmetricId\x88\x01\x01\x12.\n" +
 	"\x10metric_threshold\x18\x06 \x01(\x05H\x02R\x0fmetricThreshold\x88\x01\x01\x12Q\n" +
 	"\x10event_attributes\x18\a \x03(\v2&.gamification.v1.PointsAttributeFilterR\x0feventAttributes\x12*\n" +
 	"\x0eachievement_id\x18\b \x01(\tH\x03R\rachievementId\x88\x01\x01\x12(\n" +
-	"\rstreak_length\x18\t \x01(\x05H\x04R\fstreakLength\x88\x01\x01\x12H\n" +
+	"\rstreak_length\x18\t \x01(\x05H\x04R\fstreakLength\x88\x01\x01\x12R\n" +
 	"\ttime_unit\x18\n" +
-	" \x01(\x0e2&.gamification.v1.PointsTriggerTimeUnitH\x05R\btimeUnit\x88\x01\x01\x12(\n" +
+	" \x01(\x0e2&.gamification.v1.PointsTriggerTimeUnitB\b\xbaH\x05\x82\x01\x02\x10\x01H\x05R\btimeUnit\x88\x01\x01\x12(\n" +
 	"\rtime_interval\x18\v \x01(\x05H\x06R\ftimeInterval\x88\x01\x01\x127\n" +
 	"\x16block_if_out_of_points\x18\f \x01(\bH\aR\x12blockIfOutOfPoints\x88\x01\x01B\t\n" +
 	"\a_statusB\f\n" +
@@ -3957,20 +3957,20 @@ const file_gamification_v1_points_admin_service_proto_rawDesc = "" +
 	"\tsystem_id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\bsystemId\x12\x17\n" +
 	"\x02id\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"Y\n" +
 	"\x18GetPointsTriggerResponse\x12=\n" +
-	"\atrigger\x18\x01 \x01(\v2#.gamification.v1.AdminPointsTriggerR\atrigger\"\xc1\x06\n" +
+	"\atrigger\x18\x01 \x01(\v2#.gamification.v1.AdminPointsTriggerR\atrigger\"\xdf\x06\n" +
 	"\x17UpdatePointsTriggerItem\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\tR\x02id\x12;\n" +
-	"\x04type\x18\x02 \x01(\x0e2\".gamification.v1.PointsTriggerTypeH\x00R\x04type\x88\x01\x01\x12\x1b\n" +
-	"\x06points\x18\x03 \x01(\x03H\x01R\x06points\x88\x01\x01\x12A\n" +
-	"\x06status\x18\x04 \x01(\x0e2$.gamification.v1.PointsTriggerStatusH\x02R\x06status\x88\x01\x01\x12?\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12E\n" +
+	"\x04type\x18\x02 \x01(\x0e2\".gamification.v1.PointsTriggerTypeB\b\xbaH\x05\x82\x01\x02\x10\x01H\x00R\x04type\x88\x01\x01\x12\x1b\n" +
+	"\x06points\x18\x03 \x01(\x03H\x01R\x06points\x88\x01\x01\x12K\n" +
+	"\x06status\x18\x04 \x01(\x0e2$.gamification.v1.PointsTriggerStatusB\b\xbaH\x05\x82\x01\x02\x10\x01H\x02R\x06status\x88\x01\x01\x12?\n" +
 	"\x0fuser_attributes\x18\x05 \x01(\v2\x16.google.protobuf.ValueR\x0euserAttributes\x12 \n" +
 	"\tmetric_id\x18\x06 \x01(\tH\x03R\bmetricId\x88\x01\x01\x12.\n" +
 	"\x10metric_threshold\x18\a \x01(\x05H\x04R\x0fmetricThreshold\x88\x01\x01\x12A\n" +
 	"\x10event_attributes\x18\b \x01(\v2\x16.google.protobuf.ValueR\x0feventAttributes\x12*\n" +
 	"\x0eachievement_id\x18\t \x01(\tH\x05R\rachievementId\x88\x01\x01\x12(\n" +
 	"\rstreak_length\x18\n" +
-	" \x01(\x05H\x06R\fstreakLength\x88\x01\x01\x12H\n" +
-	"\ttime_unit\x18\v \x01(\x0e2&.gamification.v1.PointsTriggerTimeUnitH\aR\btimeUnit\x88\x01\x01\x12(\n" +
+	" \x01(\x05H\x06R\fstreakLength\x88\x01\x01\x12R\n" +
+	"\ttime_unit\x18\v \x01(\x0e2&.gamification.v1.PointsTriggerTimeUnitB\b\xbaH\x05\x82\x01\x02\x10\x01H\aR\btimeUnit\x88\x01\x01\x12(\n" +
 	"\rtime_interval\x18\f \x01(\x05H\bR\ftimeInterval\x88\x01\x01\x127\n" +
 	"\x16block_if_out_of_points\x18\r \x01(\bH\tR\x12blockIfOutOfPoints\x88\x01\x01B\a\n" +
 	"\x05_typeB\t\n" +
@@ -4059,7 +4059,7 @@ const file_gamification_v1_points_admin_service_proto_rawDesc = "" +
 	"\tsystem_id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\bsystemId\x12\x17\n" +
 	"\x02id\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"Q\n" +
 	"\x16GetPointsBoostResponse\x127\n" +
-	"\x05boost\x18\x01 \x01(\v2!.gamification.v1.AdminPointsBoostR\x05boost\"\x89\x03\n" +
+	"\x05boost\x18\x01 \x01(\v2!.gamification.v1.AdminPointsBoostR\x05boost\"\x93\x03\n" +
 	"\x15UpdatePointsBoostItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12\x19\n" +
@@ -4067,8 +4067,8 @@ const file_gamification_v1_points_admin_service_proto_rawDesc = "" +
 	"\x03end\x18\x04 \x01(\v2\x16.google.protobuf.ValueR\x03end\x12#\n" +
 	"\n" +
 	"multiplier\x18\x05 \x01(\x01H\x02R\n" +
-	"multiplier\x88\x01\x01\x12?\n" +
-	"\brounding\x18\x06 \x01(\x0e2\x1e.gamification.v1.BoostRoundingH\x03R\brounding\x88\x01\x01\x12?\n" +
+	"multiplier\x88\x01\x01\x12I\n" +
+	"\brounding\x18\x06 \x01(\x0e2\x1e.gamification.v1.BoostRoundingB\b\xbaH\x05\x82\x01\x02\x10\x01H\x03R\brounding\x88\x01\x01\x12?\n" +
 	"\x0fuser_attributes\x18\a \x01(\v2\x16.google.protobuf.ValueR\x0euserAttributes\x12\x1f\n" +
 	"\barchived\x18\b \x01(\bH\x04R\barchived\x88\x01\x01B\a\n" +
 	"\x05_nameB\b\n" +
