@@ -3,7 +3,7 @@ import { timestampDate } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { TrackMetricEventRequestSchema } from "../gen/gamification/v1/application_service_pb.js";
 import { CreatePointsTriggerItemSchema } from "../gen/gamification/v1/points_admin_service_pb.js";
-import { UpdateLeaderboardsRequestSchema } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
+import { CreateLeaderboardsRequestSchema, UpdateLeaderboardsRequestSchema } from "../gen/gamification/v1/leaderboard_admin_service_pb.js";
 import { describeJsonError, parseJsonBody, readRequestJson } from "./json-input.js";
 
 const parse = (text: string) => parseJsonBody(Buffer.from(text));
@@ -78,5 +78,59 @@ describe("readRequestJson: whole numbers", () => {
     );
     expect(read({ leaderboards: [{ id, maxParticipants: 3 }] })).toBeNull();
     expect(read({ leaderboards: [{ id, maxParticipants: "3" }] })).toBeNull();
+  });
+});
+
+describe("readRequestJson: what protobuf-es refuses is named by its JSON path", () => {
+  const id = "0b6a3c1e-5f2d-4c8a-9e7b-00000000000a";
+  const read = (json: unknown) => {
+    try {
+      readRequestJson(UpdateLeaderboardsRequestSchema, json as JsonValue);
+    } catch (error) {
+      return (error as Error).message.replace("[invalid_argument] ", "");
+    }
+    return null;
+  };
+
+  it.each([
+    [
+      "a 32-bit integer out of range",
+      { leaderboards: [{ id }, { id, maxParticipants: 2147483648 }] },
+      "leaderboards[1].maxParticipants: expected number (int32): 2147483648 out of range",
+    ],
+    ["a boolean in an integer field", { leaderboards: [{ id, maxParticipants: true }] }, "leaderboards[0].maxParticipants: expected number (int32), got true"],
+    ["a number in a string field", { leaderboards: [{ id, name: 5 }] }, "leaderboards[0].name: expected string, got 5"],
+    ["an unknown field in an item", { leaderboards: [{ id, bogus: 1 }] }, 'leaderboards[0]: unknown field "bogus"'],
+    ["an unknown field at the top", { leaderboards: [{ id }], bogus: 1 }, 'unknown field "bogus"'],
+    ["an object for a list", { leaderboards: {} }, "leaderboards: expected a list, got {}"],
+    ["a string for an item", { leaderboards: ["x"] }, 'leaderboards[0]: expected an object, got "x"'],
+    ["a null item", { leaderboards: [null] }, "leaderboards[0]: expected an object, got null"],
+    [
+      "an enum name the enum does not have",
+      { leaderboards: [{ id, status: "nope" }] },
+      'leaderboards[0].status: "nope" is not one of "LEADERBOARD_STATUS_INACTIVE", "LEADERBOARD_STATUS_SCHEDULED", "LEADERBOARD_STATUS_ACTIVE", "LEADERBOARD_STATUS_FINISHED"',
+    ],
+    [
+      'an enum\'s unspecified zero by name (read as "not given" otherwise)',
+      { leaderboards: [{ id, status: "LEADERBOARD_STATUS_UNSPECIFIED" }] },
+      'leaderboards[0].status: "LEADERBOARD_STATUS_UNSPECIFIED" is not one of "LEADERBOARD_STATUS_INACTIVE", "LEADERBOARD_STATUS_SCHEDULED", "LEADERBOARD_STATUS_ACTIVE", "LEADERBOARD_STATUS_FINISHED"',
+    ],
+  ])("%s", (_, json, message) => {
+    expect(read(json)).toBe(`Invalid request: ${message}`);
+  });
+
+  it("names a list item by its index", () => {
+    let message = "";
+    try {
+      readRequestJson(CreateLeaderboardsRequestSchema, { leaderboards: [{ key: "k", breakdownAttributes: ["a", 5] }] });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe("[invalid_argument] Invalid request: leaderboards[0].breakdownAttributes[1]: expected string, got 5");
+  });
+
+  it("reads enum names and numbers the enum has", () => {
+    expect(read({ leaderboards: [{ id, status: "LEADERBOARD_STATUS_ACTIVE" }] })).toBeNull();
+    expect(read({ leaderboards: [{ id, status: 3 }] })).toBeNull();
   });
 });

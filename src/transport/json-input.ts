@@ -1,4 +1,4 @@
-import { ScalarType, fromJson, type DescField, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { ScalarType, fromJson, type DescEnum, type DescField, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { visit } from "jsonc-parser";
 import { isCalendarDate } from "../engine/domain/plain-dates.js";
@@ -114,32 +114,46 @@ function checkDuplicateKeys(text: string): void {
 
 /**
  * Reads canonical protobuf JSON into a message under the message-specific rules: decimal numeric
- * strings only, no unknown fields. Errors name the JSON field path.
+ * strings only, no unknown fields, no enum's unspecified zero named. Errors name the JSON field path.
  */
 export function readRequestJson<Desc extends DescMessage>(schema: Desc, json: JsonValue): MessageShape<Desc> {
-  checkNumericStrings(schema, json, "");
+  checkFieldValues(schema, json, "");
   try {
     return fromJson(schema, json, { ignoreUnknownFields: false });
   } catch (error) {
     if (error instanceof ConnectError) throw error;
-    throw invalid(`Invalid request: ${describeJsonError(error)}`);
+    throw invalid(`Invalid request: ${locateJsonError(schema, json, "") ?? describeJsonError(error)}`);
   }
 }
 
-function checkNumericStrings(schema: DescMessage, json: JsonValue, path: string): void {
-  if (typeof json !== "object" || json === null || Array.isArray(json) || schema.typeName.startsWith("google.protobuf.")) return;
+/**
+ * Each element of a field's JSON value with its own path, as protobuf-es writes paths (`items[2]`,
+ * `labels["a"]`), and the field's value holding that element alone.
+ */
+function elementsOf(field: DescField, value: JsonValue, at: string): Array<[item: JsonValue, path: string, alone: JsonValue]> {
+  if (field.fieldKind === "list" && Array.isArray(value)) return value.map((item, i) => [item, `${at}[${i}]`, [item]]);
+  if (field.fieldKind === "map" && isObject(value)) return Object.entries(value).map(([k, item]) => [item, `${at}[${JSON.stringify(k)}]`, { [k]: item }]);
+  return [[value, at, value]];
+}
+
+function fieldOf(schema: DescMessage, key: string): DescField | undefined {
+  return schema.fields.find((f) => f.jsonName === key || f.name === key);
+}
+
+function isPlainMessage(schema: DescMessage | undefined): schema is DescMessage {
+  return schema !== undefined && !schema.typeName.startsWith("google.protobuf.");
+}
+
+function isObject(json: JsonValue): json is { [key: string]: JsonValue } {
+  return typeof json === "object" && json !== null && !Array.isArray(json);
+}
+
+function checkFieldValues(schema: DescMessage, json: JsonValue, path: string): void {
+  if (!isObject(json) || !isPlainMessage(schema)) return;
   for (const [key, value] of Object.entries(json)) {
-    const field = schema.fields.find((f) => f.jsonName === key || f.name === key);
+    const field = fieldOf(schema, key);
     if (!field || value === null) continue;
-    const at = path ? `${path}.${key}` : key;
-    // Each element's own path, as protobuf-es writes paths: `items[2]`, `labels["a"]`.
-    const items: Array<[JsonValue, string]> =
-      field.fieldKind === "list" && Array.isArray(value)
-        ? value.map((item, i) => [item, `${at}[${i}]`])
-        : field.fieldKind === "map" && typeof value === "object" && !Array.isArray(value)
-          ? Object.entries(value).map(([k, item]) => [item, `${at}[${JSON.stringify(k)}]`])
-          : [[value, at]];
-    for (const [item, itemPath] of items) checkFieldValue(field, item, itemPath);
+    for (const [item, itemPath] of elementsOf(field, value, path ? `${path}.${key}` : key)) checkFieldValue(field, item, itemPath);
   }
 }
 
@@ -158,8 +172,62 @@ function checkFieldValue(field: DescField, value: JsonValue, path: string): void
   ) {
     throw invalid(`Invalid request: ${path} must be a whole number, got ${JSON.stringify(value)}`);
   }
+  // protobuf-es reads the unspecified zero's name as the value 0, which the services take as "not
+  // given": refused, as REST refuses it, so naming it never quietly means nothing.
+  if (element.enum && typeof value === "string" && element.enum.values.find((v) => v.name === value)?.number === 0)
+    throw invalid(`Invalid request: ${notOneOf(element.enum, value, path)}`);
   if (element.message?.typeName === "google.protobuf.Timestamp" && typeof value === "string") checkTimestamp(value, path);
-  else if (element.message) checkNumericStrings(element.message, value, path);
+  else if (element.message) checkFieldValues(element.message, value, path);
+}
+
+/** `path: "value" is not one of "A", "B"`: the enum's names a caller may send (all but the unspecified zero). */
+function notOneOf(desc: DescEnum, value: JsonValue, path: string): string {
+  const names = desc.values.filter((v) => v.number !== 0).map((v) => JSON.stringify(v.name));
+  return `${path}: ${JSON.stringify(value)} is not one of ${names.join(", ")}`;
+}
+
+/**
+ * After protobuf-es refused a body, finds the value it refuses by reading one field (one list item,
+ * one map value) at a time, and says what is wrong with it at its JSON path: protobuf-es names the
+ * proto field (`UpdateLeaderboardItem.max_participants`) with no list index. Undefined when no
+ * single value is at fault (two fields of one oneof).
+ */
+function locateJsonError(schema: DescMessage, json: JsonValue, path: string): string | undefined {
+  if (!isObject(json)) return undefined;
+  for (const [key, value] of Object.entries(json)) {
+    const field = fieldOf(schema, key);
+    if (!field) return `${path ? `${path}: ` : ""}unknown field ${JSON.stringify(key)}`;
+    if (value === null) continue;
+    const at = path ? `${path}.${key}` : key;
+    if ((field.fieldKind === "list" && !Array.isArray(value)) || (field.fieldKind === "map" && !isObject(value)))
+      return `${at}: expected ${field.fieldKind === "list" ? "a list" : "an object"}, got ${shortJson(value)}`;
+    const element = elementOf(field);
+    for (const [item, itemPath, alone] of elementsOf(field, value, at)) {
+      if (isPlainMessage(element.message) && isObject(item)) {
+        const inner = locateJsonError(element.message, item, itemPath);
+        if (inner) return inner;
+        continue;
+      }
+      try {
+        fromJson(schema, { [key]: alone });
+      } catch (error) {
+        const reason = describeJsonError(error)
+          .replace(/^cannot decode (field|message) [\w.]+ from JSON: (list item #\d+: |map entry "[^"]*": )?/, "")
+          .replace("expected bigint (", "expected number (");
+        if (element.enum) return notOneOf(element.enum, item, itemPath);
+        if (element.message?.typeName === "google.protobuf.Timestamp" && (typeof item !== "string" || reason.includes("RFC 3339")))
+          return `${itemPath}: expected an RFC 3339 date and time, got ${shortJson(item)}`;
+        if (isPlainMessage(element.message)) return `${itemPath}: expected an object, got ${shortJson(item)}`;
+        return `${itemPath}: ${reason}`;
+      }
+    }
+  }
+  return undefined;
+}
+/** A value as an error shows it: JSON, cut short. */
+function shortJson(value: JsonValue): string {
+  const text = JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 /** The date and the time of day of an RFC 3339 string are real; its shape is protobuf-es's to check. */
@@ -172,16 +240,18 @@ function checkTimestamp(value: string, path: string): void {
 }
 
 /** The scalar or message type of a field's value, or of each element of a list or map. */
-function elementOf(field: DescField): { scalar?: ScalarType; message?: DescMessage } {
+function elementOf(field: DescField): { scalar?: ScalarType; message?: DescMessage; enum?: DescEnum } {
   switch (field.fieldKind) {
     case "scalar":
       return { scalar: field.scalar };
     case "message":
       return { message: field.message };
+    case "enum":
+      return { enum: field.enum };
     case "list":
-      return field.listKind === "scalar" ? { scalar: field.scalar } : field.listKind === "message" ? { message: field.message } : {};
+      return field.listKind === "scalar" ? { scalar: field.scalar } : field.listKind === "message" ? { message: field.message } : { enum: field.enum };
     case "map":
-      return field.mapKind === "scalar" ? { scalar: field.scalar } : field.mapKind === "message" ? { message: field.message } : {};
+      return field.mapKind === "scalar" ? { scalar: field.scalar } : field.mapKind === "message" ? { message: field.message } : { enum: field.enum };
     default:
       return {};
   }

@@ -202,7 +202,18 @@ function requestJson(route: RestRoute, request: RestRequest): JsonObject {
   const values = route.pattern.exec(request.url.pathname)!;
   route.variables.forEach((name, i) => {
     const field = input.fields.find((f) => f.name === name)!;
-    json[field.jsonName] = decodePathSegment(values[i + 1]!);
+    const fromPath = decodePathSegment(values[i + 1]!);
+    // A whole-body request could name the field too: the path would win silently over a different value.
+    for (const key of [field.jsonName, field.name]) {
+      if (Object.hasOwn(json, key) && json[key] !== fromPath) {
+        throw new ConnectError(
+          `Invalid request: the body's "${key}" (${JSON.stringify(json[key])}) differs from the path's (${JSON.stringify(fromPath)})`,
+          Code.InvalidArgument,
+        );
+      }
+      delete json[key];
+    }
+    json[field.jsonName] = fromPath;
   });
   for (const name of new Set(request.url.searchParams.keys())) {
     const field = input.fields.find((f) => f.jsonName === name || f.name === name);

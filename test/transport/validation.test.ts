@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_KEY, CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
+import type { PointsTriggerStatus } from "../../sdk/src/gen/gamification/v1/points_pb.js";
 
 let server: TestServer;
 
@@ -20,7 +21,7 @@ const REST_CASES: Array<{ name: string; path?: string; rawBody: string; status: 
   { name: "malformed JSON", rawBody: '{"user":{"id":"u1"},', status: 400, error: /^Malformed JSON body/ },
   { name: "a body that is not an object", rawBody: "[1]", status: 400, error: /body must be a JSON object/ },
   { name: "a value of the wrong type", rawBody: '{"user":{"id":"u1"},"value":"abc"}', status: 400, error: /value must be a number, got the string "abc"/ },
-  { name: "a user of the wrong type", rawBody: '{"user":"u1","value":1}', status: 400, error: /cannot decode message UpsertedUser from JSON: "u1"/ },
+  { name: "a user of the wrong type", rawBody: '{"user":"u1","value":1}', status: 400, error: /^Invalid request: user: expected an object, got "u1"$/ },
   { name: "a missing value", rawBody: '{"user":{"id":"u1"}}', status: 400, error: /^Invalid request: value: value is required$/ },
   { name: "a missing user", rawBody: '{"value":1}', status: 400, error: /^Invalid request: user: value is required$/ },
   { name: "an empty user id", rawBody: '{"user":{"id":""},"value":1}', status: 400, error: /user\.id: must be 1 to 255 characters/ },
@@ -32,7 +33,26 @@ const REST_CASES: Array<{ name: string; path?: string; rawBody: string; status: 
     status: 400,
     error: /user\.tz "Mars\/Olympus" is not an IANA time zone/,
   },
-  { name: "an unknown field", rawBody: '{"user":{"id":"u1"},"value":1,"bogus":true}', status: 400, error: /bogus/ },
+  {
+    name: "a body naming the metric the path names, differently",
+    rawBody: '{"key":"other","user":{"id":"u1"},"value":1}',
+    status: 400,
+    error: /^Invalid request: the body's "key" \("other"\) differs from the path's \("words"\)$/,
+  },
+  { name: "an unknown field", rawBody: '{"user":{"id":"u1"},"value":1,"bogus":true}', status: 400, error: /^Invalid request: unknown field "bogus"$/ },
+  {
+    name: "an unknown field in a nested message",
+    rawBody: '{"user":{"id":"u1","nickname":"x"},"value":1}',
+    status: 400,
+    error: /^Invalid request: user: unknown field "nickname"$/,
+  },
+  { name: "a string field given a number", rawBody: '{"user":{"id":7},"value":1}', status: 400, error: /^Invalid request: user\.id: expected string, got 7$/ },
+  {
+    name: "a timestamp that is not one",
+    rawBody: '{"user":{"id":"u1"},"value":1,"timestamp":"yesterday"}',
+    status: 400,
+    error: /^Invalid request: timestamp: expected an RFC 3339 date and time, got "yesterday"$/,
+  },
   {
     name: "an unknown metric",
     path: "/api/metrics/nope/event",
@@ -74,6 +94,12 @@ describe("malformed input changes nothing and gets a specific error", () => {
     expect(Object.keys(response.body)).toEqual(["error"]);
     expect(response.body.error).toMatch(error);
     expect(await storedUser("u1")).toEqual(before);
+  });
+
+  it("REST: a body naming the metric the path names, alike, is read as the path says", async () => {
+    const response = await server.rest("POST", "/api/metrics/words/event", { body: { key: "words", user: { id: "u2" }, value: 3 } });
+    expect(response.status).toBe(201);
+    expect(response.body.total).toBe(3);
   });
 
   const CONNECT_CASES = [
@@ -169,5 +195,78 @@ describe("malformed input changes nothing and gets a specific error", () => {
   it("refuses bodies over the size limit", async () => {
     const response = await server.rest("POST", "/api/metrics/words/event", { rawBody: JSON.stringify({ pad: "x".repeat(1_100_000) }) });
     expect(response.status).toBe(413);
+  });
+});
+
+describe("enum values and decoding errors read alike on every protocol", () => {
+  let systemId = "";
+  let triggerId = "";
+  let leaderboardId = "";
+
+  beforeAll(async () => {
+    const metricId = (await server.rest("GET", "/admin/v1/metrics")).body[0].id;
+    systemId = (await server.rest("POST", "/admin/v1/points", { body: [{ key: "xp", name: "XP" }] })).body.created[0].id;
+    const trigger = { type: "metric", points: 5, metricId, metricThreshold: 1, status: "active" };
+    triggerId = (await server.rest("POST", `/admin/v1/points/${systemId}/triggers`, { body: [trigger] })).body.created[0].id;
+    leaderboardId = (await server.rest("POST", "/admin/v1/leaderboards", { body: [{ key: "lb", name: "LB", rankBy: "metric", metricId }] })).body.created[0].id;
+  });
+
+  const connectJson = async (method: string, body: unknown) => {
+    const response = await fetch(`${server.baseUrl}/gamification.v1.${method}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": ADMIN_KEY },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+  };
+
+  it("an enum number the enum does not define is refused, not read as 'not given', on REST and every RPC protocol", async () => {
+    const boost = await server.rest("POST", `/admin/v1/points/${systemId}/boosts`, {
+      body: [{ name: "B", start: "2026-01-01", multiplier: 1.5, rounding: 99 }],
+    });
+    expect(boost).toEqual({ status: 400, body: { error: "Invalid request: boosts[0].rounding: value must be one of the defined enum values" } });
+    expect((await server.rest("GET", `/admin/v1/points/${systemId}/boosts`)).body).toEqual([]);
+    const refused: Array<[string, Code | undefined, string]> = [];
+    for (const protocol of CLIENT_PROTOCOLS) {
+      try {
+        await server.client(protocol).points.updatePointsTriggers({ systemId, triggers: [{ id: triggerId, status: 99 as PointsTriggerStatus }] });
+        refused.push([protocol, undefined, ""]);
+      } catch (e) {
+        refused.push([protocol, ConnectError.from(e).code, ConnectError.from(e).rawMessage]);
+      }
+    }
+    expect(refused).toEqual(
+      CLIENT_PROTOCOLS.map((protocol) => [protocol, Code.InvalidArgument, "Invalid request: triggers[0].status: value must be one of the defined enum values"]),
+    );
+    const [stored] = (await server.rest("GET", `/admin/v1/points/${systemId}/triggers`)).body;
+    expect(stored.status).toBe("active");
+  });
+
+  it("Connect JSON names a bad enum string and the zero's name by path with the allowed values, as REST does", async () => {
+    const allowed = '"LEADERBOARD_STATUS_INACTIVE", "LEADERBOARD_STATUS_SCHEDULED", "LEADERBOARD_STATUS_ACTIVE", "LEADERBOARD_STATUS_FINISHED"';
+    for (const status of ["bogus", "LEADERBOARD_STATUS_UNSPECIFIED"]) {
+      const answer = await connectJson("LeaderboardAdminService/UpdateLeaderboards", { leaderboards: [{ id: leaderboardId, status }] });
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { code: "invalid_argument", message: `Invalid request: leaderboards[0].status: "${status}" is not one of ${allowed}` },
+      });
+    }
+    const rest = await server.rest("PATCH", "/admin/v1/leaderboards", { body: [{ id: leaderboardId, status: "unspecified" }] });
+    expect(rest).toEqual({ status: 400, body: { error: 'leaderboards[0].status: "unspecified" is not one of "inactive", "scheduled", "active", "finished"' } });
+  });
+
+  it("a value protobuf-es cannot read is named by its JSON path with the item's index, on REST bodies, query parameters and Connect JSON", async () => {
+    const items = [{ id: leaderboardId }, { id: leaderboardId, maxParticipants: 2147483648 }];
+    const outOfRange = "Invalid request: leaderboards[1].maxParticipants: expected number (int32): 2147483648 out of range";
+    expect(await server.rest("PATCH", "/admin/v1/leaderboards", { body: items })).toEqual({ status: 400, body: { error: outOfRange } });
+    expect(await connectJson("LeaderboardAdminService/UpdateLeaderboards", { leaderboards: items })).toMatchObject({
+      status: 400,
+      body: { code: "invalid_argument", message: outOfRange },
+    });
+    expect(await server.rest("GET", "/admin/v1/metrics?limit=99999999999")).toEqual({
+      status: 400,
+      body: { error: "Invalid request: limit: expected number (int32): 99999999999 out of range" },
+    });
+    expect((await server.rest("GET", `/admin/v1/leaderboards/${leaderboardId}`)).body.maxParticipants).not.toBe(2147483648);
   });
 });
