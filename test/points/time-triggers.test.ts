@@ -3,7 +3,7 @@ import { until } from "../helpers/until.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 import { createdIds } from "../helpers/admin-items.js";
 import { findDueUsers } from "../../src/workers/store/due-users.js";
-import { minuteOf } from "../../src/engine/store/user-documents.js";
+import { minuteOf, readStoredUser } from "../../src/engine/store/user-documents.js";
 
 let server: TestServer;
 /** The service's clock runs this far ahead of the real one; the background scheduler follows it. */
@@ -68,4 +68,32 @@ describe("configuration that brings time-driven work earlier reaches users who e
     expect(changed.status).toBeLessThan(300);
     expect(await listedSoon(switchedOn)).toContain("skater");
   });
+});
+
+describe("reads never wait for the scheduler", () => {
+  it("a user's points read pays the time-triggered points due by now before answering", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "punctual", name: "Punctual" }]);
+    const [energy] = await created("/admin/v1/points", [{ key: "energy", name: "Energy" }], "punctual");
+    await created(`/admin/v1/points/${energy}/triggers`, [{ type: "time", points: 5, timeUnit: "hours", timeInterval: 1, status: "active" }], "punctual");
+    // The user is created a second into a minute, so their due time falls early in its minute: the
+    // scheduler visits a minute only once it has fully elapsed, which leaves the read below to itself.
+    offsetMs += 61_000 - (now().getTime() % 60_000);
+    expect((await server.rest("PUT", "/v1/users/early", { tenantId: "punctual", body: {} })).status).toBe(200);
+    const tenantId = (await server.service.context.config.tenantByCustomerId("punctual"))!.id;
+    const dueAt = (await readStoredUser(server.service.context.database.collections.users, tenantId, "early"))!.state.dueAt!;
+    expect((await server.rest("GET", "/v1/users/early/points/energy", { tenantId: "punctual" })).body.total).toBe(0);
+
+    offsetMs += dueAt.getTime() - now().getTime() + 100;
+    const read = await server.rest("GET", "/v1/users/early/points/energy", { tenantId: "punctual" });
+    expect(minuteOf(now()), "the scheduler could not have visited: the due minute had not elapsed").toBe(minuteOf(dueAt));
+    expect(read.body.total).toBe(5);
+    expect(read.body.awards).toHaveLength(1);
+    // Paid once: the scheduler's visit of that minute finds nothing left to do.
+    offsetMs += 60_000;
+    await until(
+      async () => ({ body: await findDueUsers(server.service.context.database.collections.dueUsers, minuteOf(dueAt)) }),
+      (minute) => minute.users.length === 0,
+    );
+    expect((await server.rest("GET", "/v1/users/early/points/energy", { tenantId: "punctual" })).body.total).toBe(5);
+  }, 120_000);
 });
