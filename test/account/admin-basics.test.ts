@@ -229,6 +229,36 @@ describe("custom attributes", () => {
       await second.close();
     }
   });
+  it("created on one instance, are known at once to another instance's achievement admin: accepted by ID and shown with their ID", async () => {
+    const second = await startAnotherInstance(server);
+    try {
+      const onSecond = async (path: string, body: unknown) => {
+        const response = await fetch(`http://127.0.0.1:${second.port}${path}`, {
+          method: "POST",
+          headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        return (await response.json()) as { created: Array<{ id: string }>; issues: unknown[] };
+      };
+      // A read caches the tenant's attributes on this instance.
+      expect((await server.rest("GET", "/admin/v1/achievements")).status).toBe(200);
+      const [tier] = (await onSecond("/admin/v1/attributes", [{ key: "fresh-tier", name: "Tier", type: "user" }])).created;
+      const filter = { attributeId: tier!.id, attributeValue: "gold" };
+      const createdThere = await onSecond("/admin/v1/achievements", [{ name: "Gold", key: "gold-tier", trigger: "api", userAttributes: [filter] }]);
+      expect(createdThere.issues).toEqual([]);
+      const shownHere = await server.rest("GET", `/admin/v1/achievements/${createdThere.created[0]!.id}`);
+      expect(shownHere.body).toEqual(createdThere.created[0]);
+      expect(shownHere.body.userAttributes).toEqual([{ key: "fresh-tier", value: "gold", ...filter }]);
+
+      const [region] = (await onSecond("/admin/v1/attributes", [{ key: "fresh-region", name: "Region", type: "user" }])).created;
+      const createdHere = await server.rest("POST", "/admin/v1/achievements", {
+        body: [{ name: "EU", key: "eu-region", trigger: "api", userAttributes: [{ attributeId: region!.id, attributeValue: "eu" }] }],
+      });
+      expect([createdHere.status, createdHere.body.issues]).toEqual([201, []]);
+    } finally {
+      await second.close();
+    }
+  });
 });
 
 describe("metrics", () => {

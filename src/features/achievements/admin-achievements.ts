@@ -15,14 +15,18 @@ import type { ServiceContext } from "../../engine/context.js";
 import { backfillAchievement } from "./achievement-reads.js";
 import { describeReferrers } from "../../engine/references.js";
 
-/** The tenant's user and event attributes by ID and by key: achievement filters are stored by key, the Admin API names them by ID too. */
+/**
+ * The tenant's user and event attributes by ID and by key: achievement filters are stored by key,
+ * the Admin API names them by ID too. Read from the database, not the one-second configuration
+ * cache: an attribute another instance has just created is known (accepted by ID, shown with its ID).
+ */
 export interface AttributeDirectory {
   keyOf(type: "user" | "event", id: string): string | undefined;
   idOf(type: "user" | "event", key: string): string | undefined;
 }
 
 export async function loadAttributeDirectory(ctx: ServiceContext, tenantId: string): Promise<AttributeDirectory> {
-  const [user, event] = await Promise.all([ctx.config.attributes(tenantId, "user"), ctx.config.attributes(tenantId, "event")]);
+  const [user, event] = await Promise.all([ctx.config.storedAttributes(tenantId, "user"), ctx.config.storedAttributes(tenantId, "event")]);
   const of = (type: "user" | "event") => (type === "user" ? user : event);
   return {
     keyOf: (type, id) => [...of(type)].find(([, attributeId]) => attributeId === id)?.[0],
