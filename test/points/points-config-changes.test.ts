@@ -181,3 +181,34 @@ async function tenantOf(customerId: string): Promise<string | undefined> {
   const tenants = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body;
   return tenants.find((t: { customerId: string }) => t.customerId === customerId)?.id;
 }
+
+describe("tenants, application keys and webhook endpoints created in one call", () => {
+  it("keep the order given", async () => {
+    const tenantId = "order";
+    const ids = Array.from({ length: 12 }, (_, i) => `ordered-${String(i).padStart(2, "0")}`);
+    // Created at one instant: listed by their random IDs, twelve would almost surely differ (1 in 12!).
+    const tenants = await created(
+      tenantId,
+      "/admin/v1/tenants",
+      ids.map((customerId) => ({ customerId, name: customerId })),
+    );
+    const listedTenants = (await server.rest("GET", "/admin/v1/tenants?limit=100")).body.map((t: { id: string }) => t.id);
+    expect(listedTenants.filter((id: string) => tenants.includes(id))).toEqual(tenants);
+
+    const keys = await created(
+      tenantId,
+      "/admin/v1/application-api-keys",
+      ids.map((userId) => ({ userId })),
+    );
+    const listedKeys = (await server.rest("GET", "/admin/v1/application-api-keys?limit=100", { tenantId })).body.map((k: { id: string }) => k.id);
+    expect(listedKeys).toEqual(keys);
+
+    const endpoints = await created(
+      tenantId,
+      "/admin/v1/webhooks",
+      ids.map((id) => ({ url: receiver.url(`/${id}`), eventTypes: ["points.changed"] })),
+    );
+    const listedEndpoints = (await server.rest("GET", "/admin/v1/webhooks?limit=100", { tenantId })).body.map((w: { id: string }) => w.id);
+    expect(listedEndpoints).toEqual(endpoints);
+  });
+});

@@ -2,6 +2,7 @@ import type { BulkResult } from "../../engine/domain/bulk.js";
 import type { RateLimitSetting } from "./domain/rate-limits.js";
 import { createApiKey, findCaller, listAdminKeys, listApplicationKeys, revokeApiKey, setKeyRateLimit, type ApiKeyInfo, type Caller } from "./store/api-keys.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { creationClock } from "./admin-resources.js";
 
 /** The caller a presented API key stands for, or null when the key is unknown or revoked. */
 export function callerOfKey(ctx: ServiceContext, key: string): Promise<Caller | null> {
@@ -38,8 +39,9 @@ export async function createApplicationKeys(
   items: Array<{ userId: string; rateLimit: RateLimitSetting | null }>,
 ): Promise<BulkResult<CreatedKey>> {
   const result: BulkResult<CreatedKey> = { done: [], issues: [] };
+  const clock = creationClock(ctx); // the keys of one call are listed in the order given
   for (const { userId, rateLimit } of items) {
-    const created = await createApiKey(ctx.database.collections.apiKeys, "application", { tenantId, userId }, ctx.now(), rateLimit);
+    const created = await createApiKey(ctx.database.collections.apiKeys, "application", { tenantId, userId }, clock(), rateLimit);
     result.done.push({ ...created, userId });
   }
   return result;

@@ -10,18 +10,20 @@ import { checkName } from "../../engine/domain/rules.js";
 import { isDuplicateKeyError } from "../../engine/store/database.js";
 import { LIVE_TENANTS, liveTenant, tenantFromDocument } from "./store/tenants.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { creationClock } from "./admin-resources.js";
 import type { Logger } from "pino";
 import { rankingsOf } from "../leaderboards/ranking-updates.js";
 
 export async function createTenants(ctx: ServiceContext, drafts: Array<{ customerId: string; name: string }>): Promise<BulkResult<TenantConfig>> {
   const result: BulkResult<TenantConfig> = { done: [], issues: [] };
+  const clock = creationClock(ctx); // the tenants of one call are listed in the order given
   for (const [index, draft] of drafts.entries()) {
     const problem = checkCustomerId(draft.customerId) ?? checkName(draft.name);
     if (problem) {
       result.issues.push({ index, severity: "error", message: problem });
       continue;
     }
-    const now = ctx.now();
+    const now = clock();
     const tenant: TenantConfig = { id: randomUUID(), ...draft, status: "active", created: now, updated: now };
     try {
       const { id, ...rest } = tenant;

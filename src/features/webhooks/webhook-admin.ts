@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { BulkResult } from "../../engine/domain/bulk.js";
+import { creationClock } from "../account/admin-resources.js";
 import { DomainError, invalidArgument, notFound } from "../../engine/domain/errors.js";
 import { checkEndpointUrl, checkEventTypes, type WebhookEventType } from "./domain/webhooks.js";
 import { formatSecret, SECRET_BYTES } from "./webhook-signing.js";
@@ -82,13 +83,14 @@ function checkDescription(description: string | undefined): string | null {
 export async function createEndpoints(ctx: ServiceContext, tenantId: string, drafts: EndpointDraft[]): Promise<BulkResult<EndpointWithSecret>> {
   const result: BulkResult<EndpointWithSecret> = { done: [], issues: [] };
   const secrets = webhookOptions(ctx).secrets;
+  const clock = creationClock(ctx); // the endpoints of one call are listed in the order given
   for (const [index, draft] of drafts.entries()) {
     const problem = checkUrl(ctx, draft.url) ?? checkEventTypes(draft.eventTypes) ?? checkDescription(draft.description);
     if (problem) {
       result.issues.push({ index, severity: "error", message: problem });
       continue;
     }
-    const now = ctx.now();
+    const now = clock();
     const secret = newSecret();
     const doc: WebhookEndpointDocument = {
       _id: randomUUID(),
