@@ -126,14 +126,11 @@ export function readRequestJson<Desc extends DescMessage>(schema: Desc, json: Js
   }
 }
 
-/**
- * Each element of a field's JSON value with its own path, as protobuf-es writes paths (`items[2]`,
- * `labels["a"]`), and the field's value holding that element alone.
- */
-function elementsOf(field: DescField, value: JsonValue, at: string): Array<[item: JsonValue, path: string, alone: JsonValue]> {
-  if (field.fieldKind === "list" && Array.isArray(value)) return value.map((item, i) => [item, `${at}[${i}]`, [item]]);
-  if (field.fieldKind === "map" && isObject(value)) return Object.entries(value).map(([k, item]) => [item, `${at}[${JSON.stringify(k)}]`, { [k]: item }]);
-  return [[value, at, value]];
+/** Each element of a field's JSON value with its own path, as protobuf-es writes paths: `items[2]`, `labels["a"]`. */
+function elementsOf(field: DescField, value: JsonValue, at: string): Array<[item: JsonValue, path: string]> {
+  if (field.fieldKind === "list" && Array.isArray(value)) return value.map((item, i) => [item, `${at}[${i}]`]);
+  if (field.fieldKind === "map" && isObject(value)) return Object.entries(value).map(([k, item]) => [item, `${at}[${JSON.stringify(k)}]`]);
+  return [[value, at]];
 }
 
 function fieldOf(schema: DescMessage, key: string): DescField | undefined {
@@ -153,6 +150,9 @@ function checkFieldValues(schema: DescMessage, json: JsonValue, path: string): v
   for (const [key, value] of Object.entries(json)) {
     const field = fieldOf(schema, key);
     if (!field || value === null) continue;
+    // Strings, booleans and bytes have no rule here: protobuf-es judges them.
+    const { scalar } = elementOf(field);
+    if (scalar !== undefined && !NUMERIC_SCALARS.has(scalar)) continue;
     for (const [item, itemPath] of elementsOf(field, value, path ? `${path}.${key}` : key)) checkFieldValue(field, item, itemPath);
   }
 }
@@ -187,10 +187,11 @@ function notOneOf(desc: DescEnum, value: JsonValue, path: string): string {
 }
 
 /**
- * After protobuf-es refused a body, finds the value it refuses by reading one field (one list item,
- * one map value) at a time, and says what is wrong with it at its JSON path: protobuf-es names the
- * proto field (`UpdateLeaderboardItem.max_participants`) with no list index. Undefined when no
- * single value is at fault (two fields of one oneof).
+ * After protobuf-es refused a body, finds the value it refuses and says what is wrong with it at its
+ * JSON path: protobuf-es names the proto field (`UpdateLeaderboardItem.max_participants`) with no
+ * list index. Reads one field at a time, and a list of messages one item at a time (so the work
+ * stays that of one parse of the body). Undefined when no single value is at fault (two fields of
+ * one oneof).
  */
 function locateJsonError(schema: DescMessage, json: JsonValue, path: string): string | undefined {
   if (!isObject(json)) return undefined;
@@ -202,28 +203,40 @@ function locateJsonError(schema: DescMessage, json: JsonValue, path: string): st
     if ((field.fieldKind === "list" && !Array.isArray(value)) || (field.fieldKind === "map" && !isObject(value)))
       return `${at}: expected ${field.fieldKind === "list" ? "a list" : "an object"}, got ${shortJson(value)}`;
     const element = elementOf(field);
-    for (const [item, itemPath, alone] of elementsOf(field, value, at)) {
-      if (isPlainMessage(element.message) && isObject(item)) {
-        const inner = locateJsonError(element.message, item, itemPath);
-        if (inner) return inner;
-        continue;
+    const isTimestamp = element.message?.typeName === "google.protobuf.Timestamp";
+    if (isPlainMessage(element.message)) {
+      for (const [item, itemPath] of elementsOf(field, value, at)) {
+        if (!isObject(item)) return `${itemPath}: expected an object, got ${shortJson(item)}`;
+        const problem = refusal(() => fromJson(element.message!, item, { ignoreUnknownFields: false }));
+        if (problem) return locateJsonError(element.message, item, itemPath) ?? `${itemPath}: ${problem}`;
       }
-      try {
-        fromJson(schema, { [key]: alone });
-      } catch (error) {
-        const reason = describeJsonError(error)
-          .replace(/^cannot decode (field|message) [\w.]+ from JSON: (list item #\d+: |map entry "[^"]*": )?/, "")
-          .replace("expected bigint (", "expected number (");
-        if (element.enum) return notOneOf(element.enum, item, itemPath);
-        if (element.message?.typeName === "google.protobuf.Timestamp" && (typeof item !== "string" || reason.includes("RFC 3339")))
-          return `${itemPath}: expected an RFC 3339 date and time, got ${shortJson(item)}`;
-        if (isPlainMessage(element.message)) return `${itemPath}: expected an object, got ${shortJson(item)}`;
-        return `${itemPath}: ${reason}`;
-      }
+      continue;
     }
+    const problem = refusal(() => fromJson(schema, { [key]: value }, { ignoreUnknownFields: false }));
+    if (!problem) continue;
+    // protobuf-es names the list item (counting from 1) or map entry of a scalar list or map.
+    const [, index, entry] = /^(?:list item #(\d+)|map entry ("[^"]*")): /.exec(problem) ?? [];
+    const itemPath = index !== undefined ? `${at}[${Number(index) - 1}]` : entry !== undefined ? `${at}[${entry}]` : at;
+    const reason = problem.replace(/^(list item #\d+|map entry "[^"]*"): /, "");
+    if (element.enum) return notOneOf(element.enum, value, at);
+    if (isTimestamp && (typeof value !== "string" || reason.includes("RFC 3339"))) return `${at}: expected an RFC 3339 date and time, got ${shortJson(value)}`;
+    return `${itemPath}: ${reason}`;
   }
   return undefined;
 }
+
+/** What protobuf-es says is wrong, without its proto names; null when it reads the value. */
+function refusal(read: () => unknown): string | null {
+  try {
+    read();
+    return null;
+  } catch (error) {
+    return describeJsonError(error)
+      .replace(/^cannot decode (field|message) [\w.]+ from JSON: /, "")
+      .replace("expected bigint (", "expected number (");
+  }
+}
+
 /** A value as an error shows it: JSON, cut short. */
 function shortJson(value: JsonValue): string {
   const text = JSON.stringify(value);
