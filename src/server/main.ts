@@ -7,6 +7,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded-db.js";
 import type { ServiceContext } from "../engine/context.js";
 import { startService } from "./service.js";
 import { parseSecretsKey } from "../features/webhooks/store/webhook-secrets.js";
+import { isDatabaseUnreachable } from "../engine/database-errors.js";
 
 /**
  * Starts the service. Without MONGODB_URI it starts an embedded development database whose data,
@@ -125,7 +126,10 @@ async function readOrCreateDevSecretsKey(dataDir: string): Promise<string> {
 }
 
 main().catch((error) => {
-  // A refused configuration value: its message names the variable; no stack trace.
-  console.error(error instanceof ConfigError ? `Invalid configuration: ${error.message}` : error);
+  // A refused configuration value, or a database out of reach: one line that says what to fix; no stack trace.
+  if (error instanceof ConfigError) console.error(`Invalid configuration: ${error.message}`);
+  else if (isDatabaseUnreachable(error))
+    console.error(`Cannot reach the database at MONGODB_URI (${(error as Error).message}); start it or correct MONGODB_URI`);
+  else console.error(error);
   process.exit(1);
 });

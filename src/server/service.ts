@@ -342,9 +342,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         stopping = true;
         // Requests in flight may still need the workers' wake-ups and the database: drain them first.
         await server.close();
-        await Promise.all([batchWorker.stop(), scheduler.stop(), webhookWorker.stop()]);
+        // A database out of reach must not keep the service from closing: leases not released end
+        // on their own after their time.
+        const atShutdown = (what: string, step: Promise<void> | undefined) =>
+          step?.catch((error: unknown) => logger.warn({ err: error }, `${what} at shutdown failed`));
+        await Promise.all([
+          atShutdown("stopping the batch worker", batchWorker.stop()),
+          atShutdown("stopping the scheduler", scheduler.stop()),
+          atShutdown("stopping the webhook worker", webhookWorker.stop()),
+        ]);
         workersRunning = false;
-        await instanceLease?.release();
+        await atShutdown("releasing the instance lease", instanceLease?.release());
         await database.close();
       })()),
   };

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { DomainError, type DomainErrorCode } from "../engine/domain/errors.js";
+import { isDatabaseUnreachable } from "../engine/database-errors.js";
 
 const CONNECT_CODE: Record<DomainErrorCode, Code> = {
   invalid_argument: Code.InvalidArgument,
@@ -31,11 +32,16 @@ const REST_STATUS: Partial<Record<Code, number>> = {
 
 /**
  * Turns anything thrown by a use case into the error the caller sees. Domain errors keep their
- * message; anything else is logged and becomes a generic internal error (no details leak).
+ * message; a database out of reach is `unavailable` (503: try again); anything else is logged and
+ * becomes a generic internal error (no details leak).
  */
 export function toConnectError(error: unknown, logger: Logger): ConnectError {
   if (error instanceof ConnectError) return error;
   if (error instanceof DomainError) return new ConnectError(error.message, CONNECT_CODE[error.code]);
+  if (isDatabaseUnreachable(error)) {
+    logger.warn({ err: error }, "database unreachable");
+    return new ConnectError("The database is unavailable; try again shortly", Code.Unavailable);
+  }
   logger.error({ err: error }, "unexpected error");
   return new ConnectError("Internal error", Code.Internal);
 }

@@ -77,6 +77,15 @@ describe("configuration at start-up", () => {
       'Invalid configuration: MAX_REQUEST_BYTES must be a positive whole number, got "abc"; RATE_LIMIT_TENANT must be a whole number of requests from 1 to 1000000, got "-1"',
     );
   });
+
+  it("a database out of reach stops the start after the driver's wait with one line saying so, not the driver's dump", async () => {
+    const closedPort = await findFreePort();
+    const child = await startMain({ MONGODB_URI: `mongodb://127.0.0.1:${closedPort}/` });
+    expect(await child.exited).toBe(1);
+    expect(child.stderr()).toMatch(
+      new RegExp(`^Cannot reach the database at MONGODB_URI \\(.*127\\.0\\.0\\.1:${closedPort}.*\\); start it or correct MONGODB_URI\\n$`),
+    );
+  }, 120_000);
 });
 
 describe("graceful shutdown", () => {
