@@ -1,6 +1,7 @@
 import type { CommandFailedEvent, CommandSucceededEvent, MongoClient } from "mongodb";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PipelineObserver, WebhookAttemptResult } from "../engine/context.js";
+import { settledWithin } from "../engine/settled-within.js";
 
 /** How a request came in: the REST paths, or one of the RPC protocols. */
 export type RequestProtocol = "rest" | "connect" | "grpc" | "grpc-web";
@@ -32,6 +33,20 @@ export interface ServiceMetrics {
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 const PROTOCOLS: readonly RequestProtocol[] = ["rest", "connect", "grpc", "grpc-web"];
+/** How long a scrape waits for each database gauge (the probes' own bound). */
+const GAUGE_READ_MS = 2_000;
+
+/**
+ * A gauge read from the database, or NaN (Prometheus' "unknown") when the database fails or does not
+ * answer in time: the scrape still answers, with every other series, when they matter most.
+ */
+function databaseReading(read: () => Promise<number>): Promise<number> {
+  return settledWithin(
+    read().catch(() => NaN),
+    GAUGE_READ_MS,
+    NaN,
+  );
+}
 
 interface RequestSeries {
   count: { inc(): void };
@@ -86,7 +101,7 @@ export function createMetrics(sources: ScrapeSources): ServiceMetrics {
     help: "Webhook deliveries ready to attempt now (retries not yet due are not counted)",
     registers: [registry],
     async collect() {
-      this.set(await sources.webhookQueueDepth());
+      this.set(await databaseReading(() => sources.webhookQueueDepth()));
     },
   });
   new Gauge({
@@ -94,7 +109,7 @@ export function createMetrics(sources: ScrapeSources): ServiceMetrics {
     help: "How far the scheduler of time-driven work is behind: from the end of the first minute it has not processed to now (0: caught up)",
     registers: [registry],
     async collect() {
-      this.set(((await sources.schedulerLagMs()) ?? 0) / 1000);
+      this.set((await databaseReading(async () => (await sources.schedulerLagMs()) ?? 0)) / 1000);
     },
   });
   new Gauge({
@@ -102,7 +117,7 @@ export function createMetrics(sources: ScrapeSources): ServiceMetrics {
     help: "Admin batches of metric events accepted and not completed yet",
     registers: [registry],
     async collect() {
-      this.set(await sources.batchBacklog());
+      this.set(await databaseReading(() => sources.batchBacklog()));
     },
   });
   const commandDuration = new Histogram({

@@ -16,6 +16,7 @@ import type { PendingOutboxDocument } from "../../features/webhooks/store/pendin
 import type { StreakPauseOwnerDocument } from "../../features/streaks/store/streak-pauses.js";
 import { cacheUsers, keepStandings, type UserDocument, type WriteMode } from "./user-documents.js";
 import { ensureTenantUsersBaseline, type TenantUsersDocument } from "./tenant-users.js";
+import { settledWithin } from "../settled-within.js";
 import { ensureListingsBaseline, type UserDeliveriesDocument } from "../../features/webhooks/store/user-deliveries.js";
 import type {
   WebhookClaimDocument,
@@ -122,6 +123,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** How long the health and readiness probes wait for the database's answer to a ping. */
+export const REACHABILITY_TIMEOUT_MS = 2_000;
+
 /** Users kept in memory by default in single-instance mode (see engine/store/user-documents.ts). */
 export const DEFAULT_USER_CACHE_ENTRIES = 5_000;
 /** The user cache's memory bound (estimated: engine/store/user-documents.ts `cacheUsers`). */
@@ -198,13 +202,14 @@ export async function openDatabase(
     collections,
     writeMode: mode,
     isFerretDb,
-    async isReachable() {
-      try {
-        await db.command({ ping: 1 });
-        return true;
-      } catch {
-        return false;
-      }
+    isReachable() {
+      // Bounded: a database that does not answer at all (hung, or its host gone) is unreachable
+      // within the health probe's budget, not after the driver's own timeouts.
+      const ping = db.command({ ping: 1 }).then(
+        () => true,
+        () => false,
+      );
+      return settledWithin(ping, REACHABILITY_TIMEOUT_MS, false);
     },
     close: () => client.close(),
   };
