@@ -238,7 +238,7 @@ function refusal(read: () => unknown): string | null {
 }
 
 /** A value as an error shows it: JSON, cut short. */
-function shortJson(value: JsonValue): string {
+export function shortJson(value: JsonValue): string {
   const text = JSON.stringify(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }

@@ -9,7 +9,7 @@ import { admittedCaller } from "./admission.js";
 import type { GuardedMethod } from "./guard.js";
 import { requestInfo, type RequestInfo } from "./request-info.js";
 import { restStatusOf } from "./error-mapping.js";
-import { parseJsonBody, readRequestJson } from "./json-input.js";
+import { parseJsonBody, readRequestJson, shortJson } from "./json-input.js";
 import { fromRestJson, toRestJson } from "./rest-json.js";
 import { restSuccessStatus } from "./rest-status.js";
 
@@ -207,7 +207,7 @@ function requestJson(route: RestRoute, request: RestRequest): JsonObject {
     for (const key of [field.jsonName, field.name]) {
       if (Object.hasOwn(json, key) && json[key] !== fromPath) {
         throw new ConnectError(
-          `Invalid request: the body's "${key}" (${JSON.stringify(json[key])}) differs from the path's (${JSON.stringify(fromPath)})`,
+          `Invalid request: the body's "${key}" (${shortJson(json[key]!)}) differs from the path's (${shortJson(fromPath)})`,
           Code.InvalidArgument,
         );
       }
