@@ -1,41 +1,28 @@
 // The database out of reach, through a proxy the test breaks: the service answers fast and plainly
 // meanwhile (503 `unavailable`, health in bounded time, metrics still served), and works again
 // once a hung database answers, without a restart.
-import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startService, type RunningService } from "../../src/server/service.js";
-import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startDatabaseProxy, type DatabaseProxy } from "../helpers/database-proxy.js";
-import { ADMIN_KEY } from "../helpers/server.js";
+import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
 import { until } from "../helpers/until.js";
 
-let database: TestDatabase;
 let proxy: DatabaseProxy;
-let service: RunningService;
+let server: TestServer;
 
 beforeAll(async () => {
-  database = await openTestDatabase();
-  proxy = await startDatabaseProxy(database.uri);
-  service = await startService({
-    mongodbUri: proxy.uri,
-    mongodbDb: database.dbName,
-    port: 0,
-    host: "127.0.0.1",
-    adminApiKey: ADMIN_KEY,
-    logger: process.env.TEST_LOG_LEVEL ? pino({ level: process.env.TEST_LOG_LEVEL }, pino.destination(2)) : pino({ level: "silent" }),
-    shutdownGraceMs: 2000,
-  });
+  proxy = await startDatabaseProxy(inject("mongoUri"));
+  // The service reaches its database through the proxy; `server.database` (the test's own client) does not.
+  server = await startTestServer({ mongodbUri: proxy.uri });
 }, 120_000);
 afterAll(async () => {
   proxy?.restore();
-  await service?.close();
+  await server?.close();
   await proxy?.close();
-  await database?.close();
 });
 
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
-  const response = await fetch(`http://127.0.0.1:${service.port}${path}`, {
+  const response = await fetch(`${server.baseUrl}${path}`, {
     method,
     headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -87,9 +74,9 @@ describe("a database out of reach", () => {
     const health = await call("GET", "/healthz");
     expect(health.status).toBe(503);
     // Read past the proxy: nothing of the refused calls was stored.
-    expect(await database.db.collection("metrics").countDocuments({ key: "pages" })).toBe(0);
-    expect(await database.db.collection("users").countDocuments({ userId: "during" })).toBe(0);
-    expect(await database.db.collection("users").countDocuments({ userId: "before" })).toBe(1);
+    expect(await server.database.db.collection("metrics").countDocuments({ key: "pages" })).toBe(0);
+    expect(await server.database.db.collection("users").countDocuments({ userId: "during" })).toBe(0);
+    expect(await server.database.db.collection("users").countDocuments({ userId: "before" })).toBe(1);
     expect(health.ms).toBeLessThan(8_000);
     // Coming back after a cut is not asserted here: the driver (mongodb 7.0 to 7.9) can leave its
     // server monitor waiting forever when the monitor's connection dies while a command of the pool
