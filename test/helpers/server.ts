@@ -28,6 +28,9 @@ export interface TestServer {
 /**
  * Another instance on a test server's database, as several instances run on MongoDB: version-checked
  * writes, no instance lease (allowed on FerretDB for tests only). `options` add to it (a pipeline hook, webhooks).
+ * On FerretDB the version check is not atomic: leases and webhook claims hold across
+ * the two, but concurrent writes to one user's document from both can lose one (MongoDB is needed
+ * for that: TEST_MONGODB_URI).
  */
 export function startAnotherInstance(server: Pick<TestServer, "database">, options: Partial<ServiceOptions> = {}): Promise<RunningService> {
   return startService({
