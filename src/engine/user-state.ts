@@ -97,7 +97,10 @@ export async function applyUserChange(
     { ...ranked.state, streakRanks: streakRanked.streakRanks },
     {
       ...change.events,
-      leaderboardResults: change.quietStreakLeaderboards ? ranked.leaderboards.filter((r) => r.leaderboard.config.rankBy !== "streak") : ranked.leaderboards,
+      leaderboardResults: [
+        ...(change.events.leaderboardResults ?? []),
+        ...(change.quietStreakLeaderboards ? ranked.leaderboards.filter((r) => r.leaderboard.config.rankBy !== "streak") : ranked.leaderboards),
+      ],
     },
     engine,
     change.at,

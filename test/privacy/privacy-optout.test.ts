@@ -83,6 +83,13 @@ const received = (type: string) =>
     .map((r) => r.json)
     .filter((b) => b?.type === type);
 
+/** bob's `leaderboard.rank_changed` messages from a moment on (the service's clock), by leaderboard key. */
+const bobsMoves = (since = "") =>
+  received("leaderboard.rank_changed")
+    .filter((b) => b.user.id === "bob" && b.timestamp >= since)
+    .map(({ leaderboard: l }) => ({ key: l.key, previousRank: l.previousRank, rank: l.rank, previousValue: l.previousValue, value: l.value, status: l.status }))
+    .sort((a, b) => a.key.localeCompare(b.key));
+
 describe("leaderboard opt-out", () => {
   it("starts off: the preference reads false and every user is ranked", async () => {
     expect((await server.rest("GET", "/v1/users/bob/preferences")).body.leaderboards).toEqual({ optOut: false });
@@ -134,6 +141,15 @@ describe("leaderboard opt-out", () => {
     // A page around the user: none (as for any user not ranked).
     expect((await board("words-board", "?userId=bob")).rows).toEqual([]);
     expect((await board("words-board", "?userId=cat")).rows).toEqual([["cat", 2, 10]]);
+  });
+
+  it("tells webhooks the user's rank went, their value kept (as an event's move is told)", async () => {
+    const moves = () => bobsMoves().filter((m) => m.rank === null);
+    await receiver.waitFor("/lb", () => moves().length === 2);
+    expect(moves()).toEqual([
+      { key: "lessons-board", previousRank: 2, rank: null, previousValue: 10, value: 10, status: "active" },
+      { key: "words-board", previousRank: 2, rank: null, previousValue: 20, value: 20, status: "active" },
+    ]);
   });
 
   it("answers the user's own read as unranked, keeping their game state", async () => {
@@ -189,6 +205,7 @@ describe("leaderboard opt-out", () => {
   });
 
   it("cleared (over Connect), puts the user back at the rank of their current values", async () => {
+    const since = new Date(Date.now() + offsetMs).toISOString();
     const { preferences } = await server
       .client("connect-json")
       .application.updateUserPreferences({ id: "bob", preferences: { leaderboards: { optOut: false } } });
@@ -211,6 +228,12 @@ describe("leaderboard opt-out", () => {
     });
     expect(await streakUsers()).toEqual(["ann", "bob", "cat"]);
     expect((await server.rest("GET", "/v1/users/bob/leaderboards/words-board")).body).toMatchObject({ rank: 1, value: 45 });
+    // Webhooks are told of the rank's return, the value as it was.
+    await receiver.waitFor("/lb", () => bobsMoves(since).length === 2);
+    expect(bobsMoves(since)).toEqual([
+      { key: "lessons-board", previousRank: null, rank: 2, previousValue: 10, value: 10, status: "active" },
+      { key: "words-board", previousRank: null, rank: 1, previousValue: 45, value: 45, status: "active" },
+    ]);
     // And later events rank again.
     expect((await event("lessons", "bob", 10)).leaderboards["lessons-board"]).toMatchObject({ rank: 1, previousRank: 2 });
   });

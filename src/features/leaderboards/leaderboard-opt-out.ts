@@ -1,10 +1,14 @@
 import { localDate } from "../../engine/domain/history.js";
-import { isRunFinal, runOnDate, statusOf } from "./domain/leaderboard-runs.js";
+import { zoneInForce } from "../../engine/domain/user.js";
+import type { DecimalString } from "../../engine/domain/decimal.js";
+import { isRunFinal, runOnDate, statusOf, type LeaderboardRun } from "./domain/leaderboard-runs.js";
 import type { EngineConfig } from "../../engine/domain/reactions.js";
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { leaderboardScope, rankingsOf } from "./ranking-updates.js";
-import { entryOf, historyOfRun, type LeaderboardEntry } from "./domain/leaderboard-entries.js";
+import { entryOf, historyOfRun, type LeaderboardEntry, type LeaderboardResult, type RankedLeaderboard } from "./domain/leaderboard-entries.js";
+import { groupValuesOf } from "./domain/leaderboard-ranking.js";
+import type { EntryChange } from "./store/leaderboard-rankings.js";
 import type { LeaderboardConfig } from "./domain/leaderboard-config.js";
 import { leaveStreakRankings } from "../streaks/streak-rankings.js";
 
@@ -22,42 +26,111 @@ import { leaveStreakRankings } from "../streaks/streak-rankings.js";
  *   lines in earlier runs not final yet; values of runs that became final while they were out are
  *   not restored. The streak rankings follow at the same
  *   change (`rankStreak` finds nothing written and writes both lengths).
+ * Both return the rank moves on the active boards' current runs, for `leaderboard.rank_changed`.
  * Both are absolute ranking writes, so a decision retried after a version conflict repeats them harmlessly.
  */
-export async function leaveLeaderboards(ctx: ServiceContext, tenantId: string, engine: EngineConfig, state: UserState): Promise<UserState> {
+export async function leaveLeaderboards(
+  ctx: ServiceContext,
+  tenantId: string,
+  engine: EngineConfig,
+  state: UserState,
+): Promise<{ state: UserState; moves: LeaderboardResult[] }> {
   const rankings = rankingsOf(ctx);
-  const configs = new Map((engine.leaderboards ?? []).map((l) => [l.config.id, l.config]));
+  const boards = new Map((engine.leaderboards ?? []).map((l) => [l.config.id, l]));
   const now = ctx.now();
+  const moves: LeaderboardResult[] = [];
   await Promise.all(
     Object.entries(state.leaderboards).flatMap(([id, entry]) => {
-      const config = configs.get(id);
+      const board = boards.get(id);
+      const config = board?.config;
+      const current = board && entry.value !== null ? currentRunOf(board, entry, state, now) : null;
       const lines = entry.value === null ? [] : [{ run: entry.run, group: entry.group }];
       // The ranking of the entry's own definition (one from before a redefinition is gone, or going).
-      return [...lines, ...(config ? earlierLiveLines(entry, config, now) : [])].map(({ run, group }) =>
-        rankings.removeEntry(leaderboardScope(tenantId, { id, rankingGeneration: entry.generation }, run, group), state.userId, {
-          maxParticipants: config?.maxParticipants,
+      return [
+        ...lines.map(async ({ run, group }) => {
+          const change = await rankings.removeEntry(leaderboardScope(tenantId, { id, rankingGeneration: entry.generation }, run, group), state.userId, {
+            maxParticipants: config?.maxParticipants,
+          });
+          // The value stays the user's (their own reads show it), only the rank goes.
+          if (current && change.changed) moves.push(rankMove(board!, current, entry.group, change, { value: entry.value }));
         }),
-      );
+        ...(config ? earlierLiveLines(entry, config, now) : []).map(({ run, group }) =>
+          rankings.removeEntry(leaderboardScope(tenantId, { id, rankingGeneration: entry.generation }, run, group), state.userId, {
+            maxParticipants: config?.maxParticipants,
+          }),
+        ),
+      ];
     }),
   );
-  return leaveStreakRankings(ctx, tenantId, state);
+  return { state: await leaveStreakRankings(ctx, tenantId, state), moves };
 }
 
 /** See `leaveLeaderboards`: the user's recorded values of the current runs go back into the rankings. */
-export async function rejoinLeaderboards(ctx: ServiceContext, tenantId: string, engine: EngineConfig, state: UserState, at: Date): Promise<void> {
+export async function rejoinLeaderboards(
+  ctx: ServiceContext,
+  tenantId: string,
+  engine: EngineConfig,
+  state: UserState,
+  at: Date,
+): Promise<LeaderboardResult[]> {
   const rankings = rankingsOf(ctx);
-  const today = localDate(at, state.tz);
+  const moves: LeaderboardResult[] = [];
   await Promise.all(
-    (engine.leaderboards ?? []).flatMap(({ config }) => {
+    (engine.leaderboards ?? []).flatMap((board) => {
+      const { config } = board;
       const entry = entryOf(state, config);
       if (!entry || statusOf(config, at) !== "active") return [];
-      const current =
-        entry.value !== null && runOnDate(config, today)?.runStart === entry.run ? [{ run: entry.run, group: entry.group, value: entry.value }] : [];
-      return [...current, ...earlierLiveLines(entry, config, at)].map(({ run, group, value }) =>
-        rankings.upsertEntry(leaderboardScope(tenantId, config, run, group), state.userId, value, at, { maxParticipants: config.maxParticipants }),
-      );
+      const current = entry.value !== null ? currentRunOf(board, entry, state, at) : null;
+      const back = current
+        ? [
+            rankings
+              .upsertEntry(leaderboardScope(tenantId, config, entry.run, entry.group), state.userId, entry.value!, at, {
+                maxParticipants: config.maxParticipants,
+              })
+              .then((change) => {
+                if (change.changed) moves.push(rankMove(board, current, entry.group, change, { previousValue: entry.value }));
+              }),
+          ]
+        : [];
+      return [
+        ...back,
+        ...earlierLiveLines(entry, config, at).map(({ run, group, value }) =>
+          rankings.upsertEntry(leaderboardScope(tenantId, config, run, group), state.userId, value, at, { maxParticipants: config.maxParticipants }),
+        ),
+      ];
     }),
   );
+  return moves;
+}
+
+/** The run of `at` (in the user's zone) when it is the entry's run of an active leaderboard: the line whose rank the user sees. */
+function currentRunOf(board: RankedLeaderboard, entry: LeaderboardEntry, state: UserState, at: Date): LeaderboardRun | null {
+  if (statusOf(board.config, at) !== "active") return null;
+  const run = runOnDate(board.config, localDate(at, zoneInForce(state, at)));
+  return run?.runStart === entry.run ? run : null;
+}
+
+/**
+ * An opt-out's or opt-in's move of the current run's rank, for `leaderboard.rank_changed` as an
+ * event's move is: the user's value is the same on both sides (it did not change, their rank did).
+ */
+function rankMove(
+  board: RankedLeaderboard,
+  run: LeaderboardRun,
+  group: string,
+  change: EntryChange,
+  value: { value: DecimalString | null } | { previousValue: DecimalString | null },
+): LeaderboardResult {
+  const groupValues = groupValuesOf(group).map((v, i) => ({ key: board.breakdownKeys[i]!, value: v }));
+  const outcome = {
+    changed: true,
+    previousRank: change.previousRank,
+    rank: change.rank,
+    previousValue: change.previousValue,
+    value: change.value,
+    threshold: change.threshold ?? null,
+  };
+  return { leaderboard: board, run, groupValues, outcome: { ...outcome, ...value } };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DomainError, invalidArgument, notFound } from "../../engine/domain/errors.js";
-import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
+import { contributionOf, type LeaderboardResult } from "../leaderboards/domain/leaderboard-entries.js";
 import {
   applyPreferencesPatch,
   checkPreferencesPatch,
@@ -114,12 +114,14 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
     // Opting out or back in (see leaderboard-opt-out.ts).
     const wasOut = isOptedOutOfLeaderboards(user.preferences);
     const isOut = isOptedOutOfLeaderboards(preferences);
-    if (isOut && !wasOut) user = await leaveLeaderboards(ctx, tenantId, engine, user);
-    if (wasOut && !isOut) await rejoinLeaderboards(ctx, tenantId, engine, user, now);
+    // Their rank moves on the current runs as an event's would: `leaderboard.rank_changed` says so.
+    let rankMoves: LeaderboardResult[] = [];
+    if (isOut && !wasOut) ({ state: user, moves: rankMoves } = await leaveLeaderboards(ctx, tenantId, engine, user));
+    if (wasOut && !isOut) rankMoves = await rejoinLeaderboards(ctx, tenantId, engine, user, now);
     const next = { ...user, preferences, updated: now };
     const applied = await applyUserChange(ctx, tenantId, engine, {
       state: next,
-      events: { streakEvents },
+      events: { streakEvents, leaderboardResults: rankMoves },
       contribution: contributionOf(undefined, [], next.streak?.length),
       at: now,
     });
