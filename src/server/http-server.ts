@@ -371,7 +371,9 @@ async function serveRest(options: HttpServerOptions, req: NodeRequest, res: Node
   }
   const docs = options.docs?.serve(method, url.pathname, typeof req.headers["accept-encoding"] === "string" ? req.headers["accept-encoding"] : undefined);
   if (docs) {
-    info.route = url.pathname === "/openapi.json" ? `${method} /openapi.json` : `${method} /docs`;
+    // Named by method only for the methods served: HTTP/2 carries any method, and a label per made-up one would grow without bound.
+    const served = method === "GET" || method === "HEAD";
+    info.route = !served ? "unmatched" : url.pathname === "/openapi.json" ? `${method} /openapi.json` : `${method} /docs`;
     return writeStatic(req, res, docs);
   }
 

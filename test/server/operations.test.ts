@@ -143,6 +143,32 @@ describe("GET /metrics", () => {
     expect(sample(after, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
   });
 
+  it("labels a made-up method on the documentation paths as unmatched (HTTP/2 carries any method; no key is needed)", async () => {
+    const session = http2.connect(server.baseUrl);
+    session.on("error", () => undefined);
+    const statuses: number[] = [];
+    for (const [method, path] of [
+      ["MADEUP1", "/openapi.json"],
+      ["MADEUP2", "/docs"],
+      ["MADEUP3", "/docs/swagger-ui.css"],
+    ]) {
+      await new Promise<void>((resolve) => {
+        const stream = session.request({ ":method": method!, ":path": path! });
+        stream.on("response", (headers) => statuses.push(Number(headers[":status"])));
+        stream.on("data", () => undefined);
+        stream.on("close", resolve);
+        stream.on("error", () => resolve());
+        stream.end();
+      });
+    }
+    session.close();
+    expect(statuses).toEqual([405, 405, 405]);
+    const text = await scrape();
+    // One series per route, never one per method a client makes up.
+    expect(text).not.toMatch(/MADEUP/);
+    expect(sample(text, "gamification_requests_total", { route: "unmatched", status: "405" })).toBeGreaterThanOrEqual(3);
+  });
+
   it("needs no API key, as /healthz and /readyz", async () => {
     expect((await get("/metrics")).status).toBe(200);
     expect((await get("/healthz")).status).toBe(200);
