@@ -14,7 +14,8 @@ import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import type { Logger } from "pino";
 import { DomainError, notFound } from "../engine/domain/errors.js";
 import { file_gamification_v1_validation } from "../gen/gamification/v1/validation_pb.js";
-import { DEFAULT_SCOPE } from "../features/account/domain/tenant.js";
+import { checkCustomerId, DEFAULT_SCOPE } from "../features/account/domain/tenant.js";
+import { shortJson } from "./json-input.js";
 import type { Caller } from "../features/account/store/api-keys.js";
 import type { ServiceContext } from "../engine/context.js";
 import { admittedCaller, type ServicePolicy } from "./admission.js";
@@ -144,9 +145,10 @@ async function resolveTenant(services: ServiceContext, header: string | null, ca
   if (header !== null) {
     if (header.trim() === "")
       throw new DomainError("invalid_argument", "The Tenant-ID header is empty: send a tenant's ID, or leave the header out for the default scope");
-    const tenant = await services.config.tenantByCustomerId(header);
+    // A value no tenant can have is not looked up (nor cached): it is no tenant's.
+    const tenant = checkCustomerId(header) === null ? await services.config.tenantByCustomerId(header) : null;
     // A key bound to a tenant learns nothing of others: an unknown tenant answers as another one does.
-    if (!tenant && caller.tenantId === null) throw notFound(`Tenant "${header}" not found`);
+    if (!tenant && caller.tenantId === null) throw notFound(`Tenant ${shortJson(header)} not found`);
     tenantId = tenant?.id ?? "";
   }
   if (caller.tenantId !== null && caller.tenantId !== tenantId) {

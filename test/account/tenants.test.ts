@@ -112,6 +112,9 @@ describe("tenants", () => {
   it("answers an unknown Tenant-ID with a clear not-found error on every protocol", async () => {
     const response = await server.rest("GET", "/admin/v1/metrics", { tenantId: "nobody" });
     expect(response).toEqual({ status: 404, body: { error: 'Tenant "nobody" not found' } });
+    // A value no tenant can have (longer than an ID may be) is shown cut short, not echoed whole.
+    const long = await server.rest("GET", "/admin/v1/metrics", { tenantId: "x".repeat(8000) });
+    expect(long).toEqual({ status: 404, body: { error: `Tenant "${"x".repeat(36)}... not found` } });
     try {
       await server.client("grpc-web", { tenantId: "nobody" }).application.getUser({ id: "u" });
       expect.unreachable();

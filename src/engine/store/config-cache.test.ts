@@ -49,6 +49,21 @@ describe("ConfigCache", () => {
     expect(finds).toBe(2);
   });
 
+  it("keeps a bounded number of entries, the least recently used going first", async () => {
+    const cache = new ConfigCache(database.collections, 1000, () => 0, 2);
+    finds = 0;
+    await cache.metricByKey("t", "a");
+    await cache.metricByKey("t", "b");
+    await cache.metricByKey("t", "a"); // a hit: "b" is now the least recently used
+    await cache.metricByKey("t", "c");
+    expect(finds).toBe(3);
+    await cache.metricByKey("t", "a");
+    await cache.metricByKey("t", "c");
+    expect(finds).toBe(3); // both kept
+    await cache.metricByKey("t", "b");
+    expect(finds).toBe(4); // "b" was dropped
+  });
+
   it("forgets everything on invalidate", async () => {
     const cache = new ConfigCache(database.collections, 1000, () => 0);
     finds = 0;

@@ -14,6 +14,10 @@ import type { Collections } from "./database.js";
 import { findMetricByKey } from "../../features/metrics/store/metrics.js";
 import { liveTenant } from "../../features/account/store/tenants.js";
 import { processNowMs } from "../process-clock.js";
+import { LRUCache } from "lru-cache";
+
+/** The characters of all keys together (a metric key in a path can be long). */
+const MAX_KEY_CHARS = 4 * 1024 * 1024;
 
 /** A tenant's webhook listeners, as the event path and the hand-over to delivery need them. */
 export interface TenantWebhooks extends WebhookSettings {
@@ -27,14 +31,21 @@ export interface TenantWebhooks extends WebhookSettings {
  * documented staleness of configuration across instances.
  */
 export class ConfigCache {
-  private readonly entries = new Map<string, { value: Promise<unknown>; expires: number }>();
+  /**
+   * Bounded, least recently used out first: keys come from callers (tenant IDs, metric keys in
+   * paths), and made-up ones must not grow the process; a live tenant's entries are used every second.
+   */
+  private readonly entries: LRUCache<string, { value: Promise<unknown>; expires: number }>;
   private readonly invalidationListeners: Array<() => void> = [];
 
   constructor(
     private readonly collections: Collections,
     private readonly ttlMs = 1000,
     private readonly nowMs: () => number = processNowMs,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries, maxSize: MAX_KEY_CHARS, sizeCalculation: (_entry, key) => key.length + 1 });
+  }
 
   metricByKey(tenantId: string, key: string): Promise<MetricConfig | null> {
     return this.cached(`metric:${tenantId}:${key}`, () => findMetricByKey(this.collections.metrics, tenantId, key));
