@@ -338,6 +338,11 @@ function headerListSize(rawHeaders: readonly string[]): number {
   return size;
 }
 
+/**
+ * An HTTP/2 request's stream ends at the request timeout, or once its answer is complete while the
+ * client is still sending (an upload refused as too large): RST_STREAM NO_ERROR, as RFC 9113 8.1
+ * has it, frees the stream's slot at once.
+ */
 function limitHttp2Request(req: http2.Http2ServerRequest, timeoutMs: number): void {
   const timer = setTimeout(() => {
     if (!req.readableEnded) req.stream.close(http2.constants.NGHTTP2_CANCEL);
@@ -345,6 +350,10 @@ function limitHttp2Request(req: http2.Http2ServerRequest, timeoutMs: number): vo
   timer.unref();
   req.once("end", () => clearTimeout(timer));
   req.once("close", () => clearTimeout(timer));
+  // The stream's own writable end (the compatibility response emits "finish" only once the stream closed).
+  req.stream.once("finish", () => {
+    if (!req.readableEnded && !req.stream.closed) req.stream.close(http2.constants.NGHTTP2_NO_ERROR);
+  });
 }
 
 /**

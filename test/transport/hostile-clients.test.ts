@@ -193,6 +193,38 @@ describe("HTTP/2 clients", () => {
     await expectServingAndUnchanged();
   });
 
+  it("answers an oversized upload whole and then ends its stream (NO_ERROR), though the client goes on sending", async () => {
+    const uploads = [
+      { path: eventPath, contentType: "application/json", status: 413 },
+      { path: rpcPath, contentType: "application/json", status: 429 }, // Connect's status for resource_exhausted
+      { path: rpcPath, contentType: "application/grpc", status: 200 },
+    ];
+    const session = await connectH2();
+    for (const { path, contentType, status } of uploads) {
+      const stream = session.request(
+        { ":method": "POST", ":path": path, "x-api-key": CHILD_ADMIN_KEY, "content-type": contentType, te: "trailers" },
+        { endStream: false },
+      );
+      const outcome = h2Outcome(stream);
+      let trailers: http2.IncomingHttpHeaders = {};
+      stream.on("trailers", (t) => (trailers = t));
+      // Past MAX_REQUEST_BYTES (64 KiB), then on and on, never ending its side.
+      const chunk = Buffer.alloc(16 * 1024, 0x20);
+      const send = () => {
+        if (!stream.destroyed && !stream.closed) stream.write(chunk, () => setTimeout(send, 20));
+      };
+      send();
+      const answer = await outcome;
+      expect(answer.status).toBe(status);
+      if (contentType === "application/grpc") expect(trailers["grpc-status"] ?? answer.headers["grpc-status"]).toBe("8");
+      else expect(JSON.parse(answer.body)).toMatchObject(status === 413 ? { error: expect.stringMatching(/too large/i) } : { code: "resource_exhausted" });
+      // Ended by the server once answered (RFC 9113 8.1), not by the request timeout's cancel.
+      expect(stream.rstCode).toBe(http2.constants.NGHTTP2_NO_ERROR);
+    }
+    session.destroy();
+    await expectServingAndUnchanged();
+  });
+
   it("survives rapid resets (streams opened and cancelled at once, many times)", async () => {
     const session = await connectH2();
     for (let i = 0; i < 2000 && !session.destroyed; i++) {
