@@ -416,6 +416,22 @@ describe("zone changes keep the streak intact", () => {
     expect(describeStreak(r.state, settings, tz, at("2026-03-03T04:30:00Z"))).toMatchObject({ length: 2, periodStart: "2026-03-02", expires: "2026-03-03" });
   });
 
+  it("a zone change carried by an event at the same instant as the previous one is followed, as 1 ms later", () => {
+    const settings = cfg({ metrics: [{ metricId: A, threshold: 10 }] });
+    const london = zones(["Europe/London", "2026-01-01T00:00:00Z"]);
+    // 02-07 met; 3 of 10 on 02-08; then 8 at 16:00 UTC carrying Tokyo, where it is 02-09 01:00:
+    // London's 02-08 is cut short unmet (not judged), the 8 count for Tokyo's 02-09.
+    for (const second of ["2026-02-08T16:00:00.000Z", "2026-02-08T16:00:00.001Z"]) {
+      const r = play(settings, london, [
+        ["2026-02-07T12:00:00Z", 10],
+        ["2026-02-08T16:00:00Z", 3],
+        [second, 8, A, "Asia/Tokyo"],
+      ]);
+      expect(r.extended, second).toEqual([true, false, false]);
+      expect(describeStreak(r.state, settings, r.history, at(second)), second).toMatchObject({ length: 1, periodStart: "2026-02-09" });
+    }
+  });
+
   it("a zone change caught up by a read gives the same result as one carried by the next event", () => {
     const settings = cfg();
     const base = zones(["Pacific/Honolulu", "2026-01-01T00:00:00Z"]);

@@ -496,7 +496,15 @@ export function catchUpStreak(
 ): { state: StreakState; events: StreakDomainEvent[] } {
   const events: StreakDomainEvent[] = [];
   const followed = withinFreezeMaximum(followFrequency(state, settings), settings);
-  if (now.getTime() <= followed.asOf.getTime()) return { state: followed, events };
+  if (now.getTime() < followed.asOf.getTime()) return { state: followed, events };
+  if (now.getTime() === followed.asOf.getTime()) {
+    // Nothing has passed, but a zone taken at this very instant (an event in the same millisecond
+    // as the last write) is in force from it, as it would be a millisecond later.
+    if (!followed.period || zoneAt(tzHistory, now) === followed.period.zone) return { state: followed, events };
+    const s = copy(followed);
+    followZone(s, settings, tzHistory, now, events);
+    return { state: s, events };
+  }
   const s = copy(followed);
   let cursor = s.asOf;
   for (;;) {
