@@ -151,11 +151,17 @@ async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
 async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req: NodeRequest, body: Buffer, readMaxBytes: number): Promise<void> {
   const encodingHeader = framing.protocol === "connect" ? (framing.enveloped ? "connect-content-encoding" : "content-encoding") : "grpc-encoding";
   const encoding = headerOf(req, encodingHeader) ?? "identity";
-  // The request message: the whole body (still compressed), or the one data envelope (a broken
-  // envelope is left to Connect, which reports it).
+  // The request message: the whole body (still compressed), or the one data envelope.
   let message: Uint8Array | undefined = framing.enveloped ? undefined : await decompress(encoding, body, readMaxBytes);
   for (let offset = 0; framing.enveloped && offset < body.length;) {
-    if (body.length - offset < 5 || body.length - offset - 5 < body.readUInt32BE(offset + 1)) return;
+    // The body is whole: an envelope that does not fit in it is broken, not large (Connect would
+    // read the bytes left as the next envelope's length, and call that too large).
+    if (body.length - offset < 5)
+      throw new ConnectError(`protocol error: ${body.length - offset} bytes after the last envelope, too few for an envelope`, Code.InvalidArgument);
+    const declared = body.readUInt32BE(offset + 1);
+    if (body.length - offset - 5 < declared) {
+      throw new ConnectError(`protocol error: an envelope declares ${declared} bytes but ${body.length - offset - 5} follow`, Code.InvalidArgument);
+    }
     const flags = body[offset]!;
     const data = body.subarray(offset + 5, offset + 5 + body.readUInt32BE(offset + 1));
     offset += 5 + data.length;
@@ -166,6 +172,9 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
     // Every method takes one request message. Refused before the next is decompressed: a body of a
     // thousand small envelopes, each inflating to the limit, held the process for minutes.
     if (message !== undefined) throw new ConnectError(`protocol error: received extra input message for ${method.methodKind} method`, Code.Unimplemented);
+    if ((flags & 0b01) !== 0 && encoding === "identity") {
+      throw new ConnectError(`protocol error: the message is flagged compressed but no ${encodingHeader} header names its coding`, Code.InvalidArgument);
+    }
     message = (flags & 0b01) !== 0 ? await decompress(encoding, data, readMaxBytes) : data;
   }
   if (message === undefined) return;

@@ -434,6 +434,24 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
     expect([many.status, many.headers.get("grpc-status"), message(many)]).toEqual([200, "12", "protocol error: received extra input message for unary method"]);
     const trailer = await grpcWeb(envelope(0x80, Buffer.from("grpc-status: 0\r\n")));
     expect([trailer.headers.get("grpc-status"), message(trailer)]).toEqual(["3", "protocol error: an envelope with flags 0x80 is not a request message"]);
+    // A length prefix shorter than its message: the bytes left are no envelope (not one "too large").
+    const event = Buffer.from('{"user":{"id":"u1"},"value":1}');
+    const short = envelope(0, event);
+    short.writeUInt32BE(4, 1);
+    const plain = (body: Buffer) => rest("POST", rpcPath, { body, headers: { "content-type": "application/grpc-web+json" } });
+    const broken = await plain(short);
+    expect([broken.headers.get("grpc-status"), message(broken)]).toEqual([
+      "3",
+      `protocol error: an envelope declares ${event.readUInt32BE(5)} bytes but ${event.length - 9} follow`,
+    ]);
+    const tail = await plain(Buffer.concat([envelope(0, event).subarray(0, 5 + event.length), Buffer.from([0, 0])]));
+    expect([tail.headers.get("grpc-status"), message(tail)]).toEqual(["3", "protocol error: 2 bytes after the last envelope, too few for an envelope"]);
+    // Flagged compressed, with no coding named: said so plainly (not a parse error of the compressed bytes).
+    const unnamed = await plain(envelope(1, gzipSync(event)));
+    expect([unnamed.headers.get("grpc-status"), message(unnamed)]).toEqual([
+      "3",
+      "protocol error: the message is flagged compressed but no grpc-encoding header names its coding",
+    ]);
     await expectServingAndUnchanged();
   });
 
