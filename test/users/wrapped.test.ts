@@ -71,6 +71,36 @@ describe("GET /v1/users/{id}/wrapped", () => {
     expect(body.activity.entireYear.achievements).toEqual([]);
   });
 
+  it("keeps a streak's peak reached on the day an admin reset it, or the user turned streaks off", async () => {
+    for (const [user, cut] of [
+      ["rex", () => server.rest("POST", "/admin/v1/streaks/reset", { body: { users: [{ id: "rex" }] } })],
+      ["ola", () => server.rest("PATCH", "/v1/users/ola/preferences", { body: { streak: { enabled: false } } })],
+    ] as const) {
+      for (const day of ["11", "12", "13", "14", "15"]) {
+        const event = await server.rest("POST", "/api/metrics/words/event", {
+          body: { user: { id: user, tz: "UTC" }, value: 1, timestamp: `2026-06-${day}T10:00:00Z` },
+        });
+        expect(event.status).toBe(201);
+      }
+      expect((await server.rest("GET", `/v1/users/${user}/streak`)).body.length).toBe(5);
+      expect((await cut()).status).toBeLessThan(300);
+      const streak = await server.rest("GET", `/v1/users/${user}/streak?historyPeriods=1`);
+      expect(streak.body.length).toBe(0);
+      // The peak is ours: the streak read's history shows the period as the reference does.
+      expect(Object.keys(streak.body.streakHistory[0]).sort()).toEqual(
+        ["length", "periodEnd", "periodStart", "usedFreeze", "usedPause", ...(user === "rex" ? ["resetAt"] : [])].sort(),
+      );
+      const { body } = await server.rest("GET", `/v1/users/${user}/wrapped?year=2026`);
+      expect(body.activity.entireYear.longestStreak, user).toEqual({
+        length: 5,
+        frequency: "daily",
+        periodStart: "2026-06-15",
+        periodEnd: "2026-06-15",
+        started: "2026-06-11",
+      });
+    }
+  });
+
   it("answers a user without activity with empty periods", async () => {
     const { status, body } = await server.rest("GET", "/v1/users/quiet/wrapped?year=2026");
     expect(status).toBe(200);

@@ -202,9 +202,25 @@ describe("reset", () => {
     expect(reset.reset).toBe(true);
     expect(reset.state).toMatchObject({ length: 0, started: null, lastExtendedAt: null, lastLost: null, longest: 2 });
     expect(describeStreak(reset.state, settings, [], at("2026-03-03T12:00:00Z"))).toMatchObject({ length: 0, expires: null });
-    // The period's history entry shows the reset, now and once the period is judged.
+    // The period's history entry shows the reset, now and once the period is judged, and the
+    // length the period had reached before it (met on the 3rd: 2).
     expect(streakHistory(reset.state, 1)).toEqual([
-      { periodStart: "2026-03-03", periodEnd: "2026-03-03", length: 0, usedFreeze: false, usedPause: false, resetAt: at("2026-03-03T12:00:00Z") },
+      {
+        periodStart: "2026-03-03",
+        periodEnd: "2026-03-03",
+        length: 0,
+        usedFreeze: false,
+        usedPause: false,
+        resetAt: at("2026-03-03T12:00:00Z"),
+        peakBeforeReset: 2,
+      },
+    ]);
+    expect(catchUpStreak(reset.state, settings, [], at("2026-03-04T00:00:00Z")).state.history.at(-1)).toMatchObject({ length: 0, peakBeforeReset: 2 });
+    // A period not met before the reset reached nothing the history does not show already.
+    const unmet = resetStreak(state, settings, [], at("2026-03-04T12:00:00Z"));
+    expect(streakHistory(unmet.state, 2)).toEqual([
+      { periodStart: "2026-03-03", periodEnd: "2026-03-03", length: 2, usedFreeze: false, usedPause: false },
+      { periodStart: "2026-03-04", periodEnd: "2026-03-04", length: 0, usedFreeze: false, usedPause: false, resetAt: at("2026-03-04T12:00:00Z") },
     ]);
     expect(
       catchUpStreak(reset.state, settings, [], at("2026-03-05T00:00:00Z")).state.history.map((p) => [p.periodStart, p.resetAt?.toISOString() ?? null]),

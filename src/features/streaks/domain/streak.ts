@@ -93,6 +93,12 @@ export interface StreakPeriodRecord {
   usedPause: boolean;
   /** When an admin reset the streak to zero in this period (absent: never). */
   resetAt?: Date;
+  /**
+   * The length the streak had reached in this period before a reset (or the user turning streaks
+   * off) cut it to 0: the period's peak, which `length` no longer shows (the year in review's
+   * longest streak). Ours, not sent to clients.
+   */
+  peakBeforeReset?: number;
 }
 
 /** A planned break: local dates in the user's zone, both included. */
@@ -118,6 +124,8 @@ export interface StreakCurrentPeriod {
   sums: Record<string, DecimalString>;
   /** When an admin reset the streak in this period (absent: never). */
   resetAt?: Date;
+  /** See `StreakPeriodRecord.peakBeforeReset`. */
+  peakBeforeReset?: number;
 }
 
 /** The last streak lost, for an admin restore. */
@@ -354,6 +362,7 @@ function record(s: StreakState, period: StreakCurrentPeriod, flags: { usedFreeze
     usedFreeze: flags.usedFreeze ?? false,
     usedPause: flags.usedPause ?? false,
     ...(period.resetAt && { resetAt: period.resetAt }),
+    ...(period.peakBeforeReset && { peakBeforeReset: period.peakBeforeReset }),
   });
 }
 
@@ -581,6 +590,7 @@ export function streakHistory(state: StreakState, n: number): StreakPeriodRecord
       usedFreeze: false,
       usedPause: false,
       ...(state.period.resetAt && { resetAt: state.period.resetAt }),
+      ...(state.period.peakBeforeReset && { peakBeforeReset: state.period.peakBeforeReset }),
     });
   }
   return all.slice(-n);
@@ -776,7 +786,11 @@ export function resetStreak(
   s.started = null;
   s.lastExtendedAt = null;
   s.lastLost = null;
-  if (s.period) s.period = { ...s.period, met: false, sums: {}, ...(markReset && { resetAt: now }) };
+  if (s.period) {
+    // A period met before the reset had reached the length the reset takes away: kept as its peak.
+    const peak = Math.max(s.period.peakBeforeReset ?? 0, s.period.met ? caught.length : 0);
+    s.period = { ...s.period, met: false, sums: {}, ...(markReset && { resetAt: now }), ...(peak > 0 && { peakBeforeReset: peak }) };
+  }
   return { state: s, events, reset: true };
 }
 

@@ -127,7 +127,10 @@ export function createApplicationMethods(services: ServiceContext): ScopedServic
         streak: {
           ...streakFields(streak),
           extended: streak.extended ? timestampFromDate(streak.extended) : undefined,
-          streakHistory: streak.streakHistory.map(({ resetAt, ...p }) => ({ ...p, resetAt: resetAt ? timestampFromDate(resetAt) : undefined })),
+          streakHistory: streak.streakHistory.map(({ resetAt, peakBeforeReset: _peak, ...p }) => ({
+            ...p,
+            resetAt: resetAt ? timestampFromDate(resetAt) : undefined,
+          })),
           pauses: streak.pauses,
         },
       };

@@ -281,6 +281,39 @@ describe("longestStreakIn", () => {
     expect(longestStreakIn({ frequency: "daily", periods: fresh, currentStarted: null }, null, 2026)).toMatchObject({ length: 3, started: null });
   });
 
+  it("a run cut by a reset in its peak period peaks there, with its own start (not the run after it)", () => {
+    // 1-5 March: 1..5; reset on the 5th after its event (the 5 is kept as the period's peak); an event after the reset: 1.
+    const cut = { ...p("2026-03-05", 1), resetAt: new Date("2026-03-05T13:00:00Z"), peakBeforeReset: 5 };
+    const periods = [p("2026-03-01", 1), p("2026-03-02", 2), p("2026-03-03", 3), p("2026-03-04", 4), cut];
+    expect(longestStreakIn({ frequency: "daily", periods, currentStarted: "2026-03-05" }, null, 2026)).toEqual({
+      length: 5,
+      frequency: "daily",
+      periodStart: "2026-03-05",
+      periodEnd: "2026-03-05",
+      started: "2026-03-01",
+    });
+    // Cut to 0 and never extended again; a later, longer run still wins.
+    const zero = { ...p("2026-03-05", 0), resetAt: new Date("2026-03-05T13:00:00Z"), peakBeforeReset: 5 };
+    expect(longestStreakIn({ frequency: "daily", periods: [...periods.slice(0, 4), zero], currentStarted: null }, null, 2026)).toMatchObject({
+      length: 5,
+      started: "2026-03-01",
+    });
+    const later = [
+      ...periods.slice(0, 4),
+      zero,
+      p("2026-03-06", 1),
+      p("2026-03-07", 2),
+      p("2026-03-08", 3),
+      p("2026-03-09", 4),
+      p("2026-03-10", 5),
+      p("2026-03-11", 6),
+    ];
+    expect(longestStreakIn({ frequency: "daily", periods: later, currentStarted: "2026-03-06" }, null, 2026)).toMatchObject({
+      length: 6,
+      started: "2026-03-06",
+    });
+  });
+
   it("shows the tenant's frequency when the user has no streak", () => {
     expect(longestStreakIn(null, "weekly", 2026)).toEqual({ length: 0, frequency: "weekly", periodStart: null, periodEnd: null, started: null });
   });

@@ -231,21 +231,27 @@ export function longestStreakIn(streak: WrappedInput<unknown, unknown>["streak"]
   const last = `${year}-12-31`;
   const none = { length: 0, frequency: streak?.frequency ?? fallback ?? "daily", periodStart: null, periodEnd: null, started: null };
   if (!streak) return none;
-  const periods = streak.periods;
+  // A period's peak: its length, or what it had reached before a reset cut it (then its run ended there).
+  const reached = (p: StreakPeriodRecord) => Math.max(p.length, p.peakBeforeReset ?? 0);
   let best = -1;
-  periods.forEach((p, i) => {
-    if (p.periodEnd < first || p.periodStart > last || p.length <= 0) return;
-    if (best === -1 || p.length > periods[best]!.length) best = i;
+  streak.periods.forEach((p, i) => {
+    if (p.periodEnd < first || p.periodStart > last || reached(p) <= 0) return;
+    if (best === -1 || reached(p) > reached(streak.periods[best]!)) best = i;
   });
   if (best === -1) return none;
+  const cut = streak.periods[best]!;
+  const endsInPeak = reached(cut) > cut.length;
+  // A run cut in its peak period: the periods after it are another run's, and the peak is as if the period had ended then.
+  const periods = endsInPeak ? [...streak.periods.slice(0, best), { ...cut, length: reached(cut), resetAt: undefined }] : streak.periods;
+  const currentStarted = endsInPeak ? null : streak.currentStarted;
   const peak = periods[best]!;
   // The peak's run goes on to the last period (a run's length never falls within it): the current
   // run, whose start is kept (the streak read's `started`).
   let end = best;
   while (end < periods.length - 1 && periods[end + 1]!.length >= periods[end]!.length && !periods[end + 1]!.resetAt) end++;
   let started: string | null;
-  if (end === periods.length - 1 && streak.currentStarted !== null) {
-    started = streak.currentStarted;
+  if (end === periods.length - 1 && currentStarted !== null) {
+    started = currentStarted;
   } else {
     let i = best;
     for (;;) {

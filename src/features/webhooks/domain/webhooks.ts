@@ -240,7 +240,7 @@ export function streakReadPayload(streak: StreakReadView): StreakReadPayload {
   return {
     ...streak,
     extended: streak.extended ? isoTime(streak.extended) : null,
-    streakHistory: streak.streakHistory.map(({ resetAt, ...p }) => ({ ...p, ...(resetAt && { resetAt: isoTime(resetAt) }) })),
+    streakHistory: streak.streakHistory.map(({ resetAt, peakBeforeReset: _peak, ...p }) => ({ ...p, ...(resetAt && { resetAt: isoTime(resetAt) }) })),
     pauses: streak.pauses.map((p) => ({ id: p.id, start: p.start, end: p.end })),
   };
 }
