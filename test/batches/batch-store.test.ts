@@ -5,6 +5,7 @@ import {
   completeBatch,
   insertBatch,
   purgeBatches,
+  releaseBatch,
   saveProgress,
   type BatchStore,
   type EventBatchDocument,
@@ -72,5 +73,28 @@ describe.each<WriteMode>(["single-instance", "versioned"])("batches by key (%s)"
     expect(await testStore.database.collections.metricEventBatches.findOne({ _id: id("late") })).not.toBeNull();
     expect(await purgeBatches(s, 101)).toBe(1);
     expect(await testStore.database.collections.metricEventBatchPurge.countDocuments({})).toBe(0);
+  });
+
+  it("counts claims without progress: saved progress or a clean hand-over clears them, a failed attempt or a crash adds one", async () => {
+    const s = store();
+    await insertBatch(s, newBatch(id("restarts"), new Date(T0.getTime() - 1000)), []);
+    const failed = async () => (await testStore.database.collections.metricEventBatches.findOne({ _id: id("restarts") }))?.failedAttempts;
+    let at = T0.getTime() + 100_000;
+    const claim = async () => (await claimBatch(s, "w", new Date((at += 1000)), 30_000))!;
+    await releaseBatch(s, await claim(), { outcomes: [null], errors: [] }, new Date(at), new Date(at), "Error: boom");
+    expect(await failed()).toBe(1);
+    await releaseBatch(s, await claim(), { outcomes: [null], errors: [] }, new Date(at), new Date(at), "Error: boom");
+    expect(await failed()).toBe(2);
+    const saving = await claim();
+    expect(await failed()).toBe(3);
+    await saveProgress(s, saving, { outcomes: [null], errors: [] }, new Date(at), 30_000);
+    expect(await failed()).toBe(0);
+    at += 31_000; // the holder crashed: its lease ends unreleased
+    await releaseBatch(s, await claim(), { outcomes: [null], errors: [] }, new Date(at), new Date(at), null);
+    expect(await failed()).toBe(0); // handed over on shutdown
+    const last = await claim();
+    expect([last.attempts, last.failedAttempts]).toEqual([5, 1]);
+    await completeBatch(s, last, { outcomes: ["applied"], errors: [] }, new Date(at), 102);
+    await purgeBatches(s, 102);
   });
 });

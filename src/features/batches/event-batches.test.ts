@@ -202,6 +202,11 @@ describe("processing a claimed batch", () => {
       { outcomes: ["applied", "failed"], errors: [{ index: 1, idempotencyKey: "", message: "Not processed: processing of the batch failed 10 times" }] },
     ]);
 
+    // Many claims, but few without progress (instances restarted while it went on): it goes on.
+    const restarted = memoryRun(events);
+    await processBatch(restarted.run, recordingLogger(), batchOf(events, { attempts: 25, failedAttempts: 1 }), notStopping);
+    expect(restarted.recorded).toHaveLength(2);
+
     const tenth = memoryRun(events);
     await processBatch(tenth.run, recordingLogger(), batchOf(events, { attempts: 10 }), notStopping);
     expect(tenth.recorded).toHaveLength(2); // the tenth attempt still runs

@@ -85,6 +85,7 @@ export async function submitEventBatch(ctx: ServiceContext, tenantId: string, ev
     errors: [],
     outcomes: events.map(() => null),
     attempts: 0,
+    failedAttempts: 0,
     leaseOwner: null,
     leaseUntil: new Date(0),
     lastError: null,
@@ -202,7 +203,7 @@ export interface EventBatchWorker {
 const SAVE_EVERY_EVENTS = 50;
 /** Users of a batch processed in parallel; each user's events run one after another, in order. */
 const USER_CONCURRENCY = 8;
-/** After this many claims (crashes, failed attempts) the events not yet processed are marked failed. */
+/** After this many claims in a row without progress (crashes, failed attempts) the events not yet processed are marked failed. */
 const MAX_ATTEMPTS = 10;
 /** A failed attempt is retried after 2 s, doubling up to 2 minutes. */
 const RETRY_BASE_MS = 2_000;
@@ -318,7 +319,9 @@ export async function processBatch(run: BatchRun, logger: Logger, batch: EventBa
   const snapshot = (): BatchProgress => ({ outcomes: [...progress.outcomes], errors: [...progress.errors].sort((a, b) => a.index - b.index) });
 
   // Give up on a batch that keeps failing (or crashing its instance), or whose events are gone.
-  const giveUp = events === null ? "its events are missing" : batch.attempts > MAX_ATTEMPTS ? `processing of the batch failed ${MAX_ATTEMPTS} times` : null;
+  // Claims without progress: instances restarting while they make progress never exhaust a batch.
+  const failedAttempts = batch.failedAttempts ?? batch.attempts;
+  const giveUp = events === null ? "its events are missing" : failedAttempts > MAX_ATTEMPTS ? `processing of the batch failed ${MAX_ATTEMPTS} times` : null;
   if (events === null || giveUp !== null) {
     log.error({ lastError: batch.lastError }, `metric event batch not processed: ${giveUp}; its remaining events are marked failed`);
     progress.outcomes.forEach((outcome, index) => {
@@ -370,7 +373,7 @@ export async function processBatch(run: BatchRun, logger: Logger, batch: EventBa
   if (lost) {
     log.warn("lost the lease of a metric event batch (another instance resumed it, or it was deleted)");
   } else if (failure !== null) {
-    const retryMs = batchRetryDelayMs(batch.attempts);
+    const retryMs = batchRetryDelayMs(failedAttempts);
     log.error({ err: failure, retryMs }, "processing a metric event batch failed; it will be retried");
     await run.release(snapshot(), new Date(run.now().getTime() + retryMs), errorText(failure));
   } else if (progress.outcomes.includes(null)) {

@@ -69,6 +69,12 @@ export interface EventBatchDocument {
    * value it read, and every write of the lease holder filters on it.
    */
   attempts: number;
+  /**
+   * Claims since the batch last showed it can go on: progress saved, or a clean hand-over (an
+   * instance shutting down). Crashes and failed attempts add up here; at MAX_ATTEMPTS the batch
+   * gives up. Absent (batches stored before it): `attempts`.
+   */
+  failedAttempts?: number;
   /** The instance holding the lease, or null. */
   leaseOwner: string | null;
   /** The lease ends then; a batch whose lease has ended may be claimed (again). */
@@ -168,7 +174,11 @@ export async function claimBatch(store: BatchStore, owner: string, now: Date, le
       batch._id,
       { attempts: batch.attempts, leaseUntil: batch.leaseUntil },
       {
-        update: { $set: { status: "processing", leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs), updated: now }, $inc: { attempts: 1 } },
+        // Counted as failing until it saves progress or hands the batch over cleanly.
+        update: {
+          $set: { status: "processing", leaseOwner: owner, leaseUntil: new Date(now.getTime() + leaseMs), updated: now },
+          $inc: { attempts: 1, failedAttempts: 1 },
+        },
       },
     );
     if (!claimed) continue;
@@ -208,7 +218,7 @@ function writeAsHolder(store: BatchStore, batch: EventBatchDocument, update: Upd
 /** Saves progress and extends the lease. False when the lease was lost. */
 export async function saveProgress(store: BatchStore, batch: EventBatchDocument, progress: BatchProgress, now: Date, leaseMs: number): Promise<boolean> {
   return writeAsHolder(store, batch, {
-    $set: { ...progress, ...countOutcomes(progress.outcomes), leaseUntil: new Date(now.getTime() + leaseMs), updated: now },
+    $set: { ...progress, ...countOutcomes(progress.outcomes), failedAttempts: 0, leaseUntil: new Date(now.getTime() + leaseMs), updated: now },
   });
 }
 
@@ -222,7 +232,16 @@ export async function releaseBatch(
   lastError: string | null,
 ): Promise<boolean> {
   return writeAsHolder(store, batch, {
-    $set: { ...progress, ...countOutcomes(progress.outcomes), leaseOwner: null, leaseUntil: retryAt, lastError, updated: now },
+    $set: {
+      ...progress,
+      ...countOutcomes(progress.outcomes),
+      // A clean hand-over is no failure; a failed attempt stays counted.
+      ...(lastError === null && { failedAttempts: 0 }),
+      leaseOwner: null,
+      leaseUntil: retryAt,
+      lastError,
+      updated: now,
+    },
   });
 }
 
