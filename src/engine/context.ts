@@ -1,3 +1,4 @@
+import type { ErasedUsers } from "../features/batches/erased-users.js";
 import type { ConfigCache } from "./store/config-cache.js";
 import type { Database } from "./store/database.js";
 import type { KeyedLock } from "./store/keyed-lock.js";
@@ -67,6 +68,8 @@ export interface ServiceContext {
   wakeWebhooks?: () => void;
   /** Operational counters (metrics); absent: nothing is reported. */
   observer?: PipelineObserver;
+  /** Users erased on this instance, for its batches in progress (features/batches/erased-users.ts); absent: none tracked. */
+  erasedUsers?: ErasedUsers;
   /** Test-only: called at each pipeline point; production leaves it unset. */
   atPipelinePoint?: (point: PipelinePoint, attempt: number) => Promise<void> | void;
 }

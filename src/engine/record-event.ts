@@ -47,7 +47,13 @@ const MAX_FUTURE_MS = 60_000;
  * applied (201). Records move to the `idempotency_keys` collection in batches, before the write that
  * drops them from the document.
  */
-export async function recordEvent(ctx: ServiceContext, tenantId: string, input: EventInput): Promise<EventResult> {
+export async function recordEvent(
+  ctx: ServiceContext,
+  tenantId: string,
+  input: EventInput,
+  /** Run under the user's lock before the event is decided; throws to refuse it (a batch event whose user was erased). */
+  checkUnderLock?: () => void,
+): Promise<EventResult> {
   const metric = await findMetricByKeyOrFail(ctx, tenantId, input.metricKey);
   const recordId = input.idempotencyKey ? idempotencyRecordId(metric.id, input.idempotencyKey) : null;
   // With a key, attribute keys are checked after its lookup: a request replayed after one of its
@@ -82,6 +88,7 @@ export async function recordEvent(ctx: ServiceContext, tenantId: string, input: 
     tenantId,
     input.user.id,
     async (stored, now, prefetched): Promise<UserChange<EventResult>> => {
+      checkUnderLock?.();
       // A user first seen in a backdated event (an import) exists from that event's moment: their
       // `created` is not later than their history (streak freezes and time triggers count from it).
       const current = stored?.state ?? newUserState(input.user.id, input.timestamp && input.timestamp < now ? input.timestamp : now, engine);

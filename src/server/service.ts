@@ -1,3 +1,4 @@
+import { ErasedUsers } from "../features/batches/erased-users.js";
 import { randomUUID } from "node:crypto";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { MongoClient } from "mongodb";
@@ -176,6 +177,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     database,
     config: new ConfigCache(database.collections),
     userLocks: new KeyedLock(),
+    erasedUsers: new ErasedUsers(),
     tenantCalls: new TenantCalls(),
     now,
     idempotencyWindowMs: options.idempotencyWindowMs ?? null,

@@ -273,12 +273,17 @@ export interface BatchRun {
 }
 
 function storedBatchRun(ctx: ServiceContext, store: BatchStore, batch: EventBatchDocument, leaseMs: number): BatchRun {
+  // Taken before the events are read: an erasure after it may have emptied them in the store only.
+  const mark = ctx.erasedUsers?.mark ?? 0;
   return {
     now: ctx.now,
     leaseMs,
     events: async () => (await findBatchEvents(store, batch))?.map(fromStored) ?? null,
     async record(event) {
-      const { kind } = await recordEvent(ctx, batch.tenantId, event);
+      // Checked under the user's lock, which the erasure holds: an event waiting for it sees it.
+      const { kind } = await recordEvent(ctx, batch.tenantId, event, () => {
+        if (ctx.erasedUsers?.erasedSince(batch.tenantId, event.user.id, mark)) throw new DomainError("not_found", ERASED_EVENT_ERROR);
+      });
       ctx.observer?.eventRecorded(kind, "batch");
       return kind;
     },
@@ -350,8 +355,12 @@ export async function processBatch(run: BatchRun, logger: Logger, batch: EventBa
   const processUser = async (indexes: number[]) => {
     for (const index of indexes) {
       if (lost || failure !== null || stopping()) return;
+      const event = events[index]!;
+      if (isErasedBatchEvent(event)) {
+        fail(index, ERASED_EVENT_ERROR);
+        continue;
+      }
       try {
-        const event = events[index]!;
         const idempotencyKey = event.idempotencyKey ?? batchEventKey(batch._id, index);
         progress.outcomes[index] = await run.record({ ...event, idempotencyKey });
       } catch (error) {
@@ -397,6 +406,20 @@ function pendingByUser(events: BatchEventInput[], outcomes: ReadonlyArray<unknow
   });
   return [...byUser.values()];
 }
+
+/** An event whose user was erased while the batch waited: emptied in place, so its position keeps the outcomes in line. */
+export function erasedBatchEvent(key: string): StoredBatchEvent {
+  return { key, user: { id: ERASED_USER_ID }, value: 0, attributes: [] };
+}
+
+/** No event can be sent with an empty user ID (every request refuses it): only an erasure writes one. */
+const ERASED_USER_ID = "";
+
+function isErasedBatchEvent(event: BatchEventInput): boolean {
+  return event.user.id === ERASED_USER_ID;
+}
+
+const ERASED_EVENT_ERROR = "Not processed: the event's user was erased";
 
 /** What a stored error message says for the event's user ID where it quotes it. */
 export const EVENT_USER_PLACEHOLDER = '"[the event\'s user]"';

@@ -18,6 +18,7 @@ import { deletePages } from "../../engine/store/list-pages.js";
 import { deleteMovedRecords } from "../../engine/store/idempotency-records.js";
 import { forgetPauseOwnersOf, pauseIdsOf } from "../streaks/store/streak-pauses.js";
 import type { ServiceContext } from "../../engine/context.js";
+import { erasedBatchEvent } from "../batches/event-batches.js";
 import { withOlderItems } from "../../engine/user-access.js";
 import { rankingScope, rankingsOf } from "../leaderboards/ranking-updates.js";
 import { streakRankingScopes } from "../streaks/streak-rankings.js";
@@ -54,10 +55,15 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
       strayRankingScopes(ctx, tenantId, userId),
     ]);
     if (!unfinished && !stored && strays.length === 0) {
-      // Nothing held, but an application key may have been made for the ID (configuration: cheap),
-      // and a first event cut short lists the user before writing them.
-      await Promise.all([deleteApplicationKeys(ctx, tenantId, userId), unlistUser(ctx, tenantId, userId)]);
-      return { erased: false };
+      // No document or ranking, but an application key may have been made for the ID (configuration:
+      // cheap), a first event cut short lists the user before writing them, and a batch waiting to be
+      // processed may hold the user's first events: then the user is erased there.
+      const [, , emptied] = await Promise.all([
+        deleteApplicationKeys(ctx, tenantId, userId),
+        unlistUser(ctx, tenantId, userId),
+        eraseBatchEvents(ctx, tenantId, userId),
+      ]);
+      return { erased: emptied > 0 };
     }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
     const scopes = uniqueScopes(
@@ -293,18 +299,24 @@ async function eraseWebhookDeliveries(ctx: ServiceContext, tenantId: string, use
 
 /**
  * In batches not completed yet, the user's events are emptied in place (their position keeps the
- * batch's outcomes in line): the worker reports them failed. Stored error messages never quote an
- * event's user ID (features/batches/event-batches.ts), so completed batches hold nothing of theirs.
+ * batch's outcomes in line): the worker reports them failed, and an attempt of this instance in
+ * progress, which read them before, drops them too (features/batches/erased-users.ts). Stored error
+ * messages never quote an event's user ID (features/batches/event-batches.ts), so completed batches
+ * hold nothing of theirs. Returns how many events were emptied.
  */
-async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: string): Promise<void> {
+async function eraseBatchEvents(ctx: ServiceContext, tenantId: string, userId: string): Promise<number> {
   const { metricEventBatchQueue, metricEventBatchEvents } = ctx.database.collections;
   const queued = await metricEventBatchQueue.find({}, { projection: { _id: 1 } }).toArray();
-  await Promise.all(
+  const emptied = await Promise.all(
     queued.map(async ({ _id }) => {
       const doc = await metricEventBatchEvents.findOne({ _id });
-      if (!doc || doc.tenantId !== tenantId || !doc.events.some((e) => e.user.id === userId)) return;
-      const events = doc.events.map((e) => (e.user.id === userId ? { key: e.key, user: { id: "" }, value: 0, attributes: [] } : e));
+      if (!doc || doc.tenantId !== tenantId || !doc.events.some((e) => e.user.id === userId)) return 0;
+      const events = doc.events.map((e) => (e.user.id === userId ? erasedBatchEvent(e.key) : e));
       await metricEventBatchEvents.updateOne({ _id }, { $set: { events } });
+      return doc.events.filter((e) => e.user.id === userId).length;
     }),
   );
+  // After the stored events are emptied: an attempt that read them before has taken its mark before this.
+  ctx.erasedUsers?.note(tenantId, userId);
+  return emptied.reduce((sum, n) => sum + n, 0);
 }
