@@ -8,7 +8,7 @@ import { loadEngineConfig } from "../engine/engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
 import { applyUserChange, changeUserState } from "../engine/user-state.js";
 import { plannedDueAt } from "../engine/domain/reactions.js";
-import { minuteOf } from "../engine/store/user-documents.js";
+import { findUser, minuteOf, type VersionedUser } from "../engine/store/user-documents.js";
 import { userIdsOfTenant } from "../engine/store/tenant-users.js";
 import { addDueUsers } from "./store/due-users.js";
 
@@ -59,6 +59,17 @@ export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: str
     return { write: applied.state, result: null };
   });
 };
+
+/**
+ * A user as a read must show them: when their due time has passed (the scheduler is behind, or
+ * was down), its visit is run first, so reads never depend on it: a lapsed streak has left its
+ * board, time-triggered points are paid. Then the scheduler finds nothing left to do.
+ */
+export async function withDueWorkDone(ctx: ServiceContext, tenantId: string, found: VersionedUser): Promise<VersionedUser> {
+  if (found.state.dueAt === null || found.state.dueAt > ctx.now()) return found;
+  await runDueWork(ctx, tenantId, found.state.userId);
+  return (await findUser(ctx.database.collections.users, tenantId, found.state.userId)) ?? found;
+}
 
 /**
  * Lists every user of a tenant for the scheduler's next minute, after a configuration change that

@@ -1,3 +1,4 @@
+import { withDueWorkDone } from "../../workers/due-work.js";
 import { invalidArgument, notFound } from "../../engine/domain/errors.js";
 import type { LeaderboardStatus } from "./domain/leaderboard-config.js";
 import { entryOf, groupInRun, historyOfRun, type LeaderboardHistoryItem, type RankedLeaderboard } from "./domain/leaderboard-entries.js";
@@ -203,8 +204,10 @@ export async function readUserStanding(
   query: { run?: string; numEvents?: number },
 ): Promise<UserStanding> {
   const { leaderboard } = await findVisibleLeaderboard(ctx, tenantId, key);
-  const [found, userAttributes] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), ctx.config.attributes(tenantId, "user")]);
-  if (!found) throw notFound(`User "${userId}" not found`);
+  const [stored, userAttributes] = await Promise.all([findUser(ctx.database.collections.users, tenantId, userId), ctx.config.attributes(tenantId, "user")]);
+  if (!stored) throw notFound(`User "${userId}" not found`);
+  // A streak lapsed by now has left its board (and time-triggered points count) before the answer.
+  const found = await withDueWorkDone(ctx, tenantId, stored);
   // Without a run: the one the user's events count toward today, in their zone.
   const run = resolveRun(ctx, leaderboard, query.run, zoneInForce(found.state, ctx.now()));
   const wanted = query.numEvents ?? DEFAULT_HISTORY;

@@ -27,7 +27,7 @@ import { findUser, standingsOf, storedStatesOfTenant } from "../../engine/store/
 import { standingOf, standingsOfTenant } from "../../engine/store/tenant-standings.js";
 import { userIdsOfTenant } from "../../engine/store/tenant-users.js";
 import { pagedListKey } from "../../engine/store/user-pages.js";
-import { runDueWork } from "../../workers/due-work.js";
+import { withDueWorkDone } from "../../workers/due-work.js";
 
 /** Whether a read still answers for an archived system. */
 type ArchivedSystems = "include" | "exclude";
@@ -64,15 +64,10 @@ export async function readUserPoints(
   // The system first: an unknown key answers the same whoever the user is.
   const { snapshot, config } = await findPointsSystem(ctx, tenantId, key, "include");
   const systemId = snapshot.system.id;
-  const { users } = ctx.database.collections;
-  let found = await findUser(users, tenantId, userId);
-  if (!found) throw notFound(`User "${userId}" not found`);
-  // Reads never depend on the scheduler: time-triggered points due by now are paid first, exactly
-  // as its visit would pay them (and then it finds nothing left to do).
-  if (found.state.dueAt !== null && found.state.dueAt <= ctx.now()) {
-    await runDueWork(ctx, tenantId, userId);
-    found = (await findUser(users, tenantId, userId)) ?? found;
-  }
+  const stored = await findUser(ctx.database.collections.users, tenantId, userId);
+  if (!stored) throw notFound(`User "${userId}" not found`);
+  // Time-triggered points due by now are paid first, exactly as the scheduler's visit would pay them.
+  const found = await withDueWorkDone(ctx, tenantId, stored);
   const recent = found.state.points[systemId]?.awards.length ?? 0;
   const user = recent < awards ? await withOlderItems(ctx, tenantId, found, [pagedListKey.awards(systemId)]) : found.state;
   const state = boundedPointsState(user.points[systemId] ?? emptyPointsState(), snapshot.system, user, ctx.now());
