@@ -183,7 +183,7 @@ const VARIABLES = {
   MONGODB_URI: parsed("(embedded)", "", (raw, name) =>
     /^mongodb(\+srv)?:\/\//.test(raw) ? raw : { refused: `${name} must be a mongodb:// or mongodb+srv:// URI` },
   ),
-  MONGODB_DB: optionalText("from the URI"),
+  MONGODB_DB: optionalText("from the URI (`test` when it names none); `gamification` on the embedded database"),
   ADMIN_API_KEY: optionalText(),
   DATA_DIR: text("`.data`", ".data"),
   EMBEDDED_DB_SYNC: oneOf("`normal`", ["normal", "full"] as const, "normal"),

@@ -558,11 +558,15 @@ function answerClientError(error: NodeJS.ErrnoException, socket: net.Socket, lim
   answerRaw(socket, status, reason, message);
 }
 
-/** Answers on the socket itself (no response object exists) with an `{"error": ...}` body, then closes the connection. */
+/**
+ * Answers on the socket itself (no response object exists) with an `{"error": ...}` body, then closes
+ * the connection; with a request ID of its own, as every answer has (the request's was not read).
+ */
 function answerRaw(socket: net.Socket, status: number, reason: string, message: string): void {
-  const body = JSON.stringify({ error: message });
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: message, requestId });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-ID: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
   socket.destroySoon();
 }

@@ -290,7 +290,9 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
       expect(outcome.data).not.toMatch(/HTTP\/1\.1 200/);
       // Closed unanswered, or answered with the timeout that fired (the head's, not the whole request's).
       if (outcome.data !== "") {
-        expect(outcome.data).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*\r\n\r\n\{"error":"The request head was not received within 3000 ms"\}$/);
+        expect(outcome.data).toMatch(
+          /^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*\r\n\r\n\{"error":"The request head was not received within 3000 ms","requestId":"[0-9a-f-]{36}"\}$/,
+        );
       }
     }
   });
@@ -310,12 +312,18 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
   it("answers oversized request heads with 431, and requests that are not HTTP with 400, each with a JSON error body", async () => {
     const outcome = await rawConnection((socket) => void socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(16 * 1024)}\r\n\r\n`));
     expect(outcome.data).toMatch(/^HTTP\/1\.1 431 /);
-    expect(outcome.data).toMatch(/\r\n\r\n\{"error":"The request head is larger than the limit of \d+ bytes"\}$/);
+    expect(outcome.data).toMatch(/\r\n\r\n\{"error":"The request head is larger than the limit of \d+ bytes","requestId":"[0-9a-f-]{36}"\}$/);
+    // Its own request ID, in the header and the body alike (the request's was never read).
+    const id = /\r\nX-Request-ID: ([0-9a-f-]{36})\r\n/.exec(outcome.data)?.[1];
+    expect(outcome.data).toContain(`"requestId":"${id}"`);
     expect(outcome.closed).toBe(true);
     for (const text of ["GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nBad\u0001Header: x\r\n\r\n", "NOT HTTP AT ALL\r\n\r\n", "GET /a b HTTP/1.1\r\n\r\n"]) {
       const refused = await rawConnection((socket) => void socket.write(text));
       expect(refused.data).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
-      expect(JSON.parse(refused.data.split("\r\n\r\n")[1]!)).toEqual({ error: expect.stringMatching(/^The request is not valid HTTP\/1\.1 \(HPE_/) });
+      expect(JSON.parse(refused.data.split("\r\n\r\n")[1]!)).toEqual({
+        error: expect.stringMatching(/^The request is not valid HTTP\/1\.1 \(HPE_/),
+        requestId: expect.any(String),
+      });
       expect(refused.closed).toBe(true);
     }
     await expectServingAndUnchanged();
@@ -325,7 +333,10 @@ describe("timeouts and connection limits (HTTP/1.1)", () => {
     for (const target of ["/v1/users/u1", "127.0.0.1:443"]) {
       const outcome = await rawConnection((socket) => void socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`));
       expect(outcome.data).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
-      expect(JSON.parse(outcome.data.split("\r\n\r\n")[1]!)).toEqual({ error: "Method CONNECT is not allowed: this server is not a proxy" });
+      expect(JSON.parse(outcome.data.split("\r\n\r\n")[1]!)).toEqual({
+        error: "Method CONNECT is not allowed: this server is not a proxy",
+        requestId: expect.any(String),
+      });
       expect(outcome.closed).toBe(true);
     }
     await expectServingAndUnchanged();
