@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PipelinePoint } from "../../src/engine/context.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 // Erasing a user whose events wait in a batch (docs/privacy.md): those events are never applied,
 // whether the batch is queued or already in progress, and are reported failed.
 
 let server: TestServer;
+let receiver: WebhookReceiver;
 
 /** A pipeline point the worker stops at until released; `reached` resolves when it got there. */
 function holdAt(point: PipelinePoint) {
@@ -23,14 +25,19 @@ function holdAt(point: PipelinePoint) {
 const holds = new Map<PipelinePoint, () => Promise<void>>();
 
 beforeAll(async () => {
-  server = await startTestServer({ atPipelinePoint: (point) => holds.get(point)?.() });
+  receiver = await startWebhookReceiver();
+  server = await startTestServer({ atPipelinePoint: (point) => holds.get(point)?.(), webhooks: { allowPrivateNetworks: true, pollMs: 100 } });
+  expect((await server.rest("POST", "/admin/v1/webhooks", { body: [{ url: receiver.url("/deleted"), eventTypes: ["user.deleted"] }] })).status).toBe(201);
   const metric = await server.rest("POST", "/admin/v1/metrics", { body: [{ key: "words", name: "Words" }] });
   const board = await server.rest("POST", "/admin/v1/leaderboards", {
     body: [{ key: "top", name: "Top", rankBy: "metric", metricId: metric.body.created[0].id, start: "2025-01-01", status: "active" }],
   });
   expect(board.body.issues).toEqual([]);
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await receiver?.close();
+});
 
 async function completed(batchId: string) {
   for (;;) {
@@ -82,6 +89,14 @@ describe("a user erased while their events wait in a batch", () => {
     const ranked = (await server.rest("GET", "/v1/leaderboards/top")).body.rankings.map((r: { userId: string }) => r.userId);
     expect(ranked.sort()).toEqual(["e2", "holder"]);
     expect(await server.service.context.database.collections.users.countDocuments({ userId: "" })).toBe(0);
+    // Both erasures are announced, the batch-only user's as any other's.
+    await receiver.waitFor("/deleted", (got) => got.length >= 2);
+    expect(
+      receiver
+        .at("/deleted")
+        .map((r) => r.json?.user.id)
+        .sort(),
+    ).toEqual(["e1", "e3"]);
   });
 
   it("in progress: the events the worker still holds of the user are dropped once the erasure is done", async () => {

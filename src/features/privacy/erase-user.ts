@@ -63,7 +63,10 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
         unlistUser(ctx, tenantId, userId),
         eraseBatchEvents(ctx, tenantId, userId),
       ]);
-      return { erased: emptied > 0 };
+      if (emptied === 0) return { erased: false };
+      // Erased as any held user is: announced.
+      await announceErasure(ctx, { _id: erasureId(tenantId, userId), tenantId, userId, started: ctx.now(), scopes: [] });
+      return { erased: true };
     }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
     const scopes = uniqueScopes(
