@@ -57,6 +57,9 @@ export function createAdmission(services: ServiceContext, policies: ReadonlyMap<
   const { authenticate, recentlyValid } = createAuthenticator(services);
   return {
     async admit(apiKey, address) {
+      // Node joins a repeated header's values with ", ", which no key holds: said plainly, and no
+      // invalid-key token is spent (such a value can never authenticate, so nothing is guessed).
+      if (apiKey?.includes(", ")) throw new ConnectError("The X-API-KEY header was sent more than once: send one key", Code.Unauthenticated);
       // An address out of invalid-key tokens may still use keys that authenticated lately (no read needed).
       if (apiKey && rateLimiter.limitsInvalidKeys && !recentlyValid(apiKey)) {
         const refusal = rateLimiter.checkUnknownKey(address);

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/features/account/store/api-keys.js";
-import { CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_KEY, CLIENT_PROTOCOLS, startTestServer, type TestServer } from "../helpers/server.js";
 
 let server: TestServer;
 let appKey: string;
@@ -31,6 +31,17 @@ describe("authentication", () => {
     expect(await server.rest("GET", "/admin/v1/metrics", { apiKey: "adm_testkey.wrong" })).toEqual({ status: 401, body: { error: "Invalid API key" } });
     const event = await server.rest("POST", "/api/metrics/lessons/event", { apiKey: "garbage", body: { user: { id: "x" }, value: 1 } });
     expect(event.status).toBe(401);
+    // The header twice, even with a valid key: said so (Node joins the two values).
+    const twice = await fetch(`${server.baseUrl}/admin/v1/metrics`, {
+      headers: [
+        ["x-api-key", ADMIN_KEY],
+        ["x-api-key", ADMIN_KEY],
+      ],
+    });
+    expect([twice.status, await twice.json()]).toEqual([
+      401,
+      { error: "The X-API-KEY header was sent more than once: send one key", requestId: expect.any(String) },
+    ]);
   });
 
   it("refuses a wrong key with Unauthenticated on every client protocol", async () => {
