@@ -145,6 +145,8 @@ async function resolveTenant(services: ServiceContext, header: string | null, ca
   if (header !== null) {
     if (header.trim() === "")
       throw new DomainError("invalid_argument", "The Tenant-ID header is empty: send a tenant's ID, or leave the header out for the default scope");
+    // Node joins a repeated header's values with ", ", which no tenant ID holds (no spaces).
+    if (header.includes(", ")) throw new DomainError("invalid_argument", "The Tenant-ID header was sent more than once: send one tenant's ID");
     // A value no tenant can have is not looked up (nor cached): it is no tenant's.
     const tenant = checkCustomerId(header) === null ? await services.config.tenantByCustomerId(header) : null;
     // A key bound to a tenant learns nothing of others: an unknown tenant answers as another one does.

@@ -2,7 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PipelinePoint } from "../../src/engine/context.js";
 import { RECENT_IDEMPOTENCY_LIMIT } from "../../src/engine/record-event.js";
-import { startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
 import { createdIds } from "../helpers/admin-items.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -115,6 +115,18 @@ describe("tenants", () => {
     // A value no tenant can have (longer than an ID may be) is shown cut short, not echoed whole.
     const long = await server.rest("GET", "/admin/v1/metrics", { tenantId: "x".repeat(8000) });
     expect(long).toEqual({ status: 404, body: { error: `Tenant "${"x".repeat(36)}... not found` } });
+    // The header twice (Node joins the values): said so.
+    const twice = await fetch(`${server.baseUrl}/admin/v1/metrics`, {
+      headers: [
+        ["x-api-key", ADMIN_KEY],
+        ["tenant-id", "nobody"],
+        ["tenant-id", "nobody"],
+      ],
+    });
+    expect([twice.status, ((await twice.json()) as { error: string }).error]).toEqual([
+      400,
+      "The Tenant-ID header was sent more than once: send one tenant's ID",
+    ]);
     try {
       await server.client("grpc-web", { tenantId: "nobody" }).application.getUser({ id: "u" });
       expect.unreachable();
