@@ -10,6 +10,9 @@ import { parseJsonBody, readRequestJson } from "../transport/json-input.js";
 import { requestInfo, type RequestInfo } from "../transport/request-info.js";
 import { decompress, readBody, REQUEST_ENCODINGS, type NodeRequest, type NodeResponse } from "./request-body.js";
 
+/** An envelope's flags byte and 32-bit length, before its message (gRPC, gRPC-web, Connect streaming). */
+const ENVELOPE_HEADER_BYTES = 5;
+
 /** How a request on an RPC path is framed, read from its Content-Type. */
 interface RpcFraming {
   protocol: "connect" | "grpc" | "grpc-web";
@@ -66,7 +69,8 @@ export function createRpcAdapter(options: RpcAdapterOptions): Map<string, RpcHan
         Object.assign(responseHeaders, admitted.headers);
         options.admission.authorize(admitted.caller, uHandler.service);
         contextValues.set(admittedCaller, admitted.caller);
-        const body = await readBody(req, options.maxRequestBytes);
+        // The limit is the message's, as on Connect and REST: an envelope's 5-byte header comes on top.
+        const body = await readBody(req, options.maxRequestBytes + (framing.enveloped ? ENVELOPE_HEADER_BYTES : 0));
         if (body === "too-large") {
           throw new ConnectError(`The request is larger than the limit of ${options.maxRequestBytes} bytes`, Code.ResourceExhausted);
         }
@@ -156,15 +160,18 @@ async function checkRequestMessage(method: DescMethod, framing: RpcFraming, req:
   for (let offset = 0; framing.enveloped && offset < body.length;) {
     // The body is whole: an envelope that does not fit in it is broken, not large (Connect would
     // read the bytes left as the next envelope's length, and call that too large).
-    if (body.length - offset < 5)
+    if (body.length - offset < ENVELOPE_HEADER_BYTES)
       throw new ConnectError(`protocol error: ${body.length - offset} bytes after the last envelope, too few for an envelope`, Code.InvalidArgument);
     const declared = body.readUInt32BE(offset + 1);
-    if (body.length - offset - 5 < declared) {
-      throw new ConnectError(`protocol error: an envelope declares ${declared} bytes but ${body.length - offset - 5} follow`, Code.InvalidArgument);
+    if (body.length - offset - ENVELOPE_HEADER_BYTES < declared) {
+      throw new ConnectError(
+        `protocol error: an envelope declares ${declared} bytes but ${body.length - offset - ENVELOPE_HEADER_BYTES} follow`,
+        Code.InvalidArgument,
+      );
     }
     const flags = body[offset]!;
-    const data = body.subarray(offset + 5, offset + 5 + body.readUInt32BE(offset + 1));
-    offset += 5 + data.length;
+    const data = body.subarray(offset + ENVELOPE_HEADER_BYTES, offset + ENVELOPE_HEADER_BYTES + declared);
+    offset += ENVELOPE_HEADER_BYTES + data.length;
     if (framing.protocol === "connect" && (flags & 0b10) !== 0) continue; // Connect's end-of-stream message, not a request message
     if ((flags & ~0b01) !== 0) {
       throw new ConnectError(`protocol error: an envelope with flags 0x${flags.toString(16)} is not a request message`, Code.InvalidArgument);

@@ -466,6 +466,30 @@ describe("malformed input gets a 4xx with a specific message and changes nothing
     await expectServingAndUnchanged();
   });
 
+  it("bounds the message alike on every protocol: one of exactly MAX_REQUEST_BYTES is taken, framed in an envelope or not", async () => {
+    // An event padded with JSON whitespace to exactly the limit (64 KiB here), for a user of its own.
+    const exact = (user: string, key = "") => {
+      const json = `{${key}"user":{"id":"${user}"},"value":1}`;
+      return Buffer.from(json + " ".repeat(65536 - json.length));
+    };
+    const rest201 = await rest("POST", eventPath, { body: exact("exact-rest") });
+    expect(rest201.status).toBe(201);
+    const connect = await rest("POST", rpcPath, { body: exact("exact-connect", '"key":"words",') });
+    expect(connect.status).toBe(200);
+    const message = exact("exact-grpc-web", '"key":"words",');
+    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, 0]), message]);
+    framed.writeUInt32BE(message.length, 1);
+    const grpcWeb = await rest("POST", rpcPath, { body: framed, headers: { "content-type": "application/grpc-web+json" } });
+    // Success: the status is in the trailer frame at the body's end.
+    expect([grpcWeb.status, String(grpcWeb.body)]).toEqual([200, expect.stringMatching(/grpc-status:\s*0\r\n/)]);
+    // One byte more is refused.
+    const over = Buffer.concat([framed, Buffer.from(" ")]);
+    over.writeUInt32BE(message.length + 1, 1);
+    const refused = await rest("POST", rpcPath, { body: over, headers: { "content-type": "application/grpc-web+json" } });
+    expect(refused.headers.get("grpc-status")).toBe("8");
+    await expectServingAndUnchanged();
+  });
+
   it("refuses garbage binary bodies on gRPC with status 3", async () => {
     const session = await connectH2();
     const stream = session.request({
