@@ -2,6 +2,7 @@ import type { CommandFailedEvent, CommandSucceededEvent, MongoClient } from "mon
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PipelineObserver, WebhookAttemptResult } from "../engine/context.js";
 import { settledWithin } from "../engine/settled-within.js";
+import { REACHABILITY_TIMEOUT_MS } from "../engine/store/database.js";
 
 /** How a request came in: the REST paths, or one of the RPC protocols. */
 export type RequestProtocol = "rest" | "connect" | "grpc" | "grpc-web";
@@ -33,8 +34,6 @@ export interface ServiceMetrics {
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 const PROTOCOLS: readonly RequestProtocol[] = ["rest", "connect", "grpc", "grpc-web"];
-/** How long a scrape waits for each database gauge (the probes' own bound). */
-const GAUGE_READ_MS = 2_000;
 
 /**
  * A gauge read from the database, or NaN (Prometheus' "unknown") when the database fails or does not
@@ -43,7 +42,7 @@ const GAUGE_READ_MS = 2_000;
 function databaseReading(read: () => Promise<number>): Promise<number> {
   return settledWithin(
     read().catch(() => NaN),
-    GAUGE_READ_MS,
+    REACHABILITY_TIMEOUT_MS, // the health probes' own bound
     NaN,
   );
 }

@@ -5,7 +5,7 @@ import { isRunFinal, runOnDate, statusOf, type LeaderboardRun } from "./domain/l
 import type { EngineConfig } from "../../engine/domain/reactions.js";
 import type { UserState } from "../../engine/domain/user.js";
 import type { ServiceContext } from "../../engine/context.js";
-import { leaderboardScope, rankingsOf } from "./ranking-updates.js";
+import { entryOutcome, leaderboardScope, rankingsOf } from "./ranking-updates.js";
 import { entryOf, historyOfRun, type LeaderboardEntry, type LeaderboardResult, type RankedLeaderboard } from "./domain/leaderboard-entries.js";
 import { groupValuesOf } from "./domain/leaderboard-ranking.js";
 import type { EntryChange } from "./store/leaderboard-rankings.js";
@@ -122,15 +122,7 @@ function rankMove(
   value: { value: DecimalString | null } | { previousValue: DecimalString | null },
 ): LeaderboardResult {
   const groupValues = groupValuesOf(group).map((v, i) => ({ key: board.breakdownKeys[i]!, value: v }));
-  const outcome = {
-    changed: true,
-    previousRank: change.previousRank,
-    rank: change.rank,
-    previousValue: change.previousValue,
-    value: change.value,
-    threshold: change.threshold ?? null,
-  };
-  return { leaderboard: board, run, groupValues, outcome: { ...outcome, ...value } };
+  return { leaderboard: board, run, groupValues, outcome: { ...entryOutcome(change), ...value } };
 }
 
 /**

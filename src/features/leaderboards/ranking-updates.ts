@@ -12,7 +12,13 @@ import { isOptedOutOfLeaderboards } from "../users/domain/preferences.js";
 import type { EngineConfig } from "../../engine/domain/reactions.js";
 import type { UserState } from "../../engine/domain/user.js";
 import type { Database } from "../../engine/store/database.js";
-import { createLeaderboardRankings, rankingCollectionsOf, type LeaderboardRankings, type RankingScope } from "./store/leaderboard-rankings.js";
+import {
+  createLeaderboardRankings,
+  rankingCollectionsOf,
+  type EntryChange,
+  type LeaderboardRankings,
+  type RankingScope,
+} from "./store/leaderboard-rankings.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { rankingIdOf, type LeaderboardConfig } from "./domain/leaderboard-config.js";
 
@@ -101,9 +107,14 @@ async function writePlan(ctx: ServiceContext, tenantId: string, userId: string, 
   const value =
     plan.earlierRun?.addToRanked && plan.value !== null ? addDecimals((await rankings.rankOf(scope, userId))?.value ?? "0", plan.value) : plan.value;
   const change = value === null ? await rankings.removeEntry(scope, userId, options) : await rankings.upsertEntry(scope, userId, value, at, options);
+  return { ...entryOutcome(change), previousRank: left ? left.previousRank : change.previousRank };
+}
+
+/** What a ranking write did, as a leaderboard result reports it. */
+export function entryOutcome(change: EntryChange): EntryOutcome {
   return {
     changed: change.changed,
-    previousRank: left ? left.previousRank : change.previousRank,
+    previousRank: change.previousRank,
     rank: change.rank,
     previousValue: change.previousValue,
     value: change.value,

@@ -65,7 +65,7 @@ export async function eraseUser(ctx: ServiceContext, tenantId: string, userId: s
       ]);
       if (emptied === 0) return { erased: false };
       // Erased as any held user is: announced.
-      await announceErasure(ctx, { _id: erasureId(tenantId, userId), tenantId, userId, started: ctx.now(), scopes: [] });
+      await announceErasure(ctx, { tenantId, userId, started: ctx.now() });
       return { erased: true };
     }
     // A user seen again after an erasure was cut short holds rankings of their own: add them.
@@ -272,7 +272,7 @@ async function deleteApplicationKeys(ctx: ServiceContext, tenantId: string, user
  * through the user's outbox, which is gone): once the traces are erased, so it survives them, and
  * under an ID derived from the erasure, so a retried erasure creates no second message.
  */
-async function announceErasure(ctx: ServiceContext, erasure: UserErasureDocument): Promise<void> {
+async function announceErasure(ctx: ServiceContext, erasure: Pick<UserErasureDocument, "tenantId" | "userId" | "started">): Promise<void> {
   const webhooks = await ctx.config.webhooks(erasure.tenantId);
   if (!webhooks.subscribed.has("user.deleted")) return;
   const id = deterministicMessageId(`user.deleted/${JSON.stringify([erasure.tenantId, erasure.userId, erasure.started.toISOString()])}`, sha256);
