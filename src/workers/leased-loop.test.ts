@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { memoryLeaseStore, recordingLogger } from "../../test/helpers/memory-leases.js";
-import { createLeasedLoop, everyMs, walkCursor, type LeasedLoopOptions, type Pass } from "./leased-loop.js";
+import { createLeasedLoop, everyMs, SKIP_EMPTY_MINUTES_BEYOND, walkCursor, walkElapsedMinutes, type LeasedLoopOptions, type Pass } from "./leased-loop.js";
 
 // Fake timers fake Date too: the loop's pauses and its lease clock move together.
 beforeEach(() => {
@@ -317,6 +317,96 @@ describe("walkCursor", () => {
       }),
     ).rejects.toThrow("boom");
     expect(advanced).toEqual([1, 2]);
+  });
+});
+
+describe("walkElapsedMinutes far behind", () => {
+  const NOW = new Date("2026-06-01T12:00:30Z");
+  const LAST = Math.floor(NOW.getTime() / 60_000) - 1; // the last fully elapsed minute
+  const FAR = LAST - SKIP_EMPTY_MINUTES_BEYOND - 1; // a cursor just far enough behind
+
+  /** A pass whose cursor moves as the store's does; `listed` is the pending work, cleared as it is visited. */
+  function farBehind(cursor: number, listed: number[]) {
+    const advanced: number[] = [];
+    const pending = new Set(listed);
+    const scans: number[] = [];
+    const visited: number[] = [];
+    const pass: Pass = {
+      lease: { name: "work", owner: "me", version: 1, cursor },
+      advance: async (unit) => {
+        advanced.push(unit);
+        pass.lease!.cursor = unit;
+        return true;
+      },
+      stopping: () => false,
+    };
+    const listedBefore = async (before: number) => {
+      scans.push(before);
+      return [...pending].filter((m) => m < before).sort((a, b) => a - b);
+    };
+    const visit = async (minute: number) => {
+      visited.push(minute);
+      pending.delete(minute);
+    };
+    return { pass, advanced, pending, scans, visited, listedBefore, visit };
+  }
+
+  it("visits only the listed minutes after the cursor, oldest first, then moves the cursor to the last elapsed minute", async () => {
+    const walk = farBehind(FAR, [FAR - 5, FAR + 100, FAR + 3, LAST, LAST + 1]);
+    expect(await walkElapsedMinutes(walk.pass, NOW, 60, walk.visit, walk.listedBefore)).toBe(true);
+    expect(walk.visited).toEqual([FAR + 3, FAR + 100, LAST]); // not before the cursor, not the current minute
+    expect(walk.advanced).toEqual([FAR + 3, FAR + 100, LAST, LAST]);
+    expect(walk.scans).toEqual([LAST + 1, LAST + 1]); // a closing scan found nothing left
+  });
+
+  it("with nothing listed, one scan moves the cursor to the last elapsed minute", async () => {
+    const walk = farBehind(FAR - 10_000, []);
+    expect(await walkElapsedMinutes(walk.pass, NOW, 60, walk.visit, walk.listedBefore)).toBe(true);
+    expect(walk.visited).toEqual([]);
+    expect(walk.advanced).toEqual([LAST]);
+  });
+
+  it("a minute listed after the first scan, ahead of the cursor, is found by the closing scan", async () => {
+    const walk = farBehind(FAR, [FAR + 50]);
+    const visit = walk.visit;
+    walk.visit = async (minute) => {
+      await visit(minute);
+      if (minute === FAR + 50) walk.pending.add(FAR + 80);
+    };
+    expect(await walkElapsedMinutes(walk.pass, NOW, 60, walk.visit, walk.listedBefore)).toBe(true);
+    expect(walk.visited).toEqual([FAR + 50, FAR + 80]);
+    expect(walk.pending.size).toBe(0);
+  });
+
+  it("at most `maxMinutes` listed minutes per walk; the next walk goes on from the cursor", async () => {
+    const walk = farBehind(FAR - 100, [FAR - 99, FAR - 98, FAR - 97]);
+    expect(await walkElapsedMinutes(walk.pass, NOW, 60, walk.visit, walk.listedBefore, 2)).toBe(false);
+    expect(walk.visited).toEqual([FAR - 99, FAR - 98]);
+    expect(walk.pass.lease!.cursor).toBe(FAR - 98);
+    expect(await walkElapsedMinutes(walk.pass, NOW, 60, walk.visit, walk.listedBefore, 2)).toBe(true); // still far behind: skips again
+    expect(walk.visited).toEqual([FAR - 99, FAR - 98, FAR - 97]);
+    expect(walk.pass.lease!.cursor).toBe(LAST);
+  });
+
+  it("scans that keep finding new minutes behind it give way to the minute-by-minute walk", async () => {
+    const walk = farBehind(FAR, [FAR + 1]);
+    const visit = walk.visit;
+    walk.visit = async (minute) => {
+      await visit(minute);
+      if (minute < FAR + 4) walk.pending.add(minute + 1); // each visit lists the next minute
+    };
+    expect(await walkElapsedMinutes(walk.pass, NOW, 60, walk.visit, walk.listedBefore)).toBe(true);
+    expect(walk.scans).toHaveLength(3);
+    expect(walk.visited.slice(0, 4)).toEqual([FAR + 1, FAR + 2, FAR + 3, FAR + 4]);
+    expect(walk.visited).toHaveLength(LAST - FAR); // after three scans, every minute up to LAST
+    expect(walk.pass.lease!.cursor).toBe(LAST);
+  });
+
+  it("within SKIP_EMPTY_MINUTES_BEYOND of the clock, walks every minute and never scans", async () => {
+    const walk = farBehind(FAR + 1, [FAR + 3]);
+    expect(await walkElapsedMinutes(walk.pass, NOW, 60, walk.visit, walk.listedBefore)).toBe(true);
+    expect(walk.scans).toEqual([]);
+    expect(walk.visited).toHaveLength(SKIP_EMPTY_MINUTES_BEYOND);
   });
 });
 

@@ -173,12 +173,22 @@ export async function walkCursor(
 }
 
 /**
+ * Behind by more than this many minutes, a walk with `listedBefore` visits only the minutes it
+ * names: one scan of the pending work costs about what this many empty minutes cost read one by one
+ * at 80,000 pending users (measured on FerretDB: 1.1 s for 23,000 pages; an empty minute is 16
+ * reads by `_id`, 3 to 6 ms), and far less with fewer. A day of downtime is then seconds, not 1,440
+ * minutes' reads.
+ */
+export const SKIP_EMPTY_MINUTES_BEYOND = 360;
+
+/**
  * Walks the fully elapsed minutes before `now` (everything due in them is due by now), starting
  * `lookbackMinutes` back. A first walk (no cursor yet: the loop never finished a minute on this
  * database) first visits the minutes `listedBefore` names before that, oldest first, so that work
  * listed before a crash that came ahead of the first pass is not forgotten (a crash meanwhile
- * repeats them: visits must be idempotent). At most `maxMinutes` minutes after the cursor are
- * walked (false: the rest is left to the next pass).
+ * repeats them: visits must be idempotent). A walk far behind (SKIP_EMPTY_MINUTES_BEYOND) skips the
+ * minutes nothing is listed in (`walkListedMinutes`). At most `maxMinutes` minutes after the cursor
+ * are visited (false: the rest is left to the next pass).
  */
 export async function walkElapsedMinutes(
   pass: Pass,
@@ -186,17 +196,54 @@ export async function walkElapsedMinutes(
   lookbackMinutes: number,
   visit: (minute: number) => Promise<unknown>,
   listedBefore?: (minute: number) => Promise<number[]>,
-  maxMinutes?: number,
+  maxMinutes = Number.POSITIVE_INFINITY,
 ): Promise<boolean> {
   const lastElapsed = minuteOf(now) - 1;
   const start = lastElapsed - lookbackMinutes;
-  if (listedBefore && pass.lease && (pass.lease.cursor ?? null) === null) {
+  if (!listedBefore || !pass.lease) return walkCursor(pass, start, lastElapsed, visit, maxMinutes);
+  const cursor = pass.lease.cursor ?? null;
+  if (cursor === null) {
     for (const minute of await listedBefore(start + 1)) {
       if (pass.stopping()) return false;
       await visit(minute);
     }
+  } else if (lastElapsed - cursor > SKIP_EMPTY_MINUTES_BEYOND) {
+    return walkListedMinutes(pass, cursor, lastElapsed, visit, listedBefore, maxMinutes);
   }
   return walkCursor(pass, start, lastElapsed, visit, maxMinutes);
+}
+
+/** Rounds of scanning for minutes listed behind the walk before it falls back to walking every minute. */
+const LISTED_SCANS = 3;
+
+/**
+ * Visits, oldest first, only the minutes after `cursor` up to `last` that `listedBefore` names,
+ * moving the cursor to each; the minutes between have nothing to do. Only a scan that finds nothing
+ * left in the range moves the cursor to `last`, so a minute listed ahead of the cursor meanwhile is
+ * visited too (writers list work after their own now: past `last`). Should scans keep finding new
+ * minutes, the rest is walked minute by minute (walkCursor).
+ */
+async function walkListedMinutes(
+  pass: Pass,
+  cursor: number,
+  last: number,
+  visit: (minute: number) => Promise<unknown>,
+  listedBefore: (minute: number) => Promise<number[]>,
+  maxMinutes: number,
+): Promise<boolean> {
+  let visited = 0;
+  for (let scan = 0; scan < LISTED_SCANS; scan++) {
+    const listed = (await listedBefore(last + 1)).filter((minute) => minute > cursor);
+    if (listed.length === 0) return (await pass.advance(last)) && !pass.stopping();
+    for (const minute of listed) {
+      if (pass.stopping() || visited >= maxMinutes) return false;
+      await visit(minute);
+      visited += 1;
+      if (!(await pass.advance(minute))) return false;
+      cursor = minute;
+    }
+  }
+  return walkCursor({ ...pass, lease: { ...pass.lease!, cursor } }, cursor, last, visit, maxMinutes - visited);
 }
 
 /**

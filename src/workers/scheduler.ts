@@ -38,7 +38,8 @@ const LEASE_NAME = "scheduler:users";
  * The one scheduler of time-driven work (streak period ends, freeze earning, time-based points).
  * A user whose work is due is listed in `due_users` at or before its minute (workers/store/due-users.ts,
  * written before the user write that decided it); the scheduler walks the minutes in order, reading
- * each minute's few documents by `_id`, never scanning users, and lists the users it met early
+ * each minute's few documents by `_id`, never scanning users (far behind, it reads the IDs of the
+ * pending work instead and skips the empty minutes: walkElapsedMinutes), and lists the users it met early
  * again at their due minute before it clears the minute. A lease with a cursor (in `leases`) makes
  * one instance at a time do it and makes the work survive restarts: a minute is marked done only
  * after all its users were processed, and the work itself is idempotent (it recomputes from the

@@ -1,5 +1,5 @@
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMessage } from "../../src/features/webhooks/domain/webhooks.js";
 import { DEFAULT_RETRY_SCHEDULE_MS } from "../../src/features/webhooks/webhook-delivery-policy.js";
 import type { ServiceContext } from "../../src/engine/context.js";
@@ -12,6 +12,7 @@ import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { createSecretCodec } from "../../src/features/webhooks/store/webhook-secrets.js";
 import { dayOf } from "../../src/engine/store/keyed-buckets.js";
 import { minuteOf } from "../../src/engine/store/user-documents.js";
+import { SKIP_EMPTY_MINUTES_BEYOND } from "../../src/workers/leased-loop.js";
 import { claimDelivery, deliveryStore, insertDeliveries, saveEndpoint } from "../../src/features/webhooks/store/webhook-store.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/database.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
@@ -146,7 +147,7 @@ describe("webhook worker", () => {
 
   it("catches up with a long pause an hour of minutes per pass, so that hand-overs come between", async () => {
     const clock = { now: new Date(T0.getTime() + 86_400_000) };
-    const cursor = minuteOf(clock.now) - 1 - 24 * 60; // a day behind: the service was down
+    const cursor = minuteOf(clock.now) - 1 - SKIP_EMPTY_MINUTES_BEYOND; // hours behind: the service was down
     await database.collections.leases.deleteMany({});
     await database.collections.leases.insertOne({ _id: "webhooks:coordinator", owner: "gone", leaseUntil: T0, version: 1, cursor });
     const worker = createWebhookWorker(contextAt(clock), logger, {});
@@ -155,6 +156,29 @@ describe("webhook worker", () => {
     expect(await cursorNow()).toBe(cursor + 60);
     await worker.coordinate();
     expect(await cursorNow()).toBe(cursor + 120);
+    await worker.stop();
+  });
+
+  it("a day behind, visits only the minutes deliveries are parked in, and then stands at the clock", async () => {
+    await database.collections.leases.deleteMany({});
+    const clock = { now: new Date(T0.getTime() + 2 * 86_400_000) };
+    const last = minuteOf(clock.now) - 1;
+    await database.collections.leases.insertOne({ _id: "webhooks:coordinator", owner: "gone", leaseUntil: T0, version: 1, cursor: last - 24 * 60 });
+    const store = deliveryStore(database, new KeyedLock());
+    // A retry due ten hours into the downtime.
+    await insertDeliveries(store, [{ ...newDelivery("t1", "ep1", message("msg_parked_in_downtime"), T0), ready: false, dueMinute: last - 600 }]);
+    const visited: number[] = [];
+    const find = database.collections.webhookDue.findOne.bind(database.collections.webhookDue);
+    vi.spyOn(database.collections.webhookDue, "findOne").mockImplementation(((filter: { _id: string }) => {
+      visited.push(Number(filter._id.split("/", 1)[0]));
+      return find(filter);
+    }) as typeof find);
+    const worker = createWebhookWorker(contextAt(clock), logger, {});
+    await worker.coordinate();
+    vi.restoreAllMocks();
+    expect([...new Set(visited)]).toEqual([last - 600]); // the one minute listed, not 1,440 of them
+    expect((await database.collections.leases.findOne({ _id: "webhooks:coordinator" }))!.cursor).toBe(last);
+    expect(await worker.deliverReady()).toBe(1);
     await worker.stop();
   });
 

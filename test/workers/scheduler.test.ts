@@ -1,5 +1,5 @@
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUserState } from "../../src/engine/domain/user.js";
 import type { ServiceContext } from "../../src/engine/context.js";
 import { createScheduler, type DueUserWork } from "../../src/workers/scheduler.js";
@@ -9,7 +9,7 @@ import type { Database } from "../../src/engine/store/database.js";
 import { TenantCalls } from "../../src/engine/tenant-calls.js";
 import { KeyedLock } from "../../src/engine/store/keyed-lock.js";
 import { commitUserChange } from "../../src/engine/user-commit.js";
-import { readStoredUser } from "../../src/engine/store/user-documents.js";
+import { minuteOf, readStoredUser } from "../../src/engine/store/user-documents.js";
 import { findDueUsers } from "../../src/workers/store/due-users.js";
 import { openTestStore } from "../helpers/database.js";
 
@@ -92,6 +92,25 @@ describe("scheduler", () => {
     expect(await scheduler.tick()).toBe(1);
     expect(visits).toEqual(["listed-hours-ago"]);
     expect(await database.collections.dueUsers.countDocuments({})).toBe(0);
+    await scheduler.stop();
+  });
+
+  it("after a day down, one tick visits the users due meanwhile without reading every minute, and stands at the clock", async () => {
+    await Promise.all([database.collections.leases.deleteMany({}), database.collections.dueUsers.deleteMany({})]);
+    const clock = { now: new Date(T0.getTime() + 30 * 86_400_000) };
+    const last = minuteOf(clock.now) - 1;
+    await database.collections.leases.insertOne({ _id: "scheduler:users", owner: "gone", leaseUntil: T0, version: 1, cursor: last - 24 * 60 });
+    await createUserDueAt("t1", "due-in-the-morning", new Date((last - 900) * 60_000));
+    await createUserDueAt("t2", "due-in-the-evening", new Date((last - 60) * 60_000 + 59_000));
+    await createUserDueAt("t1", "due-after-the-restart", new Date((last + 1) * 60_000));
+    const reads = vi.spyOn(database.collections.dueUsers, "findOne");
+    const visits: string[] = [];
+    const scheduler = createScheduler(contextAt(clock), logger, { work: recordingWork(visits) });
+    expect(await scheduler.tick()).toBe(2);
+    expect(visits).toEqual(["due-in-the-morning", "due-in-the-evening"]);
+    expect(reads.mock.calls.length).toBeLessThan(2 * 16 * 2); // two minutes' shards (and their next pages), not 1,440 minutes'
+    reads.mockRestore();
+    expect((await database.collections.leases.findOne({ _id: "scheduler:users" }))!.cursor).toBe(last);
     await scheduler.stop();
   });
 
