@@ -96,4 +96,24 @@ describe("reads never wait for the scheduler", () => {
     );
     expect((await server.rest("GET", "/v1/users/early/points/energy", { tenantId: "punctual" })).body.total).toBe(5);
   }, 120_000);
+
+  it("an edit of a time trigger's points keeps the interval that came due before it owed (the scheduler had not visited yet)", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "edited", name: "Edited" }]);
+    const [coins] = await created("/admin/v1/points", [{ key: "coins", name: "Coins" }], "edited");
+    const [hourly] = await created(
+      `/admin/v1/points/${coins}/triggers`,
+      [{ type: "time", points: 10, timeUnit: "hours", timeInterval: 1, status: "active" }],
+      "edited",
+    );
+    offsetMs += 61_000 - (now().getTime() % 60_000); // early in a minute, as above
+    expect((await server.rest("PUT", "/v1/users/owed", { tenantId: "edited", body: {} })).status).toBe(200);
+    const tenantId = (await server.service.context.config.tenantByCustomerId("edited"))!.id;
+    const dueAt = (await readStoredUser(server.service.context.database.collections.users, tenantId, "owed"))!.state.dueAt!;
+    offsetMs += dueAt.getTime() - now().getTime() + 100;
+    const edit = await server.rest("PATCH", `/admin/v1/points/${coins}/triggers`, { tenantId: "edited", body: [{ id: hourly, points: 20 }] });
+    expect(edit.body.issues).toEqual([]);
+    const read = await server.rest("GET", "/v1/users/owed/points/coins", { tenantId: "edited" });
+    expect(minuteOf(now()), "the scheduler could not have visited: the due minute had not elapsed").toBe(minuteOf(dueAt));
+    expect(read.body.total).toBe(20); // the interval due before the edit, paid at the trigger's points now
+  }, 120_000);
 });

@@ -135,6 +135,7 @@ describe("points triggers", () => {
       blockIfOutOfPoints: false,
       created: now,
       updated: now,
+      owedFrom: now,
     });
   });
 
@@ -161,6 +162,21 @@ describe("points triggers", () => {
     expect(streak).toMatchObject({ type: "streak", streakLength: 3 });
     expect(applyTriggerChanges(withFilters, { eventAttributes: null, userAttributes: null }, now)).toMatchObject({ eventAttributes: [], userAttributes: [] });
     expect(applyTriggerChanges(withFilters, { points: 3 }, now)).toMatchObject({ points: 3, eventAttributes: [plan], userAttributes: [plan] });
+  });
+
+  it("owe time intervals from their activation or a new schedule, not from an edit of their points or filters", () => {
+    const later = new Date(now.getTime() + 3_600_000);
+    const time = { ...buildTrigger({ type: "time", points: 5, timeUnit: "hours", timeInterval: 1 }, "t2", now), status: "active" as const };
+    expect(applyTriggerChanges(time, { points: 9, userAttributes: [plan], blockIfOutOfPoints: true }, later).owedFrom).toEqual(now);
+    expect(applyTriggerChanges(time, { status: "active" }, later).owedFrom).toEqual(now); // already active
+    expect(applyTriggerChanges(time, { timeInterval: 2 }, later).owedFrom).toEqual(later);
+    expect(applyTriggerChanges(time, { timeUnit: "days" }, later).owedFrom).toEqual(later);
+    const paused = applyTriggerChanges(time, { status: "inactive" }, later);
+    expect(applyTriggerChanges(paused, { status: "active" }, new Date(later.getTime() + 1)).owedFrom).toEqual(new Date(later.getTime() + 1));
+    expect(applyTriggerChanges(current, { type: "time", timeUnit: "days", timeInterval: 1 }, later).owedFrom).toEqual(later);
+    // Stored before `owedFrom` existed: its last update stands in.
+    const { owedFrom: _, ...stored } = { ...time, updated: later };
+    expect(applyTriggerChanges(stored, { points: 9 }, new Date(later.getTime() + 5)).owedFrom).toEqual(later);
   });
 });
 

@@ -72,6 +72,12 @@ export interface PointsTriggerConfig extends TriggerSettings {
   blockIfOutOfPoints: boolean;
   created: Date;
   updated: Date;
+  /**
+   * From when a time trigger's intervals are owed: its creation, its last activation, or the last
+   * change of its type or schedule; an edit of anything else (points, filters) keeps what is owed.
+   * Absent on triggers stored before it existed: `updated` stands in.
+   */
+  owedFrom?: Date;
 }
 
 /** `status` may carry a value the Admin API does not accept (e.g. `archived`), refused by the check. */
@@ -237,6 +243,7 @@ export function buildTrigger(draft: PointsTriggerDraft, id: string, now: Date): 
     blockIfOutOfPoints: draft.blockIfOutOfPoints ?? false,
     created: now,
     updated: now,
+    owedFrom: now,
   };
 }
 
@@ -257,7 +264,12 @@ export function applyTriggerChanges(current: PointsTriggerConfig, changes: Point
   const next = { ...base, ...definedOnly(changes) } as PointsTriggerConfig;
   if (changes.userAttributes === null) next.userAttributes = [];
   if (changes.eventAttributes === null) next.eventAttributes = [];
-  return { ...withoutUndefined(next), updated: now };
+  const restartsOwing =
+    (next.status === "active" && current.status !== "active") ||
+    typeChanged ||
+    next.timeUnit !== current.timeUnit ||
+    next.timeInterval !== current.timeInterval;
+  return { ...withoutUndefined(next), updated: now, owedFrom: restartsOwing ? now : (current.owedFrom ?? current.updated) };
 }
 
 function checkTriggerStatus(status: string | undefined): string | null {

@@ -365,6 +365,13 @@ describe("time triggers", () => {
     expect(awardedIn(applyTimeTriggers(paid, reactivated, USER, hoursAfterCreation(103), newId))).toEqual([5]);
   });
 
+  it("an edit after intervals came due (points, filters) keeps them owed: `owedFrom`, not `updated`, bounds them", () => {
+    const edited = config(snapshot([timeTrigger("t", 7, 3, "hours", { owedFrom: OLD, updated: hoursAfterCreation(10) })]));
+    expect(awardedIn(applyTimeTriggers({}, edited, USER, hoursAfterCreation(10), newId))).toEqual([21]); // due at 3, 6 and 9 hours
+    const activatedAt10 = config(snapshot([timeTrigger("t", 7, 3, "hours", { owedFrom: hoursAfterCreation(10), updated: hoursAfterCreation(11) })]));
+    expect(awardedIn(applyTimeTriggers({}, activatedAt10, USER, hoursAfterCreation(12), newId))).toEqual([7]);
+  });
+
   it("ignores inactive time triggers and never fires time triggers from events", () => {
     const inactive = config(snapshot([timeTrigger("t", 5, 1, "hours", { status: "inactive" })]));
     expect(applyTimeTriggers({}, inactive, USER, hoursAfterCreation(10), newId)).toEqual({ kind: "applied", states: {}, changes: [], events: [] });

@@ -323,13 +323,13 @@ function intervalsDueBy(user: PointsUser, intervalMs: number, at: Date): number 
 
 /**
  * The instant up to which a time trigger's intervals count as settled for the user: the stored
- * instant, but never before the user's creation or the trigger's last update. The latter is how an
- * activation (an update) avoids paying out the past: intervals due before the trigger became active
- * are not owed.
+ * instant, but never before the user's creation or the trigger's `owedFrom`. The latter is how an
+ * activation avoids paying out the past (intervals due before the trigger became active are not
+ * owed), while an edit of its points leaves owed what came due before it.
  */
 function settledAt(state: PointsState, trigger: PointsTriggerConfig, user: PointsUser): Date {
   const stored = state.timeSettledAt[trigger.id]?.getTime() ?? -Infinity;
-  return new Date(Math.max(stored, user.created.getTime(), trigger.updated.getTime()));
+  return new Date(Math.max(stored, user.created.getTime(), (trigger.owedFrom ?? trigger.updated).getTime()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -570,8 +570,8 @@ function blocked(snapshot: PointsSystemSnapshot, result: Extract<SettleResult, {
  * hours for days); k intervals due at once are one award of k × points, dated `now`, boosted by the
  * boosts active `now`. Intervals that came due while the trigger did not apply to the user (user
  * attribute filters), or whose `blockIfOutOfPoints` deduction the total could not cover, pass
- * unpaid; intervals due before the trigger's last update (its activation) are never owed. Never
- * blocks.
+ * unpaid; intervals due before the trigger's `owedFrom` (its activation, or a new schedule) are
+ * never owed. Never blocks.
  */
 export function applyTimeTriggers(
   states: Readonly<Record<string, PointsState>>,
