@@ -13,6 +13,7 @@ import {
   saveIdempotencyRecords,
 } from "./store/idempotency-records.js";
 import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
+import { dueWorkFirst } from "../workers/due-work.js";
 import { checkAttributeKeys, findMetricByKeyOrFail } from "./user-access.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -120,6 +121,7 @@ export async function recordEvent(
       return { write: { ...state, ...kept, recentIdempotency: [...kept.recentIdempotency, ...record] }, result: { kind: "applied", outcome } };
     },
     alone ? findMovedRecord : undefined,
+    dueWorkFirst(ctx, tenantId, engine),
   );
 }
 

@@ -12,6 +12,7 @@ import { trimRankHistory } from "./domain/retention.js";
 import { loadEngineConfig } from "./engine-config.js";
 import type { ServiceContext } from "./context.js";
 import { applyUserChange, changeUserState } from "./user-state.js";
+import { dueWorkFirst } from "../workers/due-work.js";
 
 /** How a user write treats a user that does or does not exist yet. */
 export type UserWriteMode = "create" | "identify" | "update";
@@ -23,23 +24,30 @@ export type UserWriteMode = "create" | "identify" | "update";
 export async function writeUser(ctx: ServiceContext, tenantId: string, mode: UserWriteMode, upsert: UserUpsert): Promise<UserState> {
   await checkUserFields(ctx, tenantId, upsert);
   const engine = await loadEngineConfig(ctx, tenantId);
-  return changeUserState(ctx, tenantId, upsert.id, async (stored, now) => {
-    if (stored && mode === "create") {
-      throw new DomainError("unprocessable", `User "${upsert.id}" already exists; identify it with PUT /v1/users/${upsert.id} to update it`);
-    }
-    if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
-    const next = upsertUser(stored?.state ?? newUserState(upsert.id, now, engine), upsert, now);
-    // An update may move the user's due time (a new time zone); a first identification may award
-    // points (user-creation triggers), which leaderboards may rank.
-    const created = stored ? null : react(next, { userCreated: true }, engine, now);
-    const { state } = await applyUserChange(ctx, tenantId, engine, {
-      state: created?.state ?? next,
-      events: created ? eventsOf(created.reactions) : {},
-      contribution: created ? contributionOf(undefined, created.reactions.points, undefined) : {},
-      at: now,
-    });
-    return { write: state, result: state };
-  });
+  return changeUserState(
+    ctx,
+    tenantId,
+    upsert.id,
+    async (stored, now) => {
+      if (stored && mode === "create") {
+        throw new DomainError("unprocessable", `User "${upsert.id}" already exists; identify it with PUT /v1/users/${upsert.id} to update it`);
+      }
+      if (!stored && mode === "update") throw notFound(`User "${upsert.id}" not found`);
+      const next = upsertUser(stored?.state ?? newUserState(upsert.id, now, engine), upsert, now);
+      // An update may move the user's due time (a new time zone); a first identification may award
+      // points (user-creation triggers), which leaderboards may rank.
+      const created = stored ? null : react(next, { userCreated: true }, engine, now);
+      const { state } = await applyUserChange(ctx, tenantId, engine, {
+        state: created?.state ?? next,
+        events: created ? eventsOf(created.reactions) : {},
+        contribution: created ? contributionOf(undefined, created.reactions.points, undefined) : {},
+        at: now,
+      });
+      return { write: state, result: state };
+    },
+    undefined,
+    dueWorkFirst(ctx, tenantId, engine),
+  );
 }
 
 /**

@@ -12,6 +12,12 @@ import { rankStreak } from "../features/streaks/streak-rankings.js";
 /** What a change decides: the next state to write (or none) and the result to return. */
 export type UserChange<T> = { write: UserState; result: T } | { write: null; result: T };
 
+/**
+ * Work a change must see done before it decides (workers/due-work.ts `dueWorkFirst`): the state to
+ * write for it, or null when nothing is due.
+ */
+export type CatchUp = (stored: VersionedUser, now: Date) => Promise<UserState | null>;
+
 /** How often a version conflict (another instance wrote the user meanwhile) is retried. */
 const MAX_ATTEMPTS = 10;
 
@@ -19,7 +25,9 @@ const MAX_ATTEMPTS = 10;
  * Changes one user's state safely: under the user's lock (one writer per user in this process),
  * load, decide, and write with the version that was read, so writers on other instances never
  * overwrite each other; a conflict reloads and decides again. `decide` must be free of side effects
- * other than what it returns, since it may run more than once.
+ * other than what it returns, since it may run more than once. With `catchUp`, work due for the
+ * stored user is written first, on its own (as the scheduler's visit would have), and the change
+ * decides on the state it left.
  *
  * The write itself, with what must be stored alongside it, is `commitUserChange` (user-commit.ts).
  */
@@ -30,8 +38,10 @@ export async function changeUserState<T, P = undefined>(
   decide: (stored: VersionedUser | null, now: Date, prefetched: P) => Promise<UserChange<T>>,
   /** A read to run in parallel with loading the user (saves a round trip). */
   prefetch: () => Promise<P> = async () => undefined as P,
+  catchUp?: CatchUp,
 ): Promise<T> {
   return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
+    let caughtUpOnce = false;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // Values set for an earlier attribute with a key used again are not the user's: decisions
       // never see them, and the write drops them (engine/domain/user.ts `attributesInForce`).
@@ -42,6 +52,12 @@ export async function changeUserState<T, P = undefined>(
       ]);
       const stored = loaded && withLoadedState(loaded, withAttributesInForce(loaded.state, userAttributes));
       const now = ctx.now();
+      const caughtUp = catchUp && stored && !caughtUpOnce ? await catchUp(stored, now) : null;
+      if (caughtUp) {
+        // Written, or lost to a concurrent writer (then tried again): the next round decides on what is stored.
+        caughtUpOnce = await commitUserChange(ctx, tenantId, stored, withAttributeIds(caughtUp, userAttributes), attempt);
+        continue;
+      }
       const change = await decide(stored, now, prefetched);
       if (change.write === null) return change.result;
       const write = withAttributeIds(change.write, userAttributes);

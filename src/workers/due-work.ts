@@ -6,8 +6,8 @@ import { contributionOf, entersStreakLeaderboards } from "../features/leaderboar
 import type { ServiceContext } from "../engine/context.js";
 import { loadEngineConfig } from "../engine/engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
-import { applyUserChange, changeUserState } from "../engine/user-state.js";
-import { plannedDueAt } from "../engine/domain/reactions.js";
+import { applyUserChange, changeUserState, type CatchUp, type UserChange } from "../engine/user-state.js";
+import { plannedDueAt, type EngineConfig } from "../engine/domain/reactions.js";
 import { findUser, minuteOf, type VersionedUser } from "../engine/store/user-documents.js";
 import { userIdsOfTenant } from "../engine/store/tenant-users.js";
 import { addDueUsers } from "./store/due-users.js";
@@ -27,38 +27,56 @@ import { addDueUsers } from "./store/due-users.js";
  */
 export const runDueWork: DueUserWork = async (ctx: ServiceContext, tenantId: string, userId: string) => {
   const engine = await loadEngineConfig(ctx, tenantId);
-  return changeUserState(ctx, tenantId, userId, async (stored, now) => {
-    if (!stored) return { write: null, result: null };
-    const storedDueAt = stored.state.dueAt;
-    const planned = plannedDueAt(stored.state, engine, now);
-    const broughtEarlier = planned !== null && (storedDueAt === null || planned < storedDueAt);
-    let state = stored.state;
-    const settings = effectiveStreakSettings(engine.streak, state.preferences);
-    const followed = settings && state.streak ? userStreak(state, settings, now) : null;
-    const caught = settings && followed ? catchUpStreak(followed, settings, state.tzHistory, now) : null;
-    if (caught) state = { ...state, streak: caught.state };
-    // A streak leaderboard that became active after the user's last change (see
-    // `rescheduleTenantUsers`) still lacks their current streak: the visit enters them. Not while an
-    // import's backdated events are arriving (`BACKFILL_QUIET_MS`): that would judge the periods
-    // they are for; the due visit at its end enters them.
-    const quiet = state.backfillQuietUntil !== null && state.backfillQuietUntil > now;
-    const entering = caught !== null && !quiet && entersStreakLeaderboards(state, engine.leaderboards ?? [], caught.state.length, now);
-    // Listed for a minute whose work a later write moved or settled: nothing is due yet.
-    if (!broughtEarlier && !entering && (!storedDueAt || storedDueAt > now)) return { write: null, result: storedDueAt };
-    const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
-    // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
-    // A streak whose length the visit left as it was only enters boards the user was missing from:
-    // that moves no rank of their doing, so it sends no `leaderboard.rank_changed`.
-    const applied = await applyUserChange(ctx, tenantId, engine, {
-      state: { ...state, points: paid.states },
-      events: { streakEvents: caught?.events, pointsEvents: paid.events },
-      contribution: contributionOf(undefined, paid.changes, caught?.state.length),
-      at: now,
-      quietStreakLeaderboards: caught !== null && caught.state.length === followed?.length,
-    });
-    return { write: applied.state, result: null };
-  });
+  return changeUserState(ctx, tenantId, userId, async (stored, now) =>
+    stored ? decideDueWork(ctx, tenantId, engine, stored, now) : { write: null, result: null },
+  );
 };
+
+/** The visit's decision (`runDueWork`): the state to write, or none and the stored due time when nothing is due. */
+async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: EngineConfig, stored: VersionedUser, now: Date): Promise<UserChange<Date | null>> {
+  const storedDueAt = stored.state.dueAt;
+  const planned = plannedDueAt(stored.state, engine, now);
+  const broughtEarlier = planned !== null && (storedDueAt === null || planned < storedDueAt);
+  let state = stored.state;
+  const settings = effectiveStreakSettings(engine.streak, state.preferences);
+  const followed = settings && state.streak ? userStreak(state, settings, now) : null;
+  const caught = settings && followed ? catchUpStreak(followed, settings, state.tzHistory, now) : null;
+  if (caught) state = { ...state, streak: caught.state };
+  // A streak leaderboard that became active after the user's last change (see
+  // `rescheduleTenantUsers`) still lacks their current streak: the visit enters them. Not while an
+  // import's backdated events are arriving (`BACKFILL_QUIET_MS`): that would judge the periods
+  // they are for; the due visit at its end enters them.
+  const quiet = state.backfillQuietUntil !== null && state.backfillQuietUntil > now;
+  const entering = caught !== null && !quiet && entersStreakLeaderboards(state, engine.leaderboards ?? [], caught.state.length, now);
+  // Listed for a minute whose work a later write moved or settled: nothing is due yet.
+  if (!broughtEarlier && !entering && (!storedDueAt || storedDueAt > now)) return { write: null, result: storedDueAt };
+  const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
+  // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
+  // A streak whose length the visit left as it was only enters boards the user was missing from:
+  // that moves no rank of their doing, so it sends no `leaderboard.rank_changed`.
+  const applied = await applyUserChange(ctx, tenantId, engine, {
+    state: { ...state, points: paid.states },
+    events: { streakEvents: caught?.events, pointsEvents: paid.events },
+    contribution: contributionOf(undefined, paid.changes, caught?.state.length),
+    at: now,
+    quietStreakLeaderboards: caught !== null && caught.state.length === followed?.length,
+  });
+  return { write: applied.state, result: null };
+}
+
+/**
+ * For a call that changes a user (an event, a user write, an API achievement): when the user's due
+ * time has passed (the scheduler has not visited yet), the visit is written first, so the call
+ * decides on the state a visit on time would have left: an energy refill that came due covers the
+ * event's deduction, time-triggered intervals are judged under the attributes they came due under,
+ * a lapsed streak has ended. Costs nothing when nothing is due.
+ */
+export function dueWorkFirst(ctx: ServiceContext, tenantId: string, engine: EngineConfig): CatchUp {
+  return async (stored, now) => {
+    if (stored.state.dueAt === null || stored.state.dueAt > now) return null;
+    return (await decideDueWork(ctx, tenantId, engine, stored, now)).write;
+  };
+}
 
 /**
  * A user as a read must show them: when their due time has passed (the scheduler is behind, or

@@ -44,7 +44,8 @@ const LEASE_NAME = "scheduler:users";
  * one instance at a time do it and makes the work survive restarts: a minute is marked done only
  * after all its users were processed, and the work itself is idempotent (it recomputes from the
  * stored state and `now`), so a minute processed twice after a crash changes nothing twice.
- * Reads never depend on the scheduler: they compute the same catch-up before answering.
+ * Reads and user changes never depend on the scheduler: they run the same visit first when a
+ * user's due time has passed (workers/due-work.ts `withDueWorkDone`, `dueWorkFirst`).
  */
 export function createScheduler(ctx: ServiceContext, logger: Logger, options: SchedulerOptions): Scheduler {
   const buckets = dueUserBuckets(ctx);

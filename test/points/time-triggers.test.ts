@@ -12,6 +12,31 @@ const now = () => new Date(Date.now() + offsetMs);
 
 const created = (path: string, body: unknown[], tenantId?: string) => createdIds(server, path, body, tenantId);
 
+/**
+ * Identifies a user a second into a minute, so that their first due time falls early in its minute
+ * (the scheduler visits a minute only once it has fully elapsed, which leaves what follows in that
+ * minute to the calls themselves), and returns that due time.
+ */
+async function identifyEarlyInMinute(customerId: string, userId: string, body: object = {}): Promise<Date> {
+  offsetMs += 61_000 - (now().getTime() % 60_000);
+  expect((await server.rest("PUT", `/v1/users/${userId}`, { tenantId: customerId, body })).status).toBe(200);
+  return storedDueAt(customerId, userId);
+}
+
+async function storedDueAt(customerId: string, userId: string): Promise<Date> {
+  const tenantId = (await server.service.context.config.tenantByCustomerId(customerId))!.id;
+  return (await readStoredUser(server.service.context.database.collections.users, tenantId, userId))!.state.dueAt!;
+}
+
+/** Moves the clock just past `dueAt`, within its minute (checked by `expectUnvisited`). */
+function justAfter(dueAt: Date): void {
+  offsetMs += dueAt.getTime() - now().getTime() + 100;
+}
+
+function expectUnvisited(dueAt: Date): void {
+  expect(minuteOf(now()), "the scheduler could not have visited: the due minute had not elapsed").toBe(minuteOf(dueAt));
+}
+
 beforeAll(async () => {
   server = await startTestServer({ now });
 });
@@ -75,17 +100,12 @@ describe("reads never wait for the scheduler", () => {
     await created("/admin/v1/tenants", [{ customerId: "punctual", name: "Punctual" }]);
     const [energy] = await created("/admin/v1/points", [{ key: "energy", name: "Energy" }], "punctual");
     await created(`/admin/v1/points/${energy}/triggers`, [{ type: "time", points: 5, timeUnit: "hours", timeInterval: 1, status: "active" }], "punctual");
-    // The user is created a second into a minute, so their due time falls early in its minute: the
-    // scheduler visits a minute only once it has fully elapsed, which leaves the read below to itself.
-    offsetMs += 61_000 - (now().getTime() % 60_000);
-    expect((await server.rest("PUT", "/v1/users/early", { tenantId: "punctual", body: {} })).status).toBe(200);
-    const tenantId = (await server.service.context.config.tenantByCustomerId("punctual"))!.id;
-    const dueAt = (await readStoredUser(server.service.context.database.collections.users, tenantId, "early"))!.state.dueAt!;
+    const dueAt = await identifyEarlyInMinute("punctual", "early");
     expect((await server.rest("GET", "/v1/users/early/points/energy", { tenantId: "punctual" })).body.total).toBe(0);
 
-    offsetMs += dueAt.getTime() - now().getTime() + 100;
+    justAfter(dueAt);
     const read = await server.rest("GET", "/v1/users/early/points/energy", { tenantId: "punctual" });
-    expect(minuteOf(now()), "the scheduler could not have visited: the due minute had not elapsed").toBe(minuteOf(dueAt));
+    expectUnvisited(dueAt);
     expect(read.body.total).toBe(5);
     expect(read.body.awards).toHaveLength(1);
     // Paid once: the scheduler's visit of that minute finds nothing left to do.
@@ -105,15 +125,69 @@ describe("reads never wait for the scheduler", () => {
       [{ type: "time", points: 10, timeUnit: "hours", timeInterval: 1, status: "active" }],
       "edited",
     );
-    offsetMs += 61_000 - (now().getTime() % 60_000); // early in a minute, as above
-    expect((await server.rest("PUT", "/v1/users/owed", { tenantId: "edited", body: {} })).status).toBe(200);
-    const tenantId = (await server.service.context.config.tenantByCustomerId("edited"))!.id;
-    const dueAt = (await readStoredUser(server.service.context.database.collections.users, tenantId, "owed"))!.state.dueAt!;
-    offsetMs += dueAt.getTime() - now().getTime() + 100;
+    const dueAt = await identifyEarlyInMinute("edited", "owed");
+    justAfter(dueAt);
     const edit = await server.rest("PATCH", `/admin/v1/points/${coins}/triggers`, { tenantId: "edited", body: [{ id: hourly, points: 20 }] });
     expect(edit.body.issues).toEqual([]);
     const read = await server.rest("GET", "/v1/users/owed/points/coins", { tenantId: "edited" });
-    expect(minuteOf(now()), "the scheduler could not have visited: the due minute had not elapsed").toBe(minuteOf(dueAt));
+    expectUnvisited(dueAt);
     expect(read.body.total).toBe(20); // the interval due before the edit, paid at the trigger's points now
+  }, 120_000);
+});
+
+describe("calls that change a user never wait for the scheduler either", () => {
+  it("an energy refill that came due covers the event's deduction; the refill is paid first, on its own", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "metered", name: "Metered" }]);
+    const [uses] = await created("/admin/v1/metrics", [{ key: "uses", name: "Uses" }], "metered");
+    const [energy] = await created("/admin/v1/points", [{ key: "energy", name: "Energy" }], "metered");
+    await created(
+      `/admin/v1/points/${energy}/triggers`,
+      [
+        { type: "time", points: 5, timeUnit: "hours", timeInterval: 1, status: "active" },
+        { type: "metric", points: -5, metricId: uses, metricThreshold: 1, blockIfOutOfPoints: true, status: "active" },
+      ],
+      "metered",
+    );
+    const dueAt = await identifyEarlyInMinute("metered", "runner");
+    const tooSoon = await server.rest("POST", "/api/metrics/uses/event", { tenantId: "metered", body: { user: { id: "runner" }, value: 1 } });
+    expect(tooSoon.status).toBe(422); // no energy yet
+
+    justAfter(dueAt);
+    const used = await server.rest("POST", "/api/metrics/uses/event", { tenantId: "metered", body: { user: { id: "runner" }, value: 1 } });
+    expectUnvisited(dueAt);
+    expect(used.status).toBe(201);
+    expect(used.body.points.energy).toMatchObject({ total: 0, added: -5 });
+    const awards = (await server.rest("GET", "/v1/users/runner/points/energy", { tenantId: "metered" })).body.awards;
+    expect(awards.map((award: { awarded: number; trigger: { type: string } }) => [award.trigger.type, award.awarded])).toEqual([
+      ["metric", -5],
+      ["time", 5],
+    ]);
+  }, 120_000);
+
+  it("an interval that came due is judged under the attributes it came due under, not those a user write brings", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "tiered", name: "Tiered" }]);
+    const [plan] = await created("/admin/v1/attributes", [{ key: "plan", name: "Plan", type: "user" }], "tiered");
+    const [coins] = await created("/admin/v1/points", [{ key: "coins", name: "Coins" }], "tiered");
+    const proOnly = [{ attributeId: plan, attributeValue: "pro" }];
+    await created(
+      `/admin/v1/points/${coins}/triggers`,
+      [{ type: "time", points: 10, timeUnit: "hours", timeInterval: 1, status: "active", userAttributes: proOnly }],
+      "tiered",
+    );
+    const firstDue = await identifyEarlyInMinute("tiered", "downgraded", { attributes: { plan: "pro" } });
+    expect((await server.rest("PUT", "/v1/users/upgraded", { tenantId: "tiered", body: { attributes: { plan: "free" } } })).status).toBe(200);
+    const dueAt = await storedDueAt("tiered", "upgraded"); // both users' first intervals are due by then
+    expect(minuteOf(dueAt)).toBe(minuteOf(firstDue));
+
+    justAfter(dueAt);
+    for (const [userId, value] of [
+      ["downgraded", "free"],
+      ["upgraded", "pro"],
+    ]) {
+      expect((await server.rest("PATCH", `/v1/users/${userId}`, { tenantId: "tiered", body: { attributes: { plan: value } } })).status).toBe(200);
+    }
+    expectUnvisited(dueAt);
+    expect((await server.rest("GET", "/v1/users/downgraded/points/coins", { tenantId: "tiered" })).body.total).toBe(10);
+    expect((await server.rest("GET", "/v1/users/upgraded/points/coins", { tenantId: "tiered" })).body.total).toBe(0);
   }, 120_000);
 });

@@ -11,6 +11,7 @@ import { findUser, storedStatesOfTenant } from "../../engine/store/user-document
 import { userIdsOfTenant } from "../../engine/store/tenant-users.js";
 import type { ServiceContext } from "../../engine/context.js";
 import { applyUserChange, changeUserState, type UserChange } from "../../engine/user-state.js";
+import { dueWorkFirst } from "../../workers/due-work.js";
 import { checkAttributeKeys, checkUserFields } from "../../engine/user-access.js";
 import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
 
@@ -64,6 +65,8 @@ export async function completeApiAchievement(
       const reactions = { ...result.reactions, leaderboards: applied.leaderboards };
       return { write: applied.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions } };
     },
+    undefined,
+    dueWorkFirst(ctx, tenantId, engine),
   );
 }
 
