@@ -330,4 +330,35 @@ describe("leaderboard opt-out", () => {
       offsetMs = 0;
     }
   });
+
+  it("opted back in after their own midnight, the user goes back into the run they left while others still play it", async () => {
+    const [naps] = await created("/admin/v1/metrics", [{ key: "naps", name: "Naps" }]);
+    await created("/admin/v1/leaderboards", [
+      { key: "daily-naps", name: "Daily naps", rankBy: "metric", metricId: naps, status: "active", start: day(-30), runUnit: "day", runInterval: 1 },
+    ]);
+    const date = day(5);
+    const at = (iso: string) => (offsetMs = Date.parse(iso) - Date.now());
+    const nap = async (user: { id: string; tz: string }, value: number) =>
+      expect((await server.rest("POST", "/v1/metrics/naps/event", { body: { user, value } })).status).toBe(201);
+    try {
+      at(`${date}T20:00:00Z`);
+      await nap({ id: "early-bird", tz: "UTC" }, 10);
+      await nap({ id: "sleeper", tz: "UTC" }, 4);
+      at(`${date}T23:30:00Z`);
+      await optOut("early-bird", true);
+      at(`${day(6)}T00:30:00Z`); // the run has ended in UTC, not yet in Los Angeles
+      await optOut("early-bird", false);
+      await nap({ id: "night-owl", tz: "America/Los_Angeles" }, 20); // 17:30 there: the same run
+      expect(await board("daily-naps", `?run=${date}`)).toEqual({
+        rows: [
+          ["night-owl", 1, 20],
+          ["early-bird", 2, 10],
+          ["sleeper", 3, 4],
+        ],
+        participants: 3,
+      });
+    } finally {
+      offsetMs = 0;
+    }
+  });
 });

@@ -21,10 +21,10 @@ import { leaveStreakRankings } from "../streaks/streak-rankings.js";
  *   rankings; the others close up exactly (the store's removal). Earlier runs keep
  *   their final standings in the store, but public reads of them skip opted-out users
  *   (features/leaderboards/leaderboard-reads.ts).
- * - Opting back in writes the user's recorded value into the ranking of each active leaderboard
- *   whose current run (in the user's zone) is the run recorded, in the group recorded, and their
- *   lines in earlier runs not final yet; values of runs that became final while they were out are
- *   not restored. The streak rankings follow at the same
+ * - Opting back in writes the user's recorded value into the ranking of the run recorded, in the
+ *   group recorded, of each active leaderboard where that run is current (in the user's zone) or not
+ *   final yet, and their lines in earlier runs not final yet; values of runs that became final
+ *   while they were out are not restored. The streak rankings follow at the same
  *   change (`rankStreak` finds nothing written and writes both lengths).
  * Both return the rank moves on the active boards' current runs, for `leaderboard.rank_changed`.
  * Both are absolute ranking writes, so a decision retried after a version conflict repeats them harmlessly.
@@ -81,14 +81,17 @@ export async function rejoinLeaderboards(
       const entry = entryOf(state, config);
       if (!entry || statusOf(config, at) !== "active") return [];
       const current = entry.value !== null ? currentRunOf(board, entry, state, at) : null;
-      const back = current
+      // The entry's run may have ended in the user's zone since they opted out (their midnight
+      // passed, no event since) while others still play it: they go back into it too.
+      const live = entry.value !== null && (current !== null || !isRunFinal(config, entry.run, at));
+      const back = live
         ? [
             rankings
               .upsertEntry(leaderboardScope(tenantId, config, entry.run, entry.group), state.userId, entry.value!, at, {
                 maxParticipants: config.maxParticipants,
               })
               .then((change) => {
-                if (change.changed) moves.push(rankMove(board, current, entry.group, change, { previousValue: entry.value }));
+                if (current && change.changed) moves.push(rankMove(board, current, entry.group, change, { previousValue: entry.value }));
               }),
           ]
         : [];
