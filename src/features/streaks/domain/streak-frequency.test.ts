@@ -261,6 +261,28 @@ describe("a frequency switch computes the streak again from the user's days", ()
     expect(follow(weekend, daily)).toMatchObject({ length: 4, started: "2026-03-06" });
   });
 
+  it("switching back and forth holds no more than was held: a day held by a freeze holds its week, and back in daily that day only", () => {
+    const freezes = { initialGrant: 1, maxFreezes: 2, autoEarn: null };
+    const dailyFreezes = cfg({ freezes });
+    const weeklyFreezes = cfg({ frequency: "weekly", freezes });
+    // Monday 1 to Sunday 7 November; Monday 8 missed (a freeze held it); 9-14 missed (lost); 15-18.
+    const events = [...everyDay("2027-11-01", 7), ...everyDay("2027-11-15", 4)];
+    const user = asOf(live(dailyFreezes, events), dailyFreezes, "2027-11-18T13:00:00Z");
+    expect(user.state).toMatchObject({ length: 4, started: "2027-11-15", freezes: 0 });
+    expect(hist(user.state).slice(7, 9)).toEqual(["2027-11-08..2027-11-08:7F", "2027-11-09..2027-11-09:0"]);
+
+    const asWeekly = follow(user, weeklyFreezes, "2027-11-18T14:00:00Z");
+    expect(asWeekly).toMatchObject({ length: 2, started: "2027-11-01" }); // the freeze used holds its week
+    expect(hist(asWeekly)).toEqual(["2027-11-01..2027-11-07:1", "2027-11-08..2027-11-14:1F", "2027-11-15..2027-11-21:2"]);
+
+    const back = follow({ ...user, state: asWeekly }, dailyFreezes, "2027-11-18T15:00:00Z");
+    expect(back).toMatchObject({ length: 4, started: "2027-11-15" }); // as before the switches, not 11
+    expect(hist(back).slice(7, 9)).toEqual(["2027-11-08..2027-11-08:7F", "2027-11-09..2027-11-09:0"]);
+    // And again: nothing widens on a second round trip.
+    const again = follow({ ...user, state: follow({ ...user, state: back }, weeklyFreezes, "2027-11-18T16:00:00Z") }, dailyFreezes, "2027-11-18T17:00:00Z");
+    expect(again).toMatchObject({ length: 4, started: "2027-11-15" });
+  });
+
   it("a day recorded in a zone whose date was ahead of today's counts as of now, never later", () => {
     const tz: TimeZoneChange[] = [
       { tz: "Asia/Tokyo", from: at("2026-01-01T00:00:00Z") },

@@ -14,9 +14,11 @@
  * - days older than the kept history are not known, so a longer run starts at its first kept day;
  * - a day's events count as one (their order within the day is not kept: a day whose sum is below the
  *   threshold counts as not met even if the sum was above it for a moment);
- * - periods the old streak held, by a pause or by a freeze it used, stay held; no freeze is used for
- *   a period that ended before the switch (a missed one ends the run); the user keeps the freezes
- *   they hold, their pauses and their earning schedule;
+ * - periods the old streak held, by a pause or by a freeze it used, stay held (a period of the new
+ *   frequency overlapping one is held by it, shown as held the same way); what an earlier switch
+ *   carried is carried again as it was, so switching back and forth never holds more than was held;
+ *   no freeze is used for a period that ended before the switch (a missed one ends the run); the
+ *   user keeps the freezes they hold, their pauses and their earning schedule;
  * - days are the user's local days as recorded, replayed in the zone in force now (a day recorded
  *   in a zone whose date was ahead, not yet begun here, counts as of now).
  * The longest length is the new frequency's as well (rankings compare it between users). The history
@@ -28,7 +30,16 @@ import type { DailyChanges } from "../../../engine/domain/history.js";
 import type { TimeZoneChange, UserState } from "../../../engine/domain/user.js";
 import type { StreakSettings } from "./streak-config.js";
 import { localDateIn, startOfDateIn, zoneAt } from "./streak-calendar.js";
-import { applyStreakEvent, catchUpStreak, createStreakState, longestStreak, type StreakState } from "./streak.js";
+import {
+  applyStreakEvent,
+  catchUpStreak,
+  createStreakState,
+  longestStreak,
+  type StreakHold,
+  type StreakPause,
+  type StreakPeriodRecord,
+  type StreakState,
+} from "./streak.js";
 
 /** A user's daily changes of each metric, by metric ID (`UserState["metrics"]`). */
 export type MetricDays = Readonly<Record<string, { readonly daily: DailyChanges } | undefined>>;
@@ -54,9 +65,10 @@ export function followStreakFrequency(
   // new one: the user's pauses, and the periods the old history shows held by a pause or a freeze
   // already used (past pauses are no longer in `state.pauses`).
   const replaySettings: StreakSettings = { ...settings, freezes: null };
-  const held = state.history.filter((p) => p.usedPause || p.usedFreeze).map((p) => ({ id: `held:${p.periodStart}`, start: p.periodStart, end: p.periodEnd }));
-  let replayed: StreakState = { ...createStreakState(replaySettings, state.freezeEarningSince, until), pauses: [...held, ...state.pauses] };
   const days = recordedDays(settings, metrics);
+  const holds = holdsToCarry(state).filter((h) => days.length > 0 && h.end >= days[0]!);
+  const held = holds.map((h, i) => ({ id: `held:${i}:${h.start}`, start: h.start, end: h.end }));
+  let replayed: StreakState = { ...createStreakState(replaySettings, state.freezeEarningSince, until), pauses: [...held, ...state.pauses] };
   for (const day of days) {
     // A day recorded in a zone east of today's may not have begun here yet: it counts as of now.
     const start = startOfDateIn(day, zone);
@@ -78,6 +90,7 @@ export function followStreakFrequency(
   const current = replayed.period?.start;
   return {
     ...replayed,
+    history: replayed.history.map((p) => heldAsCarried(p, holds, state.pauses)),
     lastExtendedAt,
     freezes: state.freezes,
     freezeEarningSince: state.freezeEarningSince,
@@ -86,7 +99,25 @@ export function followStreakFrequency(
     // The longest length in the new frequency's units (the longest ranking compares users by it).
     longest: longestStreak(replayed),
     historySeries: (state.historySeries ?? 0) + 1,
+    carried: { holds, judgedFrom: current ?? localDateIn(until, zone) },
   };
+}
+
+/** What held the streak about to be recomputed: what the last switch carried, and what held since. */
+function holdsToCarry(state: StreakState): StreakHold[] {
+  const judgedFrom = state.carried?.judgedFrom ?? "";
+  const heldSince = state.history
+    .filter((p) => (p.usedPause || p.usedFreeze) && p.periodStart >= judgedFrom)
+    .map((p): StreakHold => ({ start: p.periodStart, end: p.periodEnd, by: p.usedFreeze ? "freeze" : "pause" }));
+  return [...(state.carried?.holds ?? []), ...heldSince];
+}
+
+/** A period the replay held with carried freezes only (no pause of the user's) shows a freeze used, as it was. */
+function heldAsCarried(period: StreakPeriodRecord, holds: readonly StreakHold[], pauses: readonly StreakPause[]): StreakPeriodRecord {
+  if (!period.usedPause) return period;
+  const overlaps = (span: { start: string; end: string }) => span.start <= period.periodEnd && span.end >= period.periodStart;
+  const byFreezeOnly = !pauses.some(overlaps) && holds.some(overlaps) && holds.filter(overlaps).every((h) => h.by === "freeze");
+  return byFreezeOnly ? { ...period, usedPause: false, usedFreeze: true } : period;
 }
 
 /** The local dates on which any streak metric changed, in order. */

@@ -173,6 +173,25 @@ export interface StreakState {
    * the previous frequency kept in pages are dropped with it (absent: none yet).
    */
   historySeries?: number;
+  /** What the last frequency switch carried over as held (streak-frequency.ts; absent: no switch yet). */
+  carried?: CarriedHolds;
+}
+
+/** A period an earlier frequency's streak held, at that frequency's own length, and by what. */
+export interface StreakHold {
+  start: string;
+  end: string;
+  by: "freeze" | "pause";
+}
+
+/**
+ * The holds a frequency switch carried over, and the first period judged after it: a later switch
+ * carries these again, with what periods from `judgedFrom` on held, rather than the periods these
+ * held in between (which would widen a held day to a week and back to seven days).
+ */
+export interface CarriedHolds {
+  holds: StreakHold[];
+  judgedFrom: string;
 }
 
 /** The reference's BaseStreakResponse: dates are local dates; freeze fields only when freezes are enabled. */
