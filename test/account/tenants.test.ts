@@ -2,7 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PipelinePoint } from "../../src/engine/context.js";
 import { RECENT_IDEMPOTENCY_LIMIT } from "../../src/engine/record-event.js";
-import { ADMIN_KEY, startTestServer, type TestServer } from "../helpers/server.js";
+import { ADMIN_KEY, startAnotherInstance, startTestServer, type TestServer } from "../helpers/server.js";
 import { createdIds } from "../helpers/admin-items.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
 
@@ -223,6 +223,45 @@ describe("tenants", () => {
     }
     expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBe(0);
     expect(await collections.tenants.countDocuments({ _id: tenant.id })).toBe(0);
+  }, 180_000);
+
+  it("with several instances, a call another instance admitted before the mark finishes before the data goes", async () => {
+    const first = await startTestServer({ writeMode: "versioned", versionedOnFerretDbForTests: true });
+    let releaseWrite!: () => void;
+    const writeHeld = new Promise<void>((resolve) => (releaseWrite = resolve));
+    let reachedWrite!: () => void;
+    const atWrite = new Promise<void>((resolve) => (reachedWrite = resolve));
+    const second = await startAnotherInstance(first, {
+      atPipelinePoint: async (point) => {
+        if (point !== "before-user-write") return;
+        reachedWrite();
+        await writeHeld;
+      },
+    });
+    try {
+      const [tenant] = (await first.rest("POST", "/admin/v1/tenants", { body: [{ customerId: "tenant-far", name: "Far" }] })).body.created;
+      expect((await first.rest("POST", "/admin/v1/metrics", { tenantId: "tenant-far", body: [{ key: "steps", name: "Steps" }] })).status).toBe(201);
+      // The other instance admits an event and is about to write its user when the deletion begins.
+      const event = fetch(`http://127.0.0.1:${second.port}/api/metrics/steps/event`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": ADMIN_KEY, "tenant-id": "tenant-far" },
+        body: JSON.stringify({ user: { id: "far" }, value: 1 }),
+      });
+      await atWrite;
+      const deletion = first.rest("DELETE", `/admin/v1/tenants?ids=${tenant.id}`);
+      const { collections } = first.service.context.database;
+      // It writes once the deletion has finished (the user would be left behind) or a second has passed.
+      const finished = deletion.then(() => true);
+      await Promise.race([finished, new Promise((resolve) => setTimeout(resolve, 1000))]);
+      releaseWrite();
+      expect((await event).status).toBe(201);
+      expect((await deletion).body).toEqual({ deleted: [{ id: tenant.id }], issues: [] });
+      expect(await collections.users.countDocuments({ tenantId: tenant.id })).toBe(0);
+    } finally {
+      releaseWrite();
+      await second.close();
+      await first.close();
+    }
   }, 180_000);
 
   it("a deletion cut short leaves a tenant that answers to no one, and deleting it again finishes it", async () => {

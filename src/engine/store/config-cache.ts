@@ -40,7 +40,8 @@ export class ConfigCache {
 
   constructor(
     private readonly collections: Collections,
-    private readonly ttlMs = 1000,
+    /** How stale an entry may be: other instances see an admin write within it. */
+    readonly ttlMs = 1000,
     private readonly nowMs: () => number = processNowMs,
     maxEntries = 10_000,
   ) {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { randomUUID } from "node:crypto";
 import type { Collection, Document } from "mongodb";
 import { forgetCachedTenant } from "../../engine/store/user-documents.js";
@@ -95,6 +96,14 @@ export async function updateTenants(
 const DRAIN_MS = 30_000;
 
 /**
+ * With several instances (versioned writes), how long after the mark, beyond the configuration
+ * cache's bound (within which other instances stop admitting the tenant's calls), the deletion waits
+ * before the data goes, so that the calls they admitted before finish first: without it, their
+ * writes landed after the data went and stayed behind, out of reach.
+ */
+const OTHER_INSTANCES_CALLS_MS = 2_000;
+
+/**
  * Deletes tenants with all their data and configuration. The tenant is first marked as being
  * deleted (from then on it answers to no one), then its data goes, then its document: a deletion a
  * crash cut short is finished at the next start (`finishUnfinishedTenantDeletions`) or by deleting
@@ -112,6 +121,7 @@ export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise
     ctx.config.invalidate(); // this instance stops serving the tenant before its data goes
     // Calls that found the tenant before the mark finish first, so none writes after its data goes.
     await ctx.tenantCalls.drained(id, DRAIN_MS);
+    if (ctx.database.writeMode !== "single-instance") await sleep(ctx.config.ttlMs + OTHER_INSTANCES_CALLS_MS);
     await ctx.atPipelinePoint?.("tenant-deletion", 0);
     await finishTenantDeletion(ctx, id);
     result.done.push({ id });
