@@ -164,6 +164,34 @@ describe("calls that change a user never wait for the scheduler either", () => {
     ]);
   }, 120_000);
 
+  it("a preferences update, a streak admin call and a streak read pay what came due first too", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "busy", name: "Busy" }]);
+    const [steps] = await created("/admin/v1/metrics", [{ key: "steps", name: "Steps" }], "busy");
+    const streak = { frequency: "daily", metrics: [{ metricId: steps, threshold: 1 }], freezes: { initialGrant: 0, maxFreezes: 2, autoEarn: null } };
+    expect((await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: "busy", body: streak })).status).toBeLessThan(300);
+    const [coins] = await created("/admin/v1/points", [{ key: "coins", name: "Coins" }], "busy");
+    await created(`/admin/v1/points/${coins}/triggers`, [{ type: "time", points: 3, timeUnit: "hours", timeInterval: 1, status: "active" }], "busy");
+    const calls: Array<[string, () => Promise<{ status: number }>]> = [
+      ["prefs", () => server.rest("PATCH", "/v1/users/prefs/preferences", { tenantId: "busy", body: { leaderboards: { optOut: true } } })],
+      ["frozen", () => server.rest("POST", "/admin/v1/streaks/freezes", { tenantId: "busy", body: { freezes: [{ userId: "frozen" }] } })],
+      ["reader", () => server.rest("GET", "/v1/users/reader/streak", { tenantId: "busy" })],
+    ];
+    const firstDue = await identifyEarlyInMinute("busy", "prefs");
+    for (const [userId] of calls.slice(1)) expect((await server.rest("PUT", `/v1/users/${userId}`, { tenantId: "busy", body: {} })).status).toBe(200);
+    const dueAt = await storedDueAt("busy", "reader");
+    expect(minuteOf(dueAt)).toBe(minuteOf(firstDue));
+
+    justAfter(dueAt);
+    const tenantId = (await server.service.context.config.tenantByCustomerId("busy"))!.id;
+    for (const [userId, call] of calls) {
+      expect((await call()).status, userId).toBeLessThan(300);
+      // Stored by the call itself (no points read in between, which would pay it too).
+      const stored = await readStoredUser(server.service.context.database.collections.users, tenantId, userId);
+      expect(stored!.state.points[coins!]?.total, userId).toBe(3);
+    }
+    expectUnvisited(dueAt);
+  }, 120_000);
+
   it("an interval that came due is judged under the attributes it came due under, not those a user write brings", async () => {
     await created("/admin/v1/tenants", [{ customerId: "tiered", name: "Tiered" }]);
     const [plan] = await created("/admin/v1/attributes", [{ key: "plan", name: "Plan", type: "user" }], "tiered");

@@ -11,6 +11,7 @@ import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
 import { applyUserChange, changeUserState } from "../../engine/user-state.js";
+import { dueWorkFirst } from "../../workers/due-work.js";
 
 const DEFAULT_HISTORY_PERIODS = 7;
 
@@ -28,29 +29,39 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
     return { ...noStreakView(), extended: null, streakHistory: [], pauses: [] };
   }
   const periods = historyPeriods ?? DEFAULT_HISTORY_PERIODS;
-  return changeUserState(ctx, tenantId, userId, async (stored, now) => {
-    if (!stored) throw notFound(`User "${userId}" not found`);
-    const user = stored.state;
-    const mine = effectiveStreakSettings(settings, user.preferences)!;
-    const followed = userStreak(user, mine, now);
-    const read = readStreak(followed, mine, user.tzHistory, now, periods);
-    // More periods than the document keeps: the older ones from their pages (shown, never written).
-    const key = pagedListKey.streakHistory(read.state);
-    const result =
-      read.streak.streakHistory.length < periods
-        ? {
-            ...read.streak,
-            streakHistory: streakHistory((await withOlderItems(ctx, tenantId, { ...stored, state: { ...user, streak: read.state } }, [key])).streak!, periods),
-          }
-        : read.streak;
-    // A streak computed again for a new frequency is stored, so it is computed once.
-    if (read.events.length === 0 && (user.streak === null || followed === user.streak)) return { write: null, result };
-    // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
-    // and a lost streak leaves streak leaderboards now.
-    // A length that only the new frequency's computation moved is the tenant's doing: no rank webhooks.
-    const quiet = read.state.length === followed.length;
-    return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now, quiet), result };
-  });
+  return changeUserState(
+    ctx,
+    tenantId,
+    userId,
+    async (stored, now) => {
+      if (!stored) throw notFound(`User "${userId}" not found`);
+      const user = stored.state;
+      const mine = effectiveStreakSettings(settings, user.preferences)!;
+      const followed = userStreak(user, mine, now);
+      const read = readStreak(followed, mine, user.tzHistory, now, periods);
+      // More periods than the document keeps: the older ones from their pages (shown, never written).
+      const key = pagedListKey.streakHistory(read.state);
+      const result =
+        read.streak.streakHistory.length < periods
+          ? {
+              ...read.streak,
+              streakHistory: streakHistory(
+                (await withOlderItems(ctx, tenantId, { ...stored, state: { ...user, streak: read.state } }, [key])).streak!,
+                periods,
+              ),
+            }
+          : read.streak;
+      // A streak computed again for a new frequency is stored, so it is computed once.
+      if (read.events.length === 0 && (user.streak === null || followed === user.streak)) return { write: null, result };
+      // What the scheduler would have announced (a freeze consumed, the streak lost) is announced now,
+      // and a lost streak leaves streak leaderboards now.
+      // A length that only the new frequency's computation moved is the tenant's doing: no rank webhooks.
+      const quiet = read.state.length === followed.length;
+      return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now, quiet), result };
+    },
+    undefined,
+    dueWorkFirst(ctx, tenantId, engine),
+  );
 }
 
 /** A user's state with a changed streak, carried out: its events announced, streak leaderboards moved. */

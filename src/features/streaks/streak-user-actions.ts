@@ -21,6 +21,7 @@ import { findPauseOwner, forgetPauseOwner, pauseIdOf, recordPauseOwner } from ".
 import { applyStreakChange } from "./streak-reads.js";
 import { userStreak } from "./domain/streak-frequency.js";
 import { changeUserState } from "../../engine/user-state.js";
+import { dueWorkFirst } from "../../workers/due-work.js";
 
 /** A change of a user's streak: the next streak, what to answer, the events to announce, and the user's count of pauses when it created one. */
 interface StreakChange<T> {
@@ -48,19 +49,26 @@ async function changeStreak<T>(
   const settings = engine.streak;
   if (!settings) throw notFound("Streaks are not configured for this tenant (set them with PUT /admin/v1/streaks/settings)");
   try {
-    const result = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
-      if (!stored) throw new DomainError("not_found", "User does not exist");
-      const user = stored.state;
-      if (user.control) throw new DomainError("unprocessable", "User is in the control group (experimentation settings), which has no streak");
-      // The user's own rules (their preferences, when the tenant enables customization).
-      const mine = effectiveStreakSettings(settings, user.preferences)!;
-      const caught = catchUpStreak(userStreak(user, mine, now), mine, user.tzHistory, now);
-      const changed = await change(caught.state, user, now, mine);
-      const counted = changed.pausesCreated === undefined ? user : { ...user, pausesCreated: changed.pausesCreated };
-      const events = [...caught.events, ...(changed.events ?? [])];
-      // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
-      return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, events, now), result: changed.result };
-    });
+    const result = await changeUserState(
+      ctx,
+      tenantId,
+      userId,
+      async (stored, now) => {
+        if (!stored) throw new DomainError("not_found", "User does not exist");
+        const user = stored.state;
+        if (user.control) throw new DomainError("unprocessable", "User is in the control group (experimentation settings), which has no streak");
+        // The user's own rules (their preferences, when the tenant enables customization).
+        const mine = effectiveStreakSettings(settings, user.preferences)!;
+        const caught = catchUpStreak(userStreak(user, mine, now), mine, user.tzHistory, now);
+        const changed = await change(caught.state, user, now, mine);
+        const counted = changed.pausesCreated === undefined ? user : { ...user, pausesCreated: changed.pausesCreated };
+        const events = [...caught.events, ...(changed.events ?? [])];
+        // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
+        return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, events, now), result: changed.result };
+      },
+      undefined,
+      dueWorkFirst(ctx, tenantId, engine),
+    );
     return { ok: true, result };
   } catch (error) {
     if (error instanceof DomainError && error.code !== "conflict") return { ok: false, message: error.message };

@@ -18,6 +18,7 @@ import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { leaveLeaderboards, rejoinLeaderboards } from "../leaderboards/leaderboard-opt-out.js";
 import { applyUserChange, changeUserState } from "../../engine/user-state.js";
+import { dueWorkFirst } from "../../workers/due-work.js";
 
 /** Preferences as the API shows them: metric overrides by key. */
 export interface PreferencesView {
@@ -96,36 +97,43 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
   );
   if (problem) throw invalidArgument(problem);
 
-  const preferences = await changeUserState(ctx, tenantId, userId, async (stored, now) => {
-    if (!stored) throw notFound(`User "${userId}" not found`);
-    let user = stored.state;
-    let streakEvents: StreakDomainEvent[] = [];
-    const before = effectiveStreakSettings(engine.streak, user.preferences);
-    if (before && user.streak) {
-      const caught = catchUpStreak(userStreak(user, before, now), before, user.tzHistory, now);
-      user = { ...user, streak: caught.state };
-      streakEvents = caught.events;
-    }
-    const preferences = applyPreferencesPatch(user.preferences, patch);
-    // Turning streaks off: the streak reads 0 from now on (the reference: "always 0").
-    if (before && user.streak && preferences.streak?.enabled === false && user.preferences.streak?.enabled !== false) {
-      user = { ...user, streak: resetStreak(user.streak, before, user.tzHistory, now, false).state };
-    }
-    // Opting out or back in (see leaderboard-opt-out.ts).
-    const wasOut = isOptedOutOfLeaderboards(user.preferences);
-    const isOut = isOptedOutOfLeaderboards(preferences);
-    // Their rank moves on the current runs as an event's would: `leaderboard.rank_changed` says so.
-    let rankMoves: LeaderboardResult[] = [];
-    if (isOut && !wasOut) ({ state: user, moves: rankMoves } = await leaveLeaderboards(ctx, tenantId, engine, user));
-    if (wasOut && !isOut) rankMoves = await rejoinLeaderboards(ctx, tenantId, engine, user, now);
-    const next = { ...user, preferences, updated: now };
-    const applied = await applyUserChange(ctx, tenantId, engine, {
-      state: next,
-      events: { streakEvents, leaderboardResults: rankMoves },
-      contribution: contributionOf(undefined, [], next.streak?.length),
-      at: now,
-    });
-    return { write: applied.state, result: applied.state.preferences };
-  });
+  const preferences = await changeUserState(
+    ctx,
+    tenantId,
+    userId,
+    async (stored, now) => {
+      if (!stored) throw notFound(`User "${userId}" not found`);
+      let user = stored.state;
+      let streakEvents: StreakDomainEvent[] = [];
+      const before = effectiveStreakSettings(engine.streak, user.preferences);
+      if (before && user.streak) {
+        const caught = catchUpStreak(userStreak(user, before, now), before, user.tzHistory, now);
+        user = { ...user, streak: caught.state };
+        streakEvents = caught.events;
+      }
+      const preferences = applyPreferencesPatch(user.preferences, patch);
+      // Turning streaks off: the streak reads 0 from now on (the reference: "always 0").
+      if (before && user.streak && preferences.streak?.enabled === false && user.preferences.streak?.enabled !== false) {
+        user = { ...user, streak: resetStreak(user.streak, before, user.tzHistory, now, false).state };
+      }
+      // Opting out or back in (see leaderboard-opt-out.ts).
+      const wasOut = isOptedOutOfLeaderboards(user.preferences);
+      const isOut = isOptedOutOfLeaderboards(preferences);
+      // Their rank moves on the current runs as an event's would: `leaderboard.rank_changed` says so.
+      let rankMoves: LeaderboardResult[] = [];
+      if (isOut && !wasOut) ({ state: user, moves: rankMoves } = await leaveLeaderboards(ctx, tenantId, engine, user));
+      if (wasOut && !isOut) rankMoves = await rejoinLeaderboards(ctx, tenantId, engine, user, now);
+      const next = { ...user, preferences, updated: now };
+      const applied = await applyUserChange(ctx, tenantId, engine, {
+        state: next,
+        events: { streakEvents, leaderboardResults: rankMoves },
+        contribution: contributionOf(undefined, [], next.streak?.length),
+        at: now,
+      });
+      return { write: applied.state, result: applied.state.preferences };
+    },
+    undefined,
+    dueWorkFirst(ctx, tenantId, engine),
+  );
   return preferencesView(preferences, engine.streak, metrics);
 }
