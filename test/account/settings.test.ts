@@ -213,4 +213,23 @@ describe("the control group", () => {
     expect([created.status, created.body.control]).toEqual([201, true]);
     expect((await server.rest("GET", "/v1/users/newcomer/points/xp", { tenantId })).body.total).toBe(0); // no user-creation points
   });
+
+  it("shows a control user's streak as zero-length, of the tenant's frequency, without freezes: in the event, its replay and the streak read", async () => {
+    const words = (await server.rest("GET", "/admin/v1/metrics", { tenantId })).body.find((m: { key: string }) => m.key === "words").id;
+    const weekly = { frequency: "weekly", metrics: [{ metricId: words, threshold: 1 }], freezes: { initialGrant: 1, maxFreezes: 3, autoEarn: null } };
+    expect((await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId, body: weekly })).status).toBeLessThan(300);
+    const controlUser = users.find(inControl(50))!;
+    const keyed = () =>
+      server.rest("POST", "/api/metrics/words/event", { tenantId, body: { user: { id: controlUser }, value: 1, idempotencyKey: "weekly-1" } });
+    const noStreak = { length: 0, frequency: "weekly", started: null, periodStart: null, periodEnd: null, expires: null };
+    for (const [status, answer] of [
+      [201, await keyed()],
+      [202, await keyed()],
+    ] as const) {
+      expect(answer.status).toBe(status);
+      expect(answer.body.currentStreak).toEqual({ ...noStreak, extended: false });
+    }
+    const read = await server.rest("GET", `/v1/users/${controlUser}/streak`, { tenantId });
+    expect(read.body).toEqual({ ...noStreak, extended: null, streakHistory: [], pauses: [] });
+  });
 });

@@ -11,6 +11,7 @@ import {
   catchUpStreak,
   describeStreak,
   nextStreakDueAt,
+  noStreakView,
   type StreakDomainEvent,
   type StreakView,
 } from "../../features/streaks/domain/streak.js";
@@ -75,7 +76,7 @@ export interface ReactionTrigger {
  */
 export function react(state: UserState, trigger: ReactionTrigger, config: EngineConfig, at: Date): { state: UserState; reactions: Reactions } {
   // The control group earns nothing: no streak, achievements or points (and so no webhooks).
-  if (state.control) return { state, reactions: NO_REACTIONS };
+  if (state.control) return { state, reactions: { ...NO_REACTIONS, streak: controlStreakView(effectiveStreakSettings(config.streak, state.preferences)) } };
   const streaked = advanceStreak(state, trigger, effectiveStreakSettings(config.streak, state.preferences), at);
   const achieved = completeAchievements(
     streaked.state,
@@ -188,8 +189,14 @@ function caughtUpStreak(state: UserState, settings: StreakSettings, at: Date) {
  */
 export function currentStreakView(state: UserState, tenantSettings: StreakSettings | null, at: Date): Reactions["streak"] {
   const settings = effectiveStreakSettings(tenantSettings, state.preferences);
-  if (!settings || state.control) return null;
+  if (state.control) return controlStreakView(settings);
+  if (!settings) return null;
   return { ...describeStreak(caughtUpStreak(state, settings, at).state, settings, state.tzHistory, at), extended: false };
+}
+
+/** The control group has no streak: a zero-length one of the settings' frequency (none without settings). */
+function controlStreakView(settings: StreakSettings | null): Reactions["streak"] {
+  return settings ? { ...noStreakView(settings.frequency), extended: false } : null;
 }
 
 /** The streak part of a call: catch up to `at`, then count the event (when there is one). */

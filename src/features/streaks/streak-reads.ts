@@ -37,6 +37,8 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
       if (!stored) throw notFound(`User "${userId}" not found`);
       const user = stored.state;
       const mine = effectiveStreakSettings(settings, user.preferences)!;
+      // The control group has no streak (nor freezes to show).
+      if (user.control) return { write: null, result: { ...noStreakView(mine.frequency), extended: null, streakHistory: [], pauses: [] } };
       const followed = userStreak(user, mine, now);
       const read = readStreak(followed, mine, user.tzHistory, now, periods);
       // More periods than the document keeps: the older ones from their pages (shown, never written).

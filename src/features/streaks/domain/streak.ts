@@ -822,6 +822,6 @@ export function longestStreak(state: StreakState): number {
  * The streak shown when the tenant has no streak settings: length 0, no dates, `daily` (the
  * published clients require a streak object with a frequency; nothing can extend it).
  */
-export function noStreakView(): StreakView {
-  return { length: 0, frequency: "daily", started: null, periodStart: null, periodEnd: null, expires: null };
+export function noStreakView(frequency: StreakFrequency = "daily"): StreakView {
+  return { length: 0, frequency, started: null, periodStart: null, periodEnd: null, expires: null };
 }
