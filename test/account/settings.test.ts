@@ -196,6 +196,13 @@ describe("the control group", () => {
     // Streak admin refuses a control user (no streak to freeze, pause or restore), per item.
     const freezes = await server.rest("POST", "/admin/v1/streaks/freezes", { tenantId, body: { freezes: [{ userId: controlUser }] } });
     expect(freezes.body.issues).toEqual([expect.objectContaining({ userId: controlUser, severity: "error", message: expect.stringMatching(/control group/) })]);
+    // So does a boost for them alone (it could never apply, yet would be announced).
+    const xp = (await server.rest("GET", "/admin/v1/points", { tenantId })).body.find((p: { key: string }) => p.key === "xp").id;
+    const boost = await server.rest("POST", `/admin/v1/points/${xp}/boosts`, {
+      tenantId,
+      body: [{ name: "Just you", start: "2026-01-01", multiplier: 2, userId: controlUser }],
+    });
+    expect(boost.body.issues).toEqual([expect.objectContaining({ severity: "error", message: expect.stringMatching(/control group/) })]);
     // Connect shows the same group.
     const viaConnect = await server.client("connect-json", { tenantId }).application.getUser({ id: controlUser });
     expect(viaConnect.user?.control).toBe(true);

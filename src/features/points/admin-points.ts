@@ -90,7 +90,9 @@ export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.Poin
     const problem = points.checkBoostDraft(draft) ?? (await findMissingReference(ctx, scope.tenantId, { userAttributes: draft.userAttributes }));
     if (problem || !draft.userId) return problem;
     const user = await findUser(ctx.database.collections.users, scope.tenantId, draft.userId);
-    return user ? null : `User "${draft.userId}" does not exist`;
+    if (!user) return `User "${draft.userId}" does not exist`;
+    // A boost that could never apply would still be announced (points.boost_started names the user).
+    return user.state.control ? `User "${draft.userId}" is in the control group (experimentation settings), which earns no points` : null;
   },
   build: points.buildBoost,
   async checkChanges(ctx, scope, current, changes) {
