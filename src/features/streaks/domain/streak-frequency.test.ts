@@ -283,6 +283,41 @@ describe("a frequency switch computes the streak again from the user's days", ()
     expect(again).toMatchObject({ length: 4, started: "2027-11-15" });
   });
 
+  it("a carried hold reaches no period judged after its switch: a month lost live stays lost through a round trip", () => {
+    const freezes = { initialGrant: 1, maxFreezes: 1, autoEarn: null };
+    const weeklyFreezes = cfg({ frequency: "weekly", freezes });
+    const monthlyFreezes = cfg({ frequency: "monthly", freezes });
+    // Weeks of 2, 9, 16 and 23 March met; the week of 30 March to 5 April held by the freeze.
+    const weeks = [["2026-03-03T12:00:00Z"], ["2026-03-10T12:00:00Z"], ["2026-03-17T12:00:00Z"], ["2026-03-24T12:00:00Z"]] as Ev[];
+    const user = asOf(live(weeklyFreezes, weeks), weeklyFreezes, "2026-04-07T09:00:00Z");
+    expect(user.state).toMatchObject({ length: 4, freezes: 0 });
+    const asMonthly = follow(user, monthlyFreezes, "2026-04-07T09:00:00Z");
+    expect(asMonthly.carried).toEqual({ holds: [{ start: "2026-03-30", end: "2026-03-31", by: "freeze" }], judgedFrom: "2026-04-01" });
+    const april = catchUpStreak(asMonthly, monthlyFreezes, [], at("2026-05-02T09:00:00Z")).state;
+    expect(april.length).toBe(0); // April missed, no freeze left
+    const roundTrip = follow(
+      { ...user, state: follow({ ...user, state: april }, weeklyFreezes, "2026-05-02T09:00:00Z") },
+      monthlyFreezes,
+      "2026-05-02T09:00:00Z",
+    );
+    expect(roundTrip.length).toBe(0);
+  });
+
+  it("of several streak metrics, a replayed day's decreases count before its increases, whatever the metrics' order", () => {
+    const both = (order: string[], frequency: "daily" | "weekly") =>
+      cfg({ frequency, evaluationMode: "all", metrics: order.map((metricId) => ({ metricId, threshold: 1 })) });
+    // Monday: B +1. Tuesday: B -1, then A +1: at no day's end were both totals at least 1.
+    const events: Ev[] = [
+      ["2026-03-02T12:00:00Z", 1, B],
+      ["2026-03-03T10:00:00Z", -1, B],
+      ["2026-03-03T12:00:00Z", 1, A],
+    ];
+    const user = asOf(live(both([A, B], "daily"), events), both([A, B], "daily"), "2026-03-04T09:00:00Z");
+    expect(asOf(live(both([A, B], "weekly"), events), both([A, B], "weekly"), "2026-03-04T09:00:00Z").state.length).toBe(0); // always weekly
+    expect(follow(user, both([A, B], "weekly")).length).toBe(0);
+    expect(follow(user, both([B, A], "weekly")).length).toBe(0);
+  });
+
   it("a day recorded in a zone whose date was ahead of today's counts as of now, never later", () => {
     const tz: TimeZoneChange[] = [
       { tz: "Asia/Tokyo", from: at("2026-01-01T00:00:00Z") },

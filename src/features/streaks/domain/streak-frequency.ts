@@ -13,7 +13,8 @@
  * record shows:
  * - days older than the kept history are not known, so a longer run starts at its first kept day;
  * - a day's events count as one (their order within the day is not kept: a day whose sum is below the
- *   threshold counts as not met even if the sum was above it for a moment);
+ *   threshold counts as not met even if the sum was above it for a moment; of several streak
+ *   metrics, a day's decreases count before its increases, whatever the metrics' order);
  * - periods the old streak held, by a pause or by a freeze it used, stay held (a period of the new
  *   frequency overlapping one is held by it, shown as held the same way); what an earlier switch
  *   carried is carried again as it was, so switching back and forth never holds more than was held;
@@ -27,6 +28,7 @@
  * user's doing).
  */
 import type { DailyChanges } from "../../../engine/domain/history.js";
+import { addDays } from "../../../engine/domain/plain-dates.js";
 import type { TimeZoneChange, UserState } from "../../../engine/domain/user.js";
 import type { StreakSettings } from "./streak-config.js";
 import { localDateIn, startOfDateIn, zoneAt } from "./streak-calendar.js";
@@ -35,6 +37,7 @@ import {
   catchUpStreak,
   createStreakState,
   longestStreak,
+  type CarriedHolds,
   type StreakHold,
   type StreakPause,
   type StreakPeriodRecord,
@@ -74,10 +77,12 @@ export function followStreakFrequency(
     const start = startOfDateIn(day, zone);
     const when = start > until ? until : start;
     if (day === days[0]) replayed = { ...replayed, asOf: when, freezesEarnedUntil: when };
-    for (const condition of settings.metrics) {
-      const value = metrics[condition.metricId]?.daily[day];
-      if (value === undefined || Number(value) === 0) continue;
-      replayed = applyStreakEvent(replayed, replaySettings, { metricId: condition.metricId, value: Number(value), at: when }, replayZone).state;
+    const changes = settings.metrics
+      .map(({ metricId }) => ({ metricId, value: Number(metrics[metricId]?.daily[day] ?? 0) }))
+      .filter(({ value }) => value !== 0)
+      .sort((a, b) => a.value - b.value);
+    for (const { metricId, value } of changes) {
+      replayed = applyStreakEvent(replayed, replaySettings, { metricId, value, at: when }, replayZone).state;
     }
   }
   replayed = catchUpStreak(replayed, replaySettings, replayZone, until).state;
@@ -99,8 +104,19 @@ export function followStreakFrequency(
     // The longest length in the new frequency's units (the longest ranking compares users by it).
     longest: longestStreak(replayed),
     historySeries: (state.historySeries ?? 0) + 1,
-    carried: { holds, judgedFrom: current ?? localDateIn(until, zone) },
+    carried: carriedBefore(holds, current ?? localDateIn(until, zone)),
   };
+}
+
+/**
+ * What a switch carries: the holds, cut to end before the first period judged after it. The periods
+ * from then on are judged live, where only the user's own pauses and freezes hold them (and a later
+ * switch carries what held them): a carried hold reaching into them would hold them in a later
+ * replay only, so a round trip would bring back a period lost live.
+ */
+function carriedBefore(holds: readonly StreakHold[], judgedFrom: string): CarriedHolds {
+  const lastDay = addDays(judgedFrom, -1);
+  return { holds: holds.filter((h) => h.start <= lastDay).map((h) => (h.end > lastDay ? { ...h, end: lastDay } : h)), judgedFrom };
 }
 
 /** What held the streak about to be recomputed: what the last switch carried, and what held since. */
