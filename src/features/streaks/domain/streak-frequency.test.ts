@@ -3,7 +3,16 @@ import { recordDailyChange, type DailyChanges } from "../../../engine/domain/his
 import type { TimeZoneChange } from "../../../engine/domain/user.js";
 import type { StreakSettings } from "./streak-config.js";
 import { localDateIn, zoneAt } from "./streak-calendar.js";
-import { applyStreakEvent, catchUpStreak, createStreakState, describeStreak, streakHistory, type StreakState } from "./streak.js";
+import {
+  applyStreakEvent,
+  catchUpStreak,
+  createStreakState,
+  describeStreak,
+  MAX_CARRIED_HOLDS,
+  rememberEndedPauses,
+  streakHistory,
+  type StreakState,
+} from "./streak.js";
 import { followStreakFrequency, userStreak } from "./streak-frequency.js";
 
 const A = "0b6a3c1e-5f2d-4c8a-9e7b-00000000000a";
@@ -301,6 +310,37 @@ describe("a frequency switch computes the streak again from the user's days", ()
       "2026-05-02T09:00:00Z",
     );
     expect(roundTrip.length).toBe(0);
+  });
+
+  it("a pause is carried as its own days: a week a 2-day pause held is not seven days held back in daily", () => {
+    // Daily: 10 to 16 August; Monday 17 missed: lost. A pause on Wednesday 19 and Thursday 20.
+    const start = live(daily, everyDay("2026-08-10", 7));
+    const user = asOf({ ...start, state: { ...start.state, pauses: [{ id: "p", start: "2026-08-19", end: "2026-08-20" }] } }, daily, "2026-08-18T09:00:00Z");
+    expect(user.state.length).toBe(0);
+    const asWeekly = follow(user, weekly, "2026-08-18T09:00:00Z");
+    const heldWeek = catchUpStreak(asWeekly, weekly, [], at("2026-08-24T09:00:00Z")).state; // the pause holds the week of 17 August
+    expect(hist(heldWeek)).toContain("2026-08-17..2026-08-23:1P");
+    expect(heldWeek.carried?.holds).toContainEqual({ start: "2026-08-19", end: "2026-08-20", by: "pause", pauseId: "p" }); // ended: its days kept
+    expect(follow({ ...user, state: heldWeek }, daily, "2026-08-24T09:00:00Z")).toMatchObject({ length: 0 });
+  });
+
+  it("keeps at most MAX_CARRIED_HOLDS ended pauses, the latest", () => {
+    const dayAfterNewYear = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().slice(0, 10);
+    const pauses = Array.from({ length: MAX_CARRIED_HOLDS + 5 }, (_, i) => ({ id: `p${i}`, start: dayAfterNewYear(i), end: dayAfterNewYear(i) }));
+    const kept = rememberEndedPauses(undefined, pauses, "2026-12-31");
+    expect(kept.holds).toHaveLength(MAX_CARRIED_HOLDS);
+    expect(kept.holds[0]!.pauseId).toBe("p5");
+  });
+
+  it("a pause that ended is carried through an intermediate switch: the path does not decide", () => {
+    // Monthly: 1 to 5 and 9 to 15 July, a pause over 6 to 8 July.
+    const start = live(monthly, [...everyDay("2026-07-01", 5), ...everyDay("2026-07-09", 7)]);
+    const user = asOf({ ...start, state: { ...start.state, pauses: [{ id: "p", start: "2026-07-06", end: "2026-07-08" }] } }, monthly, "2026-07-15T13:00:00Z");
+    const now = "2026-07-15T13:00:00Z";
+    expect(follow(user, daily, now)).toMatchObject({ length: 12, started: "2026-07-01" });
+    expect(follow({ ...user, state: follow(user, weekly, now) }, daily, now)).toMatchObject({ length: 12, started: "2026-07-01" });
+    const viaMonthly = follow({ ...user, state: follow({ ...user, state: follow(user, daily, now) }, monthly, now) }, daily, now);
+    expect(viaMonthly).toMatchObject({ length: 12, started: "2026-07-01" });
   });
 
   it("of several streak metrics, a replayed day's decreases count before its increases, whatever the metrics' order", () => {

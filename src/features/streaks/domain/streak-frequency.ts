@@ -15,9 +15,11 @@
  * - a day's events count as one (their order within the day is not kept: a day whose sum is below the
  *   threshold counts as not met even if the sum was above it for a moment; of several streak
  *   metrics, a day's decreases count before its increases, whatever the metrics' order);
- * - periods the old streak held, by a pause or by a freeze it used, stay held (a period of the new
- *   frequency overlapping one is held by it, shown as held the same way); what an earlier switch
- *   carried is carried again as it was, so switching back and forth never holds more than was held;
+ * - the user's pauses hold what they overlap, also those that ended (their days are kept:
+ *   `rememberEndedPauses`); periods the old streak held by a freeze it used (or by a pause whose
+ *   days are not known) stay held (a period of the new frequency overlapping one is held by it,
+ *   shown as held the same way); what an earlier switch carried is carried again, up to the first
+ *   period judged after it, so switching back and forth never holds more than was held;
  *   no freeze is used for a period that ended before the switch (a missed one ends the run); the
  *   user keeps the freezes they hold, their pauses and their earning schedule;
  * - days are the user's local days as recorded, replayed in the zone in force now (a day recorded
@@ -36,6 +38,8 @@ import {
   applyStreakEvent,
   catchUpStreak,
   createStreakState,
+  endedPauseHold,
+  latestHolds,
   longestStreak,
   type CarriedHolds,
   type StreakHold,
@@ -65,13 +69,15 @@ export function followStreakFrequency(
   const zone = zoneAt(tzHistory, until);
   const replayZone: TimeZoneChange[] = [{ tz: zone, from: new Date(0) }];
   // No freezes in the replay (none are consumed for the past). What held the old streak holds the
-  // new one: the user's pauses, and the periods the old history shows held by a pause or a freeze
-  // already used (past pauses are no longer in `state.pauses`).
+  // new one: the user's pauses (those that ended too), and what the old history shows held
+  // otherwise (`holdsToCarry`).
   const replaySettings: StreakSettings = { ...settings, freezes: null };
   const days = recordedDays(settings, metrics);
-  const holds = holdsToCarry(state).filter((h) => days.length > 0 && h.end >= days[0]!);
+  // The user's own pauses, also those that ended (their days exact), and the other holds carried.
+  const own = ownPauses(state);
+  const holds = holdsToCarry(state, own).filter((h) => days.length > 0 && h.end >= days[0]!);
   const held = holds.map((h, i) => ({ id: `held:${i}:${h.start}`, start: h.start, end: h.end }));
-  let replayed: StreakState = { ...createStreakState(replaySettings, state.freezeEarningSince, until), pauses: [...held, ...state.pauses] };
+  let replayed: StreakState = { ...createStreakState(replaySettings, state.freezeEarningSince, until), pauses: [...held, ...own] };
   for (const day of days) {
     // A day recorded in a zone east of today's may not have begun here yet: it counts as of now.
     const start = startOfDateIn(day, zone);
@@ -95,16 +101,17 @@ export function followStreakFrequency(
   const current = replayed.period?.start;
   return {
     ...replayed,
-    history: replayed.history.map((p) => heldAsCarried(p, holds, state.pauses)),
+    history: replayed.history.map((p) => heldAsCarried(p, holds, own)),
     lastExtendedAt,
     freezes: state.freezes,
     freezeEarningSince: state.freezeEarningSince,
     freezesEarnedUntil: state.freezesEarnedUntil,
-    pauses: state.pauses.filter((p) => current === undefined || p.end >= current),
+    // An ended pause reaching into the new current period holds it again, as it would have live.
+    pauses: own.filter((p) => current === undefined || p.end >= current),
     // The longest length in the new frequency's units (the longest ranking compares users by it).
     longest: longestStreak(replayed),
     historySeries: (state.historySeries ?? 0) + 1,
-    carried: carriedBefore(holds, current ?? localDateIn(until, zone)),
+    carried: carriedBefore([...holds, ...own.filter((p) => current !== undefined && p.end < current).map(endedPauseHold)], current ?? localDateIn(until, zone)),
   };
 }
 
@@ -116,16 +123,24 @@ export function followStreakFrequency(
  */
 function carriedBefore(holds: readonly StreakHold[], judgedFrom: string): CarriedHolds {
   const lastDay = addDays(judgedFrom, -1);
-  return { holds: holds.filter((h) => h.start <= lastDay).map((h) => (h.end > lastDay ? { ...h, end: lastDay } : h)), judgedFrom };
+  return { holds: latestHolds(holds.filter((h) => h.start <= lastDay).map((h) => (h.end > lastDay ? { ...h, end: lastDay } : h))), judgedFrom };
 }
 
 /** What held the streak about to be recomputed: what the last switch carried, and what held since. */
-function holdsToCarry(state: StreakState): StreakHold[] {
+function holdsToCarry(state: StreakState, own: readonly StreakPause[]): StreakHold[] {
   const judgedFrom = state.carried?.judgedFrom ?? "";
+  // A period one of the user's pauses held is carried as the pause's own days, not as the whole period.
+  const byOwnPause = (p: StreakPeriodRecord) => own.some((h) => h.start <= p.periodEnd && h.end >= p.periodStart);
   const heldSince = state.history
-    .filter((p) => (p.usedPause || p.usedFreeze) && p.periodStart >= judgedFrom)
+    .filter((p) => p.periodStart >= judgedFrom && (p.usedFreeze || (p.usedPause && !byOwnPause(p))))
     .map((p): StreakHold => ({ start: p.periodStart, end: p.periodEnd, by: p.usedFreeze ? "freeze" : "pause" }));
-  return [...(state.carried?.holds ?? []), ...heldSince];
+  return [...(state.carried?.holds ?? []).filter((h) => h.pauseId === undefined), ...heldSince];
+}
+
+/** The user's pauses: those in force, and those that ended (kept with their days: `rememberEndedPauses`). */
+function ownPauses(state: StreakState): StreakPause[] {
+  const ended = (state.carried?.holds ?? []).flatMap((h) => (h.pauseId === undefined ? [] : [{ id: h.pauseId, start: h.start, end: h.end }]));
+  return [...ended.filter((p) => !state.pauses.some((q) => q.id === p.id)), ...state.pauses];
 }
 
 /** A period the replay held with carried freezes only (no pause of the user's) shows a freeze used, as it was. */

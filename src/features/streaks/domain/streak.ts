@@ -69,7 +69,8 @@ import {
   startOfDateIn,
   zoneAt,
 } from "./streak-calendar.js";
-import { checkDate, DAY_MS } from "../../../engine/domain/plain-dates.js";
+import { addDays, checkDate, DAY_MS } from "../../../engine/domain/plain-dates.js";
+import { HISTORY_DAYS } from "../../../engine/domain/history.js";
 import type { TimeZoneChange } from "../../../engine/domain/user.js";
 import { sameZone } from "../../../engine/domain/rules.js";
 
@@ -173,7 +174,10 @@ export interface StreakState {
    * the previous frequency kept in pages are dropped with it (absent: none yet).
    */
   historySeries?: number;
-  /** What the last frequency switch carried over as held (streak-frequency.ts; absent: no switch yet). */
+  /**
+   * What a later frequency switch carries over as held (streak-frequency.ts): what the last switch
+   * carried, and the user's pauses that ended since (absent: neither yet).
+   */
   carried?: CarriedHolds;
 }
 
@@ -182,6 +186,8 @@ export interface StreakHold {
   start: string;
   end: string;
   by: "freeze" | "pause";
+  /** Set for one of the user's own pauses, kept after it ended: its days are exact, not a period's. */
+  pauseId?: string;
 }
 
 /**
@@ -369,8 +375,36 @@ function pushHistory(s: StreakState, record: StreakPeriodRecord): void {
 
 function newPeriod(s: StreakState, start: string, zone: string): void {
   s.period = { start, zone, met: false, sums: {} };
-  // A pause that ended before the current period can no longer hold anything.
+  // A pause that ended before the current period can no longer hold anything here; a later
+  // frequency switch still needs its exact days.
+  const ended = s.pauses.filter((p) => p.end < start);
+  if (ended.length === 0) return;
   s.pauses = s.pauses.filter((p) => p.end >= start);
+  s.carried = rememberEndedPauses(s.carried, ended, start);
+}
+
+/**
+ * Keeps the days of pauses that ended for a later frequency switch (streak-frequency.ts), for as long
+ * as the user's days are kept (HISTORY_DAYS): a week a 2-day pause held is not seven days held.
+ */
+export function rememberEndedPauses(carried: CarriedHolds | undefined, ended: readonly StreakPause[], today: string): CarriedHolds {
+  const oldest = addDays(today, -HISTORY_DAYS);
+  const holds = [...(carried?.holds ?? []), ...ended.map(endedPauseHold)].filter((h) => h.end >= oldest);
+  return { holds: latestHolds(holds), judgedFrom: carried?.judgedFrom ?? "" };
+}
+
+/** Holds kept at most (the user document stays bounded however many pauses an admin gives). */
+export const MAX_CARRIED_HOLDS = 200;
+
+/** The MAX_CARRIED_HOLDS holds that end last. */
+export function latestHolds(holds: readonly StreakHold[]): StreakHold[] {
+  if (holds.length <= MAX_CARRIED_HOLDS) return [...holds];
+  return [...holds].sort((a, b) => (a.end < b.end ? -1 : a.end > b.end ? 1 : 0)).slice(-MAX_CARRIED_HOLDS);
+}
+
+/** A user's pause kept after it ended (`rememberEndedPauses`). */
+export function endedPauseHold(pause: StreakPause): StreakHold {
+  return { start: pause.start, end: pause.end, by: "pause", pauseId: pause.id };
 }
 
 function record(s: StreakState, period: StreakCurrentPeriod, flags: { usedFreeze?: boolean; usedPause?: boolean } = {}): void {
