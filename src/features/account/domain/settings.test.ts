@@ -80,7 +80,8 @@ describe("the control group", () => {
     expect(user.control).toBe(true);
     const { state, outcome } = applyEvent(user, { eventId: "e", metricId: "m1", at: now, user: { id: "u1" }, value: 5, attributes: {} }, now, config, true);
     expect(outcome.total).toBe("5");
-    expect(outcome.reactions).toMatchObject({ achievements: [], points: [], streak: null, streakEvents: [] });
+    // The streak shown is a zero-length one of the tenant's frequency; none is stored.
+    expect(outcome.reactions).toMatchObject({ achievements: [], points: [], streak: { length: 0, frequency: "daily", extended: false }, streakEvents: [] });
     expect([state.achievements, state.streak, state.activity]).toEqual([{}, null, { "2026-05-01": "1" }]);
     expect(nextDueAt(state, config)).toBeNull();
     // The same user outside the control group earns the achievement and starts a streak.
