@@ -292,7 +292,7 @@ describe("a frequency switch computes the streak again from the user's days", ()
     expect(again).toMatchObject({ length: 4, started: "2027-11-15" });
   });
 
-  it("a carried hold reaches no period judged after its switch: a month lost live stays lost through a round trip", () => {
+  it("a carried hold reaching into the new current period holds it live too: a round trip judges it as live did", () => {
     const freezes = { initialGrant: 1, maxFreezes: 1, autoEarn: null };
     const weeklyFreezes = cfg({ frequency: "weekly", freezes });
     const monthlyFreezes = cfg({ frequency: "monthly", freezes });
@@ -301,15 +301,29 @@ describe("a frequency switch computes the streak again from the user's days", ()
     const user = asOf(live(weeklyFreezes, weeks), weeklyFreezes, "2026-04-07T09:00:00Z");
     expect(user.state).toMatchObject({ length: 4, freezes: 0 });
     const asMonthly = follow(user, monthlyFreezes, "2026-04-07T09:00:00Z");
-    expect(asMonthly.carried).toEqual({ holds: [{ start: "2026-03-30", end: "2026-03-31", by: "freeze" }], judgedFrom: "2026-04-01" });
-    const april = catchUpStreak(asMonthly, monthlyFreezes, [], at("2026-05-02T09:00:00Z")).state;
-    expect(april.length).toBe(0); // April missed, no freeze left
+    expect(asMonthly.carried).toEqual({ holds: [{ start: "2026-03-30", end: "2026-04-05", by: "freeze" }], judgedFrom: "2026-04-01" });
+    // April is missed: the freeze spent on 30 March to 5 April holds it, as it would in a replay.
+    const april = catchUpStreak(asMonthly, monthlyFreezes, [], at("2026-05-02T09:00:00Z"));
+    expect(april.state).toMatchObject({ length: 1, freezes: 0 });
+    expect(hist(april.state).at(-2)).toBe("2026-04-01..2026-04-30:1F");
+    expect(april.events.map((e) => e.type)).toEqual([]); // nothing consumed, nothing lost
     const roundTrip = follow(
-      { ...user, state: follow({ ...user, state: april }, weeklyFreezes, "2026-05-02T09:00:00Z") },
+      { ...user, state: follow({ ...user, state: april.state }, weeklyFreezes, "2026-05-02T09:00:00Z") },
       monthlyFreezes,
       "2026-05-02T09:00:00Z",
     );
-    expect(roundTrip.length).toBe(0);
+    expect(roundTrip.length).toBe(1);
+  });
+
+  it("a day a freeze held before a switch stays held through a round trip within its week", () => {
+    const freezes = { initialGrant: 1, maxFreezes: 1, autoEarn: null };
+    const dailyFreezes = cfg({ freezes });
+    const weeklyFreezes = cfg({ frequency: "weekly", freezes });
+    // Wednesday 12 to Monday 17 August; Tuesday 18 missed, the freeze spent on it.
+    const user = asOf(live(dailyFreezes, everyDay("2026-08-12", 6)), dailyFreezes, "2026-08-19T09:00:00Z");
+    expect(user.state).toMatchObject({ length: 6, freezes: 0 });
+    const asWeekly = follow(user, weeklyFreezes, "2026-08-19T09:00:00Z");
+    expect(follow({ ...user, state: asWeekly }, dailyFreezes, "2026-08-19T09:00:00Z")).toMatchObject({ length: 6, started: "2026-08-12" });
   });
 
   it("a pause is carried as its own days: a week a 2-day pause held is not seven days held back in daily", () => {

@@ -18,8 +18,9 @@
  * - the user's pauses hold what they overlap, also those that ended (their days are kept:
  *   `rememberEndedPauses`); periods the old streak held by a freeze it used (or by a pause whose
  *   days are not known) stay held (a period of the new frequency overlapping one is held by it,
- *   shown as held the same way); what an earlier switch carried is carried again, up to the first
- *   period judged after it, so switching back and forth never holds more than was held;
+ *   shown as held the same way), also when the period is judged live after the switch
+ *   (`carriedHoldOver`); what an earlier switch carried is carried again, so switching back and
+ *   forth never holds more than was held;
  *   no freeze is used for a period that ended before the switch (a missed one ends the run); the
  *   user keeps the freezes they hold, their pauses and their earning schedule;
  * - days are the user's local days as recorded, replayed in the zone in force now (a day recorded
@@ -30,18 +31,17 @@
  * user's doing).
  */
 import type { DailyChanges } from "../../../engine/domain/history.js";
-import { addDays } from "../../../engine/domain/plain-dates.js";
 import type { TimeZoneChange, UserState } from "../../../engine/domain/user.js";
 import type { StreakSettings } from "./streak-config.js";
 import { localDateIn, startOfDateIn, zoneAt } from "./streak-calendar.js";
 import {
   applyStreakEvent,
   catchUpStreak,
+  carriedHoldOver,
   createStreakState,
   endedPauseHold,
   latestHolds,
   longestStreak,
-  type CarriedHolds,
   type StreakHold,
   type StreakPause,
   type StreakPeriodRecord,
@@ -111,28 +111,26 @@ export function followStreakFrequency(
     // The longest length in the new frequency's units (the longest ranking compares users by it).
     longest: longestStreak(replayed),
     historySeries: (state.historySeries ?? 0) + 1,
-    carried: carriedBefore([...holds, ...own.filter((p) => current !== undefined && p.end < current).map(endedPauseHold)], current ?? localDateIn(until, zone)),
+    carried: {
+      holds: latestHolds([...holds, ...own.filter((p) => current !== undefined && p.end < current).map(endedPauseHold)]),
+      judgedFrom: current ?? localDateIn(until, zone),
+    },
   };
 }
 
 /**
- * What a switch carries: the holds, cut to end before the first period judged after it. The periods
- * from then on are judged live, where only the user's own pauses and freezes hold them (and a later
- * switch carries what held them): a carried hold reaching into them would hold them in a later
- * replay only, so a round trip would bring back a period lost live.
+ * What held the streak about to be recomputed: what the last switch carried, and what held since.
+ * A carried hold reaching into a period judged live after its switch held that period there too
+ * (`carriedHoldOver` in streak.ts), so a round trip judges it as live did.
  */
-function carriedBefore(holds: readonly StreakHold[], judgedFrom: string): CarriedHolds {
-  const lastDay = addDays(judgedFrom, -1);
-  return { holds: latestHolds(holds.filter((h) => h.start <= lastDay).map((h) => (h.end > lastDay ? { ...h, end: lastDay } : h))), judgedFrom };
-}
-
-/** What held the streak about to be recomputed: what the last switch carried, and what held since. */
 function holdsToCarry(state: StreakState, own: readonly StreakPause[]): StreakHold[] {
   const judgedFrom = state.carried?.judgedFrom ?? "";
-  // A period one of the user's pauses held is carried as the pause's own days, not as the whole period.
+  // A period one of the user's pauses held is carried as the pause's own days, not as the whole
+  // period; one a carried hold held is carried as that hold (already carried), not as the period.
   const byOwnPause = (p: StreakPeriodRecord) => own.some((h) => h.start <= p.periodEnd && h.end >= p.periodStart);
   const heldSince = state.history
-    .filter((p) => p.periodStart >= judgedFrom && (p.usedFreeze || (p.usedPause && !byOwnPause(p))))
+    .filter((p) => p.periodStart >= judgedFrom && !carriedHoldOver(state.carried, p.periodStart, p.periodEnd))
+    .filter((p) => p.usedFreeze || (p.usedPause && !byOwnPause(p)))
     .map((p): StreakHold => ({ start: p.periodStart, end: p.periodEnd, by: p.usedFreeze ? "freeze" : "pause" }));
   return [...(state.carried?.holds ?? []).filter((h) => h.pauseId === undefined), ...heldSince];
 }

@@ -36,8 +36,9 @@
  *   date when the current one is met, otherwise the current period's last date. Freezes and pauses
  *   may still save the streak after it. With no streak (length 0) every date field is null.
  * - Missed periods. At the end of an unmet period of a live streak: a pause overlapping the period
- *   by at least one day holds the length (`usedPause`); otherwise one freeze is consumed and holds
- *   it (`usedFreeze`); otherwise the streak is lost. Held periods add no length.
+ *   by at least one day holds the length (`usedPause`); so does what a frequency switch carried
+ *   over as held (`carriedHoldOver`: a freeze spent on a day of this week); otherwise one freeze is
+ *   consumed and holds it (`usedFreeze`); otherwise the streak is lost. Held periods add no length.
  * - Freezes. `initialGrant` when the state is created; then `amount` every `intervalDays` whole
  *   days (exact 24-hour multiples) counted from the user's creation instant, never above
  *   `maxFreezes` (an interval reached at the maximum earns nothing; intervals that pass while
@@ -402,6 +403,17 @@ export function latestHolds(holds: readonly StreakHold[]): StreakHold[] {
   return [...holds].sort((a, b) => (a.end < b.end ? -1 : a.end > b.end ? 1 : 0)).slice(-MAX_CARRIED_HOLDS);
 }
 
+/**
+ * What a frequency switch carried over (streak-frequency.ts) holds in the period `start` to `end`: a
+ * freeze when only freezes held what overlaps it, a pause otherwise, or nothing. The user's ended
+ * pauses kept there do not count: they are their own pauses, judged as pauses.
+ */
+export function carriedHoldOver(carried: CarriedHolds | undefined, start: string, end: string): "freeze" | "pause" | null {
+  const over = (carried?.holds ?? []).filter((h) => h.pauseId === undefined && h.start <= end && h.end >= start);
+  if (over.length === 0) return null;
+  return over.every((h) => h.by === "freeze") ? "freeze" : "pause";
+}
+
 /** A user's pause kept after it ended (`rememberEndedPauses`). */
 export function endedPauseHold(pause: StreakPause): StreakHold {
   return { start: pause.start, end: pause.end, by: "pause", pauseId: pause.id };
@@ -455,6 +467,11 @@ function endPeriod(s: StreakState, settings: StreakSettings, at: Date, zone: str
     record(s, period);
   } else if (s.pauses.some((p) => p.start <= periodEndDate(period.start, s.frequency) && p.end >= period.start)) {
     record(s, period, { usedPause: true });
+  } else if (carriedHoldOver(s.carried, period.start, periodEndDate(period.start, s.frequency))) {
+    // Held before a frequency switch (a freeze spent on a day of this week): held here too, as a
+    // later switch's replay would judge it.
+    const by = carriedHoldOver(s.carried, period.start, periodEndDate(period.start, s.frequency));
+    record(s, period, by === "freeze" ? { usedFreeze: true } : { usedPause: true });
   } else if (settings.freezes && s.freezes > 0) {
     s.freezes -= 1;
     events.push({ type: "streak.freeze_consumed", at, consumed: 1, freezes: s.freezes });
