@@ -129,7 +129,7 @@ function holdsToCarry(state: StreakState, own: readonly StreakPause[]): StreakHo
   // period; one a carried hold held is carried as that hold (already carried), not as the period.
   const byOwnPause = (p: StreakPeriodRecord) => own.some((h) => h.start <= p.periodEnd && h.end >= p.periodStart);
   const heldSince = state.history
-    .filter((p) => p.periodStart >= judgedFrom && !carriedHoldOver(state.carried, p.periodStart, p.periodEnd))
+    .filter((p) => p.periodStart >= judgedFrom && !carriedHoldOver(state.carried?.holds ?? [], p.periodStart, p.periodEnd))
     .filter((p) => p.usedFreeze || (p.usedPause && !byOwnPause(p)))
     .map((p): StreakHold => ({ start: p.periodStart, end: p.periodEnd, by: p.usedFreeze ? "freeze" : "pause" }));
   return [...(state.carried?.holds ?? []).filter((h) => h.pauseId === undefined), ...heldSince];
@@ -143,10 +143,8 @@ function ownPauses(state: StreakState): StreakPause[] {
 
 /** A period the replay held with carried freezes only (no pause of the user's) shows a freeze used, as it was. */
 function heldAsCarried(period: StreakPeriodRecord, holds: readonly StreakHold[], pauses: readonly StreakPause[]): StreakPeriodRecord {
-  if (!period.usedPause) return period;
-  const overlaps = (span: { start: string; end: string }) => span.start <= period.periodEnd && span.end >= period.periodStart;
-  const byFreezeOnly = !pauses.some(overlaps) && holds.some(overlaps) && holds.filter(overlaps).every((h) => h.by === "freeze");
-  return byFreezeOnly ? { ...period, usedPause: false, usedFreeze: true } : period;
+  if (!period.usedPause || pauses.some((p) => p.start <= period.periodEnd && p.end >= period.periodStart)) return period;
+  return carriedHoldOver(holds, period.periodStart, period.periodEnd) === "freeze" ? { ...period, usedPause: false, usedFreeze: true } : period;
 }
 
 /** The local dates on which any streak metric changed, in order. */

@@ -192,9 +192,10 @@ export interface StreakHold {
 }
 
 /**
- * The holds a frequency switch carried over, and the first period judged after it: a later switch
- * carries these again, with what periods from `judgedFrom` on held, rather than the periods these
- * held in between (which would widen a held day to a week and back to seven days).
+ * The holds a frequency switch carried over (and the user's pauses that ended, with `pauseId`), and
+ * the first period judged after it: a later switch carries these again, with what periods from
+ * `judgedFrom` on held, rather than the periods these held in between (which would widen a held day
+ * to a week and back to seven days).
  */
 export interface CarriedHolds {
   holds: StreakHold[];
@@ -408,8 +409,8 @@ export function latestHolds(holds: readonly StreakHold[]): StreakHold[] {
  * freeze when only freezes held what overlaps it, a pause otherwise, or nothing. The user's ended
  * pauses kept there do not count: they are their own pauses, judged as pauses.
  */
-export function carriedHoldOver(carried: CarriedHolds | undefined, start: string, end: string): "freeze" | "pause" | null {
-  const over = (carried?.holds ?? []).filter((h) => h.pauseId === undefined && h.start <= end && h.end >= start);
+export function carriedHoldOver(holds: readonly StreakHold[], start: string, end: string): "freeze" | "pause" | null {
+  const over = holds.filter((h) => h.pauseId === undefined && h.start <= end && h.end >= start);
   if (over.length === 0) return null;
   return over.every((h) => h.by === "freeze") ? "freeze" : "pause";
 }
@@ -462,16 +463,17 @@ function followZone(s: StreakState, settings: StreakSettings, history: readonly 
 function endPeriod(s: StreakState, settings: StreakSettings, at: Date, zone: string, events: StreakDomainEvent[]): void {
   const period = s.period!;
   countIfNowMet(s, settings, at, zone, events);
+  const periodEnd = periodEndDate(period.start, s.frequency);
+  const carriedHold = carriedHoldOver(s.carried?.holds ?? [], period.start, periodEnd);
   if (period.met || s.length === 0 || isDayOff(period.start, s.frequency, settings)) {
     // Met, no streak to lose, or a day off (missing it holds the length; no pause or freeze is used).
     record(s, period);
-  } else if (s.pauses.some((p) => p.start <= periodEndDate(period.start, s.frequency) && p.end >= period.start)) {
+  } else if (s.pauses.some((p) => p.start <= periodEnd && p.end >= period.start)) {
     record(s, period, { usedPause: true });
-  } else if (carriedHoldOver(s.carried, period.start, periodEndDate(period.start, s.frequency))) {
+  } else if (carriedHold) {
     // Held before a frequency switch (a freeze spent on a day of this week): held here too, as a
     // later switch's replay would judge it.
-    const by = carriedHoldOver(s.carried, period.start, periodEndDate(period.start, s.frequency));
-    record(s, period, by === "freeze" ? { usedFreeze: true } : { usedPause: true });
+    record(s, period, carriedHold === "freeze" ? { usedFreeze: true } : { usedPause: true });
   } else if (settings.freezes && s.freezes > 0) {
     s.freezes -= 1;
     events.push({ type: "streak.freeze_consumed", at, consumed: 1, freezes: s.freezes });
