@@ -120,8 +120,7 @@ export async function recordEvent(
       const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];
       return { write: { ...state, ...kept, recentIdempotency: [...kept.recentIdempotency, ...record] }, result: { kind: "applied", outcome } };
     },
-    alone ? findMovedRecord : undefined,
-    dueWorkFirst(ctx, tenantId, engine),
+    { prefetch: alone ? findMovedRecord : undefined, catchUp: dueWorkFirst(ctx, tenantId, engine) },
   );
 }
 

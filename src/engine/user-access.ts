@@ -45,8 +45,7 @@ export async function writeUser(ctx: ServiceContext, tenantId: string, mode: Use
       });
       return { write: state, result: state };
     },
-    undefined,
-    dueWorkFirst(ctx, tenantId, engine),
+    { catchUp: dueWorkFirst(ctx, tenantId, engine) },
   );
 }
 

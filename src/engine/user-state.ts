@@ -36,10 +36,13 @@ export async function changeUserState<T, P = undefined>(
   tenantId: string,
   userId: string,
   decide: (stored: VersionedUser | null, now: Date, prefetched: P) => Promise<UserChange<T>>,
-  /** A read to run in parallel with loading the user (saves a round trip). */
-  prefetch: () => Promise<P> = async () => undefined as P,
-  catchUp?: CatchUp,
+  options: {
+    /** A read to run in parallel with loading the user (saves a round trip). */
+    prefetch?: () => Promise<P>;
+    catchUp?: CatchUp;
+  } = {},
 ): Promise<T> {
+  const { prefetch = async () => undefined as P, catchUp } = options;
   return ctx.userLocks.run(`${tenantId}/${userId}`, async () => {
     let caughtUpOnce = false;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {

@@ -49,7 +49,7 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
   const quiet = state.backfillQuietUntil !== null && state.backfillQuietUntil > now;
   const entering = caught !== null && !quiet && entersStreakLeaderboards(state, engine.leaderboards ?? [], caught.state.length, now);
   // Listed for a minute whose work a later write moved or settled: nothing is due yet.
-  if (!broughtEarlier && !entering && (!storedDueAt || storedDueAt > now)) return { write: null, result: storedDueAt };
+  if (!broughtEarlier && !entering && !isDue(storedDueAt, now)) return { write: null, result: storedDueAt };
   const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
   // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
   // A streak whose length the visit left as it was only enters boards the user was missing from:
@@ -73,9 +73,14 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
  */
 export function dueWorkFirst(ctx: ServiceContext, tenantId: string, engine: EngineConfig): CatchUp {
   return async (stored, now) => {
-    if (stored.state.dueAt === null || stored.state.dueAt > now) return null;
+    if (!isDue(stored.state.dueAt, now)) return null;
     return (await decideDueWork(ctx, tenantId, engine, stored, now)).write;
   };
+}
+
+/** Whether a stored due time has come. */
+function isDue(dueAt: Date | null, now: Date): boolean {
+  return dueAt !== null && dueAt <= now;
 }
 
 /**
@@ -84,7 +89,7 @@ export function dueWorkFirst(ctx: ServiceContext, tenantId: string, engine: Engi
  * board, time-triggered points are paid. Then the scheduler finds nothing left to do.
  */
 export async function withDueWorkDone(ctx: ServiceContext, tenantId: string, found: VersionedUser): Promise<VersionedUser> {
-  if (found.state.dueAt === null || found.state.dueAt > ctx.now()) return found;
+  if (!isDue(found.state.dueAt, ctx.now())) return found;
   await runDueWork(ctx, tenantId, found.state.userId);
   return (await findUser(ctx.database.collections.users, tenantId, found.state.userId)) ?? found;
 }

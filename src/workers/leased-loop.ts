@@ -243,7 +243,7 @@ async function walkListedMinutes(
       cursor = minute;
     }
   }
-  return walkCursor({ ...pass, lease: { ...pass.lease!, cursor } }, cursor, last, visit, maxMinutes - visited);
+  return walkCursor(pass, cursor, last, visit, maxMinutes - visited);
 }
 
 /**

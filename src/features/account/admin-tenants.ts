@@ -112,16 +112,18 @@ const OTHER_INSTANCES_CALLS_MS = 2_000;
 export async function deleteTenants(ctx: ServiceContext, ids: string[]): Promise<BulkResult<{ id: string }>> {
   const result: BulkResult<{ id: string }> = { done: [], issues: [] };
   const { tenants } = ctx.database.collections;
+  const marked: string[] = [];
   for (const id of ids) {
-    const marked = await tenants.updateOne({ _id: id }, { $set: { deleting: ctx.now() } });
-    if (marked.matchedCount !== 1) {
-      result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
-      continue;
-    }
-    ctx.config.invalidate(); // this instance stops serving the tenant before its data goes
-    // Calls that found the tenant before the mark finish first, so none writes after its data goes.
-    await ctx.tenantCalls.drained(id, DRAIN_MS);
-    if (ctx.database.writeMode !== "single-instance") await sleep(ctx.config.ttlMs + OTHER_INSTANCES_CALLS_MS);
+    const mark = await tenants.updateOne({ _id: id }, { $set: { deleting: ctx.now() } });
+    if (mark.matchedCount === 1) marked.push(id);
+    else result.issues.push({ id, severity: "error", message: "Tenant not found by ID" });
+  }
+  ctx.config.invalidate(); // this instance stops serving the tenants before their data goes
+  // Calls that found a tenant before the mark finish first, so none writes after its data goes;
+  // other instances' too (one wait for all the tenants of the call).
+  await Promise.all(marked.map((id) => ctx.tenantCalls.drained(id, DRAIN_MS)));
+  if (marked.length > 0 && ctx.database.writeMode !== "single-instance") await sleep(ctx.config.ttlMs + OTHER_INSTANCES_CALLS_MS);
+  for (const id of marked) {
     await ctx.atPipelinePoint?.("tenant-deletion", 0);
     await finishTenantDeletion(ctx, id);
     result.done.push({ id });

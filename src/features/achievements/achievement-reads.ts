@@ -65,8 +65,7 @@ export async function completeApiAchievement(
       const reactions = { ...result.reactions, leaderboards: applied.leaderboards };
       return { write: applied.state, result: { view: { achievement, completion }, alreadyCompleted: false, reactions } };
     },
-    undefined,
-    dueWorkFirst(ctx, tenantId, engine),
+    { catchUp: dueWorkFirst(ctx, tenantId, engine) },
   );
 }
 

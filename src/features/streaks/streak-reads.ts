@@ -61,8 +61,7 @@ export async function readUserStreak(ctx: ServiceContext, tenantId: string, user
       const quiet = read.state.length === followed.length;
       return { write: await applyStreakChange(ctx, tenantId, engine, user, read.state, read.events, now, quiet), result };
     },
-    undefined,
-    dueWorkFirst(ctx, tenantId, engine),
+    { catchUp: dueWorkFirst(ctx, tenantId, engine) },
   );
 }
 

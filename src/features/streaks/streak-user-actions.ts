@@ -66,8 +66,7 @@ async function changeStreak<T>(
         // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
         return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, events, now), result: changed.result };
       },
-      undefined,
-      dueWorkFirst(ctx, tenantId, engine),
+      { catchUp: dueWorkFirst(ctx, tenantId, engine) },
     );
     return { ok: true, result };
   } catch (error) {

@@ -132,8 +132,7 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
       });
       return { write: applied.state, result: applied.state.preferences };
     },
-    undefined,
-    dueWorkFirst(ctx, tenantId, engine),
+    { catchUp: dueWorkFirst(ctx, tenantId, engine) },
   );
   return preferencesView(preferences, engine.streak, metrics);
 }
