@@ -78,6 +78,12 @@ export interface PlannedUserChange {
   events: UserEvents;
   /** What the change moves on leaderboards (a metric delta, points, the streak's length). */
   contribution: LeaderboardContribution;
+  /**
+   * What parts of the change dated before `at` move on leaderboards (time-triggered points paid
+   * after they came due), oldest first: each is ranked in the run of its own moment, before
+   * `contribution`.
+   */
+  earlier?: ReadonlyArray<{ contribution: LeaderboardContribution; at: Date }>;
   /** The moment of the change: the event's time, or now. */
   at: Date;
   /**
@@ -105,25 +111,34 @@ export async function applyUserChange(
   // beside the ranking writes.
   startDueEntry(ctx, tenantId, change.state.userId, change.state.dueAt, plannedDueAt(change.state, engine, completedAt));
   // The control group takes part in no leaderboard.
-  const contribution = change.state.control ? {} : change.contribution;
+  const control = change.state.control;
+  const contribution = control ? {} : change.contribution;
+  let before = change.state;
+  const earlierResults: LeaderboardResult[] = [];
+  for (const earlier of control ? [] : (change.earlier ?? [])) {
+    const ranked = await rankUserChanges(ctx, tenantId, engine, before, earlier.contribution, earlier.at);
+    before = ranked.state;
+    earlierResults.push(...ranked.leaderboards);
+  }
   // The tenant's streak rankings follow every change of the streak's length; they depend on the
   // streak alone, so they are written beside the leaderboards (their inserts share round trips).
   const [ranked, streakRanked] = await Promise.all([
-    rankUserChanges(ctx, tenantId, engine, change.state, contribution, change.at),
-    rankStreak(ctx, tenantId, change.state, change.at),
+    rankUserChanges(ctx, tenantId, engine, before, contribution, change.at),
+    rankStreak(ctx, tenantId, before, change.at),
   ]);
+  const leaderboards = [...earlierResults, ...ranked.leaderboards];
   const state = completeChange(
     { ...ranked.state, streakRanks: streakRanked.streakRanks },
     {
       ...change.events,
       leaderboardResults: [
         ...(change.events.leaderboardResults ?? []),
-        ...(change.quietStreakLeaderboards ? ranked.leaderboards.filter((r) => r.leaderboard.config.rankBy !== "streak") : ranked.leaderboards),
+        ...(change.quietStreakLeaderboards ? leaderboards.filter((r) => r.leaderboard.config.rankBy !== "streak") : leaderboards),
       ],
     },
     engine,
     change.at,
     completedAt,
   );
-  return { state, leaderboards: ranked.leaderboards };
+  return { state, leaderboards };
 }

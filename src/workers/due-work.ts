@@ -51,13 +51,15 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
   // Listed for a minute whose work a later write moved or settled: nothing is due yet.
   if (!broughtEarlier && !entering && !isDue(storedDueAt, now)) return { write: null, result: storedDueAt };
   const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
-  // Time-triggered points count on points leaderboards, and a lost streak leaves streak leaderboards.
-  // A streak whose length the visit left as it was only enters boards the user was missing from:
-  // that moves no rank of their doing, so it sends no `leaderboard.rank_changed`.
+  // Time-triggered points count on points leaderboards, each award in the run of the moment it
+  // came due; a lost streak leaves streak leaderboards. A streak whose length the visit left as it
+  // was only enters boards the user was missing from: that moves no rank of their doing, so it
+  // sends no `leaderboard.rank_changed`.
   const applied = await applyUserChange(ctx, tenantId, engine, {
     state: { ...state, points: paid.states },
     events: { streakEvents: caught?.events, pointsEvents: paid.events },
-    contribution: contributionOf(undefined, paid.changes, caught?.state.length),
+    earlier: paid.steps.map((step) => ({ contribution: contributionOf(undefined, step.changes, undefined), at: step.at })),
+    contribution: contributionOf(undefined, [], caught?.state.length),
     at: now,
     quietStreakLeaderboards: caught !== null && caught.state.length === followed?.length,
   });

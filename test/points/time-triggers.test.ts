@@ -219,3 +219,32 @@ describe("calls that change a user never wait for the scheduler either", () => {
     expect((await server.rest("GET", "/v1/users/upgraded/points/coins", { tenantId: "tiered" })).body.total).toBe(0);
   }, 120_000);
 });
+
+describe("time-triggered points are dated when they came due, not when paid", () => {
+  it("after three days without a visit, each day's interval counts in that day's leaderboard run", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "dated", name: "Dated" }]);
+    const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }], "dated");
+    await created(`/admin/v1/points/${xp}/triggers`, [{ type: "time", points: 10, timeUnit: "days", timeInterval: 1, status: "active" }], "dated");
+    const today = now().toISOString().slice(0, 10);
+    const board = { key: "daily-xp", name: "Daily XP", rankBy: "points", pointsSystemId: xp, status: "active", start: today, runUnit: "day", runInterval: 1 };
+    await created("/admin/v1/leaderboards", [board], "dated");
+    const firstDue = await identifyEarlyInMinute("dated", "sleeper");
+
+    // Three days and a half on, with no call of the user's: the scheduler (or the read) pays three intervals.
+    offsetMs += 3.5 * 24 * 3_600_000;
+    const points = await until(
+      () => server.rest("GET", "/v1/users/sleeper/points/xp", { tenantId: "dated" }),
+      (body) => body.total === 30,
+      60_000,
+    );
+    const dueDays = [1, 2, 3].map((days) => new Date(firstDue.getTime() + (days - 1) * 24 * 3_600_000));
+    expect(points.awards.map((award: { awarded: number; date: string }) => [award.awarded, award.date])).toEqual(
+      dueDays.reverse().map((due) => [10, due.toISOString()]),
+    );
+    for (const due of dueDays) {
+      const run = due.toISOString().slice(0, 10);
+      const ranked = await server.rest("GET", `/v1/leaderboards/daily-xp?run=${run}`, { tenantId: "dated" });
+      expect(ranked.body.rankings, run).toEqual([{ userId: "sleeper", userName: null, rank: 1, value: 10 }]);
+    }
+  }, 120_000);
+});

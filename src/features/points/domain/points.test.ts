@@ -5,6 +5,7 @@ import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTr
 import {
   applyPointsForEvent,
   applyTimeTriggers,
+  TIME_BACKLOG_DAYS,
   boundedPointsState,
   combineBoosts,
   emptyPointsState,
@@ -97,8 +98,9 @@ function stateWith(total: number, fields: Partial<PointsState> = {}): Record<str
 }
 
 /** The `awarded` amounts of one call in one system. */
+/** The amounts awarded in a system, oldest first (time triggers may pay several changes at once: see `applyTimeTriggers`). */
 function awardedIn(outcome: PointsApplied, systemId = "sys-xp"): number[] {
-  return outcome.changes.find((c) => c.systemId === systemId)?.awards.map((a) => a.awarded) ?? [];
+  return outcome.changes.filter((c) => c.systemId === systemId).flatMap((c) => c.awards.map((a) => a.awarded));
 }
 
 type EventInput = number | { value: number; attributes: Record<string, string> };
@@ -353,7 +355,7 @@ describe("time triggers", () => {
     const every2d = config(snapshot([timeTrigger("t", 1, 2, "days")]));
     expect(awardedIn(applyTimeTriggers({}, every2d, USER, hoursAfterCreation(47), newId))).toEqual([]);
     expect(awardedIn(applyTimeTriggers({}, every2d, USER, hoursAfterCreation(48), newId))).toEqual([1]);
-    expect(awardedIn(applyTimeTriggers({}, every2d, USER, hoursAfterCreation(24 * 7), newId))).toEqual([3]);
+    expect(awardedIn(applyTimeTriggers({}, every2d, USER, hoursAfterCreation(24 * 7), newId))).toEqual([1, 1, 1]); // one a day it came due
   });
 
   it("does not pay intervals due before the trigger's activation", () => {
@@ -374,8 +376,36 @@ describe("time triggers", () => {
 
   it("ignores inactive time triggers and never fires time triggers from events", () => {
     const inactive = config(snapshot([timeTrigger("t", 5, 1, "hours", { status: "inactive" })]));
-    expect(applyTimeTriggers({}, inactive, USER, hoursAfterCreation(10), newId)).toEqual({ kind: "applied", states: {}, changes: [], events: [] });
+    expect(applyTimeTriggers({}, inactive, USER, hoursAfterCreation(10), newId)).toEqual({ kind: "applied", states: {}, changes: [], events: [], steps: [] });
     expect(awardedIn(applied(applyPointsForEvent({}, every3h, USER, event(1, "1"), hoursAfterCreation(10), newId)))).toEqual([]);
+  });
+
+  it("dates each award when its intervals came due: one award per local day of the user and UTC day", () => {
+    // Los Angeles (UTC-8 in January): created at 00:00 UTC, the 16:00 local of December 31st.
+    const angeleno: PointsUser = { ...USER, tz: "America/Los_Angeles" };
+    const paid = applyTimeTriggers({}, every3h, angeleno, hoursAfterCreation(31), newId);
+    // Due at 3 and 6 hours (Dec 31 local, Jan 1 UTC), at 9 to 21 hours (Jan 1 local and UTC),
+    // at 24 to 30 hours (Jan 1 local, Jan 2 UTC); each dated at its last interval, not at 31 hours.
+    expect(paid.steps.map((s) => s.at)).toEqual([hoursAfterCreation(6), hoursAfterCreation(21), hoursAfterCreation(30)]);
+    expect(paid.steps.map((s) => s.changes[0]!.awards.map((a) => [a.awarded, a.date]))).toEqual([
+      [[10, hoursAfterCreation(6)]],
+      [[25, hoursAfterCreation(21)]],
+      [[15, hoursAfterCreation(30)]],
+    ]);
+    expect(paid.changes).toEqual(paid.steps.flatMap((s) => s.changes));
+    expect(paid.events.map((e) => e.type === "points.changed" && e.added)).toEqual([10, 25, 15]);
+    expect(paid.states["sys-xp"]!.daily).toEqual({ "2025-12-31": "10", "2026-01-01": "40" });
+    // Paid on time, an interval is dated when it came due, not at the visit a minute later.
+    const onTime = applyTimeTriggers({}, every3h, USER, new Date(hoursAfterCreation(3).getTime() + 60_000), newId);
+    expect(onTime.steps.map((s) => s.at)).toEqual([hoursAfterCreation(3)]);
+  });
+
+  it(`pays intervals owed for more than ${TIME_BACKLOG_DAYS} days as one award, then one a day`, () => {
+    const daily = config(snapshot([timeTrigger("t", 1, 1, "days")]));
+    const paid = applyTimeTriggers({}, daily, USER, hoursAfterCreation(24 * (TIME_BACKLOG_DAYS + 9)), newId);
+    expect(awardedIn(paid)).toEqual([9, ...Array<number>(TIME_BACKLOG_DAYS).fill(1)]);
+    expect(paid.steps[0]!.at).toEqual(hoursAfterCreation(24 * 9));
+    expect(paid.steps.at(-1)!.at).toEqual(hoursAfterCreation(24 * (TIME_BACKLOG_DAYS + 9)));
   });
 
   it("tells the scheduler when the next interval is due", () => {
@@ -460,10 +490,11 @@ describe("boosts", () => {
     expect(outcome.changes[0]!.awards[0]!.boosts).toEqual([]);
   });
 
-  it("multiply time trigger awards at the moment of the award", () => {
+  it("multiply time trigger awards at the moment each interval came due, not when it is paid", () => {
     const cfg = config(snapshot([timeTrigger("t", 5, 1)], { boosts: [boost("b", 3, { start: "2026-01-02" })] }));
     expect(awardedIn(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(2), newId))).toEqual([10]);
-    expect(awardedIn(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(26), newId))).toEqual([390]); // 26 × 5 × 3
+    // 23 hourly intervals came due on January 1st, before the boost (23 × 5), 3 on the 2nd (3 × 5 × 3).
+    expect(awardedIn(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(26), newId))).toEqual([115, 45]);
   });
 });
 
@@ -718,11 +749,13 @@ describe("award records, events and history", () => {
     );
     expect(streak.changes[0]!.awards[0]!.trigger).toEqual({ id: "s", type: "streak", points: 3, streakLengthThreshold: 7, ...firedAs });
     const time = applyTimeTriggers({}, config(snapshot([timeTrigger("h", 1, 2), timeTrigger("d", 1, 1, "days")])), USER, hoursAfterCreation(24), newId);
-    expect(time.changes[0]!.awards.map((a) => a.trigger)).toEqual([
+    // Due at midnight UTC (a new day), the third award is dated apart from the 11 of the day before.
+    expect(time.changes.flatMap((c) => c.awards.map((a) => a.trigger))).toEqual([
+      { id: "h", type: "time", points: 1, timeUnit: "hour", timeInterval: 2, ...firedAs },
       { id: "h", type: "time", points: 1, timeUnit: "hour", timeInterval: 2, ...firedAs },
       { id: "d", type: "time", points: 1, timeUnit: "day", timeInterval: 1, ...firedAs },
     ]);
-    expect(time.changes[0]!.awards.map((a) => a.awarded)).toEqual([12, 1]);
+    expect(time.changes.flatMap((c) => c.awards.map((a) => a.awarded))).toEqual([11, 1, 1]);
   });
 
   it(`keeps the latest ${MAX_RECENT_AWARDS} awards, served newest first`, () => {
@@ -810,9 +843,9 @@ describe("an energy system", () => {
     expect(spent.kind === "applied" && awardedIn(spent, "sys-energy")).toEqual([-2]);
     states = (spent as PointsApplied).states;
 
-    // Five idle days refill to the cap, not beyond.
+    // Five idle days refill to the cap, not beyond: 4 + 5 on the first day, 1 on the second, then nothing.
     const refill = applyTimeTriggers(states, energy, USER, hoursAfterCreation(24 * 7), newId);
-    expect(awardedIn(refill, "sys-energy")).toEqual([6]);
+    expect(awardedIn(refill, "sys-energy")).toEqual([5, 1]);
     expect(total(refill.states)).toBe(10);
     expect(nextTimeTriggerDueAt(refill.states, energy, USER)).toEqual(hoursAfterCreation(24 * 8));
   });

@@ -27,6 +27,7 @@
  * - Time triggers: see `applyTimeTriggers`.
  */
 import Big from "big.js";
+import { DateTime } from "luxon";
 import { decimalFromNumber, ZERO, type DecimalString } from "../../../engine/domain/decimal.js";
 import { localDate, recordDailyChange, type DailyChanges } from "../../../engine/domain/history.js";
 import { applicableBoosts, boostedPoints, filtersByKey, levelForTotal, matchesFilters, type AttributeKeys } from "./points-boosts.js";
@@ -564,14 +565,31 @@ function blocked(snapshot: PointsSystemSnapshot, result: Extract<SettleResult, {
   };
 }
 
+/** What `applyTimeTriggers` paid: the next states and events, and the awards by the moment they are dated. */
+export interface TimeTriggersPaid extends PointsApplied {
+  /**
+   * The changes by the instant they are dated, oldest first (`changes` lists them all): each
+   * counts in the leaderboard run of its own instant, not the one of the visit that paid it.
+   */
+  steps: Array<{ at: Date; changes: PointsChange[] }>;
+}
+
+/**
+ * Days of owed intervals paid day by day; intervals due earlier (a longer outage) are paid as one
+ * award dated at the last of them, which bounds a visit's work.
+ */
+export const TIME_BACKLOG_DAYS = 31;
+
 /**
  * Time triggers, for the scheduler: pays every interval of every active time trigger that has come
  * due since it was last settled. Intervals run from the user's creation (every N hours, or N × 24
- * hours for days); k intervals due at once are one award of k × points, dated `now`, boosted by the
- * boosts active `now`. Intervals that came due while the trigger did not apply to the user (user
- * attribute filters), or whose `blockIfOutOfPoints` deduction the total could not cover, pass
- * unpaid; intervals due before the trigger's `owedFrom` (its activation, or a new schedule) are
- * never owed. Never blocks.
+ * hours for days). An award is dated when its interval came due, not when the scheduler got there
+ * (a minute later, or days after an outage): the intervals due on one local day of the user and one
+ * UTC day (boosts run by UTC days) are one award of k × points, dated at the last of them and
+ * boosted by the boosts active then; so a points leaderboard counts it in the run it came due in.
+ * Intervals that came due while the trigger did not apply to the user (user attribute filters), or
+ * whose `blockIfOutOfPoints` deduction the total could not cover, pass unpaid; intervals due before
+ * the trigger's `owedFrom` (its activation, or a new schedule) are never owed. Never blocks.
  */
 export function applyTimeTriggers(
   states: Readonly<Record<string, PointsState>>,
@@ -579,28 +597,65 @@ export function applyTimeTriggers(
   user: PointsUser,
   now: Date,
   newId: () => string,
-): PointsApplied {
-  const result = settleActiveSystems(states, config, user, now, newId, "skip", (snapshot, stored) => {
-    let state = stored;
-    let touched = false;
-    const pending: PendingAward[] = [];
+): TimeTriggersPaid {
+  const paid: TimeTriggersPaid = { kind: "applied", states: { ...states }, changes: [], events: [], steps: [] };
+  const backlogEnd = now.getTime() - TIME_BACKLOG_DAYS * 24 * HOUR_MS;
+  for (let due = nextTimeTriggerDueAt(paid.states, config, user); due !== null && due <= now; due = nextTimeTriggerDueAt(paid.states, config, user)) {
+    const groupEnd = due.getTime() <= backlogEnd ? backlogEnd + 1 : Math.min(endOfDays(due, zoneInForce(user, due)), now.getTime() + 1);
+    const at = lastDueBefore(paid.states, config, user, groupEnd);
+    const step = settleActiveSystems(paid.states, config, user, at, newId, "skip", (snapshot, stored) => {
+      let state = stored;
+      let touched = false;
+      const pending: PendingAward[] = [];
+      for (const trigger of snapshot.triggers) {
+        if (trigger.type !== "time" || trigger.status !== "active") continue;
+        const interval = timeIntervalMs(trigger);
+        const settledCount = intervalsDueBy(user, interval, settledAt(state, trigger, user));
+        const dueCount = intervalsDueBy(user, interval, at);
+        if (dueCount <= settledCount) continue;
+        state = { ...state, timeSettledAt: { ...state.timeSettledAt, [trigger.id]: new Date(user.created.getTime() + dueCount * interval) } };
+        touched = true;
+        if (matchesFilters(trigger.userAttributes, user.attributes, config.attributeKeys)) {
+          pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
+        }
+      }
+      return { state, touched, pending };
+    });
+    if (step.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
+    paid.states = step.states;
+    paid.events.push(...step.events);
+    if (step.changes.length > 0) {
+      paid.changes.push(...step.changes);
+      paid.steps.push({ at, changes: step.changes });
+    }
+  }
+  return paid;
+}
+
+/** The end (exclusive, epoch ms) of the user's local day and of the UTC day `at` falls in, whichever comes first. */
+function endOfDays(at: Date, zone: string | null): number {
+  const utcDayEnd = DateTime.fromJSDate(at, { zone: "UTC" }).startOf("day").plus({ days: 1 }).toMillis();
+  const localDayEnd = DateTime.fromJSDate(at, { zone: zone ?? "UTC" })
+    .startOf("day")
+    .plus({ days: 1 })
+    .toMillis();
+  return Math.min(utcDayEnd, localDayEnd);
+}
+
+/** The last unsettled due instant of any active time trigger before `end` (epoch ms, exclusive). */
+function lastDueBefore(states: Readonly<Record<string, PointsState>>, config: PointsConfig, user: PointsUser, end: number): Date {
+  let last = -Infinity;
+  for (const snapshot of config.systems) {
+    if (snapshot.system.status !== "active") continue;
+    const state = states[snapshot.system.id] ?? emptyPointsState();
     for (const trigger of snapshot.triggers) {
       if (trigger.type !== "time" || trigger.status !== "active") continue;
       const interval = timeIntervalMs(trigger);
-      const settledCount = intervalsDueBy(user, interval, settledAt(state, trigger, user));
-      const dueCount = intervalsDueBy(user, interval, now);
-      if (dueCount <= settledCount) continue;
-      const lastDue = new Date(user.created.getTime() + dueCount * interval);
-      state = { ...state, timeSettledAt: { ...state.timeSettledAt, [trigger.id]: lastDue } };
-      touched = true;
-      if (matchesFilters(trigger.userAttributes, user.attributes, config.attributeKeys)) {
-        pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
-      }
+      const dueCount = intervalsDueBy(user, interval, new Date(end - 1));
+      if (dueCount > intervalsDueBy(user, interval, settledAt(state, trigger, user))) last = Math.max(last, user.created.getTime() + dueCount * interval);
     }
-    return { state, touched, pending };
-  });
-  if (result.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
-  return result;
+  }
+  return new Date(last);
 }
 
 /**
