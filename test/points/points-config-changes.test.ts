@@ -99,7 +99,7 @@ describe("a lowered maxPoints", () => {
       { type: "metric", points: -1, metricId: spend, metricThreshold: 1, status: "active" },
     ]);
     await created(tenantId, `/admin/v1/points/${xp}/levels`, [
-      { key: "l5", name: "L5", points: 5 },
+      { key: "l4", name: "L4", points: 4 },
       { key: "l100", name: "L100", points: 100 },
     ]);
     const firstDay = today();
@@ -111,13 +111,13 @@ describe("a lowered maxPoints", () => {
     expect(patched.body.issues).toEqual([]);
 
     // Reads: the user's points, the histogram and the users per level all see 5.
-    expect(await userPoints(tenantId, "ann")).toMatchObject({ total: 5, maxPoints: 5, level: { key: "l5" } });
+    expect(await userPoints(tenantId, "ann")).toMatchObject({ total: 5, maxPoints: 5, level: { key: "l4" } });
     const summary = (await server.rest("GET", "/v1/points/xp/summary", { tenantId })).body;
     expect(summary.at(-1)).toEqual({ from: 10, to: 10, users: 0 }); // the greatest total is 5: ranges up to 10
     expect(summary.find((r: { from: number }) => r.from === 5)).toEqual({ from: 5, to: 5, users: 2 });
     const levels = (await server.rest("GET", "/v1/points/xp/level-summary", { tenantId })).body;
     expect(levels.map((l: { level: { key: string }; users: number }) => [l.level.key, l.users])).toEqual([
-      ["l5", 2],
+      ["l4", 2],
       ["l100", 0],
     ]);
     // The history adds up to the bounded total: the cut counts on the day it is seen.

@@ -62,7 +62,7 @@ beforeAll(async () => {
   [ids.bronze, ids.silver, ids.gold] = await created(`/admin/v1/points/${ids.xp}/levels`, [
     { key: "bronze", name: "Bronze", points: 0, description: "Starting level" },
     { key: "silver", name: "Silver", points: 50, description: "Mid-tier level" },
-    { key: "gold", name: "Gold", points: 200, description: "Top level", badge: { url: "https://example.com/gold.png" } },
+    { key: "gold", name: "Gold", points: 150, description: "Top level", badge: { url: "https://example.com/gold.png" } },
   ]);
   await created(`/admin/v1/points/${ids.old}/triggers`, [{ type: "metric", points: 1, metricId: ids.words, metricThreshold: 100, status: "active" }]);
 
@@ -108,7 +108,7 @@ const levelJson = (key: "bronze" | "silver" | "gold") =>
   ({
     bronze: { id: ids.bronze, key: "bronze", name: "Bronze", description: "Starting level", badgeUrl: null, points: 0 },
     silver: { id: ids.silver, key: "silver", name: "Silver", description: "Mid-tier level", badgeUrl: null, points: 50 },
-    gold: { id: ids.gold, key: "gold", name: "Gold", description: "Top level", badgeUrl: "https://example.com/gold.png", points: 200 },
+    gold: { id: ids.gold, key: "gold", name: "Gold", description: "Top level", badgeUrl: "https://example.com/gold.png", points: 150 },
   })[key];
 
 describe("a user's points", () => {
@@ -172,9 +172,9 @@ describe("a user's points", () => {
     expect(one.body.awards.map((a: { total: number }) => a.total)).toEqual([200]);
   });
 
-  it("show a total of 0 and the level 0 points reach for a user the system never awarded anything", async () => {
+  it("show a total of 0 and no level (0 exceeds no threshold, not even 0) for a user the system never awarded anything", async () => {
     const cy = await server.rest("GET", "/v1/users/cy/points/xp");
-    expect(cy.body).toMatchObject({ key: "xp", total: 0, level: levelJson("bronze"), awards: [] });
+    expect(cy.body).toMatchObject({ key: "xp", total: 0, level: null, awards: [] });
     const plain = await server.rest("GET", "/v1/users/cy/points/plain");
     expect(plain.body).toEqual({
       id: ids.plain,
@@ -337,12 +337,12 @@ describe("a points system", () => {
     expect((await server.rest("GET", "/v1/points/plain/levels")).body).toEqual([]);
   });
 
-  it("counts every user of the tenant at the level their total reaches", async () => {
-    // bronze: dan 15, bob 30, cy 0 and eve 0; silver: sum 60; gold: ann 200.
+  it("counts every user of the tenant at the level their total exceeds", async () => {
+    // bronze: dan 15, bob 30 (cy and eve, at 0, at no level); silver: sum 60; gold: ann 200.
     expect(await server.rest("GET", "/v1/points/xp/level-summary")).toEqual({
       status: 200,
       body: [
-        { level: levelJson("bronze"), users: 4 },
+        { level: levelJson("bronze"), users: 2 },
         { level: levelJson("silver"), users: 1 },
         { level: levelJson("gold"), users: 1 },
       ],

@@ -21,7 +21,7 @@ async function configure(server: TestServer): Promise<void> {
   await created(`/admin/v1/points/${xp}/triggers`, [{ type: "metric", points: 10, metricId: words, metricThreshold: 1, status: "active" }]);
   await created(`/admin/v1/points/${xp}/levels`, [
     { key: "bronze", name: "Bronze", points: 0 },
-    { key: "silver", name: "Silver", points: 30 },
+    { key: "silver", name: "Silver", points: 25 },
   ]);
 }
 

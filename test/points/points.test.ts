@@ -27,13 +27,13 @@ beforeAll(async () => {
   ]);
   await created(`/admin/v1/points/${ids.xp}/levels`, [
     { key: "bronze", name: "Bronze", points: 0 },
-    { key: "silver", name: "Silver", points: 50 },
+    { key: "silver", name: "Silver", points: 40 },
   ]);
   await created(`/admin/v1/points/${ids.energy}/triggers`, [
     { type: "user_creation", points: 2, status: "active" },
     { type: "metric", points: -1, metricId: ids.requests, metricThreshold: 1, blockIfOutOfPoints: true, status: "active" },
   ]);
-  await created(`/admin/v1/points/${ids.energy}/levels`, [{ key: "charged", name: "Charged", points: 1 }]);
+  await created(`/admin/v1/points/${ids.energy}/levels`, [{ key: "charged", name: "Charged", points: 0 }]);
 });
 afterAll(() => server.close());
 
@@ -54,7 +54,8 @@ describe("points on events", () => {
         badgeUrl: null,
         maxPoints: null,
         total: 20,
-        // No `level`: bronze (0 points) is the level of 0 too, which the reads showed before.
+        // The first points exceed bronze's 0 (a total of 0 is at no level), as in the reference's example.
+        level: { id: expect.any(String), key: "bronze", name: "Bronze", description: "", badgeUrl: null, points: 0 },
         added: 20,
         awards: [
           {

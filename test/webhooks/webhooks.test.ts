@@ -93,8 +93,8 @@ beforeAll(async () => {
     `/admin/v1/points/${ids.xp}/levels`,
     [
       { key: "bronze", name: "Bronze", points: 0 },
-      { key: "silver", name: "Silver", points: 50 },
-      { key: "gold", name: "Gold", points: 100 },
+      { key: "silver", name: "Silver", points: 40 },
+      { key: "gold", name: "Gold", points: 90 },
     ],
     "acme",
   );
@@ -213,9 +213,9 @@ describe("webhook delivery", () => {
       expect(Number(got[i]!.headers["webhook-timestamp"])).toBeCloseTo(Date.now() / 1000, -2);
     }
     const changes = bodies.map((b) => [b.previousLevel?.key ?? null, b.newLevel.key, b.points.total]).sort((a, b) => a[2] - b[2]);
-    // The previous level is the one the total before had (0 points: bronze, as the reads showed).
+    // The previous level is the one the total before had (0 points: none, as 0 exceeds no threshold).
     expect(changes).toEqual([
-      ["bronze", "silver", 50],
+      [null, "silver", 50],
       ["silver", "gold", 100],
     ]);
     expect(bodies[0].newLevel).toEqual({
@@ -240,7 +240,7 @@ describe("webhook delivery", () => {
     await sleep(800);
     const [only, ...others] = mine(receiver.at("/acme-levels"));
     expect(others).toEqual([]);
-    expect(verify(levels.secret, only!)).toMatchObject({ previousLevel: { key: "bronze" }, newLevel: { key: "silver" }, points: { total: 60 } });
+    expect(verify(levels.secret, only!)).toMatchObject({ previousLevel: null, newLevel: { key: "silver" }, points: { total: 60 } });
   });
 
   it("retries a failing receiver with the same webhook-id and body, and logs every attempt", async () => {
@@ -551,8 +551,8 @@ describe("webhook delivery", () => {
     const [hours] = await createdIds(server, "/admin/v1/points", [{ key: "hours", name: "Hours" }]);
     await createdIds(server, `/admin/v1/points/${hours}/triggers`, [{ type: "time", points: 10, timeUnit: "hours", timeInterval: 1, status: "active" }]);
     await createdIds(server, `/admin/v1/points/${hours}/levels`, [
-      { key: "regular", name: "Regular", points: 10 },
-      { key: "veteran", name: "Veteran", points: 20 },
+      { key: "regular", name: "Regular", points: 9 },
+      { key: "veteran", name: "Veteran", points: 19 },
     ]);
     expect((await server.rest("PUT", "/v1/users/tim", { body: {} })).status).toBe(200);
     await sleep(300);
@@ -568,7 +568,7 @@ describe("webhook delivery", () => {
       user: { id: "tim" },
       points: { key: "hours", total: 10 },
       previousLevel: null,
-      newLevel: { key: "regular", points: 10 },
+      newLevel: { key: "regular", points: 9 },
     });
   });
 

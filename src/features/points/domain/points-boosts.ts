@@ -83,13 +83,13 @@ export function boostedPoints(base: Big, boosts: readonly Pick<PointsBoostConfig
 }
 
 /**
- * The level a total earns: the level with the highest threshold the total has reached (total ≥
- * threshold), or null when no threshold is reached or the system has no levels. "Reached" rather
- * than the spec's "exceeds": the reference's own webhook example has a 0-point "Starting level"
- * that a new user (total 0) must be able to hold.
+ * The level a total earns: the level with the highest threshold the total exceeds (total >
+ * threshold, the spec's and the reference docs' word), or null when it exceeds none or the system
+ * has no levels. So a 0-point "starting level" comes with the first points: the reference's event
+ * response example shows it as the change of a first award (total 10, added 10).
  */
 export function levelForTotal(total: number, levels: readonly PointsLevelConfig[]): PointsLevelConfig | null {
   let best: PointsLevelConfig | null = null;
-  for (const level of levels) if (level.points <= total && (best === null || level.points > best.points)) best = level;
+  for (const level of levels) if (level.points < total && (best === null || level.points > best.points)) best = level;
   return best;
 }

@@ -67,14 +67,15 @@ describe("usersPerLevel", () => {
     updated: new Date(0),
   });
 
-  it("counts users at the highest level their total reaches, lowest threshold first, leaving out users below every level", () => {
+  it("counts users at the highest level their total exceeds, lowest threshold first, leaving out users below every level", () => {
     const levels = [level("gold", 200), level("silver", 50), level("bronze", 10)];
     const result = usersPerLevel(
       counts([
         [0, 4],
-        [10, 1],
-        [49, 2],
+        [10, 1], // at a threshold, not above it: not yet bronze
+        [11, 2],
         [50, 1],
+        [51, 1],
         [500, 3],
       ]),
       levels,

@@ -590,11 +590,12 @@ describe("levels", () => {
   const levels = [level("bronze", 0), level("silver", 50), level("gold", 100)];
 
   it.each<[number, string | null]>([
-    [0, "bronze"],
-    [49, "bronze"],
-    [50, "silver"], // reaching the threshold is enough (≥)
-    [99, "silver"],
-    [100, "gold"],
+    [0, null], // a 0-point level comes with the first points
+    [1, "bronze"],
+    [50, "bronze"], // the total must exceed the threshold (>)
+    [51, "silver"],
+    [100, "silver"],
+    [101, "gold"],
     [5000, "gold"],
   ])("a total of %i holds %s", (total, key) => {
     expect(levelForTotal(total, levels)?.key ?? null).toBe(key);
@@ -612,13 +613,14 @@ describe("levels", () => {
   const at = (total: number, levelKey: string | null) => stateWith(total, { levelId: levelKey === null ? null : `lvl-${levelKey}` });
 
   it.each<[string, () => PointsApplied, string | null, string | null]>([
-    ["up across a boundary: 49 → 50", () => gain(at(49, "bronze")), "bronze", "silver"],
-    ["up below a boundary: 48 → 49", () => gain(at(48, "bronze")), null, null],
-    ["up from a boundary: 50 → 51", () => gain(at(50, "silver")), null, null],
-    ["down across a boundary: 50 → 49", () => lose(at(50, "silver")), "silver", "bronze"],
-    ["down above a boundary: 51 → 50", () => lose(at(51, "silver")), null, null],
-    // A user without points holds the 0-point level already (reads show it), so no change.
-    ["the first change keeps the 0-point level", () => gain({}), null, null],
+    ["up across a boundary: 50 → 51", () => gain(at(50, "bronze")), "bronze", "silver"],
+    ["up to a boundary: 49 → 50", () => gain(at(49, "bronze")), null, null],
+    ["up above a boundary: 51 → 52", () => gain(at(51, "silver")), null, null],
+    ["down across a boundary: 51 → 50", () => lose(at(51, "silver")), "silver", "bronze"],
+    ["down above a boundary: 52 → 51", () => lose(at(52, "silver")), null, null],
+    // A user without points holds no level; their first point reaches the 0-point level (the
+    // reference's event response example: total 10, added 10, level bronze at 0 points).
+    ["the first points reach the 0-point level", () => gain({}), null, "bronze"],
   ])("%s", (_name, run, previous, next) => {
     const outcome = run();
     const change = outcome.changes[0]!;
@@ -670,7 +672,7 @@ describe("levels", () => {
     });
 
     it("reports a change from the level the total had under the current levels", () => {
-      const levels = [level("l50", 50), level("l110", 110)];
+      const levels = [level("l50", 50), level("l105", 105)];
       const outcome = applied(applyPointsForEvent(reached(null), withLevels(...levels), USER, event(1, "1"), AT, newId));
       expect(levelChanges(outcome)).toEqual({
         response: { previous: levels[0], next: levels[1] },
@@ -689,11 +691,11 @@ describe("levels", () => {
   });
 
   it("judges the level of a total bounded by a lowered cap", () => {
-    // Stored 530, cap lowered to 100: reads show 100 at gold; a deduction to 90 is a fall to silver.
-    const cfg = config(snapshot([metricTrigger("down", -10, 1, { metricId: "spent" })], { system: system("xp", { maxPoints: 100 }), levels }));
+    // Stored 530, cap lowered to 101: reads show 101 at gold; a deduction to 91 is a fall to silver.
+    const cfg = config(snapshot([metricTrigger("down", -10, 1, { metricId: "spent" })], { system: system("xp", { maxPoints: 101 }), levels }));
     const spent = { event: { metricId: "spent", value: 1, attributes: {}, totalAfter: "1" } };
     const outcome = applied(applyPointsForEvent(at(530, "gold"), cfg, USER, spent, AT, newId));
-    expect(outcome.changes[0]).toMatchObject({ total: 90, added: -10, levelChanged: { previous: levels[2], next: levels[1] } });
+    expect(outcome.changes[0]).toMatchObject({ total: 91, added: -10, levelChanged: { previous: levels[2], next: levels[1] } });
   });
 
   it("follows a total down to no level at all", () => {

@@ -47,7 +47,7 @@ const level = (key: string, points: number): PointsLevelConfig => ({
   updated: T0,
 });
 const bronze = level("bronze", 0);
-const silver = level("silver", 50);
+const silver = level("silver", 40);
 const wordsTrigger: PointsTriggerConfig = {
   id: "trg-words",
   type: "metric",
@@ -145,9 +145,9 @@ describe("messages built by the engine", () => {
         updated: "2026-05-01T10:00:00Z",
       },
       points: { id: "sys-xp", key: "xp", name: "XP", description: null, badgeUrl: null, maxPoints: null, total: 50 },
-      // A user without points already holds the 0-point level (as reads show it).
-      previousLevel: { id: "lvl-bronze", key: "bronze", name: "BRONZE", description: "bronze level", badgeUrl: null, points: 0 },
-      newLevel: { id: "lvl-silver", key: "silver", name: "SILVER", description: "silver level", badgeUrl: null, points: 50 },
+      // A user without points holds no level yet, not even the 0-point one (a total must exceed a threshold).
+      previousLevel: null,
+      newLevel: { id: "lvl-silver", key: "silver", name: "SILVER", description: "silver level", badgeUrl: null, points: 40 },
     });
   });
 
@@ -190,7 +190,7 @@ describe("messages built by the engine", () => {
       userAttributes: [],
       achievedAt: "2026-05-01T10:00:00Z",
     });
-    expect([levelChanged.previousLevel.key, levelChanged.newLevel.key, levelChanged.points.total]).toEqual(["bronze", "silver", 60]);
+    expect([levelChanged.previousLevel, levelChanged.newLevel.key, levelChanged.points.total]).toEqual([null, "silver", 60]);
   });
 
   it("keeps earlier messages and gives every message its own ID", () => {
