@@ -520,6 +520,32 @@ describe("webhook delivery", () => {
     expect(receiver.at("/boosts-deleted").map((r) => r.json.type)).toEqual(["points.boost_started", "points.boost_finished"]);
   });
 
+  it("follows edits of a boost's dates: its finish when it stops applying, a new start each time it goes live again", async () => {
+    await endpoint("acme", "/boosts-edited", ["points.boost_started", "points.boost_finished"]);
+    const day = (offset: number) => new Date(Date.now() + offsetMs + offset * 86_400_000).toISOString().slice(0, 10);
+    const [boostId] = await createdIds(server, `/admin/v1/points/${ids.xp}/boosts`, [{ name: "Movable", start: day(0), end: null, multiplier: 2 }], "acme");
+    const edit = async (changes: Record<string, unknown>, announced: number) => {
+      const patched = await server.rest("PATCH", `/admin/v1/points/${ids.xp}/boosts`, { tenantId: "acme", body: [{ id: boostId, ...changes }] });
+      expect(patched.body.issues).toEqual([]);
+      await receiver.waitFor("/boosts-edited", (g) => g.length >= announced);
+    };
+    await receiver.waitFor("/boosts-edited", (g) => g.length >= 1);
+    await edit({ start: day(1) }, 2); // no longer applies today: finished
+    await edit({ start: day(0) }, 3); // live again: started again
+    await edit({ start: day(-1), end: day(-1) }, 4); // ended: finished
+    await edit({ end: null }, 5); // live again
+    await sleep(1_000); // several boost checks later: nothing announced twice
+    const got = receiver.at("/boosts-edited");
+    expect(got.map((r) => [r.json.type, r.json.boost.status])).toEqual([
+      ["points.boost_started", "active"],
+      ["points.boost_finished", "finished"],
+      ["points.boost_started", "active"],
+      ["points.boost_finished", "finished"],
+      ["points.boost_started", "active"],
+    ]);
+    expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(5);
+  });
+
   it("never notifies achievements backdated on activation, but does notify live completions", async () => {
     await endpoint("acme", "/achievements", ["achievement.completed"]);
     const [wordsmith] = await createdIds(

@@ -10,6 +10,7 @@ import { findUser } from "../../engine/store/user-documents.js";
 import { writeIfCurrent } from "../../engine/store/conditional-write.js";
 import { rescheduleTenantUsers } from "../../workers/due-work.js";
 import { announceBoostDeletion } from "../webhooks/webhook-boosts.js";
+import { reopenedBoostAnnouncements } from "../webhooks/domain/webhooks.js";
 
 /**
  * The scope of a points system's triggers, levels or boosts; the system must exist in the tenant
@@ -98,7 +99,8 @@ export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.Poin
   async checkChanges(ctx, scope, current, changes) {
     return points.checkBoostChanges(current, changes) ?? (await findMissingReference(ctx, scope.tenantId, { userAttributes: changes.userAttributes ?? [] }));
   },
-  applyChanges: points.applyBoostChanges,
+  // An end moved to today or later lets a boost announced as finished go live again: announced again.
+  applyChanges: (current, changes, now) => reopenedBoostAnnouncements(points.applyBoostChanges(current, changes, now), now),
   duplicateMessage: () => "Points boost already exists",
   // Receivers told that a boost started learn that it finished.
   beforeDelete: (ctx, scope, boost) => announceBoostDeletion(ctx, scope.tenantId, scope.parent!.id, boost),

@@ -6,6 +6,7 @@ import {
   decideBoostNotices,
   decideDeletedBoostNotices,
   deterministicMessageId,
+  type BoostAnnouncements,
   type BoostNotices,
   type OutboxMessage,
 } from "./domain/webhooks.js";
@@ -13,13 +14,7 @@ import type { ServiceContext } from "../../engine/context.js";
 import { handOverMessages } from "./webhook-outbox.js";
 import { sha256 } from "../../engine/sha256.js";
 
-/** Fields the announcer records on a boost document: what it announced, and when. */
-interface BoostAnnouncementFields {
-  webhookStartedAt?: Date;
-  webhookFinishedAt?: Date;
-}
-
-type AnnouncedBoost = PointsBoostConfig & BoostAnnouncementFields;
+type AnnouncedBoost = PointsBoostConfig & BoostAnnouncements;
 
 /**
  * Announces boosts that started or finished since the last check (`decideBoostNotices`), for every
@@ -38,12 +33,19 @@ export async function announceBoosts(ctx: ServiceContext): Promise<number> {
     const { _id, tenantId, systemId, ...rest } = doc as WithId<Document> & { tenantId: string; systemId: string };
     const boost = { id: String(_id), ...rest } as AnnouncedBoost;
     const notices = decideBoostNotices(boost, { started: boost.webhookStartedAt !== undefined }, now);
-    if (!notices.markStarted && !notices.markFinished) continue;
+    if (!notices.markStarted && !notices.markFinished && !notices.reopen) continue;
     announced += await handOverNotices(ctx, tenantId, systemId, boost, notices);
-    const set: BoostAnnouncementFields = {};
+    // Recorded only on the boost as it was read: an edit since (see `reopenedBoostAnnouncements`)
+    // is decided again by the next check (the messages' IDs make a repeated hand-over harmless).
+    const unchanged = { _id, tenantId, updated: boost.updated };
+    if (notices.reopen) {
+      await boosts.updateOne(unchanged, { $set: { webhookRound: (boost.webhookRound ?? 0) + 1 }, $unset: { webhookStartedAt: "", webhookFinishedAt: "" } });
+      continue;
+    }
+    const set: BoostAnnouncements = {};
     if (notices.markStarted) set.webhookStartedAt = now;
     if (notices.markFinished) set.webhookFinishedAt = now;
-    await boosts.updateOne({ _id, tenantId }, { $set: set });
+    await boosts.updateOne(unchanged, { $set: set });
   }
   return announced;
 }
@@ -65,11 +67,13 @@ async function handOverNotices(ctx: ServiceContext, tenantId: string, systemId: 
   const [webhooks, points] = await Promise.all([ctx.config.webhooks(tenantId), ctx.config.pointsConfig(tenantId)]);
   const system = points.systems.find((s) => s.system.id === systemId)?.system;
   if (!system) return 0;
+  // Each round's facts are their own messages (the first round's IDs are those from before rounds).
+  const round = boost.webhookRound ? `${boost.webhookRound}/` : "";
   const messages: OutboxMessage[] = notices.announce.map(({ type, at }) =>
     createMessage(
       type,
       { boost: boostPayload(boost, system, type === "points.boost_started" ? "active" : "finished") },
-      { id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${type}`, sha256), tenant: webhooks.tenant, at },
+      { id: deterministicMessageId(`${tenantId}/boost/${boost.id}/${round}${type}`, sha256), tenant: webhooks.tenant, at },
     ),
   );
   await handOverMessages(ctx, tenantId, messages);

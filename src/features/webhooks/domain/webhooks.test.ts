@@ -11,6 +11,8 @@ import {
   createMessage,
   decideBoostNotices,
   decideDeletedBoostNotices,
+  reopenedBoostAnnouncements,
+  type BoostAnnouncements,
   bodyNamesUser,
   deterministicMessageId,
   isoTime,
@@ -325,6 +327,36 @@ describe("boost announcements", () => {
       markStarted: true,
       markFinished: true,
     });
+  });
+
+  it("finishes a boost announced as started whose start an edit moved later, at the edit, and reopens it for its new start", () => {
+    const edited = at("2026-05-11T09:00:00Z");
+    const moved = boost({ start: "2026-05-15", updated: edited });
+    expect(decideBoostNotices(moved, { started: true }, at("2026-05-11T09:00:05Z"))).toEqual({
+      announce: [{ type: "points.boost_finished", at: edited }],
+      markStarted: false,
+      markFinished: false,
+      reopen: true,
+    });
+    expect(decideBoostNotices(moved, { started: false }, at("2026-05-11T09:00:05Z"))).toEqual({ announce: [], markStarted: false, markFinished: false });
+  });
+
+  it("reopens a boost announced as finished whose end an edit moved to today or later, in a new round", () => {
+    const today = at("2026-05-14T10:00:00Z");
+    const announced = { webhookStartedAt: at("2026-05-10T00:00:10Z"), webhookFinishedAt: at("2026-05-13T00:00:10Z") };
+    const extended: PointsBoostConfig & BoostAnnouncements = { ...boost({ end: "2026-05-14" }), ...announced };
+    const { webhookStartedAt, webhookFinishedAt, webhookRound, ...rest } = reopenedBoostAnnouncements(extended, today);
+    expect([webhookStartedAt, webhookFinishedAt, webhookRound]).toEqual([undefined, undefined, 1]);
+    expect(rest).toEqual(boost({ end: "2026-05-14" }));
+    expect(reopenedBoostAnnouncements({ ...extended, end: null, webhookRound: 1 }, today).webhookRound).toBe(2);
+    // Still over, archived, or not finished: as it was.
+    for (const unchanged of [
+      { ...extended, end: "2026-05-13" },
+      { ...extended, archived: true },
+      { ...boost({ end: null }), webhookStartedAt: announced.webhookStartedAt },
+    ]) {
+      expect(reopenedBoostAnnouncements(unchanged, today)).toBe(unchanged);
+    }
   });
 
   it("finishes a running boost that is deleted at the deletion; one that already ended at its end; one never announced not at all", () => {

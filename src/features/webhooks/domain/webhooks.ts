@@ -614,6 +614,8 @@ export interface BoostNotices {
   announce: Array<{ type: "points.boost_started" | "points.boost_finished"; at: Date }>;
   markStarted: boolean;
   markFinished: boolean;
+  /** True: the boost can go live again (its dates were edited): what was announced is forgotten, for a new round. */
+  reopen?: true;
 }
 
 /**
@@ -640,12 +642,37 @@ export function decideBoostNotices(
     if (announced.started) return { announce: [{ type: "points.boost_finished", at: boost.updated }], markStarted: false, markFinished: true };
     return { announce: [], markStarted: true, markFinished: true };
   }
-  if (today < boost.start) return none;
+  // Announced as started, then moved to a later start: it no longer applies, so it finished; it
+  // will be announced again when it starts (a new round).
+  if (today < boost.start)
+    return announced.started
+      ? { announce: [{ type: "points.boost_finished", at: boost.updated }], markStarted: false, markFinished: false, reopen: true }
+      : none;
   if (!ended) return announced.started ? none : { announce: [{ type: "points.boost_started", at: startAt }], markStarted: true, markFinished: false };
   const finished = { type: "points.boost_finished" as const, at: endAt! };
   if (announced.started) return { announce: [finished], markStarted: false, markFinished: true };
   const wasLive = boost.created.getTime() <= endAt!.getTime();
   return { announce: wasLive ? [{ type: "points.boost_started", at: startAt }, finished] : [], markStarted: true, markFinished: true };
+}
+
+/**
+ * A boost whose edit (its dates) lets it go live again after it was announced as finished (an
+ * end moved to today or later): what was announced is forgotten, and the next round's messages get
+ * IDs of their own (`round`), so `decideBoostNotices` announces it again when it is live.
+ */
+export function reopenedBoostAnnouncements<T extends Pick<PointsBoostConfig, "end" | "archived"> & BoostAnnouncements>(boost: T, now: Date): T {
+  const today = now.toISOString().slice(0, 10);
+  if (boost.webhookFinishedAt === undefined || boost.archived || (boost.end !== null && boost.end < today)) return boost;
+  const { webhookStartedAt: _started, webhookFinishedAt: _finished, ...rest } = boost;
+  return { ...rest, webhookRound: (boost.webhookRound ?? 0) + 1 } as T;
+}
+
+/** What the boost check recorded on a boost: what it announced, when, and in which round (see `reopenedBoostAnnouncements`). */
+export interface BoostAnnouncements {
+  webhookStartedAt?: Date;
+  webhookFinishedAt?: Date;
+  /** Rounds after the first: a boost announced as finished whose dates were edited so it goes live again. */
+  webhookRound?: number;
 }
 
 /**
