@@ -442,6 +442,7 @@ function settle(
   const previous = levelForTotal(before.total, snapshot.levels);
   if (levelId !== (previous?.id ?? null)) {
     change.levelChanged = { previous, next: level };
+    // Right after its change: webhooks pair them so (`messagesForUserEvents`).
     events.push({ type: "points.level_changed", userId: user.userId, systemId, systemKey, total: newTotal, previousLevel: previous, newLevel: level });
   }
   const next: PointsState = {
@@ -637,9 +638,8 @@ function endOfDays(at: Date, zone: string | null): number {
   const utcDayEnd = DateTime.fromJSDate(at, { zone: "UTC" }).startOf("day").plus({ days: 1 }).toMillis();
   const localDayEnd = DateTime.fromJSDate(at, { zone: zone ?? "UTC" })
     .startOf("day")
-    .plus({ days: 1 })
-    .toMillis();
-  return Math.min(utcDayEnd, localDayEnd);
+    .plus({ days: 1 });
+  return localDayEnd.isValid ? Math.min(utcDayEnd, localDayEnd.toMillis()) : utcDayEnd;
 }
 
 /** The last unsettled due instant of any active time trigger before `end` (epoch ms, exclusive). */

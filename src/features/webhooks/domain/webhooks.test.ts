@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AchievementConfig } from "../../achievements/domain/achievement-config.js";
 import { applyEvent as applyEventOnly, type MetricEvent } from "../../../engine/domain/event.js";
-import type { PointsConfig } from "../../points/domain/points.js";
+import { applyTimeTriggers, type PointsConfig } from "../../points/domain/points.js";
 import type { PointsBoostConfig, PointsLevelConfig, PointsSystemConfig, PointsTriggerConfig } from "../../points/domain/points-config.js";
 import { completeChange, eventsOf, react as reactOnly, type EngineConfig, type ReactionTrigger } from "../../../engine/domain/reactions.js";
 import { createUserState, type UserState } from "../../../engine/domain/user.js";
@@ -176,6 +176,30 @@ describe("messages built by the engine", () => {
       created: "2026-05-01T10:00:00Z",
       updated: "2026-05-01T10:00:00Z",
     });
+  });
+
+  it("gives each points.changed of a scheduler's visit the level of its own change (one change per day the intervals came due)", () => {
+    const daily: PointsTriggerConfig = {
+      ...wordsTrigger,
+      id: "trg-daily",
+      type: "time",
+      points: 25,
+      metricId: undefined,
+      metricThreshold: undefined,
+      timeUnit: "days",
+      timeInterval: 1,
+    };
+    const config = { ...engine(settings("points.changed")), points: { ...points, systems: [{ ...points.systems[0]!, triggers: [daily] }] } };
+    const user = ann();
+    // Four days later: 25 (bronze), 50 (silver), 75, 100.
+    const paid = applyTimeTriggers(user.points, config.points, user, new Date(T0.getTime() + 4 * 86_400_000 + 60_000), newId);
+    const state = completeChange({ ...user, points: paid.states }, { pointsEvents: paid.events }, config, T0);
+    expect(bodies(state).map((b) => [b.points.total, b.points.level?.key ?? null])).toEqual([
+      [25, "bronze"],
+      [50, "silver"],
+      [75, null],
+      [100, null],
+    ]);
   });
 
   it("announces an API achievement completion and the level it causes, in causal order", () => {

@@ -483,12 +483,15 @@ export function messagesForUserEvents(
     }
   }
   const pointsEvents = events.pointsEvents ?? [];
-  for (const e of pointsEvents) {
+  for (const [index, e] of pointsEvents.entries()) {
     const system = points.systems.find((s) => s.system.id === e.systemId)?.system;
     if (!system) continue;
     if (e.type === "points.changed") {
-      // As in the event response: `level` only when this change moved the user to another level.
-      const levelChange = pointsEvents.find((l) => l.type === "points.level_changed" && l.systemId === e.systemId);
+      // As in the event response: `level` only when this change moved the user to another level,
+      // which its level change, right after it, tells (a scheduler's visit may pay several changes
+      // of one system, one per day they came due).
+      const next = pointsEvents[index + 1];
+      const levelChange = next?.type === "points.level_changed" && next.systemId === e.systemId ? next : undefined;
       add(
         "points.changed",
         () => {
