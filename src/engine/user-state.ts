@@ -81,7 +81,7 @@ export interface PlannedUserChange {
   /**
    * What parts of the change dated before `at` move on leaderboards (time-triggered points paid
    * after they came due), oldest first: each is ranked in the run of its own moment, before
-   * `contribution`.
+   * `contribution`, unless that run is final by now (then in none).
    */
   earlier?: ReadonlyArray<{ contribution: LeaderboardContribution; at: Date }>;
   /** The moment of the change: the event's time, or now. */
@@ -116,7 +116,8 @@ export async function applyUserChange(
   let before = change.state;
   const earlierResults: LeaderboardResult[] = [];
   for (const earlier of control ? [] : (change.earlier ?? [])) {
-    const ranked = await rankUserChanges(ctx, tenantId, engine, before, earlier.contribution, earlier.at);
+    // Not into a run that is final by now: its rankings were announced (`leaderboard.finished`).
+    const ranked = await rankUserChanges(ctx, tenantId, engine, before, earlier.contribution, earlier.at, now);
     before = ranked.state;
     earlierResults.push(...ranked.leaderboards);
   }

@@ -221,30 +221,70 @@ describe("calls that change a user never wait for the scheduler either", () => {
 });
 
 describe("time-triggered points are dated when they came due, not when paid", () => {
-  it("after three days without a visit, each day's interval counts in that day's leaderboard run", async () => {
-    await created("/admin/v1/tenants", [{ customerId: "dated", name: "Dated" }]);
-    const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }], "dated");
-    await created(`/admin/v1/points/${xp}/triggers`, [{ type: "time", points: 10, timeUnit: "days", timeInterval: 1, status: "active" }], "dated");
-    const today = now().toISOString().slice(0, 10);
-    const board = { key: "daily-xp", name: "Daily XP", rankBy: "points", pointsSystemId: xp, status: "active", start: today, runUnit: "day", runInterval: 1 };
-    await created("/admin/v1/leaderboards", [board], "dated");
-    const firstDue = await identifyEarlyInMinute("dated", "sleeper");
+  const HOUR = 3_600_000;
+  /** Moves the clock on to the next UTC `hour` o'clock (a second past it). */
+  function toNextUtcHour(hour: number): void {
+    const at = now();
+    let target = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate(), hour, 0, 1);
+    if (target <= at.getTime()) target += 24 * HOUR;
+    offsetMs += target - at.getTime();
+  }
+  const utcDate = (at: Date) => at.toISOString().slice(0, 10);
+  const rankings = async (customerId: string, key: string, run: string) =>
+    (await server.rest("GET", `/v1/leaderboards/${key}?run=${run}`, { tenantId: customerId })).body.rankings;
 
-    // Three days and a half on, with no call of the user's: the scheduler (or the read) pays three intervals.
-    offsetMs += 3.5 * 24 * 3_600_000;
+  async function configure(customerId: string, trigger: object): Promise<void> {
+    await created("/admin/v1/tenants", [{ customerId, name: customerId }]);
+    const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }], customerId);
+    await created(`/admin/v1/points/${xp}/triggers`, [{ type: "time", status: "active", ...trigger }], customerId);
+    const board = {
+      key: "daily-xp",
+      name: "Daily XP",
+      rankBy: "points",
+      pointsSystemId: xp,
+      status: "active",
+      start: utcDate(now()),
+      runUnit: "day",
+      runInterval: 1,
+    };
+    await created("/admin/v1/leaderboards", [board], customerId);
+  }
+
+  it("after ten hours without a visit across midnight, each day's intervals count in that day's run", async () => {
+    toNextUtcHour(20);
+    await configure("dated", { points: 1, timeUnit: "hours", timeInterval: 1 });
+    const firstDue = await identifyEarlyInMinute("dated", "night-owl");
+    const evening = utcDate(firstDue);
+
+    offsetMs += 10 * HOUR; // 06:01 the next morning, no call of the user's meanwhile
     const points = await until(
-      () => server.rest("GET", "/v1/users/sleeper/points/xp", { tenantId: "dated" }),
-      (body) => body.total === 30,
+      () => server.rest("GET", "/v1/users/night-owl/points/xp", { tenantId: "dated" }),
+      (body) => body.total === 10,
       60_000,
     );
-    const dueDays = [1, 2, 3].map((days) => new Date(firstDue.getTime() + (days - 1) * 24 * 3_600_000));
+    // Due at 21, 22 and 23 o'clock, then at 0 to 6: an award each, dated when it came due (newest first).
     expect(points.awards.map((award: { awarded: number; date: string }) => [award.awarded, award.date])).toEqual(
-      dueDays.reverse().map((due) => [10, due.toISOString()]),
+      [9, 8, 7, 6, 5, 4, 3, 2, 1, 0].map((hours) => [1, new Date(firstDue.getTime() + hours * HOUR).toISOString()]),
     );
-    for (const due of dueDays) {
-      const run = due.toISOString().slice(0, 10);
-      const ranked = await server.rest("GET", `/v1/leaderboards/daily-xp?run=${run}`, { tenantId: "dated" });
-      expect(ranked.body.rankings, run).toEqual([{ userId: "sleeper", userName: null, rank: 1, value: 10 }]);
-    }
+    const morning = utcDate(new Date(firstDue.getTime() + 9 * HOUR));
+    expect(await rankings("dated", "daily-xp", evening)).toEqual([{ userId: "night-owl", userName: null, rank: 1, value: 3 }]);
+    expect(await rankings("dated", "daily-xp", morning)).toEqual([{ userId: "night-owl", userName: null, rank: 1, value: 7 }]);
+  }, 120_000);
+
+  it("an interval paid after its run became final (12:00 UTC the next day) counts in no run; its points do", async () => {
+    toNextUtcHour(6);
+    await configure("late", { points: 10, timeUnit: "days", timeInterval: 1 });
+    const firstDue = await identifyEarlyInMinute("late", "sleeper");
+    const secondDue = new Date(firstDue.getTime() + 24 * HOUR);
+    // 14:00 after the second interval: its day's run is live, the first's is final (since 12:00).
+    while (now() < secondDue) toNextUtcHour(14);
+    const points = await until(
+      () => server.rest("GET", "/v1/users/sleeper/points/xp", { tenantId: "late" }),
+      (body) => body.total === 20,
+      60_000,
+    );
+    expect(points.awards).toHaveLength(2);
+    expect(await rankings("late", "daily-xp", utcDate(firstDue))).toEqual([]);
+    expect(await rankings("late", "daily-xp", utcDate(secondDue))).toEqual([{ userId: "sleeper", userName: null, rank: 1, value: 10 }]);
   }, 120_000);
 });

@@ -63,8 +63,9 @@ export async function rankUserChanges(
   state: UserState,
   contribution: LeaderboardContribution,
   at: Date,
+  finalBy?: Date,
 ): Promise<{ state: UserState; leaderboards: LeaderboardResult[] }> {
-  const plans = planLeaderboardEntries(state, engine.leaderboards ?? [], contribution, at);
+  const plans = planLeaderboardEntries(state, engine.leaderboards ?? [], contribution, at, finalBy);
   if (plans.length === 0) return { state, leaderboards: [] };
   // Opted out: the values are still counted in the user's document (they return with them) but
   // written to no ranking, with no history and no result (so no webhook names the user).

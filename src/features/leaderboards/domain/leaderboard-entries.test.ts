@@ -286,6 +286,13 @@ describe("planLeaderboardEntries: points leaderboards", () => {
   ])("%s", (_name, leaderboards, contribution, expected) => {
     expect(plan(user({ leaderboards }), pointsBoard, contribution, MID_RUN1)).toEqual(expected);
   });
+
+  it("with `finalBy`, plans nothing for a run final by then (12:00 UTC the day after its last day): a change paid late", () => {
+    const late = { points: [{ systemId: "ps-xp", added: 10 }] };
+    const planAt = (finalBy: string) => planLeaderboardEntries(user(), [pointsBoard], late, at(MID_RUN1), at(finalBy)).map(summary);
+    expect(planAt("2026-01-12T11:59:59Z")).toEqual(planned("lb-xp", RUN1, "10"));
+    expect(planAt("2026-01-12T12:00:00Z")).toEqual([]);
+  });
 });
 
 describe("planLeaderboardEntries: streak leaderboards", () => {

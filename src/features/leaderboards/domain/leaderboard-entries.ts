@@ -2,7 +2,7 @@ import { addDecimals, decimalFromNumber, type DecimalString } from "../../../eng
 import type { AttributeFilter } from "../../achievements/domain/achievement-config.js";
 import { takesPart, type LeaderboardConfig } from "./leaderboard-config.js";
 import { groupKey } from "./leaderboard-ranking.js";
-import { runOf, statusOf, type LeaderboardRun } from "./leaderboard-runs.js";
+import { isRunFinal, runOf, statusOf, type LeaderboardRun } from "./leaderboard-runs.js";
 import { localDate } from "../../../engine/domain/history.js";
 import { zoneInForce, type UserState } from "../../../engine/domain/user.js";
 
@@ -148,13 +148,16 @@ export function contributionOf(
 
 /**
  * The ranking writes a call needs: per active leaderboard the call contributes to, the user's run,
- * group and new value. Nothing for a leaderboard whose value would not change.
+ * group and new value. Nothing for a leaderboard whose value would not change, nor, with
+ * `finalBy`, one whose run of `at` was final by then (a change paid late, after its run's
+ * rankings were announced).
  */
 export function planLeaderboardEntries(
   state: UserState,
   leaderboards: readonly RankedLeaderboard[],
   contribution: LeaderboardContribution,
   at: Date,
+  finalBy?: Date,
 ): PlannedEntry[] {
   const plans: PlannedEntry[] = [];
   for (const leaderboard of leaderboards) {
@@ -162,7 +165,7 @@ export function planLeaderboardEntries(
     const change = changeFor(config, contribution);
     if (change === null || statusOf(config, at) !== "active" || !takesPart(leaderboard.userFilters ?? [], state.attributes)) continue;
     const run = runOf(config, at, zoneInForce(state, at));
-    if (run === null) continue;
+    if (run === null || (finalBy !== undefined && isRunFinal(config, run.runStart, finalBy))) continue;
     const values = leaderboard.breakdownKeys.map((key) => state.attributes[key]);
     const group = groupKey(values);
     if (group === null) continue;

@@ -337,7 +337,7 @@ describe("time triggers", () => {
   it.each<[string, number, number[]]>([
     ["before the first interval", 2.99, []],
     ["at the first interval", 3, [5]],
-    ["several intervals at once: one award", 10, [15]],
+    ["several intervals at once: an award each", 10, [5, 5, 5]],
   ])("%s", (_name, hours, expected) => {
     expect(awardedIn(applyTimeTriggers({}, every3h, USER, hoursAfterCreation(hours), newId))).toEqual(expected);
   });
@@ -347,7 +347,7 @@ describe("time triggers", () => {
     expect(first.states["sys-xp"]!.timeSettledAt).toEqual({ t: hoursAfterCreation(3) });
     expect(applyTimeTriggers(first.states, every3h, USER, hoursAfterCreation(5.9), newId).changes).toEqual([]);
     const second = applyTimeTriggers(first.states, every3h, USER, hoursAfterCreation(12), newId);
-    expect(awardedIn(second)).toEqual([15]); // the intervals due at 6, 9 and 12 hours
+    expect(awardedIn(second)).toEqual([5, 5, 5]); // the intervals due at 6, 9 and 12 hours
     expect(second.states["sys-xp"]!.timeSettledAt).toEqual({ t: hoursAfterCreation(12) });
   });
 
@@ -360,7 +360,7 @@ describe("time triggers", () => {
 
   it("does not pay intervals due before the trigger's activation", () => {
     const activated = config(snapshot([timeTrigger("t", 5, 1, "hours", { updated: hoursAfterCreation(50.5) })]));
-    expect(awardedIn(applyTimeTriggers({}, activated, USER, hoursAfterCreation(52.5), newId))).toEqual([10]);
+    expect(awardedIn(applyTimeTriggers({}, activated, USER, hoursAfterCreation(52.5), newId))).toEqual([5, 5]);
     // Reactivation after a pause: the paused intervals are not owed either.
     const paid = applyTimeTriggers({}, every3h, USER, hoursAfterCreation(3), newId).states;
     const reactivated = config(snapshot([timeTrigger("t", 5, 3, "hours", { updated: hoursAfterCreation(100) })]));
@@ -369,7 +369,7 @@ describe("time triggers", () => {
 
   it("an edit after intervals came due (points, filters) keeps them owed: `owedFrom`, not `updated`, bounds them", () => {
     const edited = config(snapshot([timeTrigger("t", 7, 3, "hours", { owedFrom: OLD, updated: hoursAfterCreation(10) })]));
-    expect(awardedIn(applyTimeTriggers({}, edited, USER, hoursAfterCreation(10), newId))).toEqual([21]); // due at 3, 6 and 9 hours
+    expect(awardedIn(applyTimeTriggers({}, edited, USER, hoursAfterCreation(10), newId))).toEqual([7, 7, 7]); // due at 3, 6 and 9 hours
     const activatedAt10 = config(snapshot([timeTrigger("t", 7, 3, "hours", { owedFrom: hoursAfterCreation(10), updated: hoursAfterCreation(11) })]));
     expect(awardedIn(applyTimeTriggers({}, activatedAt10, USER, hoursAfterCreation(12), newId))).toEqual([7]);
   });
@@ -385,12 +385,13 @@ describe("time triggers", () => {
     const angeleno: PointsUser = { ...USER, tz: "America/Los_Angeles" };
     const paid = applyTimeTriggers({}, every3h, angeleno, hoursAfterCreation(31), newId);
     // Due at 3 and 6 hours (Dec 31 local, Jan 1 UTC), at 9 to 21 hours (Jan 1 local and UTC),
-    // at 24 to 30 hours (Jan 1 local, Jan 2 UTC); each dated at its last interval, not at 31 hours.
+    // at 24 to 30 hours (Jan 1 local, Jan 2 UTC): one change each, ranked at its last interval;
+    // every award dated when it came due, not at 31 hours.
     expect(paid.steps.map((s) => s.at)).toEqual([hoursAfterCreation(6), hoursAfterCreation(21), hoursAfterCreation(30)]);
-    expect(paid.steps.map((s) => s.changes[0]!.awards.map((a) => [a.awarded, a.date]))).toEqual([
-      [[10, hoursAfterCreation(6)]],
-      [[25, hoursAfterCreation(21)]],
-      [[15, hoursAfterCreation(30)]],
+    expect(paid.steps.map((s) => s.changes[0]!.awards.map((a) => a.date))).toEqual([
+      [3, 6].map(hoursAfterCreation),
+      [9, 12, 15, 18, 21].map(hoursAfterCreation),
+      [24, 27, 30].map(hoursAfterCreation),
     ]);
     expect(paid.changes).toEqual(paid.steps.flatMap((s) => s.changes));
     expect(paid.events.map((e) => e.type === "points.changed" && e.added)).toEqual([10, 25, 15]);
@@ -400,12 +401,30 @@ describe("time triggers", () => {
     expect(onTime.steps.map((s) => s.at)).toEqual([hoursAfterCreation(3)]);
   });
 
-  it(`pays intervals owed for more than ${TIME_BACKLOG_DAYS} days as one award, then one a day`, () => {
-    const daily = config(snapshot([timeTrigger("t", 1, 1, "days")]));
+  it(`pays intervals owed for more than ${TIME_BACKLOG_DAYS} days as one unboosted award, then one each`, () => {
+    const daily = config(snapshot([timeTrigger("t", 1, 1, "days")], { boosts: [boost("b", 2, { start: "2026-01-10", end: "2026-01-10" })] }));
     const paid = applyTimeTriggers({}, daily, USER, hoursAfterCreation(24 * (TIME_BACKLOG_DAYS + 9)), newId);
-    expect(awardedIn(paid)).toEqual([9, ...Array<number>(TIME_BACKLOG_DAYS).fill(1)]);
+    expect(awardedIn(paid)).toEqual([9, ...Array<number>(TIME_BACKLOG_DAYS).fill(1)]); // not 18: the boost of January 10th is one day's
     expect(paid.steps[0]!.at).toEqual(hoursAfterCreation(24 * 9));
     expect(paid.steps.at(-1)!.at).toEqual(hoursAfterCreation(24 * (TIME_BACKLOG_DAYS + 9)));
+  });
+
+  it.each<[string, PointsTriggerConfig[], number | null]>([
+    [
+      "a refill and a blocked deduction (an energy system)",
+      [timeTrigger("refill", 2, 1), timeTrigger("cost", -5, 3, "hours", { blockIfOutOfPoints: true })],
+      10,
+    ],
+    ["a deduction to the floor and a grant", [timeTrigger("drain", -4, 1), timeTrigger("grant", 3, 2)], null],
+    ["three schedules and a cap", [timeTrigger("a", 7, 5), timeTrigger("b", -3, 2, "hours", { blockIfOutOfPoints: true }), timeTrigger("c", 1, 1, "days")], 20],
+  ])("a catch-up ends where visits on time would have: %s", (_name, triggers, maxPoints) => {
+    const cfg = config(snapshot(triggers, { system: system("xp", { maxPoints }) }));
+    const total = (states: Record<string, PointsState>) => states["sys-xp"]?.total ?? 0;
+    for (const hours of [5, 23, 51, 24 * 9 + 7]) {
+      let onTime: Record<string, PointsState> = {};
+      for (let h = 1; h <= hours; h++) onTime = applyTimeTriggers(onTime, cfg, USER, hoursAfterCreation(h), newId).states;
+      expect(total(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(hours), newId).states), `${hours} hours`).toBe(total(onTime));
+    }
   });
 
   it("tells the scheduler when the next interval is due", () => {
@@ -492,9 +511,9 @@ describe("boosts", () => {
 
   it("multiply time trigger awards at the moment each interval came due, not when it is paid", () => {
     const cfg = config(snapshot([timeTrigger("t", 5, 1)], { boosts: [boost("b", 3, { start: "2026-01-02" })] }));
-    expect(awardedIn(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(2), newId))).toEqual([10]);
-    // 23 hourly intervals came due on January 1st, before the boost (23 × 5), 3 on the 2nd (3 × 5 × 3).
-    expect(awardedIn(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(26), newId))).toEqual([115, 45]);
+    expect(awardedIn(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(2), newId))).toEqual([5, 5]);
+    // 23 hourly intervals came due on January 1st, before the boost, 3 on the 2nd (5 × 3).
+    expect(awardedIn(applyTimeTriggers({}, cfg, USER, hoursAfterCreation(26), newId))).toEqual([...Array<number>(23).fill(5), 15, 15, 15]);
   });
 });
 
@@ -751,13 +770,12 @@ describe("award records, events and history", () => {
     );
     expect(streak.changes[0]!.awards[0]!.trigger).toEqual({ id: "s", type: "streak", points: 3, streakLengthThreshold: 7, ...firedAs });
     const time = applyTimeTriggers({}, config(snapshot([timeTrigger("h", 1, 2), timeTrigger("d", 1, 1, "days")])), USER, hoursAfterCreation(24), newId);
-    // Due at midnight UTC (a new day), the third award is dated apart from the 11 of the day before.
+    // Twelve intervals of "h" (2 to 24 hours), and "d" at 24 hours, after "h" (created first).
+    const hourly = { id: "h", type: "time", points: 1, timeUnit: "hour", timeInterval: 2, ...firedAs };
     expect(time.changes.flatMap((c) => c.awards.map((a) => a.trigger))).toEqual([
-      { id: "h", type: "time", points: 1, timeUnit: "hour", timeInterval: 2, ...firedAs },
-      { id: "h", type: "time", points: 1, timeUnit: "hour", timeInterval: 2, ...firedAs },
+      ...Array(12).fill(hourly),
       { id: "d", type: "time", points: 1, timeUnit: "day", timeInterval: 1, ...firedAs },
     ]);
-    expect(time.changes.flatMap((c) => c.awards.map((a) => a.awarded))).toEqual([11, 1, 1]);
   });
 
   it(`keeps the latest ${MAX_RECENT_AWARDS} awards, served newest first`, () => {

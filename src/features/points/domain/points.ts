@@ -340,6 +340,8 @@ interface PendingAward {
   trigger: PointsTriggerConfig;
   /** The trigger's points times the number of firings: a whole number, negative for deductions. */
   base: Big;
+  /** When it came due, if before the moment of the settling (a time trigger's interval). */
+  due?: Date;
 }
 
 type SettleResult =
@@ -402,7 +404,8 @@ function settle(
   const cap = new Big(totalCap(snapshot.system));
   let total = new Big(before.total);
   const awards: PointsAward[] = [];
-  for (const { trigger, base } of pending) {
+  for (const pendingAward of pending) {
+    const { trigger, base } = pendingAward;
     let amount: Big;
     let boosts: PointsBoostConfig[] = [];
     if (base.gt(0)) {
@@ -422,7 +425,7 @@ function settle(
     awards.push({
       id: newId(),
       awarded: amount.toNumber(),
-      date: at,
+      date: pendingAward.due ?? at,
       total: total.toNumber(),
       trigger: awardTrigger(trigger, config),
       boosts: boosts.map(awardBoost),
@@ -584,13 +587,15 @@ export const TIME_BACKLOG_DAYS = 31;
 /**
  * Time triggers, for the scheduler: pays every interval of every active time trigger that has come
  * due since it was last settled. Intervals run from the user's creation (every N hours, or N × 24
- * hours for days). An award is dated when its interval came due, not when the scheduler got there
- * (a minute later, or days after an outage): the intervals due on one local day of the user and one
- * UTC day (boosts run by UTC days) are one award of k × points, dated at the last of them and
- * boosted by the boosts active then; so a points leaderboard counts it in the run it came due in.
- * Intervals that came due while the trigger did not apply to the user (user attribute filters), or
- * whose `blockIfOutOfPoints` deduction the total could not cover, pass unpaid; intervals due before
- * the trigger's `owedFrom` (its activation, or a new schedule) are never owed. Never blocks.
+ * hours for days). Each interval is an award dated when it came due, not when the scheduler got
+ * there (a minute later, or days after an outage), settled in the order they came due, as visits
+ * on time would have: the intervals due on one local day of the user and one UTC day (boosts run by
+ * UTC days) are one change (`steps`), boosted by the boosts of that day and counted on points
+ * leaderboards in the run of its last interval. Intervals owed from more than `TIME_BACKLOG_DAYS`
+ * ago are one unboosted award of k × points dated at the last of them. Intervals that came due
+ * while the trigger did not apply to the user (user attribute filters), or whose
+ * `blockIfOutOfPoints` deduction the total could not cover, pass unpaid; intervals due before the
+ * trigger's `owedFrom` (its activation, or a new schedule) are never owed. Never blocks.
  */
 export function applyTimeTriggers(
   states: Readonly<Record<string, PointsState>>,
@@ -602,9 +607,12 @@ export function applyTimeTriggers(
   const paid: TimeTriggersPaid = { kind: "applied", states: { ...states }, changes: [], events: [], steps: [] };
   const backlogEnd = now.getTime() - TIME_BACKLOG_DAYS * 24 * HOUR_MS;
   for (let due = nextTimeTriggerDueAt(paid.states, config, user); due !== null && due <= now; due = nextTimeTriggerDueAt(paid.states, config, user)) {
-    const groupEnd = due.getTime() <= backlogEnd ? backlogEnd + 1 : Math.min(endOfDays(due, zoneInForce(user, due)), now.getTime() + 1);
+    const backlog = due.getTime() <= backlogEnd;
+    const groupEnd = backlog ? backlogEnd + 1 : Math.min(endOfDays(due, zoneInForce(user, due)), now.getTime() + 1);
     const at = lastDueBefore(paid.states, config, user, groupEnd);
-    const step = settleActiveSystems(paid.states, config, user, at, newId, "skip", (snapshot, stored) => {
+    // The backlog's lump spans many days: no one day's boosts apply to it.
+    const settledConfig = backlog ? { ...config, systems: config.systems.map((snapshot) => ({ ...snapshot, boosts: [] })) } : config;
+    const step = settleActiveSystems(paid.states, settledConfig, user, at, newId, "skip", (snapshot, stored) => {
       let state = stored;
       let touched = false;
       const pending: PendingAward[] = [];
@@ -616,10 +624,15 @@ export function applyTimeTriggers(
         if (dueCount <= settledCount) continue;
         state = { ...state, timeSettledAt: { ...state.timeSettledAt, [trigger.id]: new Date(user.created.getTime() + dueCount * interval) } };
         touched = true;
-        if (matchesFilters(trigger.userAttributes, user.attributes, config.attributeKeys)) {
-          pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
-        }
+        if (!matchesFilters(trigger.userAttributes, user.attributes, config.attributeKeys)) continue;
+        if (backlog) pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
+        else
+          for (let k = settledCount + 1; k <= dueCount; k++)
+            pending.push({ trigger, base: new Big(trigger.points), due: new Date(user.created.getTime() + k * interval) });
       }
+      // Each interval in the order they came due (triggers in their order at one instant), so caps,
+      // the floor and blocked deductions are judged as visits on time would have judged them.
+      pending.sort((a, b) => a.due!.getTime() - b.due!.getTime());
       return { state, touched, pending };
     });
     if (step.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
