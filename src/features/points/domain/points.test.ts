@@ -97,8 +97,7 @@ function stateWith(total: number, fields: Partial<PointsState> = {}): Record<str
   return { "sys-xp": { ...emptyPointsState(), total, ...fields } };
 }
 
-/** The `awarded` amounts of one call in one system. */
-/** The amounts awarded in a system, oldest first (time triggers may pay several changes at once: see `applyTimeTriggers`). */
+/** The amounts awarded in a system by one call, oldest first (time triggers may pay several changes: see `applyTimeTriggers`). */
 function awardedIn(outcome: PointsApplied, systemId = "sys-xp"): number[] {
   return outcome.changes.filter((c) => c.systemId === systemId).flatMap((c) => c.awards.map((a) => a.awarded));
 }
@@ -380,7 +379,7 @@ describe("time triggers", () => {
     expect(awardedIn(applied(applyPointsForEvent({}, every3h, USER, event(1, "1"), hoursAfterCreation(10), newId)))).toEqual([]);
   });
 
-  it("dates each award when its intervals came due: one award per local day of the user and UTC day", () => {
+  it("dates each award when its interval came due: one change per local day of the user and UTC day", () => {
     // Los Angeles (UTC-8 in January): created at 00:00 UTC, the 16:00 local of December 31st.
     const angeleno: PointsUser = { ...USER, tz: "America/Los_Angeles" };
     const paid = applyTimeTriggers({}, every3h, angeleno, hoursAfterCreation(31), newId);
