@@ -579,8 +579,8 @@ export interface TimeTriggersPaid extends PointsApplied {
 }
 
 /**
- * Days of owed intervals paid day by day; intervals due earlier (a longer outage) are paid as one
- * award dated at the last of them, which bounds a visit's work.
+ * Days of owed intervals paid interval by interval; intervals due earlier (a longer outage) are
+ * paid as one unboosted award dated at the last of them, which bounds a visit's work.
  */
 export const TIME_BACKLOG_DAYS = 31;
 
