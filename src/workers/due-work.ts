@@ -9,6 +9,8 @@ import type { DueUserWork } from "./scheduler.js";
 import { applyUserChange, changeUserState, type CatchUp, type UserChange } from "../engine/user-state.js";
 import { plannedDueAt, type EngineConfig } from "../engine/domain/reactions.js";
 import { findUser, minuteOf, type VersionedUser } from "../engine/store/user-documents.js";
+import { nextWindowEdge } from "../features/leaderboards/domain/leaderboard-runs.js";
+import { zoneInForce, type UserState } from "../engine/domain/user.js";
 import { userIdsOfTenant } from "../engine/store/tenant-users.js";
 import { addDueUsers } from "./store/due-users.js";
 
@@ -50,7 +52,7 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
   const entering = caught !== null && !quiet && entersStreakLeaderboards(state, engine.leaderboards ?? [], caught.state.length, now);
   // Listed for a minute whose work a later write moved or settled: nothing is due yet.
   if (!broughtEarlier && !entering && !isDue(storedDueAt, now)) return { write: null, result: storedDueAt };
-  const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId);
+  const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId, windowEdgesOf(engine, state));
   // Time-triggered points count on points leaderboards, each award in the run of the moment it
   // came due; a lost streak leaves streak leaderboards. A streak whose length the visit left as it
   // was only enters boards the user was missing from: that moves no rank of their doing, so it
@@ -64,6 +66,19 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
     quietStreakLeaderboards: caught !== null && caught.state.length === followed?.length,
   });
   return { write: applied.state, result: null };
+}
+
+/**
+ * Where time-triggered changes must split so that each is on one side of every points
+ * leaderboard's daily window (its last interval decides whether the change counts in the window).
+ */
+function windowEdgesOf(engine: EngineConfig, user: UserState): ((at: Date) => number | null) | undefined {
+  const windowed = (engine.leaderboards ?? []).filter((l) => l.config.rankBy === "points" && (l.config.startTime !== null || l.config.endTime !== null));
+  if (windowed.length === 0) return undefined;
+  return (at) => {
+    const edges = windowed.map((l) => nextWindowEdge(l.config, at, zoneInForce(user, at))).filter((edge) => edge !== null);
+    return edges.length === 0 ? null : Math.min(...edges);
+  };
 }
 
 /**

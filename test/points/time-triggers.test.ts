@@ -271,6 +271,35 @@ describe("time-triggered points are dated when they came due, not when paid", ()
     expect(await rankings("dated", "daily-xp", morning)).toEqual([{ userId: "night-owl", userName: null, rank: 1, value: 7 }]);
   }, 120_000);
 
+  it("after an outage, an interval counts on a leaderboard with a daily window only if it came due inside the window", async () => {
+    toNextUtcHour(6);
+    await configure("windowed", { points: 1, timeUnit: "hours", timeInterval: 1 });
+    const xp = (await server.rest("GET", "/v1/points/xp", { tenantId: "windowed" })).body.id;
+    const office = {
+      key: "office-xp",
+      name: "Office XP",
+      rankBy: "points",
+      pointsSystemId: xp,
+      status: "active",
+      start: utcDate(now()),
+      startTime: "09:00",
+      endTime: "17:00",
+    };
+    await created("/admin/v1/leaderboards", [office], "windowed");
+    const firstDue = await identifyEarlyInMinute("windowed", "clerk"); // 07:01
+
+    offsetMs += 13.5 * HOUR; // 19:31, no call of the user's meanwhile: 13 intervals, from 07:01 to 19:01
+    await until(
+      () => server.rest("GET", "/v1/users/clerk/points/xp", { tenantId: "windowed" }),
+      (body) => body.total === 13,
+      60_000,
+    );
+    const day = utcDate(firstDue);
+    expect(await rankings("windowed", "daily-xp", day)).toEqual([{ userId: "clerk", userName: null, rank: 1, value: 13 }]);
+    // 09:01 to 16:01: eight intervals inside the window.
+    expect(await rankings("windowed", "office-xp", day)).toEqual([{ userId: "clerk", userName: null, rank: 1, value: 8 }]);
+  }, 120_000);
+
   it("an interval paid after its run became final (12:00 UTC the next day) counts in no run; its points do", async () => {
     toNextUtcHour(6);
     await configure("late", { points: 10, timeUnit: "days", timeInterval: 1 });

@@ -6,6 +6,7 @@ import {
   isRunFinal,
   isWithinDailyWindow,
   nextRunStart,
+  nextWindowEdge,
   runEndsAt,
   runFinalAt,
   runOf,
@@ -146,6 +147,25 @@ describe("the daily window, on the user's clock", () => {
     expect(isWithinDailyWindow({ startTime: "09:00:30", endTime: null }, at("2026-01-06T23:59:59Z"), null)).toBe(true);
     expect(isWithinDailyWindow({ startTime: null, endTime: "06:00" }, at("2026-01-06T00:00:00Z"), null)).toBe(true);
     expect(isWithinDailyWindow({ startTime: null, endTime: "06:00" }, at("2026-01-06T06:00:00Z"), null)).toBe(false);
+  });
+
+  it("tells the next moment the window opens or closes, in the user's zone (none without a window)", () => {
+    const edge = (instant: string, tz: string | null, calendar: Pick<LeaderboardCalendar, "startTime" | "endTime"> = window) => {
+      const next = nextWindowEdge(calendar, at(instant), tz);
+      return next === null ? null : new Date(next).toISOString();
+    };
+    expect(edge("2026-01-06T08:00:00Z", null)).toBe("2026-01-06T09:00:00.000Z");
+    expect(edge("2026-01-06T09:00:00Z", null)).toBe("2026-01-06T17:00:00.000Z"); // after, never at
+    expect(edge("2026-01-06T17:00:00Z", null)).toBe("2026-01-07T09:00:00.000Z");
+    expect(edge("2026-01-06T13:30:00Z", "Asia/Kolkata")).toBe("2026-01-07T03:30:00.000Z"); // 19:00 there: 09:00 tomorrow
+    expect(edge("2026-07-01T12:00:00Z", "America/New_York")).toBe("2026-07-01T13:00:00.000Z"); // 09:00 in summer time
+    expect(edge("2026-01-06T09:00:29Z", null, { startTime: "09:00:30", endTime: null })).toBe("2026-01-06T09:00:30.000Z");
+    expect(edge("2026-01-06T12:00:00Z", null, { startTime: null, endTime: null })).toBeNull();
+    // Every instant between two edges is on one side of the window.
+    for (let t = Date.parse("2026-03-07T00:00:00Z"); t < Date.parse("2026-03-10T00:00:00Z"); t += 7 * 60_000) {
+      const next = nextWindowEdge(window, new Date(t), "America/New_York")!;
+      expect(isWithinDailyWindow(window, new Date(next - 1), "America/New_York")).toBe(isWithinDailyWindow(window, new Date(t), "America/New_York"));
+    }
   });
 
   it("a run boundary inside the window: Kiritimati's Monday morning is in the new run", () => {

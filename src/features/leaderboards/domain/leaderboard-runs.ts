@@ -131,6 +131,28 @@ export function isWithinDailyWindow(config: Pick<LeaderboardCalendar, "startTime
 }
 
 /**
+ * The next moment after `at` (epoch ms) at which the daily window opens or closes in zone `tz`, or
+ * null without a window: between two such moments every instant is on the same side of it.
+ */
+export function nextWindowEdge(config: Pick<LeaderboardCalendar, "startTime" | "endTime">, at: Date, tz: string | null): number | null {
+  const edges = [config.startTime, config.endTime].filter((edge) => edge !== null).map(secondsOfDay);
+  if (edges.length === 0) return null;
+  const today = localTime(at, tz).startOf("day");
+  let next: number | null = null;
+  for (const days of [0, 1, 2]) {
+    for (const seconds of edges) {
+      const hour = Math.floor(seconds / 3600);
+      const edge = today
+        .plus({ days })
+        .set({ hour, minute: Math.floor((seconds % 3600) / 60), second: seconds % 60 })
+        .toMillis();
+      if (edge > at.getTime() && (next === null || edge < next)) next = edge;
+    }
+  }
+  return next;
+}
+
+/**
  * The run an event at `at` by a user in zone `tz` counts toward: the run holding the user's local
  * date. Null when it counts toward none: the local date is before `start` or after `end`, or the
  * local time is outside the daily window (rankings do not change then).

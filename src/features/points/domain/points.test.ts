@@ -400,12 +400,22 @@ describe("time triggers", () => {
     expect(onTime.steps.map((s) => s.at)).toEqual([hoursAfterCreation(3)]);
   });
 
+  it("splits a day's change where `splitAfter` says (a leaderboard's daily window opening or closing)", () => {
+    const opensAt9 = (at: Date) => (at < hoursAfterCreation(9) ? hoursAfterCreation(9).getTime() : null);
+    const paid = applyTimeTriggers({}, every3h, USER, hoursAfterCreation(13), newId, opensAt9);
+    expect(paid.steps.map((s) => s.at)).toEqual([hoursAfterCreation(6), hoursAfterCreation(12)]);
+  });
+
   it(`pays intervals owed for more than ${TIME_BACKLOG_DAYS} days as one unboosted award, then one each`, () => {
     const daily = config(snapshot([timeTrigger("t", 1, 1, "days")], { boosts: [boost("b", 2, { start: "2026-01-10", end: "2026-01-10" })] }));
     const paid = applyTimeTriggers({}, daily, USER, hoursAfterCreation(24 * (TIME_BACKLOG_DAYS + 9)), newId);
     expect(awardedIn(paid)).toEqual([9, ...Array<number>(TIME_BACKLOG_DAYS).fill(1)]); // not 18: the boost of January 10th is one day's
     expect(paid.steps[0]!.at).toEqual(hoursAfterCreation(24 * 9));
     expect(paid.steps.at(-1)!.at).toEqual(hoursAfterCreation(24 * (TIME_BACKLOG_DAYS + 9)));
+    // Two triggers in the system: a lump each, in their order.
+    const two = config(snapshot([timeTrigger("t", 1, 1, "days"), timeTrigger("h", 2, 12)]));
+    const both = applyTimeTriggers({}, two, USER, hoursAfterCreation(24 * (TIME_BACKLOG_DAYS + 9)), newId);
+    expect(awardedIn(both).slice(0, 3)).toEqual([9, 36, 2]);
   });
 
   it.each<[string, PointsTriggerConfig[], number | null]>([

@@ -591,7 +591,8 @@ export const TIME_BACKLOG_DAYS = 31;
  * there (a minute later, or days after an outage), settled in the order they came due, as visits
  * on time would have: the intervals due on one local day of the user and one UTC day (boosts run by
  * UTC days) are one change (`steps`), boosted by the boosts of that day and counted on points
- * leaderboards in the run of its last interval. Intervals owed from more than `TIME_BACKLOG_DAYS`
+ * leaderboards in the run of its last interval; `splitAfter` splits them further (the next moment
+ * after an instant where they must: a leaderboard's daily window opening or closing). Intervals owed from more than `TIME_BACKLOG_DAYS`
  * ago are one unboosted award of k × points dated at the last of them. Intervals that came due
  * while the trigger did not apply to the user (user attribute filters), or whose
  * `blockIfOutOfPoints` deduction the total could not cover, pass unpaid; intervals due before the
@@ -603,12 +604,13 @@ export function applyTimeTriggers(
   user: PointsUser,
   now: Date,
   newId: () => string,
+  splitAfter: (at: Date) => number | null = () => null,
 ): TimeTriggersPaid {
   const paid: TimeTriggersPaid = { kind: "applied", states: { ...states }, changes: [], events: [], steps: [] };
   const backlogEnd = now.getTime() - TIME_BACKLOG_DAYS * 24 * HOUR_MS;
   for (let due = nextTimeTriggerDueAt(paid.states, config, user); due !== null && due <= now; due = nextTimeTriggerDueAt(paid.states, config, user)) {
     const backlog = due.getTime() <= backlogEnd;
-    const groupEnd = backlog ? backlogEnd + 1 : Math.min(endOfDays(due, zoneInForce(user, due)), now.getTime() + 1);
+    const groupEnd = backlog ? backlogEnd + 1 : Math.min(endOfDays(due, zoneInForce(user, due)), splitAfter(due) ?? Infinity, now.getTime() + 1);
     const at = lastDueBefore(paid.states, config, user, groupEnd);
     // The backlog's lump spans many days: no one day's boosts apply to it.
     const settledConfig = backlog ? { ...config, systems: config.systems.map((snapshot) => ({ ...snapshot, boosts: [] })) } : config;
@@ -632,7 +634,7 @@ export function applyTimeTriggers(
       }
       // Each interval in the order they came due (triggers in their order at one instant), so caps,
       // the floor and blocked deductions are judged as visits on time would have judged them.
-      pending.sort((a, b) => a.due!.getTime() - b.due!.getTime());
+      if (!backlog) pending.sort((a, b) => a.due!.getTime() - b.due!.getTime());
       return { state, touched, pending };
     });
     if (step.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
