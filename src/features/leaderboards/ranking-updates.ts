@@ -47,6 +47,7 @@ export function leaderboardScope(tenantId: string, config: Pick<LeaderboardConfi
 /**
  * Brings the user's leaderboard rankings up to a call's changes and records the outcome (entries,
  * history) in the state about to be written; the results go to `completeChange` for webhooks.
+ * `finalBy`: see `planLeaderboardEntries` (late time-triggered points skip runs final by then).
  *
  * Runs inside `changeUserState`'s decision, BEFORE the user write, so the ranks it learns go into
  * the same write as the change (history and webhook messages cannot be lost). The ranking writes

@@ -18,7 +18,8 @@ type AnnouncedBoost = PointsBoostConfig & BoostAnnouncements;
 
 /**
  * Announces boosts that started or finished since the last check (`decideBoostNotices`), for every
- * tenant, each fact once: the messages get IDs derived from the boost and the fact, are handed over
+ * tenant, each fact once per round (an edit of a boost's dates may start a new one:
+ * `reopenedBoostAnnouncements`): the messages get IDs derived from the boost and the fact, are handed over
  * to delivery (idempotent), and only then is the fact recorded on the boost document. A crash in
  * between repeats the hand-over on the next check, which creates nothing twice. Boosts are
  * configuration (few); the check reads those not yet announced as finished. Returns how many facts

@@ -139,13 +139,11 @@ export function nextWindowEdge(config: Pick<LeaderboardCalendar, "startTime" | "
   if (edges.length === 0) return null;
   const today = localTime(at, tz).startOf("day");
   let next: number | null = null;
-  for (const days of [0, 1, 2]) {
+  // Today's edges after `at`, else tomorrow's first (wall-clock times, as the window is judged).
+  for (const days of [0, 1]) {
     for (const seconds of edges) {
-      const hour = Math.floor(seconds / 3600);
-      const edge = today
-        .plus({ days })
-        .set({ hour, minute: Math.floor((seconds % 3600) / 60), second: seconds % 60 })
-        .toMillis();
+      const wallClock = { hour: Math.floor(seconds / 3600), minute: Math.floor((seconds % 3600) / 60), second: seconds % 60 };
+      const edge = today.plus({ days }).set(wallClock).toMillis();
       if (edge > at.getTime() && (next === null || edge < next)) next = edge;
     }
   }
