@@ -373,6 +373,9 @@ describe("boost announcements", () => {
     expect([webhookStartedAt, webhookFinishedAt, webhookRound]).toEqual([undefined, undefined, 1]);
     expect(rest).toEqual(boost({ end: "2026-05-14" }));
     expect(reopenedBoostAnnouncements({ ...extended, end: null, webhookRound: 1 }, today).webhookRound).toBe(2);
+    // The new round starts at the edit that opened it, not at the start day long past.
+    const reopened = { ...boost({ end: null, updated: at("2026-05-14T09:00:00Z") }), webhookRound: 1 };
+    expect(decideBoostNotices(reopened, { started: false }, today).announce).toEqual([{ type: "points.boost_started", at: at("2026-05-14T09:00:00Z") }]);
     // Still over, archived, or not finished: as it was.
     for (const unchanged of [
       { ...extended, end: "2026-05-13" },

@@ -625,19 +625,21 @@ export interface BoostNotices {
  * Boosts start and finish by the calendar (UTC days, the end day included), not by a write, so a
  * periodic check announces them: `points.boost_started` once the start day has come,
  * `points.boost_finished` once the end day has passed (or the boost was archived while running),
- * each once per boost (the caller records what was announced on the boost). A boost that was
- * never live while it existed (created after its end, or archived before its start) is announced
- * neither way. A boost that started and finished between two checks (the service was down) gets
- * both, in order. Moments: the start of the start day (or the creation, if later), the last
- * second of the end day (the reference's example), or the archiving.
+ * each once per boost and round (the caller records what was announced on the boost; an edit of
+ * its dates may start a new round: `reopenedBoostAnnouncements`). A boost that was never live
+ * while it existed (created after its end, or archived before its start) is announced neither
+ * way. A boost that started and finished between two checks (the service was down) gets both, in
+ * order. Moments: the start of the start day (or the creation, or in a later round the edit that
+ * opened it, if later), the last second of the end day (the reference's example), or the archiving.
  */
 export function decideBoostNotices(
-  boost: Pick<PointsBoostConfig, "start" | "end" | "archived" | "created" | "updated">,
+  boost: Pick<PointsBoostConfig, "start" | "end" | "archived" | "created" | "updated"> & Pick<BoostAnnouncements, "webhookRound">,
   announced: { started: boolean },
   now: Date,
 ): BoostNotices {
   const today = now.toISOString().slice(0, 10);
-  const startAt = new Date(Math.max(Date.parse(`${boost.start}T00:00:00Z`), boost.created.getTime()));
+  const openedAt = boost.webhookRound ? boost.updated : boost.created;
+  const startAt = new Date(Math.max(Date.parse(`${boost.start}T00:00:00Z`), openedAt.getTime()));
   const endAt = boost.end === null ? null : new Date(`${boost.end}T23:59:59Z`);
   const none: BoostNotices = { announce: [], markStarted: false, markFinished: false };
   const ended = boost.end !== null && today > boost.end;
