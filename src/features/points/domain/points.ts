@@ -614,29 +614,9 @@ export function applyTimeTriggers(
     const at = lastDueBefore(paid.states, config, user, groupEnd);
     // The backlog's lump spans many days: no one day's boosts apply to it.
     const settledConfig = backlog ? { ...config, systems: config.systems.map((snapshot) => ({ ...snapshot, boosts: [] })) } : config;
-    const step = settleActiveSystems(paid.states, settledConfig, user, at, newId, "skip", (snapshot, stored) => {
-      let state = stored;
-      let touched = false;
-      const pending: PendingAward[] = [];
-      for (const trigger of snapshot.triggers) {
-        if (trigger.type !== "time" || trigger.status !== "active") continue;
-        const interval = timeIntervalMs(trigger);
-        const settledCount = intervalsDueBy(user, interval, settledAt(state, trigger, user));
-        const dueCount = intervalsDueBy(user, interval, at);
-        if (dueCount <= settledCount) continue;
-        state = { ...state, timeSettledAt: { ...state.timeSettledAt, [trigger.id]: new Date(user.created.getTime() + dueCount * interval) } };
-        touched = true;
-        if (!matchesFilters(trigger.userAttributes, user.attributes, config.attributeKeys)) continue;
-        if (backlog) pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
-        else
-          for (let k = settledCount + 1; k <= dueCount; k++)
-            pending.push({ trigger, base: new Big(trigger.points), due: new Date(user.created.getTime() + k * interval) });
-      }
-      // Each interval in the order they came due (triggers in their order at one instant), so caps,
-      // the floor and blocked deductions are judged as visits on time would have judged them.
-      if (!backlog) pending.sort((a, b) => a.due!.getTime() - b.due!.getTime());
-      return { state, touched, pending };
-    });
+    const step = settleActiveSystems(paid.states, settledConfig, user, at, newId, "skip", (snapshot, stored) =>
+      owedTimeAwards(snapshot, stored, user, at, backlog, config.attributeKeys),
+    );
     if (step.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
     paid.states = step.states;
     paid.events.push(...step.events);
@@ -646,6 +626,41 @@ export function applyTimeTriggers(
     }
   }
   return paid;
+}
+
+/**
+ * One system's time-trigger intervals due by `at` and not settled yet: settled now, and owed when
+ * the trigger applies to the user: one award each, in the order they came due (triggers in their
+ * order at one instant), so caps, the floor and blocked deductions are judged as visits on time
+ * would have judged them; or, for the backlog (`lump`), one award of k × points per trigger.
+ */
+function owedTimeAwards(
+  snapshot: PointsSystemSnapshot,
+  stored: PointsState,
+  user: PointsUser,
+  at: Date,
+  lump: boolean,
+  attributeKeys: AttributeKeys,
+): { state: PointsState; touched: boolean; pending: PendingAward[] } {
+  let state = stored;
+  let touched = false;
+  const pending: PendingAward[] = [];
+  for (const trigger of snapshot.triggers) {
+    if (trigger.type !== "time" || trigger.status !== "active") continue;
+    const interval = timeIntervalMs(trigger);
+    const settledCount = intervalsDueBy(user, interval, settledAt(state, trigger, user));
+    const dueCount = intervalsDueBy(user, interval, at);
+    if (dueCount <= settledCount) continue;
+    state = { ...state, timeSettledAt: { ...state.timeSettledAt, [trigger.id]: new Date(user.created.getTime() + dueCount * interval) } };
+    touched = true;
+    if (!matchesFilters(trigger.userAttributes, user.attributes, attributeKeys)) continue;
+    if (lump) pending.push({ trigger, base: new Big(trigger.points).times(dueCount - settledCount) });
+    else
+      for (let k = settledCount + 1; k <= dueCount; k++)
+        pending.push({ trigger, base: new Big(trigger.points), due: new Date(user.created.getTime() + k * interval) });
+  }
+  if (!lump) pending.sort((a, b) => a.due!.getTime() - b.due!.getTime());
+  return { state, touched, pending };
 }
 
 /** The end (exclusive, epoch ms) of the user's local day and of the UTC day `at` falls in, whichever comes first. */
