@@ -1,5 +1,6 @@
 import { DomainError } from "./domain/errors.js";
 import type { LeaderboardContribution, LeaderboardResult } from "../features/leaderboards/domain/leaderboard-entries.js";
+import { FINAL_SETTLING_MS } from "../features/leaderboards/domain/leaderboard-runs.js";
 import { completeChange, plannedDueAt, type EngineConfig } from "./domain/reactions.js";
 import { withAttributeIds, withAttributesInForce, type UserState } from "./domain/user.js";
 import type { UserEvents } from "../features/webhooks/domain/webhooks.js";
@@ -116,8 +117,9 @@ export async function applyUserChange(
   let before = change.state;
   const earlierResults: LeaderboardResult[] = [];
   for (const earlier of control ? [] : (change.earlier ?? [])) {
-    // Not into a run that is final by now: its rankings were announced (`leaderboard.finished`).
-    const ranked = await rankUserChanges(ctx, tenantId, engine, before, earlier.contribution, earlier.at, now);
+    // Not into a run that was final before the scheduler could have paid it: its rankings were
+    // announced (`leaderboard.finished`, which waits as long).
+    const ranked = await rankUserChanges(ctx, tenantId, engine, before, earlier.contribution, earlier.at, new Date(now.getTime() - FINAL_SETTLING_MS));
     before = ranked.state;
     earlierResults.push(...ranked.leaderboards);
   }

@@ -243,7 +243,7 @@ describe("time-triggered points are dated when they came due, not when paid", ()
       rankBy: "points",
       pointsSystemId: xp,
       status: "active",
-      start: utcDate(now()),
+      start: utcDate(new Date(now().getTime() - 2 * 24 * HOUR)), // days before: a zone west of UTC is a day behind
       runUnit: "day",
       runInterval: 1,
     };
@@ -298,6 +298,23 @@ describe("time-triggered points are dated when they came due, not when paid", ()
     expect(await rankings("windowed", "daily-xp", day)).toEqual([{ userId: "clerk", userName: null, rank: 1, value: 13 }]);
     // 09:01 to 16:01: eight intervals inside the window.
     expect(await rankings("windowed", "office-xp", day)).toEqual([{ userId: "clerk", userName: null, rank: 1, value: 8 }]);
+  }, 120_000);
+
+  it("an interval due in the last minute of a UTC−12 day, paid by the scheduler just after 12:00 UTC, counts in its run", async () => {
+    toNextUtcHour(10);
+    offsetMs += 59 * 60_000 + 29_000; // 10:59:30
+    await configure("baker", { points: 1, timeUnit: "hours", timeInterval: 1 });
+    expect((await server.rest("PUT", "/v1/users/islander", { tenantId: "baker", body: { tz: "Etc/GMT+12" } })).status).toBe(200);
+    const dueAt = await storedDueAt("baker", "islander"); // 11:59:3x UTC: 23:59:3x the day before in UTC−12
+    justAfter(new Date(dueAt.getTime() + 60_000)); // the scheduler visits the minute once it has passed
+    const points = await until(
+      () => server.rest("GET", "/v1/users/islander/points/xp", { tenantId: "baker" }),
+      (body) => body.total === 1,
+      60_000,
+    );
+    expect(points.awards).toHaveLength(1);
+    const localDay = utcDate(new Date(dueAt.getTime() - 12 * HOUR));
+    expect(await rankings("baker", "daily-xp", localDay)).toEqual([{ userId: "islander", userName: null, rank: 1, value: 1 }]);
   }, 120_000);
 
   it("an interval paid after its run became final (12:00 UTC the next day) counts in no run; its points do", async () => {

@@ -215,9 +215,10 @@ describe("leaderboard run webhooks", () => {
   });
 
   it("announce the latest final run once, with its final rankings, and the current run's start", async () => {
-    // The service was "down" from 09:32 on D to 12:01 on D + 1: runs of D - 1 (final at 12:00 on D)
-    // and D (final at 12:00 on D + 1) became final, runs of D + 1 and D + 2 began somewhere.
-    offsetMs = Date.parse("2030-01-16T12:01:00Z") - T0 - (Date.now() - REAL0);
+    // The service was "down" from 09:32 on D to 12:03 on D + 1: runs of D - 1 (final at 12:00 on D)
+    // and D (final at 12:00 on D + 1, announced two minutes later) became final, runs of D + 1 and
+    // D + 2 began somewhere.
+    offsetMs = Date.parse("2030-01-16T12:03:00Z") - T0 - (Date.now() - REAL0);
     await receiver.waitFor("/lb-finished", (got) => got.length >= 4, 180_000);
     await receiver.waitFor("/lb", () => count("/lb", "leaderboard.finished") >= 4 && count("/lb", "leaderboard.started") >= 5);
     await sleep(1_500);

@@ -1,7 +1,15 @@
 import { decimalToNumber } from "../../engine/domain/decimal.js";
 import { rankingIdOf, type LeaderboardConfig } from "../leaderboards/domain/leaderboard-config.js";
 import type { RankedLeaderboard } from "../leaderboards/domain/leaderboard-entries.js";
-import { dateBeginsAnywhereAt, isRunFinal, runFinalAt, runOnDate, statusOf, type LeaderboardRun } from "../leaderboards/domain/leaderboard-runs.js";
+import {
+  dateBeginsAnywhereAt,
+  FINAL_SETTLING_MS,
+  isRunFinal,
+  runFinalAt,
+  runOnDate,
+  statusOf,
+  type LeaderboardRun,
+} from "../leaderboards/domain/leaderboard-runs.js";
 import { addDays, isoDate } from "../../engine/domain/plain-dates.js";
 import { createMessage, deterministicMessageId, leaderboardPayload, type OutboxMessage } from "./domain/webhooks.js";
 import {
@@ -42,7 +50,7 @@ interface Group {
  *   has begun in UTC+14) while the leaderboard is active: runs that began while nobody checked are
  *   skipped, so a leaderboard created today with a start months ago announces today's run only;
  * - `leaderboard.finished` once per run, for the latest final run (12:00 UTC the day after its last
- *   day) that was not final yet when the leaderboard was created; when several became final between
+ *   day, announced `FINAL_SETTLING_MS` later) that was not final yet when the leaderboard was created; when several became final between
  *   two checks, only the latest is announced; status `finished` for the leaderboard's last run;
  * - `leaderboard.changed` for each run that is live (begun somewhere, not final) and group whose
  *   ranking version differs from the one last announced, at most once per run and group every
@@ -108,7 +116,10 @@ async function announceLeaderboard(
   const active = statusOf(config, now) === "active";
   const runs = state.get(runsAnnouncementId(tenantId, config.id));
   const announcedRuns = runs?.kind === "runs" ? runs : undefined;
-  const { live, final } = runsAt(config, now);
+  const { live } = runsAt(config, now);
+  // Final a little later than the rankings' own rule: the scheduler's last visits of the run
+  // (`FINAL_SETTLING_MS`) are in the rankings it announces.
+  const { final } = runsAt(config, new Date(now.getTime() - FINAL_SETTLING_MS));
   const current = live[live.length - 1];
   let announced = 0;
 

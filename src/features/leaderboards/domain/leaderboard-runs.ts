@@ -191,6 +191,15 @@ export function runEndsAt(config: LeaderboardCalendar, runStart: string): Date |
 }
 
 /**
+ * How long after a run becomes final the scheduler may still pay time-triggered points due before
+ * that into it: it visits a minute once the minute has passed, so an interval due in the run's last
+ * minute (UTC−12's 23:59) is paid just after. Late payments (`planLeaderboardEntries`'s `finalBy`)
+ * and the `leaderboard.finished` announcement both judge finality this far back, so the rankings
+ * the announcement shows stay final.
+ */
+export const FINAL_SETTLING_MS = 2 * 60_000;
+
+/**
  * When the run becomes final: its last day has ended in every zone (UTC−12), 12 hours after
  * `runEndsAt`. Null for a run that never ends.
  */
