@@ -22,7 +22,8 @@ export async function writeIfCurrent<T extends Document & { _id: string }>(
   if (mode === "versioned") return (await apply({ _id: id, ...expected })).matchedCount === 1;
   return locks.run(`${collection.collectionName}:${id}`, async () => {
     const current = (await collection.findOne({ _id: id } as Filter<T>)) as Record<string, unknown> | null;
-    if (!current || Object.entries(expected).some(([field, value]) => !sameValue(current[field], value))) return false;
+    // A missing field is null, as MongoDB's `{field: null}` filter of the versioned mode matches it.
+    if (!current || Object.entries(expected).some(([field, value]) => !sameValue(current[field] ?? null, value))) return false;
     return (await apply({ _id: id } as Filter<T>)).matchedCount === 1;
   });
 }

@@ -41,6 +41,11 @@ export interface ResourceSpec<T extends { id: string }, Draft, Changes> {
   afterDelete?(ctx: ServiceContext, scope: ResourceScope, resource: T): Promise<void>;
   /** Sort order of lists; creation order by default. */
   sort?: Record<string, 1 | -1>;
+  /**
+   * Fields another writer sets on the stored document (the boost check's marks): an update is
+   * written only if they are still as read (missing counts as null), else checked again.
+   */
+  versionFields?: readonly string[];
 }
 
 function scopeFilter(scope: ResourceScope): Filter<Document> {
@@ -199,7 +204,7 @@ async function updateResource<T extends { id: string; updated: Date }, D, C>(
           ctx.database.writeMode,
           ctx.userLocks,
           id,
-          { ...scopeFilter(scope), updated: current.updated } as Partial<Document & { _id: string }>,
+          { ...scopeFilter(scope), updated: current.updated, ...versionOf(spec, current) } as Partial<Document & { _id: string }>,
           { replacement },
         )
       ) {
@@ -211,6 +216,11 @@ async function updateResource<T extends { id: string; updated: Date }, D, C>(
     }
   }
   return `${spec.noun} kept changing while this request updated it; send the update again`;
+}
+
+/** The values of a spec's `versionFields` as read (null when missing). */
+function versionOf<T>(spec: { versionFields?: readonly string[] }, current: T): Record<string, unknown> {
+  return Object.fromEntries((spec.versionFields ?? []).map((field) => [field, (current as Record<string, unknown>)[field] ?? null]));
 }
 
 /**

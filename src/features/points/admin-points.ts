@@ -102,6 +102,9 @@ export const pointsBoostSpec: ResourceSpec<points.PointsBoostConfig, points.Poin
   // An end moved to today or later lets a boost announced as finished go live again: announced again.
   applyChanges: (current, changes, now) => reopenedBoostAnnouncements(points.applyBoostChanges(current, changes, now), now),
   duplicateMessage: () => "Points boost already exists",
+  // The boost check's marks: an edit that read them before the check recorded what it announced
+  // is checked again, so its reopening is decided on what was announced.
+  versionFields: ["webhookStartedAt", "webhookFinishedAt", "webhookRound"],
   // Receivers told that a boost started learn that it finished.
   beforeDelete: (ctx, scope, boost) => announceBoostDeletion(ctx, scope.tenantId, scope.parent!.id, boost),
 };

@@ -6,6 +6,7 @@ import {
   decideBoostNotices,
   decideDeletedBoostNotices,
   deterministicMessageId,
+  nextRound,
   type BoostAnnouncements,
   type BoostNotices,
   type OutboxMessage,
@@ -36,17 +37,12 @@ export async function announceBoosts(ctx: ServiceContext): Promise<number> {
     const notices = decideBoostNotices(boost, { started: boost.webhookStartedAt !== undefined }, now);
     if (!notices.markStarted && !notices.markFinished && !notices.reopen) continue;
     announced += await handOverNotices(ctx, tenantId, systemId, boost, notices);
-    // Recorded only on the boost as it was read: an edit since (see `reopenedBoostAnnouncements`)
-    // is decided again by the next check (the messages' IDs make a repeated hand-over harmless).
-    const unchanged = { _id, tenantId, updated: boost.updated };
-    if (notices.reopen) {
-      await boosts.updateOne(unchanged, { $set: { webhookRound: (boost.webhookRound ?? 0) + 1 }, $unset: { webhookStartedAt: "", webhookFinishedAt: "" } });
-      continue;
-    }
-    const set: BoostAnnouncements = {};
-    if (notices.markStarted) set.webhookStartedAt = now;
-    if (notices.markFinished) set.webhookFinishedAt = now;
-    await boosts.updateOne(unchanged, { $set: set });
+    // What was handed over is a fact, recorded whatever changed meanwhile (under the boost's lock,
+    // as an edit writes): an edit that read the marks before is checked again and decides on them.
+    const record = notices.reopen
+      ? { $set: nextRound(boost, now), $unset: { webhookStartedAt: "", webhookFinishedAt: "" } }
+      : { $set: { ...(notices.markStarted && { webhookStartedAt: now }), ...(notices.markFinished && { webhookFinishedAt: now }) } };
+    await ctx.userLocks.run(`${boosts.collectionName}:${String(_id)}`, () => boosts.updateOne({ _id, tenantId }, record));
   }
   return announced;
 }

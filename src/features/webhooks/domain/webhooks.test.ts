@@ -369,13 +369,16 @@ describe("boost announcements", () => {
     const today = at("2026-05-14T10:00:00Z");
     const announced = { webhookStartedAt: at("2026-05-10T00:00:10Z"), webhookFinishedAt: at("2026-05-13T00:00:10Z") };
     const extended: PointsBoostConfig & BoostAnnouncements = { ...boost({ end: "2026-05-14" }), ...announced };
-    const { webhookStartedAt, webhookFinishedAt, webhookRound, ...rest } = reopenedBoostAnnouncements(extended, today);
-    expect([webhookStartedAt, webhookFinishedAt, webhookRound]).toEqual([undefined, undefined, 1]);
+    const { webhookStartedAt, webhookFinishedAt, webhookRound, webhookRoundOpenedAt, ...rest } = reopenedBoostAnnouncements(extended, today);
+    expect([webhookStartedAt, webhookFinishedAt, webhookRound, webhookRoundOpenedAt]).toEqual([undefined, undefined, 1, today]);
     expect(rest).toEqual(boost({ end: "2026-05-14" }));
     expect(reopenedBoostAnnouncements({ ...extended, end: null, webhookRound: 1 }, today).webhookRound).toBe(2);
     // The new round starts at the edit that opened it, not at the start day long past.
-    const reopened = { ...boost({ end: null, updated: at("2026-05-14T09:00:00Z") }), webhookRound: 1 };
+    const reopened = { ...boost({ end: null }), webhookRound: 1, webhookRoundOpenedAt: at("2026-05-14T09:00:00Z") };
     expect(decideBoostNotices(reopened, { started: false }, today).announce).toEqual([{ type: "points.boost_started", at: at("2026-05-14T09:00:00Z") }]);
+    // A round whose dates were moved wholly into the past before it went live: announced neither way.
+    const never = { ...boost({ start: "2026-05-01", end: "2026-05-02" }), webhookRound: 1, webhookRoundOpenedAt: at("2026-05-12T09:00:00Z") };
+    expect(decideBoostNotices(never, { started: false }, today)).toEqual({ announce: [], markStarted: true, markFinished: true });
     // Still over, archived, or not finished: as it was.
     for (const unchanged of [
       { ...extended, end: "2026-05-13" },
@@ -384,6 +387,13 @@ describe("boost announcements", () => {
     ]) {
       expect(reopenedBoostAnnouncements(unchanged, today)).toBe(unchanged);
     }
+  });
+
+  it("finishes a started boost whose end an edit moved before its start was announced at that edit, never before its start", () => {
+    const startedAt = at("2026-05-14T08:00:30Z");
+    const edited = at("2026-05-14T09:30:00Z");
+    const movedBack = { ...boost({ start: "2026-05-10", end: "2026-05-12", updated: edited }), webhookStartedAt: startedAt };
+    expect(decideBoostNotices(movedBack, { started: true }, at("2026-05-14T09:31:00Z")).announce).toEqual([{ type: "points.boost_finished", at: edited }]);
   });
 
   it("finishes a running boost that is deleted at the deletion; one that already ended at its end; one never announced not at all", () => {

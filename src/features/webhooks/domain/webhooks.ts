@@ -633,12 +633,13 @@ export interface BoostNotices {
  * opened it, if later), the last second of the end day (the reference's example), or the archiving.
  */
 export function decideBoostNotices(
-  boost: Pick<PointsBoostConfig, "start" | "end" | "archived" | "created" | "updated"> & Pick<BoostAnnouncements, "webhookRound">,
+  boost: Pick<PointsBoostConfig, "start" | "end" | "archived" | "created" | "updated"> &
+    Pick<BoostAnnouncements, "webhookRound" | "webhookRoundOpenedAt" | "webhookStartedAt">,
   announced: { started: boolean },
   now: Date,
 ): BoostNotices {
   const today = now.toISOString().slice(0, 10);
-  const openedAt = boost.webhookRound ? boost.updated : boost.created;
+  const openedAt = boost.webhookRound ? (boost.webhookRoundOpenedAt ?? boost.updated) : boost.created;
   const startAt = new Date(Math.max(Date.parse(`${boost.start}T00:00:00Z`), openedAt.getTime()));
   const endAt = boost.end === null ? null : new Date(`${boost.end}T23:59:59Z`);
   const none: BoostNotices = { announce: [], markStarted: false, markFinished: false };
@@ -654,9 +655,13 @@ export function decideBoostNotices(
       ? { announce: [{ type: "points.boost_finished", at: boost.updated }], markStarted: false, markFinished: false, reopen: true }
       : none;
   if (!ended) return announced.started ? none : { announce: [{ type: "points.boost_started", at: startAt }], markStarted: true, markFinished: false };
-  const finished = { type: "points.boost_finished" as const, at: endAt! };
+  // An end an edit moved before the start was announced: it finished at that edit.
+  const startedAt = announced.started ? boost.webhookStartedAt : undefined;
+  const endedByEdit = startedAt !== undefined && endAt! < startedAt;
+  const finished = { type: "points.boost_finished" as const, at: endedByEdit ? new Date(Math.max(boost.updated.getTime(), startedAt.getTime())) : endAt! };
   if (announced.started) return { announce: [finished], markStarted: false, markFinished: true };
-  const wasLive = boost.created.getTime() <= endAt!.getTime();
+  // Live at some moment of its round: it was opened (created, or reopened) before its end.
+  const wasLive = openedAt.getTime() <= endAt!.getTime();
   return { announce: wasLive ? [{ type: "points.boost_started", at: startAt }, finished] : [], markStarted: true, markFinished: true };
 }
 
@@ -668,8 +673,17 @@ export function decideBoostNotices(
 export function reopenedBoostAnnouncements<T extends Pick<PointsBoostConfig, "end" | "archived"> & BoostAnnouncements>(boost: T, now: Date): T {
   const today = now.toISOString().slice(0, 10);
   if (boost.webhookFinishedAt === undefined || boost.archived || (boost.end !== null && boost.end < today)) return boost;
+  return { ...withoutMarks(boost), ...nextRound(boost, now) } as T;
+}
+
+/** What a boost is announced with after its marks, for a new round opened at `now`. */
+export function nextRound(boost: BoostAnnouncements, now: Date): Required<Pick<BoostAnnouncements, "webhookRound" | "webhookRoundOpenedAt">> {
+  return { webhookRound: (boost.webhookRound ?? 0) + 1, webhookRoundOpenedAt: now };
+}
+
+function withoutMarks<T extends BoostAnnouncements>(boost: T): Omit<T, "webhookStartedAt" | "webhookFinishedAt"> {
   const { webhookStartedAt: _started, webhookFinishedAt: _finished, ...rest } = boost;
-  return { ...rest, webhookRound: (boost.webhookRound ?? 0) + 1 } as T;
+  return rest;
 }
 
 /** What the boost check recorded on a boost: what it announced, when, and in which round (see `reopenedBoostAnnouncements`). */
@@ -678,6 +692,8 @@ export interface BoostAnnouncements {
   webhookFinishedAt?: Date;
   /** Rounds after the first: a boost announced as finished whose dates were edited so it goes live again. */
   webhookRound?: number;
+  /** When the current round (after the first) was opened: its start is not announced before it. */
+  webhookRoundOpenedAt?: Date;
 }
 
 /**
