@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { WEBHOOK_EVENT_TYPES } from "../../src/features/webhooks/domain/webhooks.js";
+import { Collection } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { until } from "../helpers/until.js";
 import { startAnotherInstance, startTestServer, type TestServer } from "../helpers/server.js";
@@ -544,6 +545,34 @@ describe("webhook delivery", () => {
       ["points.boost_started", "active"],
     ]);
     expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(5);
+  });
+
+  it("an edit whose write comes after the boost check recorded a new round is decided again on it: started once more", async () => {
+    await endpoint("acme", "/boosts-raced", ["points.boost_started", "points.boost_finished"]);
+    const day = (offset: number) => new Date(Date.now() + offsetMs + offset * 86_400_000).toISOString().slice(0, 10);
+    const [boostId] = await createdIds(server, `/admin/v1/points/${ids.xp}/boosts`, [{ name: "Raced", start: day(0), end: null, multiplier: 2 }], "acme");
+    const edit = (changes: object) => server.rest("PATCH", `/admin/v1/points/${ids.xp}/boosts`, { tenantId: "acme", body: [{ id: boostId, ...changes }] });
+    await receiver.waitFor("/boosts-raced", (g) => g.length >= 1);
+    expect((await edit({ start: day(1) })).body.issues).toEqual([]); // no longer live: the check finishes it, in a new round
+    // The next edit (back to today) reads the boost at once but writes it 1.5 s later: the check
+    // (every 300 ms) has handed over the finish and recorded the new round meanwhile.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its collection below, and put back
+    const replaceOne = Collection.prototype.replaceOne;
+    Collection.prototype.replaceOne = async function (this: Collection, ...args: Parameters<Collection["replaceOne"]>) {
+      if (this.collectionName === "points_boosts") {
+        Collection.prototype.replaceOne = replaceOne;
+        await sleep(1_500);
+      }
+      return replaceOne.apply(this, args);
+    } as Collection["replaceOne"];
+    try {
+      expect((await edit({ start: day(0) })).body.issues).toEqual([]);
+    } finally {
+      Collection.prototype.replaceOne = replaceOne;
+    }
+    await receiver.waitFor("/boosts-raced", (g) => g.length >= 3);
+    await sleep(1_000); // several checks later: nothing more
+    expect(receiver.at("/boosts-raced").map((r) => r.json.type)).toEqual(["points.boost_started", "points.boost_finished", "points.boost_started"]);
   });
 
   it("never notifies achievements backdated on activation, but does notify live completions", async () => {
