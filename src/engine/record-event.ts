@@ -13,7 +13,7 @@ import {
   saveIdempotencyRecords,
 } from "./store/idempotency-records.js";
 import { applyUserChange, changeUserState, type UserChange } from "./user-state.js";
-import { dueWorkFirst } from "../workers/due-work.js";
+import { dueWorkFirst, payTimeTriggers } from "../workers/due-work.js";
 import { checkAttributeKeys, findMetricByKeyOrFail } from "./user-access.js";
 import type { ServiceContext } from "./context.js";
 import { loadEngineConfig } from "./engine-config.js";
@@ -111,10 +111,22 @@ export async function recordEvent(
       // Without an admin timestamp the event happens now, never before the latest applied event
       // (clocks of several instances may differ slightly).
       const at = input.timestamp ?? new Date(Math.max(now.getTime(), current.lastEventAt?.getTime() ?? 0));
-      const applied = applyEvent(current, { ...event, at }, now, engine, stored === null);
+      // A backdated event (an import) comes after the time-triggered points due before its moment,
+      // paid as visits on time would have paid them (the wait after a backdated event holds the
+      // scheduler's visit, which would judge streak periods; points judge nothing early), and
+      // counted in the runs of their moments, final ones included, as the event itself is.
+      const paidBefore = at < now ? payTimeTriggers(engine, current, at) : null;
+      const applied = applyEvent(paidBefore ? { ...current, points: paidBefore.points } : current, { ...event, at }, now, engine, stored === null);
       const { reactions } = applied.outcome;
       const contribution = contributionOf({ metricId: metric.id, value: input.value }, reactions.points, reactions.streak?.length);
-      const { state, leaderboards } = await applyUserChange(ctx, tenantId, engine, { state: applied.state, events: eventsOf(reactions), contribution, at });
+      const events = eventsOf(reactions);
+      const { state, leaderboards } = await applyUserChange(ctx, tenantId, engine, {
+        state: applied.state,
+        events: paidBefore ? { ...events, pointsEvents: [...paidBefore.events, ...(events.pointsEvents ?? [])] } : events,
+        earlier: paidBefore?.earlier,
+        contribution,
+        at,
+      });
       const outcome = { ...applied.outcome, reactions: { ...reactions, leaderboards } };
       const kept = await moveRecentRecordsIfFull(ctx, tenantId, state, now);
       const record = recordId ? [{ id: recordId, metricId: metric.id, fingerprint, eventId: event.eventId, at: now }] : [];

@@ -1,6 +1,5 @@
 import { DomainError } from "./domain/errors.js";
 import type { LeaderboardContribution, LeaderboardResult } from "../features/leaderboards/domain/leaderboard-entries.js";
-import { FINAL_SETTLING_MS } from "../features/leaderboards/domain/leaderboard-runs.js";
 import { completeChange, plannedDueAt, type EngineConfig } from "./domain/reactions.js";
 import { withAttributeIds, withAttributesInForce, type UserState } from "./domain/user.js";
 import type { UserEvents } from "../features/webhooks/domain/webhooks.js";
@@ -71,6 +70,13 @@ export async function changeUserState<T, P = undefined>(
   });
 }
 
+/** A part of a change dated before it, for leaderboards (see `PlannedUserChange.earlier`). */
+export interface EarlierContribution {
+  contribution: LeaderboardContribution;
+  at: Date;
+  finalBy?: Date;
+}
+
 /** What a decision made of a user, for `applyUserChange` to carry out. */
 export interface PlannedUserChange {
   /** The user's next state, without the leaderboard entries, webhook messages and due time still to come. */
@@ -82,9 +88,9 @@ export interface PlannedUserChange {
   /**
    * What parts of the change dated before `at` move on leaderboards (time-triggered points paid
    * after they came due), oldest first: each is ranked in the run of its own moment, before
-   * `contribution`, unless that run is final by now (then in none).
+   * `contribution`; with `finalBy`, not in a run already final then (in none).
    */
-  earlier?: ReadonlyArray<{ contribution: LeaderboardContribution; at: Date }>;
+  earlier?: ReadonlyArray<EarlierContribution>;
   /** The moment of the change: the event's time, or now. */
   at: Date;
   /**
@@ -117,9 +123,7 @@ export async function applyUserChange(
   let before = change.state;
   const earlierResults: LeaderboardResult[] = [];
   for (const earlier of control ? [] : (change.earlier ?? [])) {
-    // Not into a run that was final before the scheduler could have paid it: its rankings were
-    // announced (`leaderboard.finished`, which waits as long).
-    const ranked = await rankUserChanges(ctx, tenantId, engine, before, earlier.contribution, earlier.at, new Date(now.getTime() - FINAL_SETTLING_MS));
+    const ranked = await rankUserChanges(ctx, tenantId, engine, before, earlier.contribution, earlier.at, earlier.finalBy);
     before = ranked.state;
     earlierResults.push(...ranked.leaderboards);
   }

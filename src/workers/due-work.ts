@@ -1,4 +1,4 @@
-import { applyTimeTriggers } from "../features/points/domain/points.js";
+import { applyTimeTriggers, type PointsEvent } from "../features/points/domain/points.js";
 import { catchUpStreak } from "../features/streaks/domain/streak.js";
 import { userStreak } from "../features/streaks/domain/streak-frequency.js";
 import { effectiveStreakSettings } from "../features/users/domain/preferences.js";
@@ -6,10 +6,10 @@ import { contributionOf, entersStreakLeaderboards } from "../features/leaderboar
 import type { ServiceContext } from "../engine/context.js";
 import { loadEngineConfig } from "../engine/engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
-import { applyUserChange, changeUserState, type CatchUp, type UserChange } from "../engine/user-state.js";
+import { applyUserChange, changeUserState, type CatchUp, type EarlierContribution, type UserChange } from "../engine/user-state.js";
 import { plannedDueAt, type EngineConfig } from "../engine/domain/reactions.js";
 import { findUser, minuteOf, type VersionedUser } from "../engine/store/user-documents.js";
-import { nextWindowEdge } from "../features/leaderboards/domain/leaderboard-runs.js";
+import { FINAL_SETTLING_MS, nextWindowEdge } from "../features/leaderboards/domain/leaderboard-runs.js";
 import { zoneInForce, type UserState } from "../engine/domain/user.js";
 import { userIdsOfTenant } from "../engine/store/tenant-users.js";
 import { addDueUsers } from "./store/due-users.js";
@@ -52,20 +52,38 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
   const entering = caught !== null && !quiet && entersStreakLeaderboards(state, engine.leaderboards ?? [], caught.state.length, now);
   // Listed for a minute whose work a later write moved or settled: nothing is due yet.
   if (!broughtEarlier && !entering && !isDue(storedDueAt, now)) return { write: null, result: storedDueAt };
-  const paid = applyTimeTriggers(state.points, engine.points, state, now, engine.newId, windowEdgesOf(engine, state));
+  // Not into a run that was final before the scheduler could have paid it: its rankings were
+  // announced (`leaderboard.finished`, which waits as long).
+  const paid = payTimeTriggers(engine, state, now, new Date(now.getTime() - FINAL_SETTLING_MS));
   // Time-triggered points count on points leaderboards, each award in the run of the moment it
   // came due; a lost streak leaves streak leaderboards. A streak whose length the visit left as it
   // was only enters boards the user was missing from: that moves no rank of their doing, so it
   // sends no `leaderboard.rank_changed`.
   const applied = await applyUserChange(ctx, tenantId, engine, {
-    state: { ...state, points: paid.states },
+    state: { ...state, points: paid.points },
     events: { streakEvents: caught?.events, pointsEvents: paid.events },
-    earlier: paid.steps.map((step) => ({ contribution: contributionOf(undefined, step.changes, undefined), at: step.at })),
+    earlier: paid.earlier,
     contribution: contributionOf(undefined, [], caught?.state.length),
     at: now,
     quietStreakLeaderboards: caught !== null && caught.state.length === followed?.length,
   });
   return { write: applied.state, result: null };
+}
+
+/**
+ * The time-triggered points due by `at`, paid (`applyTimeTriggers`), with their changes as earlier
+ * parts of the change for leaderboards (each in the run of its moment; with `finalBy`, not in a
+ * run final by then).
+ */
+export function payTimeTriggers(
+  engine: EngineConfig,
+  state: UserState,
+  at: Date,
+  finalBy?: Date,
+): { points: UserState["points"]; events: PointsEvent[]; earlier: EarlierContribution[] } {
+  const paid = applyTimeTriggers(state.points, engine.points, state, at, engine.newId, windowEdgesOf(engine, state));
+  const earlier = paid.steps.map((step) => ({ contribution: contributionOf(undefined, step.changes, undefined), at: step.at, ...(finalBy && { finalBy }) }));
+  return { points: paid.states, events: paid.events, earlier };
 }
 
 /**

@@ -317,6 +317,31 @@ describe("time-triggered points are dated when they came due, not when paid", ()
     expect(await rankings("baker", "daily-xp", localDay)).toEqual([{ userId: "islander", userName: null, rank: 1, value: 1 }]);
   }, 120_000);
 
+  it("an import's backdated events come after the intervals due before them: an energy refill covers each day's use", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "imported", name: "Imported" }]);
+    const [uses] = await created("/admin/v1/metrics", [{ key: "uses", name: "Uses" }], "imported");
+    const [energy] = await created("/admin/v1/points", [{ key: "energy", name: "Energy", maxPoints: 50 }], "imported");
+    await created(
+      `/admin/v1/points/${energy}/triggers`,
+      [
+        { type: "user_creation", points: 50, status: "active" },
+        { type: "time", points: 5, timeUnit: "hours", timeInterval: 1, status: "active" },
+        { type: "metric", points: -20, metricId: uses, metricThreshold: 1, blockIfOutOfPoints: true, status: "active" },
+      ],
+      "imported",
+    );
+    // Six days on (the triggers active all along), one use a day for the last five days, sent now
+    // with the admin key's timestamps.
+    offsetMs += 6 * 24 * HOUR;
+    const first = now().getTime() - 5 * 24 * HOUR;
+    for (let day = 0; day < 5; day++) {
+      const timestamp = new Date(first + day * 24 * HOUR).toISOString();
+      const sent = await server.rest("POST", "/api/metrics/uses/event", { tenantId: "imported", body: { user: { id: "importer" }, value: 1, timestamp } });
+      expect([day, sent.status]).toEqual([day, 201]);
+      expect(sent.body.points.energy.total).toBe(30); // refilled to 50 since the day before, less 20
+    }
+  }, 120_000);
+
   it("an interval paid after its run became final (12:00 UTC the next day) counts in no run; its points do", async () => {
     toNextUtcHour(6);
     await configure("late", { points: 10, timeUnit: "days", timeInterval: 1 });
