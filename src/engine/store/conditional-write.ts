@@ -20,7 +20,7 @@ export async function writeIfCurrent<T extends Document & { _id: string }>(
 ): Promise<boolean> {
   const apply = (filter: Filter<T>) => ("replacement" in write ? collection.replaceOne(filter, write.replacement) : collection.updateOne(filter, write.update));
   if (mode === "versioned") return (await apply({ _id: id, ...expected })).matchedCount === 1;
-  return locks.run(`${collection.collectionName}:${id}`, async () => {
+  return locks.run(documentLock(collection, id), async () => {
     const current = (await collection.findOne({ _id: id } as Filter<T>)) as Record<string, unknown> | null;
     // A missing field is null, as MongoDB's `{field: null}` filter of the versioned mode matches it.
     if (!current || Object.entries(expected).some(([field, value]) => !sameValue(current[field] ?? null, value))) return false;
@@ -30,4 +30,12 @@ export async function writeIfCurrent<T extends Document & { _id: string }>(
 
 function sameValue(a: unknown, b: unknown): boolean {
   return a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+}
+
+/**
+ * The key of this process's lock of one document, which `writeIfCurrent` takes in single-instance
+ * mode: another write of the same document that must not land between its read and its write takes it too.
+ */
+export function documentLock(collection: Pick<Collection, "collectionName">, id: string): string {
+  return `${collection.collectionName}:${id}`;
 }

@@ -14,6 +14,7 @@ import {
 import type { ServiceContext } from "../../engine/context.js";
 import { handOverMessages } from "./webhook-outbox.js";
 import { sha256 } from "../../engine/sha256.js";
+import { documentLock } from "../../engine/store/conditional-write.js";
 
 type AnnouncedBoost = PointsBoostConfig & BoostAnnouncements;
 
@@ -42,7 +43,7 @@ export async function announceBoosts(ctx: ServiceContext): Promise<number> {
     const record = notices.reopen
       ? { $set: nextRound(boost, now), $unset: { webhookStartedAt: "", webhookFinishedAt: "" } }
       : { $set: { ...(notices.markStarted && { webhookStartedAt: now }), ...(notices.markFinished && { webhookFinishedAt: now }) } };
-    await ctx.userLocks.run(`${boosts.collectionName}:${String(_id)}`, () => boosts.updateOne({ _id, tenantId }, record));
+    await ctx.userLocks.run(documentLock(boosts, String(_id)), () => boosts.updateOne({ _id, tenantId }, record));
   }
   return announced;
 }

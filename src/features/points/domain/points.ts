@@ -675,17 +675,28 @@ function endOfDays(at: Date, zone: string | null): number {
 /** The last unsettled due instant of any active time trigger before `end` (epoch ms, exclusive). */
 function lastDueBefore(states: Readonly<Record<string, PointsState>>, config: PointsConfig, user: PointsUser, end: number): Date {
   let last = -Infinity;
+  for (const { interval, settledCount } of activeTimeTriggers(states, config, user)) {
+    const dueCount = intervalsDueBy(user, interval, new Date(end - 1));
+    if (dueCount > settledCount) last = Math.max(last, user.created.getTime() + dueCount * interval);
+  }
+  return new Date(last);
+}
+
+/** Every active time trigger of an active system, with its interval and how many of its intervals are settled. */
+function* activeTimeTriggers(
+  states: Readonly<Record<string, PointsState>>,
+  config: PointsConfig,
+  user: PointsUser,
+): Generator<{ interval: number; settledCount: number }> {
   for (const snapshot of config.systems) {
     if (snapshot.system.status !== "active") continue;
     const state = states[snapshot.system.id] ?? emptyPointsState();
     for (const trigger of snapshot.triggers) {
       if (trigger.type !== "time" || trigger.status !== "active") continue;
       const interval = timeIntervalMs(trigger);
-      const dueCount = intervalsDueBy(user, interval, new Date(end - 1));
-      if (dueCount > intervalsDueBy(user, interval, settledAt(state, trigger, user))) last = Math.max(last, user.created.getTime() + dueCount * interval);
+      yield { interval, settledCount: intervalsDueBy(user, interval, settledAt(state, trigger, user)) };
     }
   }
-  return new Date(last);
 }
 
 /**
@@ -696,15 +707,9 @@ function lastDueBefore(states: Readonly<Record<string, PointsState>>, config: Po
  */
 export function nextTimeTriggerDueAt(states: Readonly<Record<string, PointsState>>, config: PointsConfig, user: PointsUser): Date | null {
   let earliest: number | null = null;
-  for (const snapshot of config.systems) {
-    if (snapshot.system.status !== "active") continue;
-    const state = states[snapshot.system.id] ?? emptyPointsState();
-    for (const trigger of snapshot.triggers) {
-      if (trigger.type !== "time" || trigger.status !== "active") continue;
-      const interval = timeIntervalMs(trigger);
-      const due = user.created.getTime() + (intervalsDueBy(user, interval, settledAt(state, trigger, user)) + 1) * interval;
-      if (earliest === null || due < earliest) earliest = due;
-    }
+  for (const { interval, settledCount } of activeTimeTriggers(states, config, user)) {
+    const due = user.created.getTime() + (settledCount + 1) * interval;
+    if (earliest === null || due < earliest) earliest = due;
   }
   return earliest === null ? null : new Date(earliest);
 }
