@@ -11,6 +11,7 @@ import { plannedDueAt, type EngineConfig } from "../engine/domain/reactions.js";
 import { findUser, minuteOf, type VersionedUser } from "../engine/store/user-documents.js";
 import { FINAL_SETTLING_MS, nextWindowEdge } from "../features/leaderboards/domain/leaderboard-runs.js";
 import { zoneInForce, type UserState } from "../engine/domain/user.js";
+import { BACKFILL_QUIET_MS } from "../engine/domain/event.js";
 import { userIdsOfTenant } from "../engine/store/tenant-users.js";
 import { addDueUsers } from "./store/due-users.js";
 
@@ -53,8 +54,12 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
   // Listed for a minute whose work a later write moved or settled: nothing is due yet.
   if (!broughtEarlier && !entering && !isDue(storedDueAt, now)) return { write: null, result: storedDueAt };
   // Not into a run that was final before the scheduler could have paid it: its rankings were
-  // announced (`leaderboard.finished`, which waits as long).
-  const paid = payTimeTriggers(engine, state, now, new Date(now.getTime() - FINAL_SETTLING_MS));
+  // announced (`leaderboard.finished`, which waits as long). Intervals due before an import arrived
+  // (the wait after its backdated events held them) count in the runs of their moments, final ones
+  // included, as its events did.
+  const finalBy = new Date(now.getTime() - FINAL_SETTLING_MS);
+  const importedAt = state.backfillQuietUntil && new Date(state.backfillQuietUntil.getTime() - BACKFILL_QUIET_MS);
+  const paid = payTimeTriggers(engine, state, now, (dueAt) => (importedAt && dueAt < importedAt ? undefined : finalBy));
   // Time-triggered points count on points leaderboards, each award in the run of the moment it
   // came due; a lost streak leaves streak leaderboards. A streak whose length the visit left as it
   // was only enters boards the user was missing from: that moves no rank of their doing, so it
@@ -72,17 +77,20 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
 
 /**
  * The time-triggered points due by `at`, paid (`applyTimeTriggers`), with their changes as earlier
- * parts of the change for leaderboards (each in the run of its moment; with `finalBy`, not in a
- * run final by then).
+ * parts of the change for leaderboards (each in the run of its moment; with a `finalBy` for its
+ * moment, not in a run final by then).
  */
 export function payTimeTriggers(
   engine: EngineConfig,
   state: UserState,
   at: Date,
-  finalBy?: Date,
+  finalByFor?: (dueAt: Date) => Date | undefined,
 ): { points: UserState["points"]; events: PointsEvent[]; earlier: EarlierContribution[] } {
   const paid = applyTimeTriggers(state.points, engine.points, state, at, engine.newId, windowEdgesOf(engine, state));
-  const earlier = paid.steps.map((step) => ({ contribution: contributionOf(undefined, step.changes, undefined), at: step.at, ...(finalBy && { finalBy }) }));
+  const earlier = paid.steps.map((step) => {
+    const finalBy = finalByFor?.(step.at);
+    return { contribution: contributionOf(undefined, step.changes, undefined), at: step.at, ...(finalBy && { finalBy }) };
+  });
   return { points: paid.states, events: paid.events, earlier };
 }
 

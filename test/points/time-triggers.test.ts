@@ -342,6 +342,29 @@ describe("time-triggered points are dated when they came due, not when paid", ()
     }
   }, 120_000);
 
+  it("the intervals from an import's last event to its arrival count in the runs of their moments, final ones too, as its events do", async () => {
+    toNextUtcHour(14);
+    await configure("import-runs", { points: 1, timeUnit: "hours", timeInterval: 1 });
+    await created("/admin/v1/metrics", [{ key: "steps", name: "Steps" }], "import-runs");
+    offsetMs += 2 * 24 * HOUR; // the trigger active since the day before yesterday
+    const today = utcDate(now());
+    const yesterday = utcDate(new Date(now().getTime() - 24 * HOUR));
+    // One event imported from 02:30 yesterday: its run has been final since 12:00 today.
+    const timestamp = `${yesterday}T02:30:00.000Z`;
+    const sent = await server.rest("POST", "/api/metrics/steps/event", { tenantId: "import-runs", body: { user: { id: "migrant" }, value: 1, timestamp } });
+    expect(sent.status).toBe(201);
+
+    // The wait after the import ends: 03:30 to 23:30 yesterday, 00:30 to 13:30 today.
+    offsetMs += 11 * 60_000;
+    await until(
+      () => server.rest("GET", "/v1/users/migrant/points/xp", { tenantId: "import-runs" }),
+      (body) => body.total === 35,
+      60_000,
+    );
+    expect(await rankings("import-runs", "daily-xp", yesterday)).toEqual([{ userId: "migrant", userName: null, rank: 1, value: 21 }]);
+    expect(await rankings("import-runs", "daily-xp", today)).toEqual([{ userId: "migrant", userName: null, rank: 1, value: 14 }]);
+  }, 120_000);
+
   it("an interval paid after its run became final (12:00 UTC the next day) counts in no run; its points do", async () => {
     toNextUtcHour(6);
     await configure("late", { points: 10, timeUnit: "days", timeInterval: 1 });
