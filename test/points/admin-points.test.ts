@@ -341,7 +341,7 @@ describe("points triggers", () => {
     const path = `/admin/v1/points/${systemId}/triggers`;
     const created = await server.rest("POST", path, {
       body: [
-        { type: "metric", points: 10, metricId: ids.metric, metricThreshold: 5 },
+        { type: "metric", points: 10, metricId: ids.metric, metricThreshold: 5, blockIfOutOfPoints: true },
         {
           type: "time",
           points: 3,
@@ -350,7 +350,7 @@ describe("points triggers", () => {
           timeInterval: 3,
           userAttributes: [{ attributeId: ids.planAttr, attributeValue: "pro" }],
         },
-        { type: "streak", points: -2, streakLength: 7, blockIfOutOfPoints: true },
+        { type: "streak", points: -2, streakLength: 7 },
       ],
     });
     expect(created.status).toBe(201);
@@ -365,7 +365,7 @@ describe("points triggers", () => {
           metricId: ids.metric,
           metricThreshold: 5,
           eventAttributes: [],
-          blockIfOutOfPoints: false,
+          blockIfOutOfPoints: true,
         },
         {
           id: expect.any(String),
@@ -384,7 +384,7 @@ describe("points triggers", () => {
           status: "inactive",
           userAttributes: [],
           streakLength: 7,
-          blockIfOutOfPoints: true,
+          blockIfOutOfPoints: false,
         },
       ],
       issues: [],
@@ -454,6 +454,11 @@ describe("points triggers", () => {
       message: () => "metricId is required for metric triggers",
     },
     { name: "a metric threshold of 0", item: () => ({ ...metric(), metricThreshold: 0 }), message: () => "metricThreshold must be an integer >= 1, got 0" },
+    {
+      name: "a user creation trigger that would block",
+      item: () => ({ type: "user_creation", points: -5, blockIfOutOfPoints: true }),
+      message: () => "blockIfOutOfPoints is only allowed on metric triggers, not on user_creation triggers",
+    },
     { name: "a streak trigger without length", item: () => ({ type: "streak", points: 1 }), message: () => "streakLength is required for streak triggers" },
     {
       name: "a streak length of 0",

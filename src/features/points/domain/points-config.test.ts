@@ -112,6 +112,18 @@ describe("points triggers", () => {
       "timeUnit is only allowed on time triggers, not on user_creation triggers",
     ],
     ["user filters on any trigger", { type: "user_creation", points: 100, userAttributes: [plan] }, null],
+    ["a metric trigger that blocks events", { ...metric, points: -20, blockIfOutOfPoints: true }, null],
+    [
+      "a user creation trigger that would block",
+      { type: "user_creation", points: -5, blockIfOutOfPoints: true },
+      "blockIfOutOfPoints is only allowed on metric triggers, not on user_creation triggers",
+    ],
+    [
+      "a time trigger that would block",
+      { type: "time", points: -1, timeUnit: "hours", timeInterval: 1, blockIfOutOfPoints: true },
+      "blockIfOutOfPoints is only allowed on metric triggers, not on time triggers",
+    ],
+    ["a time trigger that does not block", { type: "time", points: -1, timeUnit: "hours", timeInterval: 1, blockIfOutOfPoints: false }, null],
     ["a filter without value", { ...metric, userAttributes: [{ attributeId: "a", attributeValue: "" }] }, "userAttributes[0].attributeValue is required"],
     ["a filter without attribute", { ...metric, eventAttributes: [{ attributeId: "", attributeValue: "x" }] }, "eventAttributes[0].attributeId is required"],
     [
@@ -149,6 +161,13 @@ describe("points triggers", () => {
     ["a type change without the new settings", current, { type: "time", timeUnit: "days" }, "timeInterval is required for time triggers"],
     ["a type change of an active trigger", active, { type: "streak", streakLength: 3 }, "type can only be changed while the trigger is inactive"],
     ["activation", current, { status: "active" }, null],
+    ["a blocking metric trigger turned into a streak trigger", { ...current, blockIfOutOfPoints: true }, { type: "streak", streakLength: 3 }, null],
+    [
+      "blocking set on an achievement trigger",
+      buildTrigger({ type: "achievement", points: -10, achievementId: "a1" }, "t3", now),
+      { blockIfOutOfPoints: true },
+      "blockIfOutOfPoints is only allowed on metric triggers, not on achievement triggers",
+    ],
     ["an archived status", current, { status: "archived" }, 'status must be "active" or "inactive", got "archived"'],
   ])("update: %s", (_name, trigger, changes, problem) => {
     expect(checkTriggerChanges(trigger, changes)).toBe(problem);
@@ -156,8 +175,9 @@ describe("points triggers", () => {
 
   it("drop the old type's settings and event filters' null clears them", () => {
     const withFilters = { ...current, eventAttributes: [plan], userAttributes: [plan] };
-    const streak = applyTriggerChanges(current, { type: "streak", streakLength: 3 }, now);
+    const streak = applyTriggerChanges({ ...current, blockIfOutOfPoints: true }, { type: "streak", streakLength: 3 }, now);
     expect(streak).not.toHaveProperty("metricId");
+    expect(streak.blockIfOutOfPoints).toBe(false); // it blocks metric events only
     expect(streak).not.toHaveProperty("metricThreshold");
     expect(streak).toMatchObject({ type: "streak", streakLength: 3 });
     expect(applyTriggerChanges(withFilters, { eventAttributes: null, userAttributes: null }, now)).toMatchObject({ eventAttributes: [], userAttributes: [] });
@@ -167,7 +187,7 @@ describe("points triggers", () => {
   it("owe time intervals from their activation or a new schedule, not from an edit of their points or filters", () => {
     const later = new Date(now.getTime() + 3_600_000);
     const time = { ...buildTrigger({ type: "time", points: 5, timeUnit: "hours", timeInterval: 1 }, "t2", now), status: "active" as const };
-    expect(applyTriggerChanges(time, { points: 9, userAttributes: [plan], blockIfOutOfPoints: true }, later).owedFrom).toEqual(now);
+    expect(applyTriggerChanges(time, { points: 9, userAttributes: [plan] }, later).owedFrom).toEqual(now);
     expect(applyTriggerChanges(time, { status: "active" }, later).owedFrom).toEqual(now); // already active
     expect(applyTriggerChanges(time, { timeInterval: 2 }, later).owedFrom).toEqual(later);
     expect(applyTriggerChanges(time, { timeUnit: "days" }, later).owedFrom).toEqual(later);

@@ -260,7 +260,9 @@ export function checkTriggerChanges(current: PointsTriggerConfig, changes: Point
  */
 export function applyTriggerChanges(current: PointsTriggerConfig, changes: PointsTriggerChanges, now: Date): PointsTriggerConfig {
   const typeChanged = changes.type !== undefined && changes.type !== current.type;
-  const base: PointsTriggerConfig = typeChanged ? { ...current, ...Object.fromEntries(ALL_SETTINGS.map((s) => [s, undefined])) } : current;
+  const base: PointsTriggerConfig = typeChanged
+    ? { ...current, ...Object.fromEntries(ALL_SETTINGS.map((s) => [s, undefined])), blockIfOutOfPoints: false }
+    : current;
   const next = { ...base, ...definedOnly(changes) } as PointsTriggerConfig;
   if (changes.userAttributes === null) next.userAttributes = [];
   if (changes.eventAttributes === null) next.eventAttributes = [];
@@ -279,7 +281,13 @@ function checkTriggerStatus(status: string | undefined): string | null {
 
 /** The rules every trigger state must satisfy, whether new or updated. */
 function checkTrigger(
-  t: TriggerSettings & { type: TriggerType; points: number; userAttributes: AttributeFilterConfig[]; eventAttributes: AttributeFilterConfig[] },
+  t: TriggerSettings & {
+    type: TriggerType;
+    points: number;
+    userAttributes: AttributeFilterConfig[];
+    eventAttributes: AttributeFilterConfig[];
+    blockIfOutOfPoints?: boolean;
+  },
 ): string | null {
   if (!Number.isSafeInteger(t.points) || t.points === 0) {
     return `points must be a non-zero integer (negative values deduct), got ${t.points}`;
@@ -299,6 +307,9 @@ function checkTrigger(
     if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) return `${setting} must be an integer >= 1, got ${value}`;
   }
   if (t.type !== "metric" && t.eventAttributes.length > 0) return "eventAttributes are only allowed on metric triggers";
+  // It refuses a metric event (the reference: "block metric events"); a user's creation, an
+  // achievement, a streak or an interval is not refused for want of points.
+  if (t.type !== "metric" && t.blockIfOutOfPoints) return `blockIfOutOfPoints is only allowed on metric triggers, not on ${t.type} triggers`;
   return checkFilters("userAttributes", t.userAttributes) ?? checkFilters("eventAttributes", t.eventAttributes);
 }
 
