@@ -12,9 +12,10 @@
  * - The level is always the one the current levels give the total (`levelForTotal`); a call changes
  *   it only when the level of the total before the call, under the current levels, differs from
  *   the level after it. So editing levels never shows up as a level change of the next event.
- * - `blockIfOutOfPoints`: when a deduction of such a trigger would take the total below 0, the whole
+ * - `blockIfOutOfPoints` (metric triggers; refused on others since they were found refusing a
+ *   user's creation): when a deduction of such a trigger would take the total below 0, the whole
  *   call is refused (`kind: "blocked"`) and nothing changes. In the scheduler, where there is
- *   nothing to refuse, the interval passes without deduction.
+ *   nothing to refuse (a time trigger stored with it before), the interval passes without deduction.
  * - Boosts multiply points earned, never deductions (an energy cost is not doubled by a double-XP
  *   weekend). See `combineBoosts` for stacking and rounding.
  * - Within one call a system applies its triggers in causal order: user creation, metric,
