@@ -419,13 +419,9 @@ describe("time triggers", () => {
   });
 
   it.each<[string, PointsTriggerConfig[], number | null]>([
-    [
-      "a refill and a blocked deduction (an energy system)",
-      [timeTrigger("refill", 2, 1), timeTrigger("cost", -5, 3, "hours", { blockIfOutOfPoints: true })],
-      10,
-    ],
+    ["a refill and a deduction (an energy system)", [timeTrigger("refill", 2, 1), timeTrigger("cost", -5, 3)], 10],
     ["a deduction to the floor and a grant", [timeTrigger("drain", -4, 1), timeTrigger("grant", 3, 2)], null],
-    ["three schedules and a cap", [timeTrigger("a", 7, 5), timeTrigger("b", -3, 2, "hours", { blockIfOutOfPoints: true }), timeTrigger("c", 1, 1, "days")], 20],
+    ["three schedules and a cap", [timeTrigger("a", 7, 5), timeTrigger("b", -3, 2), timeTrigger("c", 1, 1, "days")], 20],
   ])("a catch-up ends where visits on time would have: %s", (_name, triggers, maxPoints) => {
     const cfg = config(snapshot(triggers, { system: system("xp", { maxPoints }) }));
     const total = (states: Record<string, PointsState>) => states["sys-xp"]?.total ?? 0;
@@ -606,6 +602,12 @@ describe("blockIfOutOfPoints", () => {
       triggerId: "t-cost",
       message: 'Not enough points in points system "energy": this would deduct 5 points and the user has 4',
     });
+  });
+
+  it("blocks metric events only: a user creation trigger stored with it before it was refused there deducts down to 0", () => {
+    const storedBefore = trigger("t-new", { type: "user_creation", points: -5, blockIfOutOfPoints: true });
+    const outcome = applyPointsForEvent({}, config(snapshot([storedBefore], { system: system("energy") })), USER, { userCreated: true }, AT, newId);
+    expect(outcome.kind).toBe("applied");
   });
 
   it("does not block a deduction that fires nothing (below the threshold)", () => {

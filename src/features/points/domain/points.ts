@@ -12,10 +12,9 @@
  * - The level is always the one the current levels give the total (`levelForTotal`); a call changes
  *   it only when the level of the total before the call, under the current levels, differs from
  *   the level after it. So editing levels never shows up as a level change of the next event.
- * - `blockIfOutOfPoints` (metric triggers; refused on others since they were found refusing a
- *   user's creation): when a deduction of such a trigger would take the total below 0, the whole
- *   call is refused (`kind: "blocked"`) and nothing changes. In the scheduler, where there is
- *   nothing to refuse (a time trigger stored with it before), the interval passes without deduction.
+ * - `blockIfOutOfPoints` (metric triggers only; refused on others, and ignored on one stored with
+ *   it before): when a deduction of such a trigger would take the total below 0, the whole call is
+ *   refused (`kind: "blocked"`) and nothing changes.
  * - Boosts multiply points earned, never deductions (an energy cost is not doubled by a double-XP
  *   weekend). See `combineBoosts` for stacking and rounding.
  * - Within one call a system applies its triggers in causal order: user creation, metric,
@@ -399,7 +398,6 @@ function settle(
   at: Date,
   config: PointsConfig,
   newId: () => string,
-  shortfall: "block" | "skip",
 ): SettleResult {
   const before = boundedPointsState(state, snapshot.system, user, at);
   const cap = new Big(totalCap(snapshot.system));
@@ -415,9 +413,10 @@ function settle(
       const room = cap.minus(total);
       if (amount.gt(room)) amount = room.gt(0) ? room : new Big(0);
     } else {
-      if (trigger.blockIfOutOfPoints && total.plus(base).lt(0)) {
-        if (shortfall === "block") return { kind: "blocked", trigger, needed: base.abs().toFixed(), total: total.toNumber() };
-        continue;
+      // Metric events only are refused (a trigger of another type stored with the setting before
+      // it was refused there deducts down to 0, as without it).
+      if (trigger.blockIfOutOfPoints && trigger.type === "metric" && total.plus(base).lt(0)) {
+        return { kind: "blocked", trigger, needed: base.abs().toFixed(), total: total.toNumber() };
       }
       amount = total.plus(base).lt(0) ? total.times(-1) : base;
     }
@@ -489,7 +488,7 @@ export function applyPointsForEvent(
   at: Date,
   newId: () => string,
 ): PointsApplied | PointsBlocked {
-  return settleActiveSystems(states, config, user, at, newId, "block", (snapshot, stored) => {
+  return settleActiveSystems(states, config, user, at, newId, (snapshot, stored) => {
     let state = stored;
     let touched = false;
     const pending: PendingAward[] = [];
@@ -530,7 +529,7 @@ export function applyPointsForEvent(
 /**
  * The loop both kinds of award share: for each active system, `gather` updates the user's state of
  * the system (`touched` when it changed) and lists the awards due; they are then settled (boosts,
- * caps, levels). A blocked deduction (mode "block") stops everything.
+ * caps, levels). A blocked deduction (a metric trigger's) stops everything.
  */
 function settleActiveSystems(
   states: Readonly<Record<string, PointsState>>,
@@ -538,7 +537,6 @@ function settleActiveSystems(
   user: PointsUser,
   at: Date,
   newId: () => string,
-  mode: "block" | "skip",
   gather: (snapshot: PointsSystemSnapshot, state: PointsState) => { state: PointsState; touched: boolean; pending: PendingAward[] },
 ): PointsApplied | PointsBlocked {
   const next: Record<string, PointsState> = { ...states };
@@ -548,7 +546,7 @@ function settleActiveSystems(
     if (snapshot.system.status !== "active") continue;
     const systemId = snapshot.system.id;
     const { state, touched, pending } = gather(snapshot, states[systemId] ?? emptyPointsState());
-    const result = settle(state, snapshot, pending, user, at, config, newId, mode);
+    const result = settle(state, snapshot, pending, user, at, config, newId);
     if (result.kind === "blocked") return blocked(snapshot, result);
     if (result.change) {
       changes.push(result.change);
@@ -595,8 +593,7 @@ export const TIME_BACKLOG_DAYS = 31;
  * leaderboards in the run of its last interval; `splitAfter` splits them further (the next moment
  * after an instant where they must: a leaderboard's daily window opening or closing). Intervals owed from more than `TIME_BACKLOG_DAYS`
  * ago are one unboosted award of k × points dated at the last of them. Intervals that came due
- * while the trigger did not apply to the user (user attribute filters), or whose
- * `blockIfOutOfPoints` deduction the total could not cover, pass unpaid; intervals due before the
+ * while the trigger did not apply to the user (user attribute filters) pass unpaid; intervals due before the
  * trigger's `owedFrom` (its activation, or a new schedule) are never owed. Never blocks.
  */
 export function applyTimeTriggers(
@@ -615,10 +612,10 @@ export function applyTimeTriggers(
     const at = lastDueBefore(paid.states, config, user, groupEnd);
     // The backlog's lump spans many days: no one day's boosts apply to it.
     const settledConfig = backlog ? { ...config, systems: config.systems.map((snapshot) => ({ ...snapshot, boosts: [] })) } : config;
-    const step = settleActiveSystems(paid.states, settledConfig, user, at, newId, "skip", (snapshot, stored) =>
+    const step = settleActiveSystems(paid.states, settledConfig, user, at, newId, (snapshot, stored) =>
       owedTimeAwards(snapshot, stored, user, at, backlog, config.attributeKeys),
     );
-    if (step.kind === "blocked") throw new Error("unreachable: time triggers skip instead of blocking");
+    if (step.kind === "blocked") throw new Error("unreachable: only metric events block");
     paid.states = step.states;
     paid.events.push(...step.events);
     if (step.changes.length > 0) {
@@ -632,7 +629,7 @@ export function applyTimeTriggers(
 /**
  * One system's time-trigger intervals due by `at` and not settled yet: settled now, and owed when
  * the trigger applies to the user: one award each, in the order they came due (triggers in their
- * order at one instant), so caps, the floor and blocked deductions are judged as visits on time
+ * order at one instant), so caps and the floor are judged as visits on time
  * would have judged them; or, for the backlog (`lump`), one award of k × points per trigger.
  */
 function owedTimeAwards(
