@@ -1,4 +1,4 @@
-import { applyTimeTriggers, type PointsEvent } from "../features/points/domain/points.js";
+import { applyTimeTriggers, type PointsChange, type PointsEvent } from "../features/points/domain/points.js";
 import { catchUpStreak } from "../features/streaks/domain/streak.js";
 import { userStreak } from "../features/streaks/domain/streak-frequency.js";
 import { effectiveStreakSettings } from "../features/users/domain/preferences.js";
@@ -7,7 +7,7 @@ import type { ServiceContext } from "../engine/context.js";
 import { loadEngineConfig } from "../engine/engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
 import { applyUserChange, changeUserState, type CatchUp, type EarlierContribution, type UserChange } from "../engine/user-state.js";
-import { plannedDueAt, type EngineConfig } from "../engine/domain/reactions.js";
+import { growthsOf, plannedDueAt, rewardStreakGrowth, type EngineConfig } from "../engine/domain/reactions.js";
 import { findUser, minuteOf, type VersionedUser } from "../engine/store/user-documents.js";
 import { FINAL_SETTLING_MS, nextWindowEdge } from "../features/leaderboards/domain/leaderboard-runs.js";
 import { zoneInForce, type UserState } from "../engine/domain/user.js";
@@ -59,15 +59,19 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
   // included, as its events did.
   const finalBy = new Date(now.getTime() - FINAL_SETTLING_MS);
   const importedAt = state.backfillQuietUntil && new Date(state.backfillQuietUntil.getTime() - BACKFILL_QUIET_MS);
+  // A period the catch-up counted at its end is rewarded as an event's extension would have been.
+  const grown = rewardStreakGrowth(state, growthsOf(caught?.events ?? []), engine);
+  state = grown.state;
   const paid = payTimeTriggers(engine, state, now, (dueAt) => (importedAt && dueAt < importedAt ? undefined : finalBy));
+  const earlier = [...earlierParts(grown.steps, () => finalBy), ...paid.earlier].sort((a, b) => a.at.getTime() - b.at.getTime());
   // Time-triggered points count on points leaderboards, each award in the run of the moment it
   // came due; a lost streak leaves streak leaderboards. A streak whose length the visit left as it
   // was only enters boards the user was missing from: that moves no rank of their doing, so it
   // sends no `leaderboard.rank_changed`.
   const applied = await applyUserChange(ctx, tenantId, engine, {
     state: { ...state, points: paid.points },
-    events: { streakEvents: caught?.events, pointsEvents: paid.events },
-    earlier: paid.earlier,
+    events: { streakEvents: caught?.events, achievements: grown.achievements, pointsEvents: [...grown.pointsEvents, ...paid.events] },
+    earlier,
     contribution: contributionOf(undefined, [], caught?.state.length),
     at: now,
     quietStreakLeaderboards: caught !== null && caught.state.length === followed?.length,
@@ -87,11 +91,18 @@ export function payTimeTriggers(
   finalByFor?: (dueAt: Date) => Date | undefined,
 ): { points: UserState["points"]; events: PointsEvent[]; earlier: EarlierContribution[] } {
   const paid = applyTimeTriggers(state.points, engine.points, state, at, engine.newId, windowEdgesOf(engine, state));
-  const earlier = paid.steps.map((step) => {
+  return { points: paid.states, events: paid.events, earlier: earlierParts(paid.steps, finalByFor) };
+}
+
+/**
+ * Points changes dated before the change that pays them, as its earlier parts for leaderboards
+ * (each in the run of its moment; with a `finalBy` for its moment, not in a run final by then).
+ */
+export function earlierParts(steps: ReadonlyArray<{ at: Date; changes: PointsChange[] }>, finalByFor?: (at: Date) => Date | undefined): EarlierContribution[] {
+  return steps.map((step) => {
     const finalBy = finalByFor?.(step.at);
     return { contribution: contributionOf(undefined, step.changes, undefined), at: step.at, ...(finalBy && { finalBy }) };
   });
-  return { points: paid.states, events: paid.events, earlier };
 }
 
 /**

@@ -111,6 +111,63 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
   return { state: counted, reactions };
 }
 
+/**
+ * A length a streak reached without an event extending it: a period a catch-up counted at its end
+ * (settings changed since its last event), or a restore joined with the run since. `paidRun`: a run
+ * whose lengths were paid as its own and now count after `before` (a restore's run since).
+ */
+export interface StreakGrowth {
+  before: number;
+  after: number;
+  at: Date;
+  paidRun?: number;
+}
+
+/** The periods a catch-up counted at their ends (`streak.started`, `streak.extended`), as growths. */
+export function growthsOf(events: readonly StreakDomainEvent[]): StreakGrowth[] {
+  return events.flatMap((e) =>
+    e.type === "streak.started" || e.type === "streak.extended" ? [{ before: e.streak.length - 1, after: e.streak.length, at: e.at }] : [],
+  );
+}
+
+/**
+ * Rewards what a streak reached outside an event as an event's extension would: the streak
+ * achievements it reaches complete, its streak triggers pay the milestones it newly reaches (and
+ * the completed achievements' triggers pay), dated when it was reached. Each growth's points are
+ * one step, for the leaderboard runs of its moment.
+ */
+export function rewardStreakGrowth(
+  state: UserState,
+  growths: readonly StreakGrowth[],
+  config: EngineConfig,
+): { state: UserState; achievements: Reactions["achievements"]; pointsEvents: PointsEvent[]; steps: Array<{ at: Date; changes: PointsChange[] }> } {
+  const rewarded = {
+    state,
+    achievements: [] as Reactions["achievements"],
+    pointsEvents: [] as PointsEvent[],
+    steps: [] as Array<{ at: Date; changes: PointsChange[] }>,
+  };
+  if (state.control) return rewarded;
+  for (const { before, after, at, paidRun } of growths) {
+    const achieved = completeAchievements(rewarded.state, config.achievements, { streakLength: after }, at, config.newId);
+    const completedAchievementIds = achieved.completed.map((a) => a.id);
+    const points = applyPointsForEvent(
+      achieved.state.points,
+      config.points,
+      achieved.state,
+      { completedAchievementIds, streakLength: { before, after, paidRun } },
+      at,
+      config.newId,
+    );
+    if (points.kind === "blocked") throw new Error("unreachable: only metric events block");
+    rewarded.state = { ...achieved.state, points: points.states };
+    rewarded.achievements.push(...achieved.completed.map((achievement) => ({ achievement, completion: rewarded.state.achievements[achievement.id]! })));
+    rewarded.pointsEvents.push(...points.events);
+    if (points.changes.length > 0) rewarded.steps.push({ at, changes: points.changes });
+  }
+  return rewarded;
+}
+
 /** The webhook-facing part of reactions (leaderboard results are added once rankings are written). */
 export function eventsOf(reactions: Reactions): UserEvents {
   return {

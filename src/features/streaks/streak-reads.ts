@@ -1,5 +1,5 @@
 import { notFound } from "../../engine/domain/errors.js";
-import type { EngineConfig } from "../../engine/domain/reactions.js";
+import { growthsOf, rewardStreakGrowth, type EngineConfig, type StreakGrowth } from "../../engine/domain/reactions.js";
 import { noStreakView, readStreak, streakHistory, type StreakDomainEvent, type StreakReadView, type StreakState } from "./domain/streak.js";
 import type { UserState } from "../../engine/domain/user.js";
 import { userStreak } from "./domain/streak-frequency.js";
@@ -11,7 +11,8 @@ import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
 import { applyUserChange, changeUserState } from "../../engine/user-state.js";
-import { dueWorkFirst } from "../../workers/due-work.js";
+import { dueWorkFirst, earlierParts } from "../../workers/due-work.js";
+import { FINAL_SETTLING_MS } from "../leaderboards/domain/leaderboard-runs.js";
 
 const DEFAULT_HISTORY_PERIODS = 7;
 
@@ -76,9 +77,21 @@ export async function applyStreakChange(
   now: Date,
   /** No `leaderboard.rank_changed` for streak leaderboards (see `applyUserChange`). */
   quietStreakLeaderboards = false,
+  /** The lengths a restore reached (`restoreStreak`). */
+  restored?: Omit<StreakGrowth, "at">,
 ): Promise<UserState> {
-  const contribution = contributionOf(undefined, [], streak.length);
-  const change = { state: { ...user, streak }, events: { streakEvents: events }, contribution, at: now, quietStreakLeaderboards };
+  // Periods a catch-up counted at their ends, and a restore, are rewarded as extensions by events are.
+  const growths = [...growthsOf(events ?? []), ...(restored ? [{ ...restored, at: now }] : [])];
+  const grown = rewardStreakGrowth({ ...user, streak }, growths, engine);
+  const finalBy = new Date(now.getTime() - FINAL_SETTLING_MS);
+  const change = {
+    state: grown.state,
+    events: { streakEvents: events, achievements: grown.achievements, pointsEvents: grown.pointsEvents },
+    earlier: earlierParts(grown.steps, () => finalBy),
+    contribution: contributionOf(undefined, [], streak.length),
+    at: now,
+    quietStreakLeaderboards,
+  };
   return (await applyUserChange(ctx, tenantId, engine, change)).state;
 }
 

@@ -29,6 +29,8 @@ interface StreakChange<T> {
   result: T;
   events?: StreakDomainEvent[];
   pausesCreated?: number;
+  /** The lengths a restore reached, to reward. */
+  restored?: { before: number; after: number; paidRun: number };
 }
 
 /**
@@ -64,7 +66,7 @@ async function changeStreak<T>(
         const counted = changed.pausesCreated === undefined ? user : { ...user, pausesCreated: changed.pausesCreated };
         const events = [...caught.events, ...(changed.events ?? [])];
         // A restore brings a length back, a catch-up may lose one: streak leaderboards follow at once.
-        return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, events, now), result: changed.result };
+        return { write: await applyStreakChange(ctx, tenantId, engine, counted, changed.streak, events, now, false, changed.restored), result: changed.result };
       },
       { catchUp: dueWorkFirst(ctx, tenantId, engine) },
     );
@@ -158,7 +160,7 @@ async function changeEachStreak(
 export function restoreStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
   return changeEachStreak(ctx, tenantId, userIds, "No streak to restore", (streak, user, now, settings) => {
     const restored = restoreStreak(streak, settings, user.tzHistory, now);
-    return { streak: restored.state, result: restored.restored, events: restored.events };
+    return { streak: restored.state, result: restored.restored, events: restored.events, restored: restored.reached };
   });
 }
 

@@ -306,6 +306,19 @@ describe("streak triggers", () => {
   ])("from %i to %i awards %j", (before, after, expected) => {
     expect(awardedIn(applied(applyPointsForEvent({}, cfg, USER, { streakLength: { before, after } }, AT, newId)))).toEqual(expected);
   });
+
+  // A restore joins a lost streak with the run since, which was paid as its own lengths: only the
+  // milestones the joined run reaches beyond both pay.
+  it.each<[number, number, number[]]>([
+    [5, 1, [50]], // the run since's 1 makes 6, never reached: paid now
+    [4, 1, []], // 5: no milestone
+    [4, 3, []], // 5, 6 and 7 hold one milestone, as the run since's 1, 2 and 3 did (paid at 3)
+    [2, 5, [50]], // 3 to 7 hold two; the run since paid one
+    [7, 0, []], // nothing since: the lost length comes back, paid already
+  ])("a restore of %i joined with a run since of %i awards %j", (lost, since, expected) => {
+    const streakLength = { before: lost, after: lost + since, paidRun: since };
+    expect(awardedIn(applied(applyPointsForEvent({}, cfg, USER, { streakLength }, AT, newId)))).toEqual(expected);
+  });
 });
 
 describe("achievement and user creation triggers", () => {

@@ -165,8 +165,12 @@ export interface PointsTriggerContext {
   event?: { metricId: string; value: number; attributes: Readonly<Record<string, string>>; totalAfter: DecimalString };
   /** Achievements completed in this call. */
   completedAchievementIds?: readonly string[];
-  /** The streak length before and after this call, when the streak changed. */
-  streakLength?: { before: number; after: number };
+  /**
+   * The streak length before and after this call, when the streak changed; `paidRun`: a run whose
+   * lengths were paid as its own and are now counted after `before` (a restore joining the lost
+   * streak with the run since), so only the milestones it newly reaches pay.
+   */
+  streakLength?: { before: number; after: number; paidRun?: number };
   /** True when this call created (first identified) the user. */
   userCreated?: boolean;
 }
@@ -518,7 +522,7 @@ export function applyPointsForEvent(
     if (streak && streak.after > streak.before) {
       for (const trigger of firing(snapshot, "streak", user, config)) {
         const length = trigger.streakLength ?? 1;
-        const milestones = Math.floor(streak.after / length) - Math.floor(Math.max(0, streak.before) / length);
+        const milestones = Math.floor(streak.after / length) - Math.floor(Math.max(0, streak.before) / length) - Math.floor((streak.paidRun ?? 0) / length);
         if (milestones > 0) pending.push({ trigger, base: new Big(trigger.points).times(milestones) });
       }
     }

@@ -766,15 +766,16 @@ export function nextStreakDueAt(state: StreakState, settings: StreakSettings, tz
  * Restores the streak the user last lost (the documentation's meaning: "the length it was when
  * they last lost it"): that length comes back, joined with the run since (so a user who lost 10
  * and has met today has 11, as if the missed periods had been frozen), `started` returns to the
- * lost run's start. Only the latest loss can be restored, once; `restored` is false when there is
- * nothing to restore (the reference's "No streak to restore" warning). Catches up first.
+ * lost run's start; `reached` says what lengths that reaches for rewards. Only the latest loss can
+ * be restored, once; `restored` is false when there is nothing to restore (the reference's "No
+ * streak to restore" warning). Catches up first.
  */
 export function restoreStreak(
   state: StreakState,
   settings: StreakSettings,
   tzHistory: readonly TimeZoneChange[],
   now: Date,
-): { state: StreakState; events: StreakDomainEvent[]; restored: boolean } {
+): { state: StreakState; events: StreakDomainEvent[]; restored: boolean; reached?: { before: number; after: number; paidRun: number } } {
   const { state: caught, events } = catchUpStreak(state, settings, tzHistory, now);
   const lost = caught.lastLost;
   if (!lost || !caught.period) return { state: caught, events, restored: false };
@@ -784,7 +785,8 @@ export function restoreStreak(
   s.started = lost.started;
   s.lastLost = null;
   s.lastExtendedAt = caught.lastExtendedAt ?? lost.lastExtendedAt;
-  return { state: s, events, restored: true };
+  // Lengths above the lost one are reached now (the run since was paid as its own lengths).
+  return { state: s, events, restored: true, reached: { before: lost.length, after: s.length, paidRun: caught.length } };
 }
 
 /**
