@@ -127,7 +127,7 @@ function windowEdgesOf(engine: EngineConfig, user: UserState): ((at: Date) => nu
  */
 export function dueWorkFirst(ctx: ServiceContext, tenantId: string, engine: EngineConfig): CatchUp {
   return async (stored, now) => {
-    if (!isDue(stored.state.dueAt, now)) return null;
+    if (!hasWorkDue(stored.state, engine, now)) return null;
     return (await decideDueWork(ctx, tenantId, engine, stored, now)).write;
   };
 }
@@ -138,12 +138,22 @@ function isDue(dueAt: Date | null, now: Date): boolean {
 }
 
 /**
+ * Whether a user has time-driven work due: their stored due time has come, or the configuration
+ * has since brought it before now (a time trigger made active after their last write, whose
+ * scheduler visit `rescheduleTenantUsers` listed but which has not come yet: after an outage, or
+ * behind a large tenant's other users).
+ */
+function hasWorkDue(state: UserState, engine: EngineConfig, now: Date): boolean {
+  return isDue(state.dueAt, now) || isDue(plannedDueAt(state, engine, now), now);
+}
+
+/**
  * A user as a read must show them: when their due time has passed (the scheduler is behind, or
  * was down), its visit is run first, so reads never depend on it: a lapsed streak has left its
  * board, time-triggered points are paid. Then the scheduler finds nothing left to do.
  */
 export async function withDueWorkDone(ctx: ServiceContext, tenantId: string, found: VersionedUser): Promise<VersionedUser> {
-  if (!isDue(found.state.dueAt, ctx.now())) return found;
+  if (!hasWorkDue(found.state, await loadEngineConfig(ctx, tenantId), ctx.now())) return found;
   await runDueWork(ctx, tenantId, found.state.userId);
   return (await findUser(ctx.database.collections.users, tenantId, found.state.userId)) ?? found;
 }

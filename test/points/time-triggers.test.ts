@@ -96,6 +96,27 @@ describe("configuration that brings time-driven work earlier reaches users who e
 });
 
 describe("reads never wait for the scheduler", () => {
+  it("nor for its visit after a time trigger made active: an event's deduction is covered by the refill due before it", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "latecomer", name: "Latecomer" }]);
+    const [uses] = await created("/admin/v1/metrics", [{ key: "uses", name: "Uses" }], "latecomer");
+    const [energy] = await created("/admin/v1/points", [{ key: "energy", name: "Energy" }], "latecomer");
+    const cost = { type: "metric", points: -3, metricId: uses, metricThreshold: 1, blockIfOutOfPoints: true, status: "active" };
+    await created(`/admin/v1/points/${energy}/triggers`, [cost], "latecomer");
+    await identifyEarlyInMinute("latecomer", "early-bird"); // no time trigger yet: no due time
+    const tenantId = (await server.service.context.config.tenantByCustomerId("latecomer"))!.id;
+    const createdAt = (await readStoredUser(server.service.context.database.collections.users, tenantId, "early-bird"))!.state.created;
+    const firstRefill = new Date(createdAt.getTime() + 3_600_000);
+
+    // Made active in the minute before the first refill: the scheduler's visit is listed for the
+    // refill's minute, which it walks only once that minute has ended.
+    offsetMs += firstRefill.getTime() - 30_000 - now().getTime();
+    await created(`/admin/v1/points/${energy}/triggers`, [{ type: "time", points: 5, timeUnit: "hours", timeInterval: 1, status: "active" }], "latecomer");
+    justAfter(firstRefill);
+    const sent = await server.rest("POST", "/api/metrics/uses/event", { tenantId: "latecomer", body: { user: { id: "early-bird" }, value: 1 } });
+    expectUnvisited(firstRefill);
+    expect([sent.status, sent.body.points?.energy?.total]).toEqual([201, 2]);
+  });
+
   it("a user's points read pays the time-triggered points due by now before answering", async () => {
     await created("/admin/v1/tenants", [{ customerId: "punctual", name: "Punctual" }]);
     const [energy] = await created("/admin/v1/points", [{ key: "energy", name: "Energy" }], "punctual");
