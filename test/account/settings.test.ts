@@ -203,6 +203,13 @@ describe("the control group", () => {
       body: [{ name: "Just you", start: "2026-01-01", multiplier: 2, userId: controlUser }],
     });
     expect(boost.body.issues).toEqual([expect.objectContaining({ severity: "error", message: expect.stringMatching(/control group/) })]);
+    // Nor does a global boost apply to them: their boosts read lists none, an earner's lists it.
+    const global = await server.rest("POST", `/admin/v1/points/${xp}/boosts`, { tenantId, body: [{ name: "Everyone", start: "2026-01-01", multiplier: 2 }] });
+    expect(global.body.issues).toEqual([]);
+    expect((await server.rest("GET", `/v1/users/${controlUser}/points/xp/boosts`, { tenantId })).body).toEqual([]);
+    expect((await server.rest("GET", "/v1/users/early/points/xp/boosts", { tenantId })).body).toEqual([expect.objectContaining({ name: "Everyone" })]);
+    const removed = await server.rest("DELETE", `/admin/v1/points/${xp}/boosts?ids=${global.body.created[0].id}`, { tenantId });
+    expect(removed.body.issues).toEqual([]);
     // Connect shows the same group.
     const viaConnect = await server.client("connect-json", { tenantId }).application.getUser({ id: controlUser });
     expect(viaConnect.user?.control).toBe(true);

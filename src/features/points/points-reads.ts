@@ -92,7 +92,8 @@ export async function listUserBoosts(ctx: ServiceContext, tenantId: string, user
   // An archived system's user reads still answer, as its totals and history do: it boosts nothing.
   const { snapshot, config } = await findPointsSystem(ctx, tenantId, key, "include");
   const user = await readUser(ctx, tenantId, userId);
-  if (snapshot.system.status === "archived") return [];
+  // Nor does a boost apply to the control group, which earns no points.
+  if (snapshot.system.status === "archived" || user.control) return [];
   return byStart(applicableBoosts(snapshot.boosts, user, ctx.now(), config.attributeKeys));
 }
 
