@@ -235,7 +235,8 @@ describe("points boosts", () => {
   it.each<[string, Partial<PointsBoostDraft>, string | null]>([
     ["a global boost", {}, null],
     ["a decimal multiplier", { multiplier: 1.5, rounding: "nearest" }, null],
-    ["a multiplier of 0", { multiplier: 0 }, "multiplier must be greater than 0, less than 100 and not 1, got 0"],
+    // Protobuf reads a missing multiplier as 0.
+    ["no multiplier (or 0)", { multiplier: 0 }, "multiplier is required: a number greater than 0, less than 100 and not 1"],
     ["a negative multiplier", { multiplier: -2 }, "multiplier must be greater than 0, less than 100 and not 1, got -2"],
     ["a multiplier of 1", { multiplier: 1 }, "multiplier must be greater than 0, less than 100 and not 1, got 1"],
     ["a multiplier of 100", { multiplier: 100 }, "multiplier must be greater than 0, less than 100 and not 1, got 100"],

@@ -384,6 +384,8 @@ export function checkBoostDraft(draft: PointsBoostDraft): string | null {
   if (draft.userId !== undefined && draft.userId !== null) {
     if ((draft.userAttributes ?? []).length > 0) return "userAttributes cannot be set on a user-specific boost (userId is set)";
   }
+  // Protobuf reads a missing multiplier as 0, which no boost has.
+  if (draft.multiplier === 0) return "multiplier is required: a number greater than 0, less than 100 and not 1";
   return checkBoost({ ...draft, end: draft.end ?? null, userAttributes: draft.userAttributes ?? [] });
 }
 

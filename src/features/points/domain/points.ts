@@ -79,7 +79,7 @@ export interface PointsAwardTrigger {
   updated?: Date;
 }
 
-/** A boost as it was when it multiplied an award; its status is derived when shown (`boostStatus`). */
+/** A boost as it was when it multiplied an award; it applied, so the award shows it active (`awardBoostView`). */
 export interface PointsAwardBoost {
   id: string;
   name: string;
