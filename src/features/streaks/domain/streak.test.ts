@@ -893,6 +893,18 @@ describe("timeline edge cases", () => {
     const r = play(settings, [], [["2026-03-01T23:59:00Z"]], s);
     expect(r.extended).toEqual([true]);
     expect(describeStreak(r.state, settings, [], at("2026-03-02T00:01:00Z"))).toMatchObject({ length: 2, started: "2026-03-01", periodStart: "2026-03-02" });
+    // Counted on the streak's clock, not before the catch-up that judged the day before.
+    expect(types(r.events)).toEqual(["streak.extended@2026-03-02T00:00:30.000Z"]);
+    expect(r.state.lastExtendedAt).toEqual(at("2026-03-02T00:00:30Z"));
+  });
+
+  it("late events after a loss start the new streak when the loss was judged, not before it", () => {
+    const settings = cfg();
+    const lost = catchUpStreak(play(settings, [], [["2026-03-01T10:00:00Z"]]).state, settings, [], at("2026-03-03T09:00:00Z"));
+    expect(types(lost.events)).toEqual(["streak.lost@2026-03-03T00:00:00.000Z"]);
+    const r = play(settings, [], [["2026-03-02T11:00:00Z"]], lost.state);
+    expect(types(r.events)).toEqual(["streak.started@2026-03-03T09:00:00.000Z"]);
+    expect(describeStreak(r.state, settings, [], at("2026-03-03T10:00:00Z"))).toMatchObject({ length: 1, started: "2026-03-03", periodStart: "2026-03-03" });
   });
 
   it("a state of another frequency that was not computed again (streak-frequency.ts) restarts; the next event anchors the new periods", () => {

@@ -54,7 +54,7 @@
  *   from the user's daily activity before it is used (streak-frequency.ts); `catchUpStreak`, given
  *   such a state without that step, restarts the run and its history (freezes and pauses are kept).
  * - Late events. An event stamped before the state's `asOf` (an admin backfill after a read)
- *   counts toward the current period: the streak's clock never runs backwards.
+ *   counts toward the current period, at the state's `asOf`: the streak's clock never runs backwards.
  */
 import Big from "big.js";
 import { addDecimals, decimalFromNumber, type DecimalString } from "../../../engine/domain/decimal.js";
@@ -732,7 +732,9 @@ export function applyStreakEvent(
   // Any event judges the period (settings lowered since may make it met without a streak metric's
   // event); a day off neither extends nor breaks a streak: meeting the condition on one counts for nothing.
   const extended = newlyMet(s, settings);
-  if (extended) countPeriod(s, settings, event.at, zone, events);
+  // A late event (stamped before the last catch-up) counts on the streak's clock: a streak is not
+  // started or extended before the catch-up that judged the periods between.
+  if (extended) countPeriod(s, settings, event.at < s.asOf ? s.asOf : event.at, zone, events);
   return { state: s, extended, events, streak: view(s, settings) };
 }
 
