@@ -595,10 +595,11 @@ export const TIME_BACKLOG_DAYS = 31;
  * on time would have: the intervals due on one local day of the user and one UTC day (boosts run by
  * UTC days) are one change (`steps`), boosted by the boosts of that day and counted on points
  * leaderboards in the run of its last interval; `splitAfter` splits them further (the next moment
- * after an instant where they must: a leaderboard's daily window opening or closing). Intervals owed from more than `TIME_BACKLOG_DAYS`
- * ago are one unboosted award of k × points dated at the last of them. Intervals that came due
- * while the trigger did not apply to the user (user attribute filters) pass unpaid; intervals due before the
- * trigger's `owedFrom` (its activation, or a new schedule) are never owed. Never blocks.
+ * after an instant where they must: a leaderboard's daily window opening or closing). Intervals
+ * owed from more than `TIME_BACKLOG_DAYS` ago are one unboosted award of k × points dated at the
+ * last of them. Intervals that came due while the trigger did not apply to the user (user
+ * attribute filters) pass unpaid; intervals due before the trigger's `owedFrom` (its activation,
+ * or a new schedule) are never owed. Never blocks.
  */
 export function applyTimeTriggers(
   states: Readonly<Record<string, PointsState>>,
@@ -633,8 +634,8 @@ export function applyTimeTriggers(
 /**
  * One system's time-trigger intervals due by `at` and not settled yet: settled now, and owed when
  * the trigger applies to the user: one award each, in the order they came due (triggers in their
- * order at one instant), so caps and the floor are judged as visits on time
- * would have judged them; or, for the backlog (`lump`), one award of k × points per trigger.
+ * order at one instant), so caps and the floor are judged as visits on time would have judged
+ * them; or, for the backlog (`lump`), one award of k × points per trigger.
  */
 function owedTimeAwards(
   snapshot: PointsSystemSnapshot,
