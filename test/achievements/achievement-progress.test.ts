@@ -61,6 +61,15 @@ describe("progress of an achievement with event attribute filters", () => {
     expect(await event("clips", "u3", 1, "web")).toEqual(["lowered"]);
   });
 
+  it("a threshold lowered to what was counted backdates it, silently; an event it does not apply to completes nothing", async () => {
+    await achievement("reached", "clips");
+    expect(await event("clips", "u5", 6, "web")).toEqual([]);
+    await patch({ id: ids.reached, metricValue: 5 });
+    const held = (await server.rest("GET", "/v1/users/u5/achievements")).body.map((a: { key: string }) => a.key);
+    expect(held).toEqual(["reached"]);
+    expect(await event("clips", "u5", 1, "app")).toEqual([]); // held already: not completed again, nor live
+  });
+
   it("counts nothing while inactive", async () => {
     await achievement("dormant", "films", { status: "inactive" });
     expect(await event("films", "u4", 10, "web")).toEqual([]);

@@ -134,8 +134,23 @@ describe("completeAchievements", () => {
     expect(ids(completeAchievements(user("900"), [inactive, locked], wordsEvent(), at, newId))).toEqual([]);
   });
 
-  it("backdates metric achievements on the stored total, except those with event filters", () => {
+  it("backdates metric achievements on the stored total, and those with event filters on what matching events counted", () => {
     expect(ids(completeAchievements(user("700"), [novice, mobile, onboarding], { backfill: true }, at, newId))).toEqual(["novice"]);
+    // Four counted on the web toward ten, then ten lowered to four: backdated on the count.
+    const tenOnWeb = achievement("ten-web", { metricId: "words", metricValue: 10, eventAttributes: [{ key: "source", value: "web" }] });
+    const four = completeAchievements(user("4"), [tenOnWeb], wordsEvent({ source: "web" }, 4), at, newId).state;
+    const lowered = { ...tenOnWeb, metricValue: 4 };
+    expect(ids(completeAchievements(four, [lowered], { backfill: true }, at, newId))).toEqual(["ten-web"]);
+    expect(ids(completeAchievements(four, [{ ...tenOnWeb, metricValue: 5 }], { backfill: true }, at, newId))).toEqual([]);
+  });
+
+  it("completes a filtered achievement only on an event it applies to, even when what it counted already reaches its value", () => {
+    const tenOnWeb = achievement("ten-web", { metricId: "words", metricValue: 10, eventAttributes: [{ key: "source", value: "web" }] });
+    const lowered = { ...tenOnWeb, metricValue: 4 };
+    const four = completeAchievements(user("4"), [tenOnWeb], wordsEvent({ source: "web" }, 4), at, newId).state;
+    expect(ids(completeAchievements(four, [lowered], wordsEvent({ source: "app" }, 1), at, newId))).toEqual([]);
+    expect(ids(completeAchievements(four, [lowered], { streakLength: 3 }, at, newId))).toEqual([]);
+    expect(ids(completeAchievements(four, [lowered], wordsEvent({ source: "web" }, 0), at, newId))).toEqual(["ten-web"]);
   });
 });
 

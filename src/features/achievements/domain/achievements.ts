@@ -21,9 +21,10 @@ export interface AchievementTriggerContext {
   /** An API achievement being completed through the Application API. */
   apiAchievementId?: string;
   /**
-   * Backdating on activation: metric achievements complete on the stored total alone. Those with
-   * event attribute filters are skipped, since past events' attributes are not kept. Streak
-   * achievements complete on `streakLength` as for an event.
+   * Backdating on activation: metric achievements complete on the stored total alone; those with
+   * event attribute filters on what the matching events counted while they were active (past
+   * events' attributes are not kept: nothing for a new one). Streak achievements complete on
+   * `streakLength` as for an event.
    */
   backfill?: boolean;
 }
@@ -38,9 +39,13 @@ function isTriggered(achievement: AchievementConfig, state: UserState, context: 
     case "metric": {
       if (achievement.metricValue === null) return false;
       if (achievement.eventAttributes.length > 0) {
-        // Only matching events count, from the achievement's activation on: past events' attributes are not kept.
+        // Only matching events count, from the achievement's activation on (past events' attributes
+        // are not kept): it completes on one of them, or by backdating on what they counted (a
+        // lowered value), never on an event it does not apply to.
         const progress = state.achievementProgress?.[progressKeyOf(achievement)];
-        return !context.backfill && progress !== undefined && new Big(progress).gte(achievement.metricValue);
+        if (progress === undefined || new Big(progress).lt(achievement.metricValue)) return false;
+        const event = context.event;
+        return context.backfill === true || (event?.metricId === achievement.metricId && matchesAll(achievement.eventAttributes, event.attributes));
       }
       const total = state.metrics[achievement.metricId ?? ""]?.total;
       if (total === undefined || new Big(total).lt(achievement.metricValue)) return false;
