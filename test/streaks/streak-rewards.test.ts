@@ -21,7 +21,14 @@ afterAll(() => server.close());
 const created = (path: string, body: unknown[], tenantId: string) => createdIds(server, path, body, tenantId);
 
 /** A tenant with a daily streak on `words` (no freezes), streak achievements at 7 and 14, and XP paid at streak milestones. */
-async function streakTenant(customerId: string, threshold: number): Promise<{ setThreshold: (threshold: number) => Promise<void> }> {
+async function streakTenant(
+  customerId: string,
+  threshold: number,
+  triggers: object[] = [
+    { type: "streak", points: 50, streakLength: 7, status: "active" },
+    { type: "streak", points: 1, streakLength: 2, status: "active" },
+  ],
+): Promise<{ setThreshold: (threshold: number) => Promise<void> }> {
   await createdIds(server, "/admin/v1/tenants", [{ customerId, name: customerId }]);
   const [words] = await created("/admin/v1/metrics", [{ key: "words", name: "Words" }], customerId);
   await created(
@@ -33,14 +40,7 @@ async function streakTenant(customerId: string, threshold: number): Promise<{ se
     customerId,
   );
   const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }], customerId);
-  await created(
-    `/admin/v1/points/${xp}/triggers`,
-    [
-      { type: "streak", points: 50, streakLength: 7, status: "active" },
-      { type: "streak", points: 1, streakLength: 2, status: "active" },
-    ],
-    customerId,
-  );
+  await created(`/admin/v1/points/${xp}/triggers`, triggers, customerId);
   const setThreshold = async (value: number) => {
     const body = { frequency: "daily", metrics: [{ metricId: words, threshold: value }], freezes: { initialGrant: 0, maxFreezes: 0 } };
     expect((await server.rest("PUT", "/admin/v1/streaks/settings", { tenantId: customerId, body })).status).toBeLessThan(300);
@@ -102,5 +102,23 @@ describe("streak lengths reached without an event of their own", () => {
     expect(achievements[0]).toMatchObject({ key: "s7", achievedAt: new Date(at(37, -12).getTime() - 1).toISOString() });
     expect((await server.rest("GET", "/v1/users/cat/streak", { tenantId: "caught" })).body.length).toBe(0);
     expect(await xpTotal("caught", "cat")).toBe(53); // 1 at 2, 4 and 6; 50 at 7
+  }, 120_000);
+
+  it("a period an event's own catch-up counts at its end is rewarded too: a user without a live streak has no visit due then", async () => {
+    clock.t = at(50);
+    const tenant = await streakTenant("own-catch-up", 5, [{ type: "streak", points: 10, streakLength: 1, status: "active" }]);
+    await write("own-catch-up", "owl", 3); // below the threshold: no streak, nothing due at the day's end
+    await tenant.setThreshold(1);
+
+    clock.t = at(51);
+    const sent = await server.rest("POST", "/v1/metrics/words/event", { tenantId: "own-catch-up", body: { user: { id: "owl", tz: "UTC" }, value: 1 } });
+    expect(sent.body.currentStreak).toMatchObject({ length: 2, extended: true });
+    // The day before counted at its last millisecond, then this one: ten points each, in one change.
+    const dayBeforeEnd = new Date(at(51, -12).getTime() - 1).toISOString();
+    expect(sent.body.points.xp).toMatchObject({ added: 20, total: 20 });
+    expect(sent.body.points.xp.awards.map((award: { awarded: number; date: string }) => [award.awarded, award.date])).toEqual([
+      [10, dayBeforeEnd],
+      [10, at(51).toISOString().replace(".000Z", "Z")], // protobuf JSON drops zero milliseconds
+    ]);
   }, 120_000);
 });

@@ -78,8 +78,11 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
   // The control group earns nothing: no streak, achievements or points (and so no webhooks).
   if (state.control) return { state, reactions: { ...NO_REACTIONS, streak: controlStreakView(effectiveStreakSettings(config.streak, state.preferences)) } };
   const streaked = advanceStreak(state, trigger, effectiveStreakSettings(config.streak, state.preferences), at);
+  // Periods its catch-up counted at their ends come first, rewarded as a visit would have (a user
+  // without a live streak has no visit due at a period's end).
+  const grown = rewardStreakGrowth(streaked.state, growthsOf(streaked.caughtUp), config);
   const achieved = completeAchievements(
-    streaked.state,
+    grown.state,
     config.achievements,
     { event: trigger.event, apiAchievementId: trigger.apiAchievementId, streakLength: streaked.after },
     at,
@@ -101,9 +104,9 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
   if (points.kind === "blocked") throw new DomainError("unprocessable", points.message);
   const counted: UserState = { ...achieved.state, points: points.states };
   const reactions: Reactions = {
-    achievements: achieved.completed.map((achievement) => ({ achievement, completion: counted.achievements[achievement.id]! })),
-    points: points.changes,
-    pointsEvents: points.events,
+    achievements: [...grown.achievements, ...achieved.completed.map((achievement) => ({ achievement, completion: counted.achievements[achievement.id]! }))],
+    points: mergePointsChanges([...grown.steps.flatMap((step) => step.changes), ...points.changes]),
+    pointsEvents: [...grown.pointsEvents, ...points.events],
     streak: streaked.view,
     streakEvents: streaked.events,
     leaderboards: [],
@@ -166,6 +169,34 @@ export function rewardStreakGrowth(
     if (points.changes.length > 0) rewarded.steps.push({ at, changes: points.changes });
   }
   return rewarded;
+}
+
+/**
+ * One change per system for a call's response and leaderboards, in the order given: awards
+ * joined, `added` summed, the last total, and a level change from the first one's previous level
+ * to the last one's new level (none when they are the same).
+ */
+function mergePointsChanges(changes: readonly PointsChange[]): PointsChange[] {
+  const bySystem = new Map<string, PointsChange>();
+  for (const change of changes) {
+    const earlier = bySystem.get(change.systemId);
+    if (!earlier) {
+      bySystem.set(change.systemId, change);
+      continue;
+    }
+    const previous = (earlier.levelChanged ?? change.levelChanged)?.previous ?? null;
+    const next = (change.levelChanged ?? earlier.levelChanged)?.next ?? null;
+    const moved = (earlier.levelChanged || change.levelChanged) && previous?.id !== next?.id;
+    bySystem.set(change.systemId, {
+      systemId: change.systemId,
+      systemKey: change.systemKey,
+      total: change.total,
+      added: earlier.added + change.added,
+      awards: [...earlier.awards, ...change.awards],
+      ...(moved && { levelChanged: { previous, next } }),
+    });
+  }
+  return [...bySystem.values()];
 }
 
 /** The webhook-facing part of reactions (leaderboard results are added once rankings are written). */
@@ -258,12 +289,12 @@ function controlStreakView(settings: StreakSettings | null): Reactions["streak"]
 
 /** The streak part of a call: catch up to `at`, then count the event (when there is one). */
 function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: StreakSettings | null, at: Date) {
-  if (!settings) return { state, before: 0, after: 0, view: null, events: [] as StreakDomainEvent[] };
+  if (!settings) return { state, before: 0, after: 0, view: null, events: [] as StreakDomainEvent[], caughtUp: [] as StreakDomainEvent[] };
   const caught = caughtUpStreak(state, settings, at);
   const before = caught.state.length;
   if (!trigger.event) {
     const view = { ...describeStreak(caught.state, settings, state.tzHistory, at), extended: false };
-    return { state: { ...state, streak: caught.state }, before, after: before, view, events: caught.events };
+    return { state: { ...state, streak: caught.state }, before, after: before, view, events: caught.events, caughtUp: caught.events };
   }
   const applied = applyStreakEvent(
     caught.state,
@@ -277,6 +308,7 @@ function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: Str
     after: applied.state.length,
     view: { ...applied.streak, extended: applied.extended },
     events: [...caught.events, ...applied.events],
+    caughtUp: caught.events,
   };
 }
 
