@@ -70,7 +70,9 @@ export function triggerToProto(t: d.PointsTriggerConfig): pa.AdminPointsTrigger 
     streakLength: t.streakLength,
     timeUnit: t.timeUnit === undefined ? undefined : timeUnits.toProto(t.timeUnit),
     timeInterval: t.timeInterval,
-    blockIfOutOfPoints: t.blockIfOutOfPoints,
+    // A metric trigger's setting (one of another type stored with it before it was refused there
+    // reads as what the engine does: false).
+    blockIfOutOfPoints: t.type === "metric" && t.blockIfOutOfPoints,
   });
 }
 

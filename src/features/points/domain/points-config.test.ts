@@ -168,6 +168,12 @@ describe("points triggers", () => {
       { blockIfOutOfPoints: true },
       "blockIfOutOfPoints is only allowed on metric triggers, not on achievement triggers",
     ],
+    [
+      "a deactivation of an achievement trigger stored blocking before that was refused",
+      { ...buildTrigger({ type: "achievement", points: -10, achievementId: "a1" }, "t3", now), blockIfOutOfPoints: true },
+      { status: "inactive" },
+      null,
+    ],
     ["an archived status", current, { status: "archived" }, 'status must be "active" or "inactive", got "archived"'],
   ])("update: %s", (_name, trigger, changes, problem) => {
     expect(checkTriggerChanges(trigger, changes)).toBe(problem);

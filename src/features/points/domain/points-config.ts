@@ -260,10 +260,11 @@ export function checkTriggerChanges(current: PointsTriggerConfig, changes: Point
  */
 export function applyTriggerChanges(current: PointsTriggerConfig, changes: PointsTriggerChanges, now: Date): PointsTriggerConfig {
   const typeChanged = changes.type !== undefined && changes.type !== current.type;
-  const base: PointsTriggerConfig = typeChanged
-    ? { ...current, ...Object.fromEntries(ALL_SETTINGS.map((s) => [s, undefined])), blockIfOutOfPoints: false }
-    : current;
+  const base: PointsTriggerConfig = typeChanged ? { ...current, ...Object.fromEntries(ALL_SETTINGS.map((s) => [s, undefined])) } : current;
   const next = { ...base, ...definedOnly(changes) } as PointsTriggerConfig;
+  // A metric trigger's setting: dropped by a change to another type, and from one of another type
+  // stored with it before it was refused there (unless the update sets it, which is refused).
+  if (next.type !== "metric" && changes.blockIfOutOfPoints === undefined) next.blockIfOutOfPoints = false;
   if (changes.userAttributes === null) next.userAttributes = [];
   if (changes.eventAttributes === null) next.eventAttributes = [];
   const restartsOwing =
