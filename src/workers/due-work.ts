@@ -7,7 +7,7 @@ import type { ServiceContext } from "../engine/context.js";
 import { loadEngineConfig } from "../engine/engine-config.js";
 import type { DueUserWork } from "./scheduler.js";
 import { applyUserChange, changeUserState, type CatchUp, type EarlierContribution, type UserChange } from "../engine/user-state.js";
-import { growthsOf, plannedDueAt, rewardStreakGrowth, type EngineConfig } from "../engine/domain/reactions.js";
+import { growthsOf, plannedDueAt, rewardStreakGrowth, type EngineConfig, type StreakGrowth } from "../engine/domain/reactions.js";
 import { findUser, minuteOf, type VersionedUser } from "../engine/store/user-documents.js";
 import { FINAL_SETTLING_MS, nextWindowEdge } from "../features/leaderboards/domain/leaderboard-runs.js";
 import { zoneInForce, type UserState } from "../engine/domain/user.js";
@@ -60,10 +60,10 @@ async function decideDueWork(ctx: ServiceContext, tenantId: string, engine: Engi
   const finalBy = new Date(now.getTime() - FINAL_SETTLING_MS);
   const importedAt = state.backfillQuietUntil && new Date(state.backfillQuietUntil.getTime() - BACKFILL_QUIET_MS);
   // A period the catch-up counted at its end is rewarded as an event's extension would have been.
-  const grown = rewardStreakGrowth(state, growthsOf(caught?.events ?? []), engine);
+  const grown = rewardGrowth(state, growthsOf(caught?.events ?? []), engine, now);
   state = grown.state;
   const paid = payTimeTriggers(engine, state, now, (dueAt) => (importedAt && dueAt < importedAt ? undefined : finalBy));
-  const earlier = [...earlierParts(grown.steps, () => finalBy), ...paid.earlier].sort((a, b) => a.at.getTime() - b.at.getTime());
+  const earlier = [...grown.earlier, ...paid.earlier].sort((a, b) => a.at.getTime() - b.at.getTime());
   // Time-triggered points count on points leaderboards, each award in the run of the moment it
   // came due; a lost streak leaves streak leaderboards. A streak whose length the visit left as it
   // was only enters boards the user was missing from: that moves no rank of their doing, so it
@@ -95,10 +95,21 @@ export function payTimeTriggers(
 }
 
 /**
+ * Streak lengths reached without an event of their own, rewarded (`rewardStreakGrowth`), with their
+ * points as earlier parts of the change: in the runs of their moments, not in one final since
+ * before the scheduler could have paid them.
+ */
+export function rewardGrowth(state: UserState, growths: readonly StreakGrowth[], engine: EngineConfig, now: Date) {
+  const grown = rewardStreakGrowth(state, growths, engine);
+  const finalBy = new Date(now.getTime() - FINAL_SETTLING_MS);
+  return { state: grown.state, achievements: grown.achievements, pointsEvents: grown.pointsEvents, earlier: earlierParts(grown.steps, () => finalBy) };
+}
+
+/**
  * Points changes dated before the change that pays them, as its earlier parts for leaderboards
  * (each in the run of its moment; with a `finalBy` for its moment, not in a run final by then).
  */
-export function earlierParts(steps: ReadonlyArray<{ at: Date; changes: PointsChange[] }>, finalByFor?: (at: Date) => Date | undefined): EarlierContribution[] {
+function earlierParts(steps: ReadonlyArray<{ at: Date; changes: PointsChange[] }>, finalByFor?: (at: Date) => Date | undefined): EarlierContribution[] {
   return steps.map((step) => {
     const finalBy = finalByFor?.(step.at);
     return { contribution: contributionOf(undefined, step.changes, undefined), at: step.at, ...(finalBy && { finalBy }) };

@@ -121,4 +121,17 @@ describe("streak lengths reached without an event of their own", () => {
       [10, at(51).toISOString().replace(".000Z", "Z")], // protobuf JSON drops zero milliseconds
     ]);
   }, 120_000);
+
+  it("so does a preferences update's catch-up", async () => {
+    clock.t = at(60);
+    const tenant = await streakTenant("prefs-catch-up", 5, [{ type: "streak", points: 10, streakLength: 1, status: "active" }]);
+    await write("prefs-catch-up", "pip", 3);
+    await tenant.setThreshold(1);
+
+    clock.t = at(61);
+    const updated = await server.rest("PATCH", "/v1/users/pip/preferences", { tenantId: "prefs-catch-up", body: { notifications: { recap: [] } } });
+    expect(updated.status).toBe(200);
+    const points = (await server.rest("GET", "/v1/users/pip/points/xp", { tenantId: "prefs-catch-up" })).body;
+    expect([points.total, points.awards.map((award: { date: string }) => award.date)]).toEqual([10, [new Date(at(61, -12).getTime() - 1).toISOString()]]);
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { notFound } from "../../engine/domain/errors.js";
-import { growthsOf, rewardStreakGrowth, type EngineConfig, type StreakGrowth } from "../../engine/domain/reactions.js";
+import { growthsOf, type EngineConfig, type StreakGrowth } from "../../engine/domain/reactions.js";
 import { noStreakView, readStreak, streakHistory, type StreakDomainEvent, type StreakReadView, type StreakState } from "./domain/streak.js";
 import type { UserState } from "../../engine/domain/user.js";
 import { userStreak } from "./domain/streak-frequency.js";
@@ -11,8 +11,7 @@ import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { contributionOf } from "../leaderboards/domain/leaderboard-entries.js";
 import { applyUserChange, changeUserState } from "../../engine/user-state.js";
-import { dueWorkFirst, earlierParts } from "../../workers/due-work.js";
-import { FINAL_SETTLING_MS } from "../leaderboards/domain/leaderboard-runs.js";
+import { dueWorkFirst, rewardGrowth } from "../../workers/due-work.js";
 
 const DEFAULT_HISTORY_PERIODS = 7;
 
@@ -82,12 +81,11 @@ export async function applyStreakChange(
 ): Promise<UserState> {
   // Periods a catch-up counted at their ends, and a restore, are rewarded as extensions by events are.
   const growths = [...growthsOf(events ?? []), ...(restored ? [{ ...restored, at: now }] : [])];
-  const grown = rewardStreakGrowth({ ...user, streak }, growths, engine);
-  const finalBy = new Date(now.getTime() - FINAL_SETTLING_MS);
+  const grown = rewardGrowth({ ...user, streak }, growths, engine, now);
   const change = {
     state: grown.state,
     events: { streakEvents: events, achievements: grown.achievements, pointsEvents: grown.pointsEvents },
-    earlier: earlierParts(grown.steps, () => finalBy),
+    earlier: grown.earlier,
     contribution: contributionOf(undefined, [], streak.length),
     at: now,
     quietStreakLeaderboards,

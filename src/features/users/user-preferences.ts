@@ -18,7 +18,8 @@ import type { ServiceContext } from "../../engine/context.js";
 import { loadEngineConfig } from "../../engine/engine-config.js";
 import { leaveLeaderboards, rejoinLeaderboards } from "../leaderboards/leaderboard-opt-out.js";
 import { applyUserChange, changeUserState } from "../../engine/user-state.js";
-import { dueWorkFirst } from "../../workers/due-work.js";
+import { dueWorkFirst, rewardGrowth } from "../../workers/due-work.js";
+import { growthsOf } from "../../engine/domain/reactions.js";
 
 /** Preferences as the API shows them: metric overrides by key. */
 export interface PreferencesView {
@@ -105,10 +106,13 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
       if (!stored) throw notFound(`User "${userId}" not found`);
       let user = stored.state;
       let streakEvents: StreakDomainEvent[] = [];
+      let grown: ReturnType<typeof rewardGrowth> | null = null;
       const before = effectiveStreakSettings(engine.streak, user.preferences);
       if (before && user.streak) {
         const caught = catchUpStreak(userStreak(user, before, now), before, user.tzHistory, now);
-        user = { ...user, streak: caught.state };
+        // Periods the catch-up counted at their ends are rewarded, as a visit's would be.
+        grown = rewardGrowth({ ...user, streak: caught.state }, growthsOf(caught.events), engine, now);
+        user = grown.state;
         streakEvents = caught.events;
       }
       const preferences = applyPreferencesPatch(user.preferences, patch);
@@ -126,7 +130,8 @@ export async function updateUserPreferences(ctx: ServiceContext, tenantId: strin
       const next = { ...user, preferences, updated: now };
       const applied = await applyUserChange(ctx, tenantId, engine, {
         state: next,
-        events: { streakEvents, leaderboardResults: rankMoves },
+        events: { streakEvents, achievements: grown?.achievements, pointsEvents: grown?.pointsEvents, leaderboardResults: rankMoves },
+        earlier: grown?.earlier,
         contribution: contributionOf(undefined, [], next.streak?.length),
         at: now,
       });
