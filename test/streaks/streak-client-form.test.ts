@@ -316,6 +316,17 @@ describe("a user turning streaks off", () => {
     await server.rest("PATCH", "/v1/users/ned/preferences", { body: { streak: { enabled: true } } });
     expect((await write("ned", 1)).body.currentStreak).toMatchObject({ length: 1, extended: true });
   });
+
+  it("is not restored by an admin while it is off", async () => {
+    expect((await write("nia", 1, noon(-3))).body.currentStreak).toMatchObject({ length: 1 }); // lost two days ago
+    expect((await server.rest("PATCH", "/v1/users/nia/preferences", { body: { streak: { enabled: false } } })).status).toBe(200);
+    const restored = await server.rest("POST", "/admin/v1/streaks/restore", { body: { users: [{ id: "nia" }] } });
+    expect(restored.body).toMatchObject({
+      restoredUsers: [],
+      issues: [{ userId: "nia", severity: "error", message: expect.stringMatching(/turned streaks off/) }],
+    });
+    expect((await server.rest("GET", "/v1/users/nia/streak")).body).toMatchObject({ length: 0 });
+  });
 });
 
 describe("streak reset and rankings", () => {

@@ -159,6 +159,9 @@ async function changeEachStreak(
 /** Restores each user's streak to the length when last lost (continued by the run since). */
 export function restoreStreaks(ctx: ServiceContext, tenantId: string, userIds: string[]): Promise<BulkResult<string>> {
   return changeEachStreak(ctx, tenantId, userIds, "No streak to restore", (streak, user, now, settings) => {
+    // Their streak stays 0 while they keep it off (preferences).
+    if (user.preferences?.streak?.enabled === false)
+      throw new DomainError("unprocessable", "User has turned streaks off (preferences), so their streak stays 0");
     const restored = restoreStreak(streak, settings, user.tzHistory, now);
     return { streak: restored.state, result: restored.restored, events: restored.events, restored: restored.reached };
   });
