@@ -96,6 +96,24 @@ describe("configuration that brings time-driven work earlier reaches users who e
 });
 
 describe("reads never wait for the scheduler", () => {
+  it("an interval due before its trigger was made inactive, not paid yet, is still paid; none after", async () => {
+    await created("/admin/v1/tenants", [{ customerId: "switched-off", name: "Switched off" }]);
+    const [xp] = await created("/admin/v1/points", [{ key: "xp", name: "XP" }], "switched-off");
+    const [hourly] = await created(
+      `/admin/v1/points/${xp}/triggers`,
+      [{ type: "time", points: 5, timeUnit: "hours", timeInterval: 1, status: "active" }],
+      "switched-off",
+    );
+    const dueAt = await identifyEarlyInMinute("switched-off", "owed");
+    justAfter(dueAt); // due, and the scheduler has not visited
+    const paused = await server.rest("PATCH", `/admin/v1/points/${xp}/triggers`, { tenantId: "switched-off", body: [{ id: hourly, status: "inactive" }] });
+    expect(paused.body.issues).toEqual([]);
+    expectUnvisited(dueAt);
+    expect((await server.rest("GET", "/v1/users/owed/points/xp", { tenantId: "switched-off" })).body.total).toBe(5);
+    offsetMs += 3 * 3_600_000;
+    expect((await server.rest("GET", "/v1/users/owed/points/xp", { tenantId: "switched-off" })).body.total).toBe(5);
+  });
+
   it("nor for its visit after a time trigger made active: an event's deduction is covered by the refill due before it", async () => {
     await created("/admin/v1/tenants", [{ customerId: "latecomer", name: "Latecomer" }]);
     const [uses] = await created("/admin/v1/metrics", [{ key: "uses", name: "Uses" }], "latecomer");

@@ -198,7 +198,10 @@ describe("points triggers", () => {
     expect(applyTriggerChanges(time, { timeInterval: 2 }, later).owedFrom).toEqual(later);
     expect(applyTriggerChanges(time, { timeUnit: "days" }, later).owedFrom).toEqual(later);
     const paused = applyTriggerChanges(time, { status: "inactive" }, later);
-    expect(applyTriggerChanges(paused, { status: "active" }, new Date(later.getTime() + 1)).owedFrom).toEqual(new Date(later.getTime() + 1));
+    expect(paused.owedUntil).toEqual(later); // what came due before it is still paid
+    expect(applyTriggerChanges(paused, { points: 3 }, new Date(later.getTime() + 5)).owedUntil).toEqual(later);
+    const resumed = applyTriggerChanges(paused, { status: "active" }, new Date(later.getTime() + 1));
+    expect([resumed.owedFrom, resumed.owedUntil]).toEqual([new Date(later.getTime() + 1), undefined]);
     expect(applyTriggerChanges(current, { type: "time", timeUnit: "days", timeInterval: 1 }, later).owedFrom).toEqual(later);
     // Stored before `owedFrom` existed: its last update stands in.
     const { owedFrom: _, ...stored } = { ...time, updated: later };

@@ -78,6 +78,12 @@ export interface PointsTriggerConfig extends TriggerSettings {
    * Absent on triggers stored before it existed: `updated` stands in.
    */
   owedFrom?: Date;
+  /**
+   * Until when an inactive time trigger's intervals are owed: its deactivation. Those that came due
+   * before it and were not paid yet (the scheduler pays a minute later, or after an outage) are
+   * still paid; cleared when it is active again.
+   */
+  owedUntil?: Date;
 }
 
 /** `status` may carry a value the Admin API does not accept (e.g. `archived`), refused by the check. */
@@ -272,7 +278,9 @@ export function applyTriggerChanges(current: PointsTriggerConfig, changes: Point
     typeChanged ||
     next.timeUnit !== current.timeUnit ||
     next.timeInterval !== current.timeInterval;
-  return { ...withoutUndefined(next), updated: now, owedFrom: restartsOwing ? now : (current.owedFrom ?? current.updated) };
+  const deactivated = next.status === "inactive" && current.status === "active";
+  const owedUntil = next.status === "active" || typeChanged ? undefined : deactivated ? now : current.owedUntil;
+  return withoutUndefined({ ...next, updated: now, owedFrom: restartsOwing ? now : (current.owedFrom ?? current.updated), owedUntil });
 }
 
 function checkTriggerStatus(status: string | undefined): string | null {

@@ -370,6 +370,19 @@ describe("time triggers", () => {
     expect(awardedIn(applyTimeTriggers({}, every2d, USER, hoursAfterCreation(24 * 7), newId))).toEqual([1, 1, 1]); // one a day it came due
   });
 
+  it("pays the intervals due before a deactivation that were not paid yet, and none after it", () => {
+    // Made inactive at 7.5 hours; paid at 10: the intervals due at 3 and 6 hours, not 9.
+    const deactivated = config(snapshot([timeTrigger("t", 5, 3, "hours", { status: "inactive", owedUntil: hoursAfterCreation(7.5) })]));
+    const paid = applyTimeTriggers({}, deactivated, USER, hoursAfterCreation(10), newId);
+    expect(awardedIn(paid)).toEqual([5, 5]);
+    expect(nextTimeTriggerDueAt({}, deactivated, USER)).toEqual(hoursAfterCreation(3));
+    expect(nextTimeTriggerDueAt(paid.states, deactivated, USER)).toBeNull(); // nothing more is owed
+    // Inactive from its creation: nothing.
+    const never = config(snapshot([timeTrigger("t", 5, 3, "hours", { status: "inactive" })]));
+    expect(awardedIn(applyTimeTriggers({}, never, USER, hoursAfterCreation(10), newId))).toEqual([]);
+    expect(nextTimeTriggerDueAt({}, never, USER)).toBeNull();
+  });
+
   it("does not pay intervals due before the trigger's activation", () => {
     const activated = config(snapshot([timeTrigger("t", 5, 1, "hours", { updated: hoursAfterCreation(50.5) })]));
     expect(awardedIn(applyTimeTriggers({}, activated, USER, hoursAfterCreation(52.5), newId))).toEqual([5, 5]);

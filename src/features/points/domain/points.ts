@@ -649,10 +649,11 @@ function owedTimeAwards(
   let touched = false;
   const pending: PendingAward[] = [];
   for (const trigger of snapshot.triggers) {
-    if (trigger.type !== "time" || trigger.status !== "active") continue;
+    const until = owedUntil(trigger);
+    if (until === null) continue;
     const interval = timeIntervalMs(trigger);
     const settledCount = intervalsDueBy(user, interval, settledAt(state, trigger, user));
-    const dueCount = intervalsDueBy(user, interval, at);
+    const dueCount = intervalsDueBy(user, interval, until < at ? until : at);
     if (dueCount <= settledCount) continue;
     state = { ...state, timeSettledAt: { ...state.timeSettledAt, [trigger.id]: new Date(user.created.getTime() + dueCount * interval) } };
     touched = true;
@@ -678,39 +679,58 @@ function endOfDays(at: Date, zone: string | null): number {
 /** The last unsettled due instant of any active time trigger before `end` (epoch ms, exclusive). */
 function lastDueBefore(states: Readonly<Record<string, PointsState>>, config: PointsConfig, user: PointsUser, end: number): Date {
   let last = -Infinity;
-  for (const { interval, settledCount } of activeTimeTriggers(states, config, user)) {
-    const dueCount = intervalsDueBy(user, interval, new Date(end - 1));
+  for (const { interval, settledCount, until } of owingTimeTriggers(states, config, user)) {
+    const dueCount = intervalsDueBy(user, interval, new Date(Math.min(end - 1, until.getTime())));
     if (dueCount > settledCount) last = Math.max(last, user.created.getTime() + dueCount * interval);
   }
   return new Date(last);
 }
 
-/** Every active time trigger of an active system, with its interval and how many of its intervals are settled. */
-function* activeTimeTriggers(
+/**
+ * Until when a time trigger's intervals are owed: forever while it is active, until its
+ * deactivation while it is inactive (`owedUntil`: those due before it and not paid yet); null when
+ * none are (not a time trigger, or inactive since its creation).
+ */
+function owedUntil(trigger: PointsTriggerConfig): Date | null {
+  if (trigger.type !== "time") return null;
+  if (trigger.status === "active") return FOREVER;
+  return trigger.owedUntil ?? null;
+}
+const FOREVER = new Date(8.64e15);
+
+/**
+ * Every time trigger of an active system whose intervals may be owed, with its interval, how many
+ * of its intervals are settled and until when they are owed; one whose owing ended before its next
+ * interval is left out.
+ */
+function* owingTimeTriggers(
   states: Readonly<Record<string, PointsState>>,
   config: PointsConfig,
   user: PointsUser,
-): Generator<{ interval: number; settledCount: number }> {
+): Generator<{ interval: number; settledCount: number; until: Date }> {
   for (const snapshot of config.systems) {
     if (snapshot.system.status !== "active") continue;
     const state = states[snapshot.system.id] ?? emptyPointsState();
     for (const trigger of snapshot.triggers) {
-      if (trigger.type !== "time" || trigger.status !== "active") continue;
+      const until = owedUntil(trigger);
+      if (until === null) continue;
       const interval = timeIntervalMs(trigger);
-      yield { interval, settledCount: intervalsDueBy(user, interval, settledAt(state, trigger, user)) };
+      const settledCount = intervalsDueBy(user, interval, settledAt(state, trigger, user));
+      if (user.created.getTime() + (settledCount + 1) * interval > until.getTime()) continue;
+      yield { interval, settledCount, until };
     }
   }
 }
 
 /**
  * When the scheduler should next run `applyTimeTriggers` for the user: the earliest unsettled due
- * time of any active time trigger in an active system (whatever the user's attributes, so
- * intervals pass on time), or null when there is none. At or before `now` means intervals are
- * waiting.
+ * time of any time trigger in an active system that owes it (active, or made inactive after it),
+ * whatever the user's attributes, so intervals pass on time; or null when there is none. At or
+ * before `now` means intervals are waiting.
  */
 export function nextTimeTriggerDueAt(states: Readonly<Record<string, PointsState>>, config: PointsConfig, user: PointsUser): Date | null {
   let earliest: number | null = null;
-  for (const { interval, settledCount } of activeTimeTriggers(states, config, user)) {
+  for (const { interval, settledCount } of owingTimeTriggers(states, config, user)) {
     const due = user.created.getTime() + (settledCount + 1) * interval;
     if (earliest === null || due < earliest) earliest = due;
   }
