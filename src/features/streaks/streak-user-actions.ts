@@ -22,6 +22,7 @@ import { applyStreakChange } from "./streak-reads.js";
 import { userStreak } from "./domain/streak-frequency.js";
 import { changeUserState } from "../../engine/user-state.js";
 import { dueWorkFirst } from "../../workers/due-work.js";
+import type { StreakGrowth } from "../../engine/domain/reactions.js";
 
 /** A change of a user's streak: the next streak, what to answer, the events to announce, and the user's count of pauses when it created one. */
 interface StreakChange<T> {
@@ -30,7 +31,7 @@ interface StreakChange<T> {
   events?: StreakDomainEvent[];
   pausesCreated?: number;
   /** The lengths a restore reached, to reward. */
-  restored?: { before: number; after: number; paidRun: number };
+  restored?: Omit<StreakGrowth, "at">;
 }
 
 /**
