@@ -122,6 +122,24 @@ describe("streak lengths reached without an event of their own", () => {
     ]);
   }, 120_000);
 
+  it("a late event's extension is rewarded when it counted, at the streak's last catch-up, not at the event's own moment", async () => {
+    clock.t = at(70);
+    await streakTenant("late", 1);
+    for (let day = 70; day <= 75; day++) {
+      clock.t = at(day);
+      await write("late", "lou", 1); // six days
+    }
+    const caughtUpAt = at(76, -12 + 1 / 120); // 00:00:30 the next day: a read catches the streak up
+    clock.t = caughtUpAt;
+    expect((await server.rest("GET", "/v1/users/lou/streak", { tenantId: "late" })).body.length).toBe(6);
+    const timestamp = new Date(at(76, -12).getTime() - 60_000).toISOString(); // 23:59 the day before
+    const sent = await server.rest("POST", "/v1/metrics/words/event", { tenantId: "late", body: { user: { id: "lou" }, value: 1, timestamp } });
+    expect(sent.body.currentStreak).toMatchObject({ length: 7, extended: true });
+    const when = caughtUpAt.toISOString().replace(".000Z", "Z");
+    expect(sent.body.achievements.map((a: { key: string; achievedAt: string }) => [a.key, a.achievedAt])).toEqual([["s7", when]]);
+    expect(sent.body.points.xp.awards.map((award: { awarded: number; date: string }) => [award.awarded, award.date])).toEqual([[50, when]]);
+  }, 120_000);
+
   it("so does a preferences update's catch-up", async () => {
     clock.t = at(60);
     const tenant = await streakTenant("prefs-catch-up", 5, [{ type: "streak", points: 10, streakLength: 1, status: "active" }]);

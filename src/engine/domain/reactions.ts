@@ -79,12 +79,15 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
   if (state.control) return { state, reactions: { ...NO_REACTIONS, streak: controlStreakView(effectiveStreakSettings(config.streak, state.preferences)) } };
   const streaked = advanceStreak(state, trigger, effectiveStreakSettings(config.streak, state.preferences), at);
   // Periods its catch-up counted at their ends come first, rewarded as a visit would have (a user
-  // without a live streak has no visit due at a period's end).
-  const grown = rewardStreakGrowth(streaked.state, growthsOf(streaked.caughtUp), config);
+  // without a live streak has no visit due at a period's end); so is the extension of a late event
+  // (stamped before the streak's last catch-up), which counts at that catch-up, not at the event.
+  const extendedLate = streaked.after > streaked.before && streaked.extendedAt !== null && streaked.extendedAt > at;
+  const late = extendedLate ? [{ before: streaked.before, after: streaked.after, at: streaked.extendedAt! }] : [];
+  const grown = rewardStreakGrowth(streaked.state, [...growthsOf(streaked.caughtUp), ...late], config);
   const achieved = completeAchievements(
     grown.state,
     config.achievements,
-    { event: trigger.event, apiAchievementId: trigger.apiAchievementId, streakLength: streaked.after },
+    { event: trigger.event, apiAchievementId: trigger.apiAchievementId, streakLength: extendedLate ? undefined : streaked.after },
     at,
     config.newId,
   );
@@ -95,7 +98,7 @@ export function react(state: UserState, trigger: ReactionTrigger, config: Engine
     {
       event: trigger.event,
       completedAchievementIds: achieved.completed.map((a) => a.id),
-      streakLength: streaked.after > streaked.before ? { before: streaked.before, after: streaked.after } : undefined,
+      streakLength: !extendedLate && streaked.after > streaked.before ? { before: streaked.before, after: streaked.after } : undefined,
       userCreated: trigger.userCreated,
     },
     at,
@@ -289,12 +292,13 @@ function controlStreakView(settings: StreakSettings | null): Reactions["streak"]
 
 /** The streak part of a call: catch up to `at`, then count the event (when there is one). */
 function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: StreakSettings | null, at: Date) {
-  if (!settings) return { state, before: 0, after: 0, view: null, events: [] as StreakDomainEvent[], caughtUp: [] as StreakDomainEvent[] };
+  const none = [] as StreakDomainEvent[];
+  if (!settings) return { state, before: 0, after: 0, view: null, events: none, caughtUp: none, extendedAt: null };
   const caught = caughtUpStreak(state, settings, at);
   const before = caught.state.length;
   if (!trigger.event) {
     const view = { ...describeStreak(caught.state, settings, state.tzHistory, at), extended: false };
-    return { state: { ...state, streak: caught.state }, before, after: before, view, events: caught.events, caughtUp: caught.events };
+    return { state: { ...state, streak: caught.state }, before, after: before, view, events: caught.events, caughtUp: caught.events, extendedAt: null };
   }
   const applied = applyStreakEvent(
     caught.state,
@@ -309,6 +313,8 @@ function advanceStreak(state: UserState, trigger: ReactionTrigger, settings: Str
     view: { ...applied.streak, extended: applied.extended },
     events: [...caught.events, ...applied.events],
     caughtUp: caught.events,
+    /** When the event's extension counted: its moment, or a late event's the streak's last catch-up. */
+    extendedAt: applied.extended ? applied.state.lastExtendedAt : null,
   };
 }
 
