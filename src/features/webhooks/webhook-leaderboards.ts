@@ -171,7 +171,11 @@ async function announceLeaderboard(
     announced += messages.length;
   }
 
-  if (wanted.has("leaderboard.finished") && final && announcedRuns?.finished !== final.runStart) {
+  // A final run is told apart by its end too: one reopened after it was announced (its end moved
+  // later while the leaderboard was inactive) is announced again, with its own message IDs, once
+  // final again. (A record of its start alone was written before ends were kept.)
+  const finishedRun = final && `${final.runStart}/${final.runEnd}`;
+  if (wanted.has("leaderboard.finished") && final && announcedRuns?.finished !== finishedRun && announcedRuns?.finished !== final.runStart) {
     const finalAt = runFinalAt(config, final.runStart)!;
     // A run that was final before the leaderboard existed is not news.
     if (config.created.getTime() < finalAt.getTime()) {
@@ -183,12 +187,12 @@ async function announceLeaderboard(
         orWhole(groups),
         last ? "finished" : "active",
         finalAt,
-        factOf("leaderboard.finished", final),
+        (group) => `${factOf("leaderboard.finished", final)(group)}/${final.runEnd}`,
       );
       await handOverMessages(ctx, tenantId, messages);
       announced += messages.length;
     }
-    await recordRunAnnouncement(collection, tenantId, config.id, "finished", final.runStart);
+    await recordRunAnnouncement(collection, tenantId, config.id, "finished", finishedRun!);
   }
 
   if (wanted.has("leaderboard.changed") && active) {
