@@ -20,7 +20,7 @@ beforeAll(async () => {
   });
   const [laps] = await createdIds(server, "/admin/v1/metrics", [{ key: "laps", name: "Laps" }]);
   await createdIds(server, "/admin/v1/webhooks", [{ url: receiver.url("/finished"), eventTypes: ["leaderboard.finished"] }]);
-  [leaderboardId] = await createdIds(server, "/admin/v1/leaderboards", [
+  [leaderboardId = ""] = await createdIds(server, "/admin/v1/leaderboards", [
     { key: "sprint", name: "Sprint", rankBy: "metric", metricId: laps, status: "active", start: "2030-05-01", end: "2030-05-06" },
   ]);
 });
